@@ -1,0 +1,220 @@
+// The per-field rules of checkSchema: everything one property schema can get wrong.
+import { matchesFormat, FORMAT_HINTS } from "./formats.js";
+import { issue, pointer, type SchemaIssue } from "./rules.js";
+import { sensitiveKind, SENSITIVE_LABELS } from "./sensitive.js";
+import { STRING_FORMATS, type ProtocolRevision, type StringFormat } from "./types.js";
+
+type Json = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+const isNonNegativeInteger = (v: unknown) => typeof v === "number" && Number.isInteger(v) && v >= 0;
+const codePoints = (s: string) => [...s].length;
+
+const COMPOSITION = ["$ref", "allOf", "anyOf", "oneOf", "not", "if", "then", "else"] as const;
+const KNOWN: Record<string, readonly string[]> = {
+  common: ["type", "title", "description", "default", "enum"],
+  string: ["minLength", "maxLength", "format", "pattern", "enum", "enumNames", "oneOf"],
+  number: ["minimum", "maximum"],
+  integer: ["minimum", "maximum"],
+  boolean: [],
+  array: ["items", "minItems", "maxItems"],
+};
+
+/** Reads a titled option list (`oneOf` / `items.anyOf`); undefined when it is not one. */
+function titledOptions(list: unknown): { const: unknown; title: unknown }[] | undefined {
+  if (!Array.isArray(list) || !list.every((o) => isObject(o) && "const" in o)) return undefined;
+  return list as { const: unknown; title: unknown }[];
+}
+
+export function checkField(name: string, field: unknown, protocol: ProtocolRevision): SchemaIssue[] {
+  const out: SchemaIssue[] = [];
+  const at = (...rest: (string | number)[]) => pointer("properties", name, ...rest);
+  const add = (code: Parameters<typeof issue>[0], path: string, message: string) => out.push(issue(code, path, message));
+
+  if (!isObject(field)) {
+    add("field-not-object", at(), `Field "${name}" must be a JSON object schema, got ${JSON.stringify(field) ?? typeof field}.`);
+    return out;
+  }
+  const type = field.type;
+  const isTitledSingle = type === "string" && titledOptions(field.oneOf) !== undefined;
+  const items = isObject(field.items) ? field.items : undefined;
+  const isTitledMulti = type === "array" && items !== undefined && titledOptions(items.anyOf) !== undefined;
+
+  for (const key of COMPOSITION) {
+    if (!(key in field) || (key === "oneOf" && isTitledSingle)) continue;
+    add("composition-keyword", at(key), `Field "${name}" uses "${key}", which elicitation forms do not support; forms are flat lists of primitive fields.`);
+  }
+  if (type === undefined) {
+    add(isObject(field.properties) ? "nested-object" : "type-missing", at(), isObject(field.properties)
+      ? `Field "${name}" is a nested object; elicitation forms are flat.`
+      : `Field "${name}" has no "type"; use string, number, integer, boolean or array.`);
+    return out;
+  }
+  if (type === "object") {
+    add("nested-object", at("type"), `Field "${name}" is a nested object; elicitation forms are flat: move its fields to the top level.`);
+    return out;
+  }
+  if (typeof type !== "string" || !Object.hasOwn(KNOWN, type) || type === "common") {
+    add("unknown-type", at("type"), `Field "${name}" has type ${JSON.stringify(type)}; use string, number, integer, boolean or array.`);
+    return out;
+  }
+
+  for (const key of ["title", "description"]) {
+    if (key in field && typeof field[key] !== "string") add("annotation-invalid", at(key), `Field "${name}": "${key}" must be a string.`);
+  }
+  for (const key of Object.keys(field)) {
+    if (KNOWN.common!.includes(key) || KNOWN[type]!.includes(key) || (COMPOSITION as readonly string[]).includes(key)) continue;
+    add("unsupported-keyword", at(key), `Field "${name}": "${key}" is not part of the elicitation schema subset; clients will ignore it.`);
+  }
+  const kind = sensitiveKind(name, field.title, field.description);
+  if (kind) {
+    add("sensitive-field", at(), `Field "${name}" looks like it asks for ${SENSITIVE_LABELS[kind]}; the spec forbids collecting that in form mode: use a URL-mode elicitation.`);
+  }
+
+  // Bounds: each must be well-formed, and each min must not exceed its max.
+  const boundPairs: [string, string, boolean][] =
+    type === "string" ? [["minLength", "maxLength", true]]
+    : type === "array" ? [["minItems", "maxItems", true]]
+    : type === "number" || type === "integer" ? [["minimum", "maximum", false]] : [];
+  for (const [lo, hi, counts] of boundPairs) {
+    for (const key of [lo, hi]) {
+      if (!(key in field)) continue;
+      const ok = counts ? isNonNegativeInteger(field[key]) : typeof field[key] === "number" && Number.isFinite(field[key]);
+      if (!ok) add("bound-invalid", at(key), `Field "${name}": "${key}" must be ${counts ? "a non-negative integer" : "a number"}, got ${JSON.stringify(field[key])}.`);
+    }
+    const [a, b] = [field[lo], field[hi]];
+    if (typeof a === "number" && typeof b === "number" && a > b) {
+      add("bounds-inverted", at(lo), `Field "${name}": ${lo} (${a}) is greater than ${hi} (${b}), so no answer can be valid.`);
+    }
+  }
+
+  // Options of enum fields.
+  let options: string[] | undefined;
+  if ("enum" in field && type !== "string") {
+    add("enum-not-string", at("enum"), `Field "${name}" has "enum" but type "${type}"; options are only defined for string fields.`);
+  }
+  if (type === "string" && "enum" in field) options = checkOptionValues(field.enum, at("enum"), name, add);
+  if (isTitledSingle) options = checkTitled(field.oneOf, at("oneOf"), name, add);
+  if (type === "string" && "enumNames" in field) {
+    const names = field.enumNames;
+    if (!Array.isArray(names) || !names.every((n) => typeof n === "string")) {
+      add("enum-not-string", at("enumNames"), `Field "${name}": "enumNames" must be an array of strings.`);
+    } else if (!Array.isArray(field.enum) || names.length !== field.enum.length) {
+      add("enum-names-length", at("enumNames"), `Field "${name}": "enumNames" has ${names.length} names but "enum" has ${Array.isArray(field.enum) ? field.enum.length : "no"} values.`);
+    }
+    if (protocol !== "2025-06-18") {
+      add("enum-names-legacy", at("enumNames"), `Field "${name}": "enumNames" is legacy since 2025-11-25; use "oneOf": [{ "const", "title" }].`);
+    }
+  }
+  if (type === "array") {
+    if (!items || !("enum" in items || isTitledMulti)) {
+      add("array-not-enum", at("items"), `Field "${name}" is an array but not a multi-select: "items" must have "enum" (string values) or "anyOf" of { const, title }.`);
+    } else {
+      options = isTitledMulti
+        ? checkTitled(items.anyOf, at("items", "anyOf"), name, add)
+        : checkOptionValues(items.enum, at("items", "enum"), name, add);
+      if ("enum" in items && items.type !== "string") {
+        add("enum-not-string", at("items", "type"), `Field "${name}": "items.type" must be "string".`);
+      }
+    }
+  }
+
+  if (type === "string" && "format" in field && !(STRING_FORMATS as readonly unknown[]).includes(field.format)) {
+    add("unknown-format", at("format"), `Field "${name}" has format ${JSON.stringify(field.format)}; supported formats are ${STRING_FORMATS.join(", ")}.`);
+  }
+  if ("pattern" in field) {
+    add("pattern-unsupported", at("pattern"), `Field "${name}": "pattern" is not in the spec's schema; most clients ignore it, so validate on the server too.`);
+    if (typeof field.pattern !== "string" || !compiles(field.pattern)) {
+      add("pattern-invalid", at("pattern"), `Field "${name}": "pattern" ${JSON.stringify(field.pattern)} is not a valid regular expression.`);
+    }
+  }
+
+  // Revision limits.
+  if (protocol === "2025-06-18") {
+    if (isTitledSingle) add("revision-titled-enum", at("oneOf"), `Field "${name}": titled options ("oneOf") do not exist in 2025-06-18; use "enum" with "enumNames".`);
+    if (type === "array") add("revision-multi-select", at("type"), `Field "${name}": multi-select fields do not exist in 2025-06-18.`);
+    if ("default" in field && type !== "boolean") add("revision-default", at("default"), `Field "${name}": 2025-06-18 defines defaults for boolean fields only.`);
+  }
+
+  if ("default" in field) checkDefault(name, type, field, options, at("default"), add);
+  return out;
+}
+
+function compiles(pattern: string): boolean {
+  try {
+    new RegExp(pattern, "u");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+type Add = (code: Parameters<typeof issue>[0], path: string, message: string) => void;
+
+function checkOptionValues(values: unknown, path: string, name: string, add: Add): string[] | undefined {
+  if (!Array.isArray(values) || !values.every((v) => typeof v === "string")) {
+    add("enum-not-string", path, `Field "${name}": options must be an array of strings.`);
+    return undefined;
+  }
+  return checkDistinct(values, path, name, add);
+}
+
+function checkTitled(list: unknown, path: string, name: string, add: Add): string[] | undefined {
+  const opts = titledOptions(list) ?? [];
+  const bad = opts.findIndex((o) => typeof o.const !== "string" || typeof o.title !== "string");
+  if (bad >= 0) {
+    add("option-invalid", `${path}/${bad}`, `Field "${name}": option ${bad} must be { "const": string, "title": string }.`);
+    return undefined;
+  }
+  return checkDistinct(opts.map((o) => o.const as string), path, name, add);
+}
+
+function checkDistinct(values: string[], path: string, name: string, add: Add): string[] {
+  if (values.length === 0) add("enum-empty", path, `Field "${name}" has no options to choose from.`);
+  const seen = new Set<string>();
+  values.forEach((v, i) => {
+    if (seen.has(v)) add("enum-duplicate", `${path}/${i}`, `Field "${name}": option ${JSON.stringify(v)} appears more than once.`);
+    seen.add(v);
+  });
+  return values;
+}
+
+function checkDefault(name: string, type: string, field: Json, options: string[] | undefined, path: string, add: Add) {
+  const value = field.default;
+  const expected = type === "integer" ? "an integer" : type === "number" ? "a number" : type === "boolean" ? "a boolean" : type === "array" ? "an array of option values" : "a string";
+  const typeOk =
+    type === "string" ? typeof value === "string"
+    : type === "boolean" ? typeof value === "boolean"
+    : type === "number" ? typeof value === "number" && Number.isFinite(value)
+    : type === "integer" ? Number.isInteger(value)
+    : Array.isArray(value) && value.every((v) => typeof v === "string");
+  if (!typeOk) {
+    add("default-not-allowed", path, `Field "${name}": default ${JSON.stringify(value)} is not ${expected}.`);
+    return;
+  }
+  const values = Array.isArray(value) ? (value as string[]) : [value];
+  const notOption = options ? values.find((v) => !options.includes(v as string)) : undefined;
+  if (notOption !== undefined) {
+    add("default-not-allowed", path, `Field "${name}": default ${JSON.stringify(notOption)} is not one of the options.`);
+  }
+  const format = field.format as StringFormat | undefined;
+  if (typeof value === "string" && format && FORMAT_HINTS[format] && !matchesFormat(format, value)) {
+    add("default-not-allowed", path, `Field "${name}": default ${JSON.stringify(value)} is not ${FORMAT_HINTS[format].noun}.`);
+  }
+  const bound = (actual: number, key: string, isMin: boolean, what: string) => {
+    const limit = field[key];
+    if (typeof limit === "number" && (isMin ? actual < limit : actual > limit)) {
+      add("default-out-of-bounds", path, `Field "${name}": default has ${what} ${actual}, ${isMin ? "below" : "above"} ${key} ${limit}.`);
+    }
+  };
+  if (typeof value === "string") {
+    bound(codePoints(value), "minLength", true, "length");
+    bound(codePoints(value), "maxLength", false, "length");
+  } else if (typeof value === "number") {
+    bound(value, "minimum", true, "value");
+    bound(value, "maximum", false, "value");
+  } else if (Array.isArray(value)) {
+    bound(value.length, "minItems", true, "item count");
+    bound(value.length, "maxItems", false, "item count");
+  }
+}

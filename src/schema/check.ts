@@ -1,0 +1,70 @@
+// checkSchema: every way a requestedSchema departs from the restricted subset of a revision.
+import { checkField } from "./check-field.js";
+import { issue, pointer, type SchemaIssue } from "./rules.js";
+import { LATEST_REVISION, type ProtocolRevision } from "./types.js";
+
+export interface CheckOptions {
+  /** The revision the schema will be sent on; defaults to the latest. */
+  protocol?: ProtocolRevision;
+}
+
+const ROOT_KEYS = new Set(["$schema", "type", "properties", "required", "title", "description"]);
+const ROOT_COMPOSITION = ["$ref", "allOf", "anyOf", "oneOf", "not", "if"];
+
+/** Lists every problem of a requestedSchema for the given revision; errors first, then warnings. */
+export function checkSchema(schema: unknown, options: CheckOptions = {}): SchemaIssue[] {
+  const protocol = options.protocol ?? LATEST_REVISION;
+  const out: SchemaIssue[] = [];
+  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) {
+    return [issue("root-not-object", "", `The schema must be a JSON object, got ${Array.isArray(schema) ? "an array" : JSON.stringify(schema) ?? typeof schema}.`)];
+  }
+  const root = schema as Record<string, unknown>;
+  if (root.type !== "object") {
+    out.push(issue("root-not-object", "/type", `The schema's "type" must be "object", got ${JSON.stringify(root.type) ?? "nothing"}.`));
+  }
+  for (const key of ROOT_COMPOSITION) {
+    if (key in root) out.push(issue("composition-keyword", pointer(key), `The schema uses "${key}" at the top level; elicitation forms are a flat "properties" object.`));
+  }
+  for (const key of Object.keys(root)) {
+    if (!ROOT_KEYS.has(key) && !ROOT_COMPOSITION.includes(key)) {
+      out.push(issue("unsupported-keyword", pointer(key), `"${key}" at the top level is not part of the elicitation schema subset; clients will ignore it.`));
+    }
+  }
+
+  const properties = root.properties;
+  const hasProperties = typeof properties === "object" && properties !== null && !Array.isArray(properties);
+  if (!hasProperties) {
+    out.push(issue("properties-missing", "/properties", `The schema needs a "properties" object listing the form's fields.`));
+  } else {
+    const names = Object.keys(properties);
+    if (names.length === 0) {
+      out.push(issue("form-empty", "/properties", "The form has no fields; several clients render a form that cannot be submitted."));
+    }
+    for (const name of names) out.push(...checkField(name, (properties as Record<string, unknown>)[name], protocol));
+  }
+
+  if ("required" in root) {
+    const required = root.required;
+    if (!Array.isArray(required) || !required.every((r) => typeof r === "string")) {
+      out.push(issue("required-invalid", "/required", `"required" must be an array of field names.`));
+    } else if (hasProperties) {
+      required.forEach((name, i) => {
+        if (!Object.hasOwn(properties, name)) {
+          out.push(issue("required-unknown-field", pointer("required", i), `"required" names "${name}", which is not a field in "properties".`));
+        }
+      });
+    }
+  }
+  // Stable order: errors before warnings, each in schema order.
+  return [...out.filter((i) => i.severity === "error"), ...out.filter((i) => i.severity === "warning")];
+}
+
+export const hasErrors = (issues: SchemaIssue[]) => issues.some((i) => i.severity === "error");
+
+/** Thrown where a schema with errors is used to render or validate a form. */
+export class InvalidSchemaError extends Error {
+  constructor(readonly issues: SchemaIssue[]) {
+    super(`Invalid elicitation schema:\n${issues.filter((i) => i.severity === "error").map((i) => `  ${i.path || "/"}: ${i.message} [${i.code}]`).join("\n")}`);
+    this.name = "InvalidSchemaError";
+  }
+}

@@ -1,0 +1,34 @@
+// Heuristic for fields that ask for secrets. The spec forbids collecting passwords, API keys,
+// access tokens and payment credentials in form mode; servers must use URL mode for them.
+
+export type SensitiveKind = "password" | "api-key" | "token" | "secret" | "payment-card";
+
+const RULES: [SensitiveKind, RegExp][] = [
+  ["password", /\b(password|passwd|passphrase|passcode|pwd|pin code)\b/],
+  ["api-key", /\b(api ?key|apikey|access key|private key|secret key)\b/],
+  ["token", /\b(token|bearer|oauth code)\b/],
+  ["secret", /\b(secret|client secret|credentials?)\b/],
+  ["payment-card", /\b((credit|debit|payment) ?card|card ?(number|num|no)|cvv2?|cvc2?|security code|iban)\b/],
+];
+
+/** Splits camelCase, snake_case and kebab-case into lower-case words. */
+function words(text: string): string {
+  return text
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/[_\-.]+/g, " ")
+    .toLowerCase();
+}
+
+/** The kind of secret a field seems to ask for, judged by its name, title and description. */
+export function sensitiveKind(name: string, title?: unknown, description?: unknown): SensitiveKind | undefined {
+  const text = [name, title, description].filter((t): t is string => typeof t === "string").map(words).join(" | ");
+  return RULES.find(([, re]) => re.test(text))?.[0];
+}
+
+export const SENSITIVE_LABELS: Record<SensitiveKind, string> = {
+  password: "a password",
+  "api-key": "an API key",
+  token: "an access token",
+  secret: "a secret or credential",
+  "payment-card": "payment card details",
+};
