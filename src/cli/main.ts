@@ -9,7 +9,9 @@ const { version } = createRequire(import.meta.url)("../../package.json") as { ve
 
 const program = new Command("elicit")
   .description("MCP elicitation from the terminal: check form schemas, and (soon) answer servers' forms and URL requests.")
-  .version(version);
+  .version(version)
+  // Usage errors exit 2, like every other bad-input case of the CLI; help and version exit 0.
+  .exitOverride((err) => process.exit(err.exitCode === 0 ? 0 : 2));
 
 program
   .command("lint")
@@ -38,9 +40,5 @@ program
     process.stderr.write("elicit demo: the travel-booking demo is not built yet; it arrives with the client and server issues.\n");
     process.exitCode = 2;
   });
-
-program.exitOverride((err) => {
-  process.exit(err.exitCode === 0 ? 0 : 2);
-});
 
 await program.parseAsync();

@@ -59,9 +59,8 @@ function checkValue(f: Field, v: unknown): Omit<FieldError, "field"> | undefined
     }
     default: {
       if (typeof v !== "string") return err("type", "must be text");
-      if (f.kind === "choice") {
-        return f.options!.some((o) => o.value === v) ? undefined : err("option", `must be one of: ${quoteList(f)}`);
-      }
+      // A choice is still a string schema: any length, pattern or format rules apply to it too.
+      if (f.kind === "choice" && !f.options!.some((o) => o.value === v)) return err("option", `must be one of: ${quoteList(f)}`);
       const length = c.minLength !== undefined || c.maxLength !== undefined ? codePoints(v) : 0;
       if (c.minLength !== undefined && length < c.minLength) return err("minLength", `must be at least ${plural(c.minLength, "character")} long`);
       if (c.maxLength !== undefined && length > c.maxLength) return err("maxLength", `must be at most ${plural(c.maxLength, "character")} long`);

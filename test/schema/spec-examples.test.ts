@@ -1,0 +1,32 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { checkSchema } from "../../src/schema/index.js";
+import { PROTOCOL_REVISIONS } from "../../src/schema/types.js";
+import { specSchemaExamples } from "../helpers/spec.js";
+import { bookingSchema } from "../helpers/seeds.js";
+
+for (const revision of PROTOCOL_REVISIONS) {
+  test(`every schema example on the ${revision} spec pages passes checkSchema for ${revision}`, () => {
+    const examples = specSchemaExamples(revision);
+    // Each page shows a simple and a structured request, and at least four field kinds.
+    assert.ok(examples.length >= 6, `found only ${examples.length} examples for ${revision}`);
+    for (const { source, schema } of examples) {
+      const errors = checkSchema(schema, { protocol: revision }).filter((i) => i.severity === "error");
+      assert.deepEqual(errors, [], `${source} should have no errors`);
+    }
+  });
+}
+
+test("the seed's Barcelona booking schema passes checkSchema on every revision", () => {
+  const schema = bookingSchema();
+  assert.deepEqual(Object.keys(schema.properties), ["confirmBooking", "seatPreference", "roomType", "travelInsurance"]);
+  for (const protocol of PROTOCOL_REVISIONS) {
+    assert.deepEqual(checkSchema(schema, { protocol }), [], `booking schema on ${protocol}`);
+  }
+});
+
+test("the 2025-11-25 string example is flagged only for its pattern (a warning)", () => {
+  const example = specSchemaExamples("2025-11-25").find((e) => JSON.stringify(e.schema).includes('"pattern"'));
+  assert.ok(example);
+  assert.deepEqual(checkSchema(example.schema, { protocol: "2025-11-25" }).map((i) => i.code), ["pattern-unsupported"]);
+});
