@@ -94,7 +94,10 @@ export function validateContent<S extends SchemaInput>(schema: S, content: unkno
     }
     const problem = checkValue(f, v);
     if (problem) errors.push({ field: f.name, ...problem });
-    else value[f.name] = v as FieldValue;
+    else if (f.name === "__proto__") {
+      // An own key like any other; `value.__proto__ = v` would set the prototype instead.
+      Object.defineProperty(value, f.name, { value: v, enumerable: true, writable: true, configurable: true });
+    } else value[f.name] = v as FieldValue;
   }
   return errors.length ? { ok: false, errors } : { ok: true, value: value as AnswerOf<S> };
 }

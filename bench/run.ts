@@ -1,0 +1,17 @@
+// `npm run bench`: runs every benchmark in turn and prints its table. Timings are informative
+// only: nothing here asserts on them. Add a bench by adding an entry to BENCHES.
+import { benchValidate, formatValidateTable } from "./validate.js";
+
+const BENCHES: { title: string; run: () => Promise<string> }[] = [
+  {
+    title: "validateContent vs Ajv 8 + ajv-formats (ops/s = validations per second, one content each)",
+    run: async () => formatValidateTable(await benchValidate()),
+  },
+];
+
+console.log(`node ${process.version}, ${process.platform}/${process.arch}`);
+for (const bench of BENCHES) {
+  const started = performance.now();
+  const table = await bench.run();
+  console.log(`\n## ${bench.title}\n\n${table}\n\n(${((performance.now() - started) / 1000).toFixed(1)} s)`);
+}

@@ -1,0 +1,77 @@
+// ctx.elicit on top of any channel: encode the form for the revision, ask, validate the answer,
+// ask again with each field's error while attempts remain. The same loop runs live (2025 eras)
+// and under replay (2026-07-28), where every ask and re-ask is one recorded input request.
+import { applyDefaults } from "../schema/defaults.js";
+import { describeFields } from "../schema/fields.js";
+import { encodeForRevision } from "../schema/encode.js";
+import { toRequestedSchema, type SchemaInput } from "../schema/normalize.js";
+import type { ProtocolRevision, RequestedSchema } from "../schema/types.js";
+import { validateContent, type AnswerOf, type FieldError } from "../schema/validate.js";
+
+export type ElicitOutcome<T> = { action: "accept"; content: T } | { action: "decline" } | { action: "cancel" };
+
+export interface ElicitOptions {
+  /** How many times to ask in all when answers fail validation (default: the server's, 2). */
+  attempts?: number;
+  /** How long to wait for the person, in ms (2025 eras; default: the server's, 10 minutes). */
+  timeoutMs?: number;
+}
+
+/** Sends one `elicitation/create` and resolves with the client's raw (untrusted) result. */
+export type AskFn = (params: Record<string, unknown>) => Promise<unknown>;
+
+/** The answers kept failing validation; the tool ends with this message. */
+export class InvalidAnswerError extends Error {
+  constructor(readonly errors: FieldError[], attempts: number) {
+    super(`The answer was still invalid after ${attempts} attempt${attempts === 1 ? "" : "s"}: ${errors.map((e) => e.message).join("; ")}.`);
+    this.name = "InvalidAnswerError";
+  }
+}
+
+function withDefaults(schema: RequestedSchema, previous: Record<string, unknown>): RequestedSchema {
+  const properties = Object.fromEntries(
+    Object.entries(schema.properties).map(([name, prop]) => [name, previous[name] === undefined ? prop : { ...prop, default: previous[name] }]),
+  ) as RequestedSchema["properties"];
+  return { ...schema, properties };
+}
+
+function retryMessage(message: string, errors: FieldError[]): string {
+  return `${message}\n\nPlease correct the following and answer again:\n${errors.map((e) => `- ${e.message}`).join("\n")}`;
+}
+
+/** Reads the result's action; anything else is malformed. */
+function actionOf(result: unknown): "accept" | "decline" | "cancel" | undefined {
+  const action = (result as { action?: unknown } | null)?.action;
+  return action === "accept" || action === "decline" || action === "cancel" ? action : undefined;
+}
+
+export async function elicitValidated<S extends SchemaInput>(
+  ask: AskFn,
+  protocol: ProtocolRevision,
+  message: string,
+  form: S,
+  attempts: number,
+): Promise<ElicitOutcome<AnswerOf<S>>> {
+  const schema = toRequestedSchema(form);
+  describeFields(schema); // throws InvalidSchemaError before anything is sent
+  let sent = encodeForRevision(schema, protocol); // throws RevisionError before anything is sent
+  let text = message;
+  for (let attempt = 1; ; attempt++) {
+    const params: Record<string, unknown> = { message: text, requestedSchema: sent };
+    if (protocol !== "2025-06-18") params.mode = "form";
+    const result = await ask(params);
+    const action = actionOf(result);
+    if (action === "decline" || action === "cancel") return { action };
+    const checked = action === "accept"
+      ? validateContent(schema, (result as { content?: unknown }).content ?? {})
+      : { ok: false as const, errors: [{ field: "", rule: "object" as const, message: "The client's answer was not a valid elicitation result" }] };
+    if (checked.ok) return { action: "accept", content: applyDefaults(schema, checked.value) as AnswerOf<S> };
+    if (attempt >= attempts) throw new InvalidAnswerError(checked.errors, attempts);
+    // Ask again: keep what was valid as defaults, and say what to fix.
+    const content = ((result as { content?: unknown }).content ?? {}) as Record<string, unknown>;
+    const bad = new Set(checked.errors.map((e) => e.field));
+    const keep = Object.fromEntries(Object.entries(content).filter(([k]) => !bad.has(k) && Object.hasOwn(schema.properties, k)));
+    sent = encodeForRevision(withDefaults(schema, keep), protocol);
+    text = retryMessage(message, checked.errors);
+  }
+}

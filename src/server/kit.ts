@@ -1,0 +1,170 @@
+// createElicitation: register tools whose handlers call `await ctx.elicit(...)` as straight-line
+// code and run unchanged on 2025-06-18, 2025-11-25 (live requests) and 2026-07-28 (replay).
+import {
+  inputRequired,
+  PROTOCOL_VERSION_META_KEY,
+  type CallToolResult,
+  type McpServer,
+  type RegisteredTool,
+  type ServerContext,
+  type StandardSchemaV1,
+  type StandardSchemaWithJSON,
+  type ToolAnnotations,
+} from "@modelcontextprotocol/server";
+import { describeFields } from "../schema/fields.js";
+import { toRequestedSchema, type SchemaInput } from "../schema/normalize.js";
+import type { ProtocolRevision } from "../schema/types.js";
+import type { AnswerOf } from "../schema/validate.js";
+import { elicitValidated, type ElicitOptions, type ElicitOutcome } from "./elicit.js";
+import { toToolError, InputUnavailableError } from "./errors.js";
+import { ProgressKeepAlive, sendLive } from "./live.js";
+import { emptyJournal, ReplayRun, type InputMethod, type Journal } from "./replay.js";
+import { installStateGuard } from "./state-guard.js";
+import { DEFAULT_MAX_STATE_BYTES, open, seal, toStateKey, type StateBinding } from "./state.js";
+
+export interface ElicitationOptions {
+  /** AES-256 key for requestState (32 bytes, or base64url/hex text). Share it across a fleet; default: random per process. */
+  stateKey?: string | Uint8Array;
+  /** How long a requestState stays valid: the time a person has to answer on 2026-07-28 (default 30 minutes). */
+  stateTtlMs?: number;
+  /** Largest requestState, in bytes (default 256 KiB). */
+  maxStateBytes?: number;
+  /** How long to wait for a person on 2025-era connections (default 10 minutes). */
+  timeoutMs?: number;
+  /** How often to send progress while waiting, when the caller gave a progress token (default 15 s). */
+  progressIntervalMs?: number;
+  /** How many times to ask in all when answers fail validation (default 2). */
+  attempts?: number;
+  /** Who is calling; requestState is bound to it. Default: the auth subject, else the OAuth client id, else "anonymous". */
+  principal?: (ctx: ServerContext) => string;
+}
+
+/** The handler's context: the SDK's, plus straight-line elicitation. */
+export type ElicitContext = ServerContext & {
+  /** The revision this call is served on. */
+  protocol: ProtocolRevision;
+  /** Asks the person to fill a form; the answer is validated before you see it. */
+  elicit<S extends SchemaInput>(message: string, form: S, options?: ElicitOptions): Promise<ElicitOutcome<AnswerOf<S>>>;
+  /** Runs `fn` once per tool call, even when the handler is replayed; its result must be JSON. */
+  step<T>(name: string, fn: () => T | Promise<T>): Promise<T>;
+};
+
+type Args<In> = In extends StandardSchemaWithJSON ? StandardSchemaV1.InferOutput<In> : Record<string, never>;
+
+export interface ElicitToolConfig<In extends StandardSchemaWithJSON | undefined> {
+  title?: string;
+  description: string;
+  inputSchema?: In;
+  annotations?: ToolAnnotations;
+  _meta?: Record<string, unknown>;
+}
+
+export type ElicitToolHandler<In extends StandardSchemaWithJSON | undefined> = (
+  args: Args<In>,
+  ctx: ElicitContext,
+) => CallToolResult | Promise<CallToolResult>;
+
+const DEFAULTS = { stateTtlMs: 30 * 60_000, timeoutMs: 10 * 60_000, progressIntervalMs: 15_000, attempts: 2 };
+
+export function defaultPrincipal(ctx: ServerContext): string {
+  const auth = ctx.http?.authInfo;
+  if (!auth) return "anonymous";
+  const sub = (auth.extra as { sub?: unknown } | undefined)?.sub;
+  return typeof sub === "string" ? `sub:${sub}` : `client:${auth.clientId}`;
+}
+
+/** The revision a call is served on: the 2026 envelope, else what initialize negotiated. */
+function revisionOf(server: McpServer, ctx: ServerContext): ProtocolRevision {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  if (envelope?.[PROTOCOL_VERSION_META_KEY] === "2026-07-28") return "2026-07-28";
+  const negotiated = server.server.getNegotiatedProtocolVersion?.();
+  return negotiated !== undefined && negotiated >= "2025-11-25" ? "2025-11-25" : "2025-06-18";
+}
+
+export function createElicitation(options: ElicitationOptions = {}) {
+  const settings = { ...DEFAULTS, ...options, maxStateBytes: options.maxStateBytes ?? DEFAULT_MAX_STATE_BYTES };
+  const key = toStateKey(options.stateKey);
+  const principalOf = options.principal ?? defaultPrincipal;
+  const sealOptions = () => ({ key, ttlMs: settings.stateTtlMs, maxBytes: settings.maxStateBytes });
+  const bindingFor = (ctx: ServerContext, tool: string, args: unknown): StateBinding => ({ principal: principalOf(ctx), tool, args });
+
+  function liveContext(server: McpServer, ctx: ServerContext, protocol: ProtocolRevision): ElicitContext {
+    const keepAlive = new ProgressKeepAlive(ctx, settings.progressIntervalMs);
+    return Object.assign(Object.create(ctx) as ServerContext, {
+      protocol,
+      elicit<S extends SchemaInput>(message: string, form: S, opts: ElicitOptions = {}) {
+        const caps = server.server.getClientCapabilities()?.elicitation as { form?: unknown; url?: unknown } | undefined;
+        // An empty elicitation capability means form mode (2025-11-25 back-compat rule).
+        const formDeclared = caps !== undefined && (caps.form !== undefined || caps.url === undefined);
+        if (!formDeclared) throw new InputUnavailableError(message, describeFields(toRequestedSchema(form)), caps ? "form-mode elicitation" : "elicitation");
+        const ask = (params: Record<string, unknown>) =>
+          sendLive(ctx, keepAlive, "elicitation/create", params, message, opts.timeoutMs ?? settings.timeoutMs);
+        return elicitValidated(ask, protocol, message, form, opts.attempts ?? settings.attempts);
+      },
+      step: async <T>(_name: string, fn: () => T | Promise<T>) => fn(),
+    }) as ElicitContext;
+  }
+
+  function replayContext(ctx: ServerContext, run: ReplayRun): ElicitContext {
+    return Object.assign(Object.create(ctx) as ServerContext, {
+      protocol: "2026-07-28" as const,
+      elicit<S extends SchemaInput>(message: string, form: S, opts: ElicitOptions = {}) {
+        const ask = (params: Record<string, unknown>) => run.request("elicitation/create", params);
+        return elicitValidated(ask, "2026-07-28", message, form, opts.attempts ?? settings.attempts);
+      },
+      step: <T>(name: string, fn: () => T | Promise<T>) => run.step(name, fn),
+    }) as ElicitContext;
+  }
+
+  /** Restores the journal from requestState and files the client's answers for last round's keys. */
+  function restoreJournal(ctx: ServerContext, binding: StateBinding): Journal {
+    const state = ctx.mcpReq.requestState() as unknown;
+    const journal = state === undefined ? emptyJournal() : open<Journal>(state, binding, sealOptions());
+    const responses = (ctx.mcpReq.inputResponses ?? {}) as Record<string, unknown>;
+    for (const key of Object.keys(journal.asked)) {
+      if (!Object.hasOwn(journal.answers, key) && Object.hasOwn(responses, key)) journal.answers[key] = responses[key];
+    }
+    return journal;
+  }
+
+  async function runReplay(ctx: ServerContext, tool: string, args: unknown, handler: (ectx: ElicitContext) => Promise<CallToolResult>) {
+    const binding = bindingFor(ctx, tool, args);
+    const run = new ReplayRun(restoreJournal(ctx, binding));
+    const outcome = await run.run(() => handler(replayContext(ctx, run)));
+    if (outcome.kind === "done") return outcome.result;
+    const inputRequests = Object.fromEntries(
+      Object.entries(outcome.inputRequests).map(([k, r]) => [k, { method: r.method as InputMethod, params: r.params }]),
+    );
+    return inputRequired({ inputRequests: inputRequests as never, requestState: seal(outcome.journal, binding, sealOptions()) });
+  }
+
+  return {
+    /** Registers a tool on an SDK McpServer whose handler gets `ctx.elicit` and `ctx.step`. */
+    registerTool<In extends StandardSchemaWithJSON | undefined = undefined>(
+      server: McpServer,
+      name: string,
+      config: ElicitToolConfig<In>,
+      handler: ElicitToolHandler<In>,
+    ): RegisteredTool {
+      const run = async (args: unknown, ctx: ServerContext) => {
+        const protocol = revisionOf(server, ctx);
+        const call = async (ectx: ElicitContext) => {
+          try {
+            return await handler(args as Args<In>, ectx);
+          } catch (error) {
+            return toToolError(error);
+          }
+        };
+        return protocol === "2026-07-28" ? runReplay(ctx, name, args, call) : call(liveContext(server, ctx, protocol));
+      };
+      const register = server.registerTool.bind(server) as (n: string, c: object, cb: (...a: unknown[]) => unknown) => RegisteredTool;
+      const tool = config.inputSchema
+        ? register(name, config, (args, ctx) => run(args, ctx as ServerContext))
+        : register(name, config, (ctx) => run({}, ctx as ServerContext));
+      installStateGuard(server, name, config.inputSchema, (ctx, args, state) => open(state, bindingFor(ctx, name, args), sealOptions()));
+      return tool;
+    },
+  };
+}
+
+export type Elicitation = ReturnType<typeof createElicitation>;

@@ -1,0 +1,119 @@
+// Replay of a tool handler across 2026-07-28 round trips. The handler runs again on every retry;
+// each input request it makes is answered from the journal when the answer is known, and otherwise
+// suspends the run. Requests made in the same tick (Promise.all) go out together in one round.
+import { digest } from "./state.js";
+
+/** What travels (sealed) in requestState between rounds. */
+export interface Journal {
+  /** Answers by input key, e.g. "elicit-1". */
+  answers: Record<string, unknown>;
+  /** ctx.step results by step name, so side effects run once. */
+  steps: Record<string, { value: unknown }>;
+  /** Keys asked in the last round, with a fingerprint of what was asked. */
+  asked: Record<string, string>;
+}
+
+export const emptyJournal = (): Journal => ({ answers: {}, steps: {}, asked: {} });
+
+export type InputMethod = "elicitation/create" | "sampling/createMessage" | "roots/list";
+
+export interface InputRequest {
+  method: InputMethod;
+  params: Record<string, unknown>;
+}
+
+const KEY_PREFIX: Record<InputMethod, string> = {
+  "elicitation/create": "elicit",
+  "sampling/createMessage": "sample",
+  "roots/list": "roots",
+};
+
+export type ReplayOutcome<R> =
+  | { kind: "done"; result: R }
+  | { kind: "input_required"; inputRequests: Record<string, InputRequest>; journal: Journal };
+
+/** Thrown into nothing: a suspended run's promise simply never settles and is dropped. */
+const never = <T>() => new Promise<T>(() => {});
+
+/** Thrown when a replayed handler asks something other than what it asked before. */
+export class ReplayMismatchError extends Error {
+  constructor(key: string) {
+    super(`The tool asked something different for "${key}" than in the previous round; handlers must ask the same questions in the same order for the same answers (use ctx.step for anything non-deterministic).`);
+    this.name = "ReplayMismatchError";
+  }
+}
+
+/** One run of a handler against a journal; create a fresh one per retry. */
+export class ReplayRun {
+  private counters: Partial<Record<InputMethod, number>> = {};
+  private pending: Record<string, InputRequest> = {};
+  private stepsInFlight = 0;
+  private suspend?: (outcome: ReplayOutcome<never>) => void;
+  private flushScheduled = false;
+
+  constructor(readonly journal: Journal) {}
+
+  /** An input request: the recorded answer, or a suspension until the client answers. */
+  request<T>(method: InputMethod, params: Record<string, unknown>): Promise<T> {
+    const n = (this.counters[method] = (this.counters[method] ?? 0) + 1);
+    const key = `${KEY_PREFIX[method]}-${n}`;
+    const fingerprint = digest({ method, params });
+    if (Object.hasOwn(this.journal.answers, key)) {
+      if (this.journal.asked[key] !== fingerprint) throw new ReplayMismatchError(key);
+      return Promise.resolve(this.journal.answers[key] as T);
+    }
+    this.journal.asked[key] = fingerprint;
+    this.pending[key] = { method, params };
+    this.scheduleFlush();
+    return never<T>();
+  }
+
+  /** Runs `fn` once across all rounds; later rounds get the recorded value. */
+  async step<T>(name: string, fn: () => T | Promise<T>): Promise<T> {
+    const recorded = this.journal.steps[name];
+    if (recorded) return recorded.value as T;
+    this.stepsInFlight++;
+    try {
+      const value = await fn();
+      if (value !== undefined && !isJsonSafe(value)) {
+        throw new TypeError(`ctx.step("${name}") must return JSON-serialisable data, since it is recorded across round trips.`);
+      }
+      this.journal.steps[name] = { value };
+      return value;
+    } finally {
+      this.stepsInFlight--;
+      if (Object.keys(this.pending).length) this.scheduleFlush();
+    }
+  }
+
+  /** Runs the handler until it completes or waits on answers nobody has given yet. */
+  run<R>(handler: () => Promise<R>): Promise<ReplayOutcome<R>> {
+    return new Promise<ReplayOutcome<R>>((resolve, reject) => {
+      this.suspend = resolve as (o: ReplayOutcome<never>) => void;
+      handler().then((result) => resolve({ kind: "done", result }), reject);
+    });
+  }
+
+  // The round closes once the event loop turns with no step still running, so requests
+  // started together are batched and no in-flight side effect is lost.
+  private scheduleFlush() {
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    setImmediate(() => {
+      this.flushScheduled = false;
+      if (this.stepsInFlight > 0) return; // the step's finally re-schedules
+      for (const key of Object.keys(this.journal.asked)) {
+        if (!Object.hasOwn(this.journal.answers, key) && !Object.hasOwn(this.pending, key)) delete this.journal.asked[key];
+      }
+      this.suspend?.({ kind: "input_required", inputRequests: this.pending, journal: this.journal });
+    });
+  }
+}
+
+function isJsonSafe(value: unknown): boolean {
+  try {
+    return JSON.stringify(value) !== undefined;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,113 @@
+// The sealed `requestState` of 2026-07-28 round trips: the handler's journal, encrypted and
+// authenticated with AES-256-GCM, bound to who asked, which tool, which arguments, and until when.
+// The spec says requestState is attacker-controlled input; this is what makes it safe to trust.
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
+import { deflateRawSync, inflateRawSync } from "node:zlib";
+
+const VERSION = 1;
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
+/** Default ceiling on one sealed requestState, in bytes of its base64url text. */
+export const DEFAULT_MAX_STATE_BYTES = 256 * 1024;
+
+/** What a state is bound to; all of it must match when the state comes back. */
+export interface StateBinding {
+  /** The authenticated principal (the auth subject), or "anonymous". */
+  principal: string;
+  /** The tool name. */
+  tool: string;
+  /** The tool's arguments; stored as a SHA-256 digest only. */
+  args: unknown;
+}
+
+export type StateProblem = "malformed" | "tampered" | "expired" | "principal" | "tool" | "arguments" | "too-large";
+
+/** A requestState that cannot be used; `problem` says why. Maps to JSON-RPC -32602. */
+export class StateError extends Error {
+  constructor(readonly problem: StateProblem, message: string) {
+    super(message);
+    this.name = "StateError";
+  }
+}
+
+/** A 32-byte key from bytes, or from a base64/base64url/hex string (e.g. an environment variable). */
+export function toStateKey(key: string | Uint8Array | undefined): Buffer {
+  if (key === undefined) return randomBytes(32);
+  const bytes = typeof key === "string" ? decodeKeyString(key) : Buffer.from(key);
+  if (bytes.length !== 32) throw new Error(`requestState key must be 32 bytes (AES-256), got ${bytes.length}`);
+  return bytes;
+}
+
+function decodeKeyString(key: string): Buffer {
+  return /^[0-9a-f]{64}$/i.test(key) ? Buffer.from(key, "hex") : Buffer.from(key, "base64url");
+}
+
+/** Stable JSON (sorted keys) so equal arguments hash equally whatever their key order. */
+export function stableStringify(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableStringify).join(",")}]`;
+  if (value && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableStringify(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+export const digest = (value: unknown) => createHash("sha256").update(stableStringify(value)).digest("base64url");
+
+interface Envelope<T> {
+  p: string;
+  t: string;
+  a: string;
+  e: number;
+  d: T;
+}
+
+export interface SealOptions {
+  key: Buffer;
+  ttlMs: number;
+  maxBytes?: number;
+  now?: number;
+}
+
+export function seal<T>(data: T, binding: StateBinding, options: SealOptions): string {
+  const envelope: Envelope<T> = {
+    p: binding.principal,
+    t: binding.tool,
+    a: digest(binding.args),
+    e: (options.now ?? Date.now()) + options.ttlMs,
+    d: data,
+  };
+  const plain = deflateRawSync(Buffer.from(JSON.stringify(envelope)));
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv("aes-256-gcm", options.key, iv);
+  const body = Buffer.concat([cipher.update(plain), cipher.final()]);
+  const token = Buffer.concat([Buffer.from([VERSION]), iv, body, cipher.getAuthTag()]).toString("base64url");
+  const max = options.maxBytes ?? DEFAULT_MAX_STATE_BYTES;
+  if (token.length > max) {
+    throw new StateError("too-large", `The tool's recorded answers need ${token.length} bytes of requestState, over the limit of ${max}; raise maxStateBytes or ask for less per call.`);
+  }
+  return token;
+}
+
+export function open<T>(token: unknown, binding: StateBinding, options: SealOptions): T {
+  const max = options.maxBytes ?? DEFAULT_MAX_STATE_BYTES;
+  if (typeof token !== "string" || !/^[A-Za-z0-9_-]+$/.test(token)) throw new StateError("malformed", "requestState is not a state this server issued (not base64url text).");
+  if (token.length > max) throw new StateError("too-large", `requestState is ${token.length} bytes, over the limit of ${max}.`);
+  const raw = Buffer.from(token, "base64url");
+  if (raw.length < 1 + IV_BYTES + TAG_BYTES || raw[0] !== VERSION) throw new StateError("malformed", "requestState is not a state this server issued (unknown format).");
+  let envelope: Envelope<T>;
+  try {
+    const decipher = createDecipheriv("aes-256-gcm", options.key, raw.subarray(1, 1 + IV_BYTES));
+    decipher.setAuthTag(raw.subarray(raw.length - TAG_BYTES));
+    const plain = Buffer.concat([decipher.update(raw.subarray(1 + IV_BYTES, raw.length - TAG_BYTES)), decipher.final()]);
+    envelope = JSON.parse(inflateRawSync(plain, { maxOutputLength: max * 64 }).toString("utf8")) as Envelope<T>;
+  } catch {
+    throw new StateError("tampered", "requestState failed its integrity check: it was modified, or sealed with another key.");
+  }
+  if ((options.now ?? Date.now()) > envelope.e) throw new StateError("expired", `requestState expired at ${new Date(envelope.e).toISOString()}; call the tool again.`);
+  if (envelope.p !== binding.principal) throw new StateError("principal", "requestState was issued to another principal.");
+  if (envelope.t !== binding.tool) throw new StateError("tool", `requestState was issued for tool "${envelope.t}", not "${binding.tool}".`);
+  if (envelope.a !== digest(binding.args)) throw new StateError("arguments", "requestState was issued for a call with other arguments.");
+  return envelope.d;
+}
