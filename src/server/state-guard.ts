@@ -30,15 +30,17 @@ export function installStateGuard(server: McpServer, tool: string, schema: Stand
     handlers.set("tools/call", async (request, ctx) => {
       const params = request.params ?? {};
       const entry = tools.get(params.name as string);
-      if (entry && params.requestState !== undefined) {
-        if (typeof params.requestState !== "string") {
+      // The SDK lifts requestState out of the params into the context before handlers run.
+      const state = ctx.mcpReq.requestState() as unknown;
+      if (entry && state !== undefined) {
+        if (typeof state !== "string") {
           throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Invalid requestState: it must be the string this server issued.", { reason: "malformed" });
         }
         const args = await parseArgs(entry.schema, params.arguments);
         // Arguments that fail the tool's schema are McpServer's to report.
         if (args.ok) {
           try {
-            entry.verify(ctx, args.value, params.requestState);
+            entry.verify(ctx, args.value, state);
           } catch (error) {
             if (!(error instanceof StateError)) throw error;
             throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid requestState: ${error.message}`, { reason: error.problem });

@@ -1,0 +1,117 @@
+// Real SDK clients and servers over real transports, on a chosen protocol revision, with every
+// JSON-RPC message that crosses the client's transport recorded for wire checks.
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { InMemoryTransport, type McpServer } from "@modelcontextprotocol/server";
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
+import type { ProtocolRevision } from "../../src/schema/types.js";
+import { serveHttp } from "../../src/server/http.js";
+import { assertWire } from "./wire.js";
+
+export type TransportKind = "memory" | "http";
+export type WireMessage = { dir: "in" | "out"; message: Record<string, any> };
+
+type AnyTransport = { onmessage?: (m: unknown, extra?: unknown) => void; send(m: unknown, o?: unknown): Promise<void> };
+
+/** Wraps a client transport so every message in and out is appended to `log`. */
+export function tap<T extends object>(transport: T, log: WireMessage[]): T {
+  return new Proxy(transport, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop, target);
+      if (prop === "send") {
+        return (message: Record<string, any>, options?: unknown) => {
+          log.push({ dir: "out", message: structuredClone(message) });
+          return (target as unknown as AnyTransport).send(message, options);
+        };
+      }
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+    set(target, prop, value) {
+      if (prop === "onmessage" && typeof value === "function") {
+        (target as AnyTransport).onmessage = (message, extra) => {
+          log.push({ dir: "in", message: structuredClone(message) as Record<string, any> });
+          value(message, extra);
+        };
+        return true;
+      }
+      return Reflect.set(target, prop, value, target);
+    },
+  });
+}
+
+export function clientFor(revision: ProtocolRevision, capabilities: Record<string, unknown> = { elicitation: { form: {} } }) {
+  const options: Record<string, unknown> = { capabilities };
+  if (revision === "2026-07-28") options.versionNegotiation = { mode: { pin: "2026-07-28" } };
+  else options.supportedProtocolVersions = revision === "2025-06-18" ? ["2025-06-18"] : ["2025-11-25", "2025-06-18"];
+  return new Client({ name: "test-client", version: "1.0.0" }, options as never);
+}
+
+export interface Connection {
+  client: Client;
+  wire: WireMessage[];
+  close(): Promise<void>;
+}
+
+/** Connects `client` to servers made by `factory` over the given transport, at the client's revision. */
+export async function connect(
+  client: Client,
+  factory: () => McpServer,
+  revision: ProtocolRevision,
+  kind: TransportKind,
+): Promise<Connection> {
+  const wire: WireMessage[] = [];
+  if (kind === "http") {
+    const http = await serveHttp(() => factory());
+    await client.connect(tap(new StreamableHTTPClientTransport(http.url), wire));
+    return { client, wire, close: async () => { await client.close(); await http.close(); } };
+  }
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  if (revision === "2026-07-28") serveStdio(() => factory(), { transport: serverSide } as never);
+  else await factory().connect(serverSide);
+  await client.connect(tap(clientSide, wire));
+  return { client, wire, close: () => client.close() };
+}
+
+/** Elicitation requests the client received, across both eras (live requests and embedded ones). */
+export function elicitationsOn(wire: WireMessage[]): Record<string, any>[] {
+  const out: Record<string, any>[] = [];
+  for (const { dir, message } of wire) {
+    if (dir !== "in") continue;
+    if (message.method === "elicitation/create") out.push(message.params);
+    const requests = message.result?.resultType === "input_required" ? message.result.inputRequests ?? {} : {};
+    for (const r of Object.values(requests) as Record<string, any>[]) if (r.method === "elicitation/create") out.push(r.params);
+  }
+  return out;
+}
+
+/**
+ * Validates every elicitation message on the wire against the revision's schema.json:
+ * requests (live or embedded), the client's results, and input_required results.
+ * Returns how many messages were checked.
+ */
+export function assertWireValid(wire: WireMessage[], revision: ProtocolRevision): number {
+  let checked = 0;
+  const elicitIds = new Set<unknown>();
+  for (const { dir, message } of wire) {
+    if (dir === "in" && message.method === "elicitation/create") {
+      assertWire(revision, "ElicitRequest", message);
+      elicitIds.add(message.id);
+      checked++;
+    }
+    if (dir === "out" && "result" in message && elicitIds.has(message.id)) {
+      assertWire(revision, "ElicitResult", message.result);
+      checked++;
+    }
+    if (dir === "in" && message.result?.resultType === "input_required") {
+      assertWire(revision, "InputRequiredResult", message.result);
+      for (const r of Object.values(message.result.inputRequests ?? {}) as Record<string, any>[]) {
+        if (r.method === "elicitation/create") assertWire(revision, "ElicitRequest", r);
+      }
+      checked++;
+    }
+    if (dir === "out" && message.method === "tools/call" && message.params?.inputResponses) {
+      for (const r of Object.values(message.params.inputResponses)) assertWire(revision, "ElicitResult", r);
+      checked++;
+    }
+  }
+  return checked;
+}

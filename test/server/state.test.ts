@@ -1,0 +1,154 @@
+// requestState on 2026-07-28: sealed, bound, and refused with -32602 saying why when misused.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { setTimeout as sleep } from "node:timers/promises";
+import { Client } from "@modelcontextprotocol/client";
+import { open, seal, StateError, toStateKey, type StateBinding } from "../../src/server/state.js";
+import { connect, type TransportKind } from "../helpers/mcp.js";
+import { makeFactory } from "./fixtures.js";
+
+describe("seal and open", () => {
+  const key = toStateKey(undefined);
+  const binding: StateBinding = { principal: "sub:ana", tool: "book", args: { city: "Rome", n: 1 } };
+  const options = { key, ttlMs: 60_000 };
+
+  test("round-trips the journal and ignores argument key order", () => {
+    const token = seal({ answers: { a: 1 } }, binding, options);
+    assert.match(token, /^[A-Za-z0-9_-]+$/);
+    assert.deepEqual(open(token, { ...binding, args: { n: 1, city: "Rome" } }, options), { answers: { a: 1 } });
+  });
+
+  test("each misuse is refused with its own problem", () => {
+    const token = seal({ x: 1 }, binding, options);
+    const flipped = token.slice(0, 20) + (token[20] === "A" ? "B" : "A") + token.slice(21);
+    const cases: [unknown, Partial<StateBinding>, object, string][] = [
+      [flipped, {}, options, "tampered"],
+      [seal({ x: 1 }, binding, { key: toStateKey(undefined), ttlMs: 60_000 }), {}, options, "tampered"],
+      [token, { principal: "sub:bob" }, options, "principal"],
+      [token, { tool: "pay" }, options, "tool"],
+      [token, { args: { city: "Paris", n: 1 } }, options, "arguments"],
+      [token, {}, { ...options, now: Date.now() + 61_000 }, "expired"],
+      ["not base64!", {}, options, "malformed"],
+      [42, {}, options, "malformed"],
+      ["AAAA", {}, options, "malformed"],
+      [token, {}, { ...options, maxBytes: 10 }, "too-large"],
+    ];
+    for (const [state, change, opts, problem] of cases) {
+      assert.throws(() => open(state, { ...binding, ...change }, opts as typeof options), (e: unknown) => e instanceof StateError && e.problem === problem, problem);
+    }
+  });
+
+  test("a journal over the size limit is refused when sealing, with the numbers", () => {
+    assert.throws(() => seal({ big: "x".repeat(5000) + Math.random() }, binding, { ...options, maxBytes: 100 }), /requestState, over the limit of 100; raise maxStateBytes/);
+  });
+
+  test("a key can be given as hex or base64url text, and must be 32 bytes", () => {
+    const hex = "ab".repeat(32);
+    assert.deepEqual(toStateKey(hex), Buffer.from(hex, "hex"));
+    assert.deepEqual(toStateKey(Buffer.from(hex, "hex").toString("base64url")), Buffer.from(hex, "hex"));
+    assert.throws(() => toStateKey("short"), /must be 32 bytes/);
+  });
+});
+
+/** A 2026-07-28 client that hands input_required results back to the test instead of answering them. */
+function manualClient() {
+  return new Client({ name: "manual", version: "1.0.0" }, {
+    capabilities: { elicitation: { form: {} } },
+    versionNegotiation: { mode: { pin: "2026-07-28" } },
+    inputRequired: { autoFulfill: false },
+  } as never);
+}
+
+type Call = { name: string; arguments: Record<string, unknown>; inputResponses?: unknown; requestState?: unknown; _meta?: Record<string, unknown> };
+const call = (client: Client, params: Call) => client.callTool(params as never, { allowInputRequired: true } as never) as Promise<Record<string, any>>;
+const okAnswer = { "elicit-1": { action: "accept", content: { confirmBooking: true } } };
+
+for (const kind of ["memory", "http"] as TransportKind[]) {
+  describe(`requestState over ${kind}`, () => {
+    async function firstRound(options: Parameters<typeof makeFactory>[0] = {}, meta?: Record<string, unknown>) {
+      const made = makeFactory(options);
+      const conn = await connect(manualClient(), made.factory, "2026-07-28", kind);
+      const first = await call(conn.client, { name: "book", arguments: { city: "Rome" }, ...(meta ? { _meta: meta } : {}) });
+      assert.equal(first.resultType, "input_required");
+      return { ...conn, state: first.requestState as string };
+    }
+    const rejects = async (promise: Promise<unknown>, reason: string, text: RegExp) =>
+      assert.rejects(promise, (e: any) => {
+        assert.equal(e.code, -32602);
+        assert.equal(e.data?.reason, reason);
+        assert.match(e.message, text);
+        return true;
+      });
+
+    test("the echoed state completes the call", async () => {
+      const { client, state, close } = await firstRound();
+      try {
+        const done = await call(client, { name: "book", arguments: { city: "Rome" }, inputResponses: okAnswer, requestState: state });
+        assert.equal(JSON.parse(done.content[0].text).action, "accept");
+      } finally {
+        await close();
+      }
+    });
+
+    test("a flipped byte, another tool, other arguments and garbage are each refused", async () => {
+      const { client, state, close } = await firstRound();
+      try {
+        const i = Math.floor(state.length / 2);
+        const flipped = state.slice(0, i) + (state[i] === "A" ? "B" : "A") + state.slice(i + 1);
+        await rejects(call(client, { name: "book", arguments: { city: "Rome" }, inputResponses: okAnswer, requestState: flipped }), "tampered", /integrity check/);
+        await rejects(call(client, { name: "pay_then_ask", arguments: {}, inputResponses: okAnswer, requestState: state }), "tool", /issued for tool "book", not "pay_then_ask"/);
+        await rejects(call(client, { name: "book", arguments: { city: "Paris" }, inputResponses: okAnswer, requestState: state }), "arguments", /other arguments/);
+        await rejects(call(client, { name: "book", arguments: { city: "Rome" }, requestState: "bm90LW91cnM" }), "malformed", /not a state this server issued/);
+        await rejects(call(client, { name: "book", arguments: { city: "Rome" }, requestState: 7 }), "malformed", /must be the string/);
+      } finally {
+        await close();
+      }
+    });
+
+    test("an expired state is refused", async () => {
+      const { client, state, close } = await firstRound({ stateTtlMs: 30 });
+      try {
+        await sleep(60);
+        await rejects(call(client, { name: "book", arguments: { city: "Rome" }, inputResponses: okAnswer, requestState: state }), "expired", /expired at .*call the tool again/);
+      } finally {
+        await close();
+      }
+    });
+
+    test("a state presented by another principal is refused", async () => {
+      const principal = (ctx: any) => String(ctx.mcpReq._meta?.["example.com/user"] ?? "anonymous");
+      const { client, state, close } = await firstRound({ principal }, { "example.com/user": "ana" });
+      try {
+        const retry = { name: "book", arguments: { city: "Rome" }, inputResponses: okAnswer, requestState: state };
+        await rejects(call(client, { ...retry, _meta: { "example.com/user": "bob" } }), "principal", /another principal/);
+        const done = await call(client, { ...retry, _meta: { "example.com/user": "ana" } });
+        assert.equal(JSON.parse(done.content[0].text).action, "accept");
+      } finally {
+        await close();
+      }
+    });
+
+    test("missing answers are asked again; unknown response keys are ignored", async () => {
+      const { client, state, close } = await firstRound();
+      try {
+        const again = await call(client, { name: "book", arguments: { city: "Rome" }, inputResponses: { "other-key": { action: "accept", content: {} } }, requestState: state });
+        assert.equal(again.resultType, "input_required");
+        assert.deepEqual(Object.keys(again.inputRequests), ["elicit-1"]);
+      } finally {
+        await close();
+      }
+    });
+  });
+}
+
+test("a journal that outgrows maxStateBytes ends the tool with a clear error", async () => {
+  const made = makeFactory({ maxStateBytes: 200 });
+  const conn = await connect(manualClient(), made.factory, "2026-07-28", "memory");
+  try {
+    const result = await call(conn.client, { name: "book", arguments: { city: "Rome" } });
+    assert.equal(result.isError, true);
+    assert.match(result.content[0].text, /need \d+ bytes of requestState, over the limit of 200; raise maxStateBytes/);
+  } finally {
+    await conn.close();
+  }
+});
