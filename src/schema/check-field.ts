@@ -93,6 +93,9 @@ export function checkField(name: string, field: unknown, protocol: ProtocolRevis
   if ("enum" in field && type !== "string") {
     add("enum-not-string", at("enum"), `Field "${name}" has "enum" but type "${type}"; options are only defined for string fields.`);
   }
+  if (type === "string" && "enum" in field && "oneOf" in field) {
+    add("options-conflict", at("oneOf"), `Field "${name}" has both "enum" and "oneOf"; give its options one way only.`);
+  }
   if (type === "string" && "enum" in field) options = checkOptionValues(field.enum, at("enum"), name, add);
   if (isTitledSingle) options = checkTitled(field.oneOf, at("oneOf"), name, add);
   if (type === "string" && "enumNames" in field) {
@@ -113,8 +116,13 @@ export function checkField(name: string, field: unknown, protocol: ProtocolRevis
       options = isTitledMulti
         ? checkTitled(items.anyOf, at("items", "anyOf"), name, add)
         : checkOptionValues(items.enum, at("items", "enum"), name, add);
-      if ("enum" in items && items.type !== "string") {
+      if (("enum" in items && items.type !== "string") || ("type" in items && items.type !== "string")) {
         add("enum-not-string", at("items", "type"), `Field "${name}": "items.type" must be "string".`);
+      }
+      for (const key of Object.keys(items)) {
+        if (!["type", "enum", "anyOf"].includes(key)) {
+          add("unsupported-keyword", at("items", key), `Field "${name}": "items.${key}" is not part of the elicitation schema subset; clients will ignore it.`);
+        }
       }
     }
   }

@@ -19,6 +19,7 @@ export const SCHEMA_RULES = {
   "enum-empty": { severity: "error", summary: "An enum or option list with no values." },
   "enum-duplicate": { severity: "error", summary: "The same option value appears twice." },
   "enum-not-string": { severity: "error", summary: "Option values must be strings (and only string fields can have options)." },
+  "options-conflict": { severity: "error", summary: "A field with both `enum` and `oneOf`: clients would disagree on which options to show." },
   "option-invalid": { severity: "error", summary: "A titled option is not `{ const: string, title: string }`." },
   "enum-names-length": { severity: "error", summary: "`enumNames` has a different length from `enum`." },
   "enum-names-legacy": { severity: "warning", summary: "`enumNames` is legacy from 2025-11-25 on: use `oneOf` of `{ const, title }`." },
