@@ -3,20 +3,16 @@
 // mixed set of valid and invalid answers. Ajv compiles each schema once, before timing; our
 // validator likewise caches its field model per schema object (warmed up before timing).
 //
-// Which validateContent is timed: tsx compiles every file it loads with esbuild's `keepNames`,
-// which wraps each closure our validator creates per call in a `__name(fn, "...")` helper
-// (Object.defineProperty), several times slower than the plain JavaScript that `npm run build`
-// ships. So the headline column times src/schema transpiled by TypeScript into
-// node_modules/.cache (outside the tsx loader's reach); the source as tsx runs it is shown too.
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+// Which validateContent is timed: the headline column is the compiled package in ../dist (what
+// `npm run build` ships; `npm run bench` builds first), which tsx loads as plain JavaScript. The
+// source as tsx runs it is shown too, for reference: tsx compiles .ts files with esbuild's
+// `keepNames`, which wraps each closure our validator creates per call in a `__name(fn, "...")`
+// helper (Object.defineProperty), several times slower than the shipped code.
 import { Bench } from "tinybench";
-import ts from "typescript";
 import { Ajv, type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
-import { validateContent } from "../src/schema/index.js";
-import type { RequestedSchema } from "../src/schema/types.js";
+import { validateContent as built, type RequestedSchema } from "../dist/schema/index.js";
+import { validateContent as fromSource } from "../src/schema/index.js";
 import { bookingSchema } from "../test/helpers/seeds.js";
 import { specSchemaExamples } from "../test/helpers/spec.js";
 
@@ -66,22 +62,6 @@ function cases(): Case[] {
   ];
 }
 
-/** src/schema as `npm run build` emits it (plain JS, no tsx transform), loaded from node_modules/.cache. */
-async function loadBuiltValidator(): Promise<typeof validateContent> {
-  const root = fileURLToPath(new URL("../", import.meta.url));
-  const src = join(root, "src", "schema");
-  const out = join(root, "node_modules", ".cache", "mcp-elicit-bench");
-  mkdirSync(join(out, "schema"), { recursive: true });
-  writeFileSync(join(out, "package.json"), '{ "type": "module" }\n');
-  const compilerOptions = { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext };
-  for (const file of readdirSync(src).filter((f) => f.endsWith(".ts"))) {
-    const { outputText } = ts.transpileModule(readFileSync(join(src, file), "utf8"), { compilerOptions, fileName: file });
-    writeFileSync(join(out, "schema", file.replace(/\.ts$/, ".js")), outputText);
-  }
-  const mod = (await import(pathToFileURL(join(out, "schema", "validate.js")).href)) as { validateContent: typeof validateContent };
-  return mod.validateContent;
-}
-
 export interface ValidateBenchRow {
   schema: string;
   /** Validations per second (one content each): validateContent as built, as tsx runs it, and Ajv. */
@@ -98,16 +78,15 @@ const REPEAT = 20;
 export async function benchValidate(options: { time?: number; warmupTime?: number } = {}): Promise<ValidateBenchRow[]> {
   const ajv = new Ajv({ strict: false, allErrors: false });
   (addFormats as unknown as (a: Ajv, opts: { mode: "full" }) => Ajv)(ajv, { mode: "full" });
-  const built = await loadBuiltValidator();
   const rows: ValidateBenchRow[] = [];
   let sink = 0;
 
   for (const c of cases()) {
     const validate: ValidateFunction = ajv.compile(c.schema); // compiled once, outside the timed loop
     // Not a timing assertion: a bench of two validators that disagree would be meaningless.
-    const verdicts = c.contents.map((content) => validateContent(c.schema, content).ok);
+    const verdicts = c.contents.map((content) => built(c.schema, content).ok);
     c.contents.forEach((content, i) => {
-      if (validate(content) !== verdicts[i] || built(c.schema, content).ok !== verdicts[i]) {
+      if (validate(content) !== verdicts[i] || fromSource(c.schema, content).ok !== verdicts[i]) {
         throw new Error(`${c.name}: validators disagree on ${JSON.stringify(content)}`);
       }
     });
@@ -117,7 +96,7 @@ export async function benchValidate(options: { time?: number; warmupTime?: numbe
       for (let r = 0; r < REPEAT; r++) for (const content of c.contents) if (built(c.schema, content).ok) sink++;
     });
     bench.add("validateContent (tsx)", () => {
-      for (let r = 0; r < REPEAT; r++) for (const content of c.contents) if (validateContent(c.schema, content).ok) sink++;
+      for (let r = 0; r < REPEAT; r++) for (const content of c.contents) if (fromSource(c.schema, content).ok) sink++;
     });
     bench.add("ajv", () => {
       for (let r = 0; r < REPEAT; r++) for (const content of c.contents) if (validate(content)) sink++;

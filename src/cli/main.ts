@@ -3,6 +3,7 @@
 import { Command } from "commander";
 import { createRequire } from "node:module";
 import { lint } from "./lint.js";
+import { serve, SERVER_NAMES } from "./serve.js";
 import { LATEST_REVISION, PROTOCOL_REVISIONS } from "../schema/types.js";
 
 const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
@@ -31,6 +32,25 @@ Examples:
     process.stdout.write(out.stdout);
     process.stderr.write(out.stderr);
     process.exitCode = out.exitCode;
+  });
+
+program
+  .command("serve")
+  .description("Run a bundled MCP server, over stdio or Streamable HTTP, on every protocol revision (2025-06-18, 2025-11-25, 2026-07-28).")
+  .argument("<name>", `server to run: ${SERVER_NAMES.join(", ")}`)
+  .option("--http <[host:]port>", "serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio (host default 127.0.0.1; port 0 picks a free one)")
+  .addHelpText("after", `
+Servers:
+  conformance  every tool, resource and prompt of the official MCP conformance suite (@modelcontextprotocol/conformance)
+
+The URL is printed to standard error; Ctrl-C (SIGINT) or SIGTERM stops the server.
+
+Examples:
+  elicit serve conformance                         # stdio, for an MCP client that spawns it
+  elicit serve conformance --http 3000             # http://127.0.0.1:3000/mcp
+  elicit serve conformance --http 0.0.0.0:3000     # listen on every interface (no DNS-rebinding Host check)`)
+  .action(async (name: string, opts: { http?: string }) => {
+    process.exitCode = await serve(name, opts);
   });
 
 program

@@ -1,5 +1,5 @@
 // encodeForRevision: the same form, written the way a given protocol revision expresses it.
-import { checkSchema, hasErrors, InvalidSchemaError } from "./check.js";
+import { describeFields } from "./fields.js";
 import { toRequestedSchema, type SchemaInput } from "./normalize.js";
 import type { PrimitiveSchema, ProtocolRevision, RequestedSchema } from "./types.js";
 
@@ -13,15 +13,26 @@ export class RevisionError extends Error {
 /**
  * For 2025-06-18: titled options become `enum` + `enumNames`, non-boolean defaults are dropped
  * (that revision has none; clients ignore them), and a multi-select throws RevisionError.
- * From 2025-11-25: legacy `enum` + `enumNames` become titled `oneOf`.
+ * Later revisions take every shape as it is (legacy `enum` + `enumNames` is still valid there;
+ * checkSchema warns about it).
  */
 export function encodeForRevision(input: SchemaInput, protocol: ProtocolRevision): RequestedSchema {
   const schema = toRequestedSchema(input);
-  const issues = checkSchema(schema);
-  if (hasErrors(issues)) throw new InvalidSchemaError(issues);
+  let byRevision = cache.get(schema);
+  if (!byRevision) cache.set(schema, (byRevision = new Map()));
+  let encoded = byRevision.get(protocol);
+  if (!encoded) byRevision.set(protocol, (encoded = encode(schema, protocol)));
+  return encoded;
+}
+
+// Forms are usually module-level constants, asked again and again (and on every replay).
+const cache = new WeakMap<object, Map<ProtocolRevision, RequestedSchema>>();
+
+function encode(schema: RequestedSchema, protocol: ProtocolRevision): RequestedSchema {
+  describeFields(schema); // throws InvalidSchemaError (cached per schema)
   const properties: Record<string, PrimitiveSchema> = {};
   for (const [name, prop] of Object.entries(schema.properties)) {
-    properties[name] = protocol === "2025-06-18" ? toLegacy(name, prop) : toCurrent(prop);
+    properties[name] = protocol === "2025-06-18" ? toLegacy(name, prop) : prop;
   }
   const { $schema: _drop, ...rest } = schema;
   return { ...rest, properties };
@@ -34,10 +45,4 @@ function toLegacy(name: string, prop: PrimitiveSchema): PrimitiveSchema {
   if (!("oneOf" in out)) return out;
   const { oneOf, ...plain } = out as Record<string, unknown> & { oneOf: { const: string; title: string }[] };
   return { ...plain, enum: oneOf.map((o) => o.const), enumNames: oneOf.map((o) => o.title) } as PrimitiveSchema;
-}
-
-function toCurrent(prop: PrimitiveSchema): PrimitiveSchema {
-  if (!("enumNames" in prop) || !prop.enumNames) return prop;
-  const { enum: values, enumNames, ...rest } = prop;
-  return { ...rest, oneOf: values.map((v, i) => ({ const: v, title: enumNames[i]! })) };
 }

@@ -15,10 +15,12 @@ export interface ElicitOptions {
   attempts?: number;
   /** How long to wait for the person, in ms (2025 eras; default: the server's, 10 minutes). */
   timeoutMs?: number;
+  /** The key of this question in 2026-07-28 `inputRequests` (default `elicit-N`); re-asks get `KEY-2`, `KEY-3`... */
+  key?: string;
 }
 
 /** Sends one `elicitation/create` and resolves with the client's raw (untrusted) result. */
-export type AskFn = (params: Record<string, unknown>) => Promise<unknown>;
+export type AskFn = (params: Record<string, unknown>, attempt: number) => Promise<unknown>;
 
 /** The answers kept failing validation; the tool ends with this message. */
 export class InvalidAnswerError extends Error {
@@ -59,7 +61,7 @@ export async function elicitValidated<S extends SchemaInput>(
   for (let attempt = 1; ; attempt++) {
     const params: Record<string, unknown> = { message: text, requestedSchema: sent };
     if (protocol !== "2025-06-18") params.mode = "form";
-    const result = await ask(params);
+    const result = await ask(params, attempt);
     const action = actionOf(result);
     if (action === "decline" || action === "cancel") return { action };
     const checked = action === "accept"

@@ -19,7 +19,7 @@ import { elicitValidated, type ElicitOptions, type ElicitOutcome } from "./elici
 import { toToolError, InputUnavailableError } from "./errors.js";
 import { ProgressKeepAlive, sendLive } from "./live.js";
 import { emptyJournal, ReplayRun, type InputMethod, type Journal } from "./replay.js";
-import { installStateGuard } from "./state-guard.js";
+import { guardedCall, installStateGuard } from "./state-guard.js";
 import { DEFAULT_MAX_STATE_BYTES, open, seal, toStateKey, type StateBinding } from "./state.js";
 
 export interface ElicitationOptions {
@@ -90,7 +90,8 @@ export function createElicitation(options: ElicitationOptions = {}) {
 
   function liveContext(server: McpServer, ctx: ServerContext, protocol: ProtocolRevision): ElicitContext {
     const keepAlive = new ProgressKeepAlive(ctx, settings.progressIntervalMs);
-    return Object.assign(Object.create(ctx) as ServerContext, {
+    return {
+      ...ctx,
       protocol,
       elicit<S extends SchemaInput>(message: string, form: S, opts: ElicitOptions = {}) {
         const caps = server.server.getClientCapabilities()?.elicitation as { form?: unknown; url?: unknown } | undefined;
@@ -102,24 +103,27 @@ export function createElicitation(options: ElicitationOptions = {}) {
         return elicitValidated(ask, protocol, message, form, opts.attempts ?? settings.attempts);
       },
       step: async <T>(_name: string, fn: () => T | Promise<T>) => fn(),
-    }) as ElicitContext;
+    } as ElicitContext;
   }
 
   function replayContext(ctx: ServerContext, run: ReplayRun): ElicitContext {
-    return Object.assign(Object.create(ctx) as ServerContext, {
+    return {
+      ...ctx,
       protocol: "2026-07-28" as const,
       elicit<S extends SchemaInput>(message: string, form: S, opts: ElicitOptions = {}) {
-        const ask = (params: Record<string, unknown>) => run.request("elicitation/create", params);
+        const ask = (params: Record<string, unknown>, attempt: number) =>
+          run.request("elicitation/create", params, opts.key === undefined ? undefined : attempt === 1 ? opts.key : `${opts.key}-${attempt}`);
         return elicitValidated(ask, "2026-07-28", message, form, opts.attempts ?? settings.attempts);
       },
       step: <T>(name: string, fn: () => T | Promise<T>) => run.step(name, fn),
-    }) as ElicitContext;
+    } as ElicitContext;
   }
 
   /** Restores the journal from requestState and files the client's answers for last round's keys. */
   function restoreJournal(ctx: ServerContext, binding: StateBinding): Journal {
     const state = ctx.mcpReq.requestState() as unknown;
-    const journal = state === undefined ? emptyJournal() : open<Journal>(state, binding, sealOptions());
+    const opened = guardedCall(ctx)?.opened as Journal | undefined;
+    const journal = opened ?? (state === undefined ? emptyJournal() : open<Journal>(state, binding, sealOptions()));
     const responses = (ctx.mcpReq.inputResponses ?? {}) as Record<string, unknown>;
     for (const key of Object.keys(journal.asked)) {
       if (!Object.hasOwn(journal.answers, key) && Object.hasOwn(responses, key)) journal.answers[key] = responses[key];
@@ -127,8 +131,9 @@ export function createElicitation(options: ElicitationOptions = {}) {
     return journal;
   }
 
-  async function runReplay(ctx: ServerContext, tool: string, args: unknown, handler: (ectx: ElicitContext) => Promise<CallToolResult>) {
-    const binding = bindingFor(ctx, tool, args);
+  async function runReplay(ctx: ServerContext, tool: string, handler: (ectx: ElicitContext) => Promise<CallToolResult>) {
+    // Bound to the arguments as sent (the guard saw them before any schema parsing).
+    const binding = bindingFor(ctx, tool, guardedCall(ctx)?.args ?? {});
     const run = new ReplayRun(restoreJournal(ctx, binding));
     const outcome = await run.run(() => handler(replayContext(ctx, run)));
     if (outcome.kind === "done") return outcome.result;
@@ -155,13 +160,13 @@ export function createElicitation(options: ElicitationOptions = {}) {
             return toToolError(error);
           }
         };
-        return protocol === "2026-07-28" ? runReplay(ctx, name, args, call) : call(liveContext(server, ctx, protocol));
+        return protocol === "2026-07-28" ? runReplay(ctx, name, call) : call(liveContext(server, ctx, protocol));
       };
       const register = server.registerTool.bind(server) as (n: string, c: object, cb: (...a: unknown[]) => unknown) => RegisteredTool;
       const tool = config.inputSchema
         ? register(name, config, (args, ctx) => run(args, ctx as ServerContext))
         : register(name, config, (ctx) => run({}, ctx as ServerContext));
-      installStateGuard(server, name, config.inputSchema, (ctx, args, state) => open(state, bindingFor(ctx, name, args), sealOptions()));
+      installStateGuard(server, name, (ctx, args, state) => open(state, bindingFor(ctx, name, args), sealOptions()));
       return tool;
     },
   };

@@ -1,7 +1,7 @@
 // Replay of a tool handler across 2026-07-28 round trips. The handler runs again on every retry;
 // each input request it makes is answered from the journal when the answer is known, and otherwise
 // suspends the run. Requests made in the same tick (Promise.all) go out together in one round.
-import { digest } from "./state.js";
+import { createHash } from "node:crypto";
 
 /** What travels (sealed) in requestState between rounds. */
 export interface Journal {
@@ -46,6 +46,7 @@ export class ReplayMismatchError extends Error {
 /** One run of a handler against a journal; create a fresh one per retry. */
 export class ReplayRun {
   private counters: Partial<Record<InputMethod, number>> = {};
+  private used = new Set<string>();
   private pending: Record<string, InputRequest> = {};
   private stepsInFlight = 0;
   private suspend?: (outcome: ReplayOutcome<never>) => void;
@@ -54,10 +55,13 @@ export class ReplayRun {
   constructor(readonly journal: Journal) {}
 
   /** An input request: the recorded answer, or a suspension until the client answers. */
-  request<T>(method: InputMethod, params: Record<string, unknown>): Promise<T> {
+  request<T>(method: InputMethod, params: Record<string, unknown>, explicitKey?: string): Promise<T> {
     const n = (this.counters[method] = (this.counters[method] ?? 0) + 1);
-    const key = `${KEY_PREFIX[method]}-${n}`;
-    const fingerprint = digest({ method, params });
+    const key = explicitKey ?? `${KEY_PREFIX[method]}-${n}`;
+    if (this.used.has(key)) throw new Error(`Input key "${key}" is used twice in one tool call; give each question its own key.`);
+    this.used.add(key);
+    // The same handler code builds the same params object, so plain JSON order is stable here.
+    const fingerprint = createHash("sha256").update(method).update(JSON.stringify(params)).digest("base64url").slice(0, 16);
     if (Object.hasOwn(this.journal.answers, key)) {
       if (this.journal.asked[key] !== fingerprint) throw new ReplayMismatchError(key);
       return Promise.resolve(this.journal.answers[key] as T);

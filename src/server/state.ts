@@ -7,6 +7,7 @@ import { deflateRawSync, inflateRawSync } from "node:zlib";
 const VERSION = 1;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
+const DEFLATE_ABOVE = 1024;
 
 /** Default ceiling on one sealed requestState, in bytes of its base64url text. */
 export const DEFAULT_MAX_STATE_BYTES = 256 * 1024;
@@ -78,7 +79,10 @@ export function seal<T>(data: T, binding: StateBinding, options: SealOptions): s
     e: (options.now ?? Date.now()) + options.ttlMs,
     d: data,
   };
-  const plain = deflateRawSync(Buffer.from(JSON.stringify(envelope)));
+  // Small journals are sent as they are: a zlib stream costs more than it saves below ~1 KiB.
+  const json = Buffer.from(JSON.stringify(envelope));
+  const deflate = json.length > DEFLATE_ABOVE;
+  const plain = Buffer.concat([Buffer.from([deflate ? 1 : 0]), deflate ? deflateRawSync(json) : json]);
   const iv = randomBytes(IV_BYTES);
   const cipher = createCipheriv("aes-256-gcm", options.key, iv);
   const body = Buffer.concat([cipher.update(plain), cipher.final()]);
@@ -101,7 +105,8 @@ export function open<T>(token: unknown, binding: StateBinding, options: SealOpti
     const decipher = createDecipheriv("aes-256-gcm", options.key, raw.subarray(1, 1 + IV_BYTES));
     decipher.setAuthTag(raw.subarray(raw.length - TAG_BYTES));
     const plain = Buffer.concat([decipher.update(raw.subarray(1 + IV_BYTES, raw.length - TAG_BYTES)), decipher.final()]);
-    envelope = JSON.parse(inflateRawSync(plain, { maxOutputLength: max * 64 }).toString("utf8")) as Envelope<T>;
+    const body = plain[0] === 1 ? inflateRawSync(plain.subarray(1), { maxOutputLength: max * 64 }) : plain.subarray(1);
+    envelope = JSON.parse(body.toString("utf8")) as Envelope<T>;
   } catch {
     throw new StateError("tampered", "requestState failed its integrity check: it was modified, or sealed with another key.");
   }

@@ -90,7 +90,7 @@ test("applyDefaults fills what is missing and keeps what was given", () => {
   assert.deepEqual(applyDefaults(f).b, ["p"], "defaults are copied, not shared");
 });
 
-test("encodeForRevision writes titled options as enumNames for 2025-06-18 and refuses multi-select there", () => {
+test("encodeForRevision writes titled options as enumNames for 2025-06-18, refuses multi-select there, and leaves later revisions as written", () => {
   const f = form({ seat: choice({ w: "Window", a: "Aisle" }, { default: "w" }), ok: yesNo({ default: true }) });
   const legacy = encodeForRevision(f, "2025-06-18");
   assert.deepEqual(legacy.properties.seat, { type: "string", enum: ["w", "a"], enumNames: ["Window", "Aisle"] });
@@ -99,9 +99,9 @@ test("encodeForRevision writes titled options as enumNames for 2025-06-18 and re
   assert.ok(validatorFor("2025-06-18", "ElicitRequest")({ method: "elicitation/create", params: { message: "m", requestedSchema: legacy } }));
   assert.throws(() => encodeForRevision(form({ t: multiChoice(["a"]) }), "2025-06-18"), (e: unknown) =>
     e instanceof RevisionError && e.field === "t" && /multi-select/.test(e.message));
-  // Newer revisions: legacy enumNames become titled oneOf.
-  const current = encodeForRevision(legacy, "2025-11-25");
-  assert.deepEqual(current.properties.seat, { type: "string", oneOf: [{ const: "w", title: "Window" }, { const: "a", title: "Aisle" }] });
+  // Newer revisions send every shape as written: legacy enumNames is still valid there.
+  assert.deepEqual(encodeForRevision(legacy, "2025-11-25").properties.seat, legacy.properties.seat);
+  assert.deepEqual(encodeForRevision(f, "2025-11-25").properties.seat, f.properties.seat);
   for (const p of PROTOCOL_REVISIONS.slice(1)) assert.deepEqual(checkSchema(encodeForRevision(f, p), { protocol: p }), []);
 });
 
