@@ -59,16 +59,21 @@ export async function connect(
   kind: TransportKind,
 ): Promise<Connection> {
   const wire: WireMessage[] = [];
+  // Closing also checks every elicitation message that crossed the wire against schema.json.
+  const closeWith = (stop: () => Promise<void>) => async () => {
+    await stop();
+    assertWireValid(wire, revision);
+  };
   if (kind === "http") {
     const http = await serveHttp(() => factory());
     await client.connect(tap(new StreamableHTTPClientTransport(http.url), wire));
-    return { client, wire, close: async () => { await client.close(); await http.close(); } };
+    return { client, wire, close: closeWith(async () => { await client.close(); await http.close(); }) };
   }
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   if (revision === "2026-07-28") serveStdio(() => factory(), { transport: serverSide } as never);
   else await factory().connect(serverSide);
   await client.connect(tap(clientSide, wire));
-  return { client, wire, close: () => client.close() };
+  return { client, wire, close: closeWith(() => client.close()) };
 }
 
 /** Elicitation requests the client received, across both eras (live requests and embedded ones). */
