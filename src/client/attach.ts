@@ -1,0 +1,141 @@
+// attachElicitation: one handler on an SDK Client that serves 2025-era `elicitation/create`
+// requests and 2026-07-28 embedded requests alike, and checks everything before a UI sees it.
+import { ProtocolError, ProtocolErrorCode, type Client } from "@modelcontextprotocol/client";
+import { checkSchema, hasErrors } from "../schema/check.js";
+import { describeFields, type Field } from "../schema/fields.js";
+import { SENSITIVE_LABELS } from "../schema/sensitive.js";
+import { isProtocolRevision, LATEST_REVISION, type ProtocolRevision, type RequestedSchema } from "../schema/types.js";
+import { validateContent } from "../schema/validate.js";
+import { RateLimiter, type RateLimitOptions } from "./rate-limit.js";
+import { MAX_LABEL_LENGTH, MAX_MESSAGE_LENGTH, sanitizeText } from "./sanitize.js";
+import type { ElicitationUI, FormRequest, UIContext } from "./ui.js";
+import { analyzeUrl } from "./url-safety.js";
+
+export type ElicitationMode = "form" | "url";
+
+export interface ElicitationPolicy {
+  /** Decline forms with fields that look like passwords, keys, tokens or cards, without showing them (default false: show with a warning). */
+  declineSensitiveForms?: boolean;
+  /** Per-server limit on requests shown to the person (default 10 per 60 s). */
+  rateLimit?: RateLimitOptions;
+}
+
+export interface AttachOptions {
+  ui: ElicitationUI;
+  policy?: ElicitationPolicy;
+  /** Modes to declare (default both). A request for an undeclared mode is answered -32602. */
+  modes?: ElicitationMode[];
+}
+
+const invalidParams = (message: string) => new ProtocolError(ProtocolErrorCode.InvalidParams, message);
+
+function revisionOf(client: Client): ProtocolRevision {
+  const v = client.getNegotiatedProtocolVersion();
+  if (isProtocolRevision(v)) return v;
+  return v !== undefined && v < "2025-06-18" ? "2025-06-18" : LATEST_REVISION;
+}
+
+function sanitizeField(field: Field): Field {
+  const out: Field = { ...field, label: sanitizeText(field.label, { maxLength: MAX_LABEL_LENGTH, multiline: false }) };
+  if (field.help !== undefined) out.help = sanitizeText(field.help, { maxLength: MAX_MESSAGE_LENGTH });
+  if (field.options) out.options = field.options.map((o) => ({ value: o.value, label: sanitizeText(o.label, { maxLength: MAX_LABEL_LENGTH, multiline: false }) }));
+  return out;
+}
+
+/** Declares the elicitation capability and installs the one handler. Call before `client.connect`. */
+export function attachElicitation(client: Client, options: AttachOptions): void {
+  const modes = new Set(options.modes ?? ["form", "url"]);
+  const policy = options.policy ?? {};
+  const limiter = new RateLimiter(policy.rateLimit);
+  client.registerCapabilities({ elicitation: Object.fromEntries([...modes].map((m) => [m, {}])) });
+
+  const contextFor = (signal: AbortSignal): UIContext => {
+    const info = client.getServerVersion();
+    return {
+      server: {
+        name: sanitizeText(info?.name ?? "unknown server", { maxLength: MAX_LABEL_LENGTH, multiline: false }),
+        version: sanitizeText(info?.version ?? "", { maxLength: 40, multiline: false }),
+      },
+      protocol: revisionOf(client),
+      signal,
+    };
+  };
+
+  // The SDK checks a request against its own zod schema before any handler runs, and answers a form it
+  // cannot parse (a nested object, an unknown type...) with a dump of zod issues. Our checks of the form
+  // run first, through the SDK's hook for wrapping handlers, so that every invalid form gets the same
+  // -32602 listing each problem with its rule code; the SDK's checks (and its result check) still follow.
+  const checkForm = (params: Record<string, unknown>, protocol: ProtocolRevision) => {
+    const issues = checkSchema(params.requestedSchema, { protocol });
+    if (hasErrors(issues)) {
+      const list = issues.filter((i) => i.severity === "error").map((i) => `${i.path || "/"}: ${i.message} [${i.code}]`);
+      throw invalidParams(`The requested form is not a valid elicitation schema for ${protocol}:\n${list.join("\n")}`);
+    }
+  };
+  type Handler = (request: { params?: unknown }, ctx: unknown) => Promise<unknown>;
+  const hooks = client as unknown as { _wrapHandler?: (method: string, handler: Handler) => Handler };
+  const sdkWrap = hooks._wrapHandler;
+  const ownHook = Object.hasOwn(client, "_wrapHandler");
+  if (typeof sdkWrap === "function") {
+    hooks._wrapHandler = (method, handler) => {
+      const wrapped = sdkWrap.call(client, method, handler);
+      if (method !== "elicitation/create") return wrapped;
+      return async (request, ctx) => {
+        const params = (request.params ?? {}) as Record<string, unknown>;
+        if ((params.mode ?? "form") === "form" && modes.has("form")) checkForm(params, revisionOf(client));
+        return wrapped(request, ctx);
+      };
+    };
+  }
+  try {
+    client.setRequestHandler("elicitation/create", handler);
+  } finally {
+    if (ownHook) hooks._wrapHandler = sdkWrap;
+    else delete hooks._wrapHandler;
+  }
+
+  async function handler(request: { params: unknown }, ctx: { mcpReq: { signal: AbortSignal } }) {
+    const params = request.params as Record<string, unknown>;
+    const mode = (params.mode ?? "form") as string;
+    if (mode !== "form" && mode !== "url") throw invalidParams(`Unknown elicitation mode ${JSON.stringify(mode)}.`);
+    if (!modes.has(mode)) throw invalidParams(`This client did not declare ${mode}-mode elicitation; it supports: ${[...modes].join(", ")}.`);
+    const context = contextFor(ctx.mcpReq.signal);
+    const message = sanitizeText(params.message, { maxLength: MAX_MESSAGE_LENGTH });
+
+    if (mode === "url") {
+      const analysis = analyzeUrl(String(params.url ?? ""));
+      if (!analysis.ok) throw invalidParams(`Refused URL elicitation: ${analysis.refusal}`);
+      if (!limiter.take()) return overLimit(context);
+      const elicitationId = typeof params.elicitationId === "string" ? params.elicitationId : undefined;
+      const action = await options.ui.url({ message, analysis, ...(elicitationId ? { elicitationId } : {}) }, context);
+      return { action };
+    }
+
+    const schema = params.requestedSchema as RequestedSchema;
+    checkForm(params, context.protocol);
+    if (!limiter.take()) return overLimit(context);
+    const fields = describeFields(schema).map(sanitizeField);
+    const sensitive = fields.filter((f) => f.sensitive);
+    if (sensitive.length && policy.declineSensitiveForms) {
+      options.ui.notice(`Declined a form from ${context.server.name} that asks for ${sensitive.map((f) => SENSITIVE_LABELS[f.sensitive!]).join(", ")}.`, context);
+      return { action: "decline" as const };
+    }
+    const warnings = sensitive.map((f) => `"${f.label}" looks like it asks for ${SENSITIVE_LABELS[f.sensitive!]}. Servers must not collect that in a form; only answer if you trust this server.`);
+    const formRequest: FormRequest = { message, fields, schema, warnings };
+    const answer = await options.ui.form(formRequest, context);
+    if (answer.action !== "accept") return { action: answer.action };
+    const checked = validateContent(schema, answer.content);
+    if (!checked.ok) {
+      // The errors name fields by their schema titles: server text, so made inert like the rest.
+      const errors = checked.errors.map((e) => sanitizeText(e.message, { maxLength: MAX_LABEL_LENGTH * 2, multiline: false }));
+      options.ui.notice(`Not sent to ${context.server.name}: the answer is invalid (${errors.join("; ")}); answered cancel.`, context);
+      return { action: "cancel" as const };
+    }
+    return { action: "accept" as const, content: checked.value };
+  }
+
+  function overLimit(context: UIContext) {
+    options.ui.notice(`Declined a request from ${context.server.name} without showing it: over the limit of ${limiter.max} requests per ${limiter.windowMs / 1000} s.`, context);
+    return { action: "decline" as const };
+  }
+}
