@@ -76,7 +76,8 @@ export function attachElicitation(client: Client, options: AttachOptions): void 
   const hooks = client as unknown as { _wrapHandler?: (method: string, handler: Handler) => Handler };
   const sdkWrap = hooks._wrapHandler;
   const ownHook = Object.hasOwn(client, "_wrapHandler");
-  if (typeof sdkWrap === "function") {
+  const prechecked = typeof sdkWrap === "function";
+  if (prechecked) {
     hooks._wrapHandler = (method, handler) => {
       const wrapped = sdkWrap.call(client, method, handler);
       if (method !== "elicitation/create") return wrapped;
@@ -112,7 +113,7 @@ export function attachElicitation(client: Client, options: AttachOptions): void 
     }
 
     const schema = params.requestedSchema as RequestedSchema;
-    checkForm(params, context.protocol);
+    if (!prechecked) checkForm(params, context.protocol); // else the wrapper above already did
     if (!limiter.take()) return overLimit(context);
     const fields = describeFields(schema).map(sanitizeField);
     const sensitive = fields.filter((f) => f.sensitive);

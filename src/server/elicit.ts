@@ -2,7 +2,6 @@
 // ask again with each field's error while attempts remain. The same loop runs live (2025 eras)
 // and under replay (2026-07-28), where every ask and re-ask is one recorded input request.
 import { applyDefaults } from "../schema/defaults.js";
-import { describeFields } from "../schema/fields.js";
 import { encodeForRevision } from "../schema/encode.js";
 import { toRequestedSchema, type SchemaInput } from "../schema/normalize.js";
 import type { ProtocolRevision, RequestedSchema } from "../schema/types.js";
@@ -55,8 +54,8 @@ export async function elicitValidated<S extends SchemaInput>(
   attempts: number,
 ): Promise<ElicitOutcome<AnswerOf<S>>> {
   const schema = toRequestedSchema(form);
-  describeFields(schema); // throws InvalidSchemaError before anything is sent
-  let sent = encodeForRevision(schema, protocol); // throws RevisionError before anything is sent
+  // Throws InvalidSchemaError or RevisionError before anything is sent.
+  let sent = encodeForRevision(schema, protocol);
   let text = message;
   for (let attempt = 1; ; attempt++) {
     const params: Record<string, unknown> = { message: text, requestedSchema: sent };

@@ -119,11 +119,9 @@ export function createElicitation(options: ElicitationOptions = {}) {
     } as ElicitContext;
   }
 
-  /** Restores the journal from requestState and files the client's answers for last round's keys. */
-  function restoreJournal(ctx: ServerContext, binding: StateBinding): Journal {
-    const state = ctx.mcpReq.requestState() as unknown;
-    const opened = guardedCall(ctx)?.opened as Journal | undefined;
-    const journal = opened ?? (state === undefined ? emptyJournal() : open<Journal>(state, binding, sealOptions()));
+  /** The journal the guard opened from requestState, with the client's answers for last round's keys filed. */
+  function restoreJournal(ctx: ServerContext): Journal {
+    const journal = (guardedCall(ctx)?.opened as Journal | undefined) ?? emptyJournal();
     const responses = (ctx.mcpReq.inputResponses ?? {}) as Record<string, unknown>;
     for (const key of Object.keys(journal.asked)) {
       if (!Object.hasOwn(journal.answers, key) && Object.hasOwn(responses, key)) journal.answers[key] = responses[key];
@@ -134,7 +132,7 @@ export function createElicitation(options: ElicitationOptions = {}) {
   async function runReplay(ctx: ServerContext, tool: string, handler: (ectx: ElicitContext) => Promise<CallToolResult>) {
     // Bound to the arguments as sent (the guard saw them before any schema parsing).
     const binding = bindingFor(ctx, tool, guardedCall(ctx)?.args ?? {});
-    const run = new ReplayRun(restoreJournal(ctx, binding));
+    const run = new ReplayRun(restoreJournal(ctx));
     const outcome = await run.run(() => handler(replayContext(ctx, run)));
     if (outcome.kind === "done") return outcome.result;
     const inputRequests = Object.fromEntries(
