@@ -38,3 +38,58 @@ export interface ElicitationUI {
   /** Tells the person something the client did on its own (a declined burst, an ignored message). */
   notice(message: string, context: Pick<UIContext, "server">): void;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Sampling review: a person sees the server's model request before any model does, and the
+// model's answer before the server does. Everything here is sanitized for display.
+
+/** One message of a sampling request, as shown to the person. Non-text content is described, e.g. "[image/png, 12 KB]". */
+export interface SamplingMessageView {
+  role: "user" | "assistant";
+  text: string;
+}
+
+export interface SamplingRequestView {
+  systemPrompt?: string;
+  messages: SamplingMessageView[];
+  maxTokens: number;
+  /** Model names the server hinted at, in its order of preference. */
+  modelHints: string[];
+  /** The server's 0..1 priorities, when given. */
+  priorities: { cost?: number; speed?: number; intelligence?: number };
+  /** Names of the tools the server offers the model (sampling with tools), if any. */
+  tools: string[];
+  /** The model the client will use, or undefined when no model provider is configured (the person types the answer). */
+  model?: string;
+}
+
+/** What the person may change in a request before it goes to the model. */
+export interface SamplingEdit {
+  systemPrompt?: string;
+  /** Replacement text for the messages, by index (text messages only). */
+  messages?: Record<number, string>;
+  maxTokens?: number;
+}
+
+export type SamplingRequestReview = { action: "approve"; edit?: SamplingEdit } | { action: "deny" };
+
+/** The model's answer as shown to the person (undefined `answer` = no provider: the person writes it). */
+export interface SamplingAnswerView {
+  model: string;
+  text: string;
+  stopReason?: string;
+  /** Tool calls the model asked for (sampling with tools), as "name(arguments JSON)". */
+  toolCalls: string[];
+}
+
+export type SamplingAnswerReview = { action: "approve"; text?: string } | { action: "reject" };
+
+export interface SamplingUI {
+  /** Step 1: approve (optionally edited) or deny the request before any model sees it. */
+  reviewRequest(request: SamplingRequestView, context: UIContext): Promise<SamplingRequestReview>;
+  /**
+   * Step 2: approve, edit (approve with `text`) or reject the answer before it goes back to the server.
+   * With no model provider, `answer` is undefined and the person types the answer (approve with `text`).
+   */
+  reviewAnswer(answer: SamplingAnswerView | undefined, request: SamplingRequestView, context: UIContext): Promise<SamplingAnswerReview>;
+}
