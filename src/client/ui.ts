@@ -32,9 +32,24 @@ export interface UrlRequest {
 export type FormAnswer = { action: "accept"; content: FormContent } | { action: "decline" } | { action: "cancel" };
 export type UrlAnswer = "accept" | "decline" | "cancel";
 
+/** A URL-mode flow the person consented to and that the client now waits on (a -32042 from a tool call). */
+export interface UrlWait {
+  message: string;
+  /** The host the person went to (sanitized, Unicode form). */
+  host: string;
+  /** Settles when the server's notifications/elicitation/complete for this URL arrives. */
+  completed: Promise<void>;
+}
+
+/** "completed": the notification came; "retry": the person asked to retry now; "cancel": they gave up. */
+export type UrlWaitOutcome = "completed" | "retry" | "cancel";
+
 export interface ElicitationUI {
   form(request: FormRequest, context: UIContext): Promise<FormAnswer>;
+  /** Consent for a URL: "accept" means the person said yes and the URL was opened (or will be, by the UI). */
   url(request: UrlRequest, context: UIContext): Promise<UrlAnswer>;
+  /** Shows that the client waits for an out-of-band URL flow to finish; optional (default: wait for completion). */
+  waitForUrl?(wait: UrlWait, context: UIContext): Promise<UrlWaitOutcome>;
   /** Tells the person something the client did on its own (a declined burst, an ignored message). */
   notice(message: string, context: Pick<UIContext, "server">): void;
 }
