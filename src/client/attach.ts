@@ -1,6 +1,6 @@
 // attachElicitation: one handler on an SDK Client that serves 2025-era `elicitation/create`
 // requests and 2026-07-28 embedded requests alike, and checks everything before a UI sees it.
-import { ProtocolError, ProtocolErrorCode, type Client } from "@modelcontextprotocol/client";
+import { ProtocolError, ProtocolErrorCode, type CallToolResult, type Client, type ElicitRequestURLParams } from "@modelcontextprotocol/client";
 import { checkSchema, hasErrors } from "../schema/check.js";
 import { describeFields, type Field } from "../schema/fields.js";
 import { SENSITIVE_LABELS } from "../schema/sensitive.js";
@@ -8,7 +8,8 @@ import { isProtocolRevision, LATEST_REVISION, type ProtocolRevision, type Reques
 import { validateContent } from "../schema/validate.js";
 import { RateLimiter, type RateLimitOptions } from "./rate-limit.js";
 import { MAX_LABEL_LENGTH, MAX_MESSAGE_LENGTH, sanitizeText } from "./sanitize.js";
-import type { ElicitationUI, FormRequest, UIContext } from "./ui.js";
+import type { ElicitationUI, FormRequest, UIContext, UrlAnswer } from "./ui.js";
+import { callToolWithUrlFlows, PendingUrlElicitations, UrlElicitationEndedError } from "./url-flow.js";
 import { analyzeUrl } from "./url-safety.js";
 
 export type ElicitationMode = "form" | "url";
@@ -42,12 +43,28 @@ function sanitizeField(field: Field): Field {
   return out;
 }
 
+/** What attachElicitation gives back: tool calls that go through -32042 URL flows, and the pending flows. */
+export interface ElicitationHandle {
+  /**
+   * `client.callTool`, plus the -32042 URLElicitationRequired flow: each URL is analysed and consented to,
+   * the call waits for its completion notification (or the person's retry), then is retried once for that
+   * set. Rejects with UrlElicitationEndedError when the person declines or cancels, a URL is refused, or the
+   * server asks again for a URL that already completed.
+   */
+  callTool(params: Parameters<Client["callTool"]>[0], options?: Parameters<Client["callTool"]>[1]): Promise<CallToolResult>;
+  /** URL flows the person consented to that have not completed; completions for other ids are ignored. */
+  readonly pending: PendingUrlElicitations;
+}
+
 /** Declares the elicitation capability and installs the one handler. Call before `client.connect`. */
-export function attachElicitation(client: Client, options: AttachOptions): void {
+export function attachElicitation(client: Client, options: AttachOptions): ElicitationHandle {
   const modes = new Set(options.modes ?? ["form", "url"]);
   const policy = options.policy ?? {};
   const limiter = new RateLimiter(policy.rateLimit);
+  const pending = new PendingUrlElicitations();
   client.registerCapabilities({ elicitation: Object.fromEntries([...modes].map((m) => [m, {}])) });
+  // Only flows the person consented to are tracked; the spec says to ignore any other id.
+  if (modes.has("url")) client.setNotificationHandler("notifications/elicitation/complete", (n) => void pending.complete(n.params.elicitationId));
 
   const contextFor = (signal: AbortSignal): UIContext => {
     const info = client.getServerVersion();
@@ -104,12 +121,9 @@ export function attachElicitation(client: Client, options: AttachOptions): void 
     const message = sanitizeText(params.message, { maxLength: MAX_MESSAGE_LENGTH });
 
     if (mode === "url") {
-      const analysis = analyzeUrl(String(params.url ?? ""));
-      if (!analysis.ok) throw invalidParams(`Refused URL elicitation: ${analysis.refusal}`);
-      if (!limiter.take()) return overLimit(context);
-      const elicitationId = typeof params.elicitationId === "string" ? params.elicitationId : undefined;
-      const action = await options.ui.url({ message, analysis, ...(elicitationId ? { elicitationId } : {}) }, context);
-      return { action };
+      const consent = await askUrl(message, params.url, params.elicitationId, context);
+      if (consent === "refused") throw invalidParams(`Refused URL elicitation: ${refusalOf(params.url)}`);
+      return { action: consent === "over-limit" ? overLimit(context).action : consent };
     }
 
     const schema = params.requestedSchema as RequestedSchema;
@@ -135,8 +149,53 @@ export function attachElicitation(client: Client, options: AttachOptions): void 
     return { action: "accept" as const, content: checked.value };
   }
 
+  /** URL consent, shared by elicitation/create and -32042: analysis first, the person's answer, then tracking. */
+  async function askUrl(message: string, url: unknown, id: unknown, context: UIContext): Promise<UrlAnswer | "refused" | "over-limit"> {
+    const analysis = analyzeUrl(String(url ?? ""));
+    if (!analysis.ok) return "refused";
+    if (!limiter.take()) return "over-limit";
+    const elicitationId = typeof id === "string" ? id : undefined;
+    const action = await options.ui.url({ message, analysis, ...(elicitationId ? { elicitationId } : {}) }, context);
+    if (action === "accept" && elicitationId) void pending.track(elicitationId);
+    return action;
+  }
+
+  async function urlStep(elicitation: ElicitRequestURLParams, signal: AbortSignal): Promise<"completed" | "retry"> {
+    const context = contextFor(signal);
+    const message = sanitizeText(elicitation.message, { maxLength: MAX_MESSAGE_LENGTH });
+    const consent = await askUrl(message, elicitation.url, elicitation.elicitationId, context);
+    if (consent === "refused") throw new UrlElicitationEndedError("refused", `Refused the URL the tool needs: ${refusalOf(elicitation.url)}`);
+    if (consent === "over-limit") {
+      overLimit(context);
+      throw new UrlElicitationEndedError("declined", `Declined the URL the tool needs: over the limit of ${limiter.max} requests per ${limiter.windowMs / 1000} s.`);
+    }
+    if (consent !== "accept") throw new UrlElicitationEndedError(consent === "decline" ? "declined" : "cancelled", `You ${consent === "decline" ? "declined" : "cancelled"} the URL the tool needs; the tool call was not retried.`);
+    const completed = pending.track(elicitation.elicitationId);
+    const analysis = analyzeUrl(elicitation.url);
+    const host = analysis.unicodeHost ?? analysis.host ?? "";
+    const outcome = options.ui.waitForUrl
+      ? await options.ui.waitForUrl({ message, host, completed }, context)
+      : await Promise.race([completed.then(() => "completed" as const), aborted(signal)]);
+    if (outcome === "cancel") {
+      pending.forget(elicitation.elicitationId);
+      throw new UrlElicitationEndedError("cancelled", "You cancelled the wait for the URL flow; the tool call was not retried.");
+    }
+    return outcome;
+  }
+
+  return {
+    callTool: (params, callOptions) => callToolWithUrlFlows(client, params, callOptions, urlStep),
+    pending,
+  };
+
   function overLimit(context: UIContext) {
     options.ui.notice(`Declined a request from ${context.server.name} without showing it: over the limit of ${limiter.max} requests per ${limiter.windowMs / 1000} s.`, context);
     return { action: "decline" as const };
   }
 }
+
+const refusalOf = (url: unknown) => analyzeUrl(String(url ?? "")).refusal ?? "not a URL";
+
+/** Resolves "cancel" when the signal aborts (never otherwise). */
+const aborted = (signal: AbortSignal) =>
+  new Promise<"cancel">((resolve) => (signal.aborted ? resolve("cancel") : signal.addEventListener("abort", () => resolve("cancel"), { once: true })));

@@ -1,0 +1,61 @@
+// attachRoots: the directories the person gives a server, as file:// roots, changeable at run time.
+import { statSync } from "node:fs";
+import { basename, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import type { Client, Root } from "@modelcontextprotocol/client";
+
+export type RootInput = string | { path: string; name?: string };
+
+export interface RootsHandle {
+  /** The roots as sent to servers. */
+  list(): Root[];
+  /** Adds a directory (must exist); tells the server on 2025-era connections. Returns the root. */
+  add(dir: RootInput): Promise<Root>;
+  /** Removes a root by directory path or file:// URI; false if it was not there. */
+  remove(dirOrUri: string): Promise<boolean>;
+}
+
+/** Turns a directory into a root, with a clear error when it is not a directory. */
+export function toRoot(input: RootInput): Root {
+  const { path, name } = typeof input === "string" ? { path: input, name: undefined } : input;
+  const abs = resolve(path);
+  let isDir = false;
+  try {
+    isDir = statSync(abs).isDirectory();
+  } catch {
+    throw new Error(`Root ${JSON.stringify(path)}: no such directory (${abs}).`);
+  }
+  if (!isDir) throw new Error(`Root ${JSON.stringify(path)}: not a directory (${abs}).`);
+  return { uri: pathToFileURL(abs).href, name: name ?? (basename(abs) || abs) };
+}
+
+const uriOf = (dirOrUri: string) => (dirOrUri.startsWith("file:") ? pathToFileURL(fileURLToPath(dirOrUri)).href : pathToFileURL(resolve(dirOrUri)).href);
+
+/** Declares the roots capability (with listChanged) and answers roots/list. Call before connect. */
+export function attachRoots(client: Client, initial: RootInput[] = []): RootsHandle {
+  const roots = new Map<string, Root>();
+  for (const r of initial.map(toRoot)) roots.set(r.uri, r);
+  client.registerCapabilities({ roots: { listChanged: true } });
+  client.setRequestHandler("roots/list", async () => ({ roots: [...roots.values()] }));
+
+  // 2026-07-28 has no list_changed notification: servers ask for roots in each call instead.
+  const changed = async () => {
+    const v = client.getNegotiatedProtocolVersion();
+    if (v !== undefined && v < "2026-07-28" && client.getServerCapabilities() !== undefined) await client.sendRootsListChanged();
+  };
+
+  return {
+    list: () => [...roots.values()],
+    async add(dir) {
+      const root = toRoot(dir);
+      roots.set(root.uri, root);
+      await changed();
+      return root;
+    },
+    async remove(dirOrUri) {
+      const removed = roots.delete(uriOf(dirOrUri));
+      if (removed) await changed();
+      return removed;
+    },
+  };
+}

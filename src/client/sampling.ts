@@ -1,0 +1,78 @@
+// attachSampling: answers a server's sampling/createMessage (live on 2025-era connections, embedded in
+// input_required on 2026-07-28) with a person in the loop: they review the request before any model
+// sees it and the answer before the server does.
+import { ProtocolError, type Client, type CreateMessageResult } from "@modelcontextprotocol/client";
+import type { ModelProvider } from "./providers/provider.js";
+import { RateLimiter, type RateLimitOptions } from "./rate-limit.js";
+import { MAX_LABEL_LENGTH, sanitizeText } from "./sanitize.js";
+import { answerView, applyEdit, requestView, typedAnswer, type SamplingParams } from "./sampling-view.js";
+import type { SamplingUI, UIContext } from "./ui.js";
+import { LATEST_REVISION, isProtocolRevision } from "../schema/types.js";
+
+export interface SamplingOptions {
+  /** Where the person reviews requests and answers. */
+  ui: SamplingUI & { notice(message: string, context: Pick<UIContext, "server">): void };
+  /** The model; without one the person types the answer themselves. */
+  provider?: ModelProvider;
+  /** Per-server limit on sampling requests shown to the person (default 10 per 60 s). */
+  rateLimit?: RateLimitOptions;
+}
+
+/** The spec's code for a person rejecting a sampling request. */
+export const USER_REJECTED = -1;
+
+/** The model name reported when the person wrote the answer. */
+export const TYPED_BY_PERSON = "typed-by-person";
+
+/** Declares the sampling capability (with tools when a provider can call functions) and installs the handler. Call before connect. */
+export function attachSampling(client: Client, options: SamplingOptions): void {
+  const { ui, provider } = options;
+  const limiter = new RateLimiter(options.rateLimit);
+  // Tool use needs a model; a person typing an answer cannot return tool calls.
+  client.registerCapabilities({ sampling: provider ? { tools: {} } : {} });
+
+  const contextFor = (signal: AbortSignal): UIContext => {
+    const info = client.getServerVersion();
+    const v = client.getNegotiatedProtocolVersion();
+    return {
+      server: {
+        name: sanitizeText(info?.name ?? "unknown server", { maxLength: MAX_LABEL_LENGTH, multiline: false }),
+        version: sanitizeText(info?.version ?? "", { maxLength: 40, multiline: false }),
+      },
+      protocol: isProtocolRevision(v) ? v : LATEST_REVISION,
+      signal,
+    };
+  };
+  const rejected = (what: string) => new ProtocolError(USER_REJECTED, what);
+
+  client.setRequestHandler("sampling/createMessage", async (request, ctx) => {
+    const params = request.params as SamplingParams;
+    const context = contextFor(ctx.mcpReq.signal);
+    if (!limiter.take()) {
+      ui.notice(`Rejected a model request from ${context.server.name} without showing it: over the limit of ${limiter.max} requests per ${limiter.windowMs / 1000} s.`, context);
+      throw rejected("Sampling request rejected: over the client's rate limit");
+    }
+    const model = provider?.chooseModel(params.modelPreferences);
+    const view = requestView(params, model);
+    const review = await ui.reviewRequest(view, context);
+    if (review.action === "deny") throw rejected("User rejected sampling request");
+    const approved = applyEdit(params, review.edit);
+
+    let result: CreateMessageResult | undefined;
+    if (provider && model !== undefined) {
+      try {
+        result = await provider.complete(approved, { model, signal: ctx.mcpReq.signal });
+      } catch (error) {
+        // The person can still write the answer (or reject) rather than losing the request.
+        ui.notice(`The model failed: ${sanitizeText((error as Error).message, { maxLength: 400, multiline: false })}`, context);
+      }
+    }
+    // The same view object when nothing was edited, so a UI can tie the answer to the request it approved.
+    const shown = review.edit ? requestView(approved, model) : view;
+    const verdict = await ui.reviewAnswer(result ? answerView(result) : undefined, shown, context);
+    if (verdict.action === "reject") throw rejected("User rejected the model's answer");
+    if (verdict.text !== undefined) return typedAnswer(verdict.text, result ? result.model : TYPED_BY_PERSON);
+    if (!result) throw rejected("No answer: no model answered and the person wrote none");
+    return result;
+  });
+}
