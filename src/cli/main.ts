@@ -2,6 +2,8 @@
 // The `elicit` command.
 import { Command } from "commander";
 import { createRequire } from "node:module";
+import { call } from "./call.js";
+import { connect } from "./connect.js";
 import { lint } from "./lint.js";
 import { serve, SERVER_NAMES } from "./serve.js";
 import { LATEST_REVISION, PROTOCOL_REVISIONS } from "../schema/types.js";
@@ -51,6 +53,76 @@ Examples:
   elicit serve conformance --http 0.0.0.0:3000     # listen on every interface (no DNS-rebinding Host check)`)
   .action(async (name: string, opts: { http?: string }) => {
     process.exitCode = await serve(name, opts);
+  });
+
+/** Options every command that talks to a server shares. */
+function serverOptions(command: Command): Command {
+  return command
+    .option("--url <url>", "the server's Streamable HTTP endpoint, e.g. http://127.0.0.1:3000/mcp")
+    .option("--modes <modes>", "elicitation modes to declare: form, url or form,url", "form,url")
+    .option("--protocol <rev>", `protocol revision: auto, ${PROTOCOL_REVISIONS.join(", ")}`, "auto")
+    .option("--root <dir>", "a directory the server may work in, sent as a file:// root (repeatable)", (dir: string, all: string[]) => [...all, dir], [] as string[]);
+}
+
+const MODEL_ENV = `
+Model for sampling requests (optional; without one you type the answer yourself):
+  ELICIT_MODEL_BASE_URL  an OpenAI-compatible API, e.g. https://api.openai.com/v1 or http://127.0.0.1:11434/v1
+  ELICIT_MODEL           model name(s), comma-separated, first = default
+  ELICIT_MODEL_API_KEY   the API key (OPENAI_BASE_URL, OPENAI_MODEL and OPENAI_API_KEY work too)`;
+
+serverOptions(
+  program
+    .command("call")
+    .description("Call one tool and print its result as JSON; questions from the server are answered from --answers (or at the terminal).")
+    .argument("<tool>", "the tool's name")
+    .argument("[server...]", "after --: the command that starts a stdio server")
+    .option("--args <json>", "the tool's arguments as a JSON object", "{}")
+    .option("--answers <file>", "answers for the server's questions: a JSON or YAML list (- for standard input)"),
+)
+  .addHelpText("after", `
+Exit codes: 0 the tool succeeded, 1 the tool failed (isError, a JSON-RPC error, or a URL flow you declined),
+2 usage error, bad answers file, or the server could not be reached.
+
+Answers file: a list used in order; the first unused entry whose match (a regular expression on the
+message) fits answers. Forms and URL requests take an action; sampling requests take sample:
+  - match: "Confirm your Barcelona"
+    action: accept
+    content: { confirmBooking: true, seatPreference: window }
+  - match: "contact"
+    action: accept
+    content: { fullName: Ana Garcia, email: ana@example.com, phone: "+34 600 000 000" }
+  - match: "flight options"
+    sample: { action: approve, text: "FL-1234" }   # text replaces (or, with no model, stands in for) the answer
+  - action: decline                                 # no match: fits any message
+An unmatched request is cancelled (sampling: denied) with a notice; an answer that fails the form's
+rules is never sent (the errors go to stderr and the answer is cancel).
+${MODEL_ENV}
+
+Examples:
+  elicit call search_flights --args '{"destination":"Barcelona","departDate":"2026-06-15","returnDate":"2026-06-22"}' -- elicit serve travel
+  elicit call book_trip --args '{"destination":"Barcelona","departDate":"2026-06-15","returnDate":"2026-06-22"}' --answers answers.yaml --url http://127.0.0.1:3000/mcp`)
+  .action(async (tool: string, server: string[], opts) => {
+    process.exitCode = await call(tool, server, opts);
+  });
+
+serverOptions(
+  program
+    .command("connect")
+    .description("Connect to an MCP server and use it interactively: list and call tools, answer its forms, URL requests and model requests, manage roots.")
+    .argument("[server...]", "after --: the command that starts a stdio server"),
+)
+  .addHelpText("after", `
+Every question the server asks shows which server asks and why. Forms are checked before they are
+shown and answers before they are sent; URLs are analysed (look-alike hosts, punycode, IP literals)
+and opened in your browser only after you say yes. Ctrl-C or Esc cancels a question; at the main
+menu it quits.
+${MODEL_ENV}
+
+Examples:
+  elicit connect -- elicit serve travel
+  elicit connect --url http://127.0.0.1:3000/mcp --root ~/trips`)
+  .action(async (server: string[], opts) => {
+    process.exitCode = await connect(server, opts);
   });
 
 program

@@ -1,10 +1,8 @@
 // What a person reviews of a sampling request and of the model's answer: sanitized views of the
 // server's params and the model's result, and the person's edits applied back onto the real params.
-import type { CreateMessageRequest, CreateMessageResult } from "@modelcontextprotocol/client";
+import type { SamplingParams, SamplingResult } from "./providers/provider.js";
 import { MAX_LABEL_LENGTH, sanitizeText } from "./sanitize.js";
 import type { SamplingAnswerView, SamplingEdit, SamplingMessageView, SamplingRequestView } from "./ui.js";
-
-export type SamplingParams = CreateMessageRequest["params"];
 
 /** Bound for one message or a system prompt as shown: long enough for a list of 50 flights. */
 export const MAX_SAMPLING_TEXT = 20_000;
@@ -74,7 +72,7 @@ export function applyEdit(params: SamplingParams, edit: SamplingEdit | undefined
   return out;
 }
 
-export function answerView(result: CreateMessageResult): SamplingAnswerView {
+export function answerView(result: SamplingResult): SamplingAnswerView {
   const all = blocks(result.content);
   return {
     model: label(result.model),
@@ -85,7 +83,7 @@ export function answerView(result: CreateMessageResult): SamplingAnswerView {
 }
 
 /** The answer that goes back when the person wrote or rewrote it. */
-export const typedAnswer = (text: string, model: string): CreateMessageResult => ({
+export const typedAnswer = (text: string, model: string): SamplingResult => ({
   role: "assistant",
   content: { type: "text", text },
   model,

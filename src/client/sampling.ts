@@ -1,11 +1,11 @@
 // attachSampling: answers a server's sampling/createMessage (live on 2025-era connections, embedded in
 // input_required on 2026-07-28) with a person in the loop: they review the request before any model
 // sees it and the answer before the server does.
-import { ProtocolError, type Client, type CreateMessageResult } from "@modelcontextprotocol/client";
-import type { ModelProvider } from "./providers/provider.js";
+import { ProtocolError, type Client } from "@modelcontextprotocol/client";
+import type { ModelProvider, SamplingParams, SamplingResult } from "./providers/provider.js";
 import { RateLimiter, type RateLimitOptions } from "./rate-limit.js";
 import { MAX_LABEL_LENGTH, sanitizeText } from "./sanitize.js";
-import { answerView, applyEdit, requestView, typedAnswer, type SamplingParams } from "./sampling-view.js";
+import { answerView, applyEdit, requestView, typedAnswer } from "./sampling-view.js";
 import type { SamplingUI, UIContext } from "./ui.js";
 import { LATEST_REVISION, isProtocolRevision } from "../schema/types.js";
 
@@ -58,7 +58,7 @@ export function attachSampling(client: Client, options: SamplingOptions): void {
     if (review.action === "deny") throw rejected("User rejected sampling request");
     const approved = applyEdit(params, review.edit);
 
-    let result: CreateMessageResult | undefined;
+    let result: SamplingResult | undefined;
     if (provider && model !== undefined) {
       try {
         result = await provider.complete(approved, { model, signal: ctx.mcpReq.signal });

@@ -1,0 +1,116 @@
+// `elicit connect`: an interactive host for any MCP server. List its tools, call one (arguments from a
+// form built from its input schema, or as JSON), see the result, manage roots, repeat.
+import { input, select } from "@inquirer/prompts";
+import type { CallToolResult, Tool } from "@modelcontextprotocol/client";
+import { providerFromEnv } from "../client/providers/openai.js";
+import { MAX_LABEL_LENGTH, sanitizeText } from "../client/sanitize.js";
+import { checkSchema, hasErrors } from "../schema/check.js";
+import { describeFields } from "../schema/fields.js";
+import type { RequestedSchema } from "../schema/types.js";
+import { terminalUI } from "../ui/terminal/index.js";
+import { EXIT, reportFailure, targetOf, type TargetOptions } from "./call.js";
+import { openHost, parseModes, parseProtocol, type Host } from "./host.js";
+import { printResult } from "./result.js";
+
+const line = (text: unknown) => sanitizeText(text, { maxLength: MAX_LABEL_LENGTH, multiline: false });
+const out = (text: string) => process.stdout.write(text + "\n");
+
+/** Ctrl-C or Esc in a prompt of ours rejects with this name: treated as "back" or "quit". */
+const isExit = (error: unknown) => error instanceof Error && (error.name === "ExitPromptError" || error.name === "AbortPromptError");
+
+export async function connect(command: string[], options: TargetOptions): Promise<number> {
+  if (!process.stdin.isTTY) {
+    process.stderr.write("elicit connect: needs a terminal; use `elicit call` with --answers for scripts.\n");
+    return EXIT.usage;
+  }
+  const ui = terminalUI();
+  let host: Host | undefined;
+  try {
+    const provider = providerFromEnv();
+    host = await openHost({ target: targetOf(options, command), ui, modes: parseModes(options.modes), protocol: parseProtocol(options.protocol), roots: options.root, ...(provider ? { provider } : {}) });
+    const info = host.client.getServerVersion();
+    out(`Connected to ${line(info?.name ?? "a server")} ${line(info?.version ?? "")} (protocol ${host.protocol}).`);
+    out(provider ? `Sampling requests go to ${provider.models[0]} after your review.` : "No model is configured: you will type the answers to sampling requests yourself (see elicit connect --help).");
+    await loop(host);
+    return EXIT.ok;
+  } catch (error) {
+    return reportFailure(error);
+  } finally {
+    await host?.close().catch(() => {});
+  }
+}
+
+async function loop(host: Host): Promise<void> {
+  for (;;) {
+    const { tools } = await host.client.listTools();
+    const roots = host.roots.list();
+    let choice: string;
+    try {
+      choice = await select({
+        message: "What next?",
+        pageSize: 15,
+        choices: [
+          ...tools.map((t) => ({ name: `Call ${line(t.name)}`, value: `tool:${t.name}`, description: line(t.description ?? "") })),
+          { name: "Add a root directory", value: "root:add", description: `Roots now: ${roots.map((r) => line(r.name ?? r.uri)).join(", ") || "none"}` },
+          ...roots.map((r) => ({ name: `Remove root ${line(r.name ?? r.uri)}`, value: `root:remove:${r.uri}` })),
+          { name: "Quit", value: "quit" },
+        ],
+      });
+    } catch (error) {
+      if (isExit(error)) return;
+      throw error;
+    }
+    if (choice === "quit") return;
+    try {
+      if (choice === "root:add") {
+        const dir = await input({ message: "Directory to share with the server:", validate: (v) => (v.trim() ? true : "Type a directory path") });
+        const root = await host.roots.add(dir.trim());
+        out(`Added root ${root.uri}`);
+      } else if (choice.startsWith("root:remove:")) {
+        await host.roots.remove(choice.slice("root:remove:".length));
+        out("Removed.");
+      } else {
+        await callOne(host, tools.find((t) => `tool:${t.name}` === choice)!);
+      }
+    } catch (error) {
+      if (isExit(error)) continue;
+      process.stderr.write(`elicit: ${(error as Error).message}\n`);
+    }
+  }
+}
+
+async function callOne(host: Host, tool: Tool): Promise<void> {
+  const args = await argumentsFor(host, tool);
+  if (args === undefined) return;
+  const result = (await host.elicitation.callTool({ name: tool.name, arguments: args })) as CallToolResult;
+  printResult(result, out);
+}
+
+/** Arguments from a form when the input schema is a flat form the renderer can show; else typed JSON. */
+async function argumentsFor(host: Host, tool: Tool): Promise<Record<string, unknown> | undefined> {
+  const schema = tool.inputSchema as unknown as RequestedSchema;
+  const properties = Object.keys(schema.properties ?? {});
+  if (properties.length === 0) return {};
+  const formable = !hasErrors(checkSchema(schema, { protocol: "2025-11-25" }));
+  if (formable) {
+    const info = host.client.getServerVersion();
+    const answer = await terminalUI().form(
+      { message: `Arguments for ${line(tool.name)}`, fields: describeFields(schema).map((f) => ({ ...f, label: line(f.label) })), schema, warnings: [] },
+      { server: { name: line(info?.name ?? "server"), version: line(info?.version ?? "") }, protocol: "2025-11-25", signal: new AbortController().signal },
+    );
+    return answer.action === "accept" ? answer.content : undefined;
+  }
+  const text = await input({
+    message: `Arguments for ${line(tool.name)} as JSON (fields: ${properties.map(line).join(", ")}):`,
+    default: "{}",
+    validate: (value) => {
+      try {
+        const parsed = JSON.parse(value);
+        return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? true : "Must be a JSON object";
+      } catch (error) {
+        return `Not JSON: ${(error as Error).message}`;
+      }
+    },
+  });
+  return JSON.parse(text) as Record<string, unknown>;
+}
