@@ -2,6 +2,7 @@
 // answers file. The tool result goes to stdout as JSON; the exit code says how it ended.
 import { ProtocolError, type CallToolResult } from "@modelcontextprotocol/client";
 import { providerFromEnv } from "../client/providers/openai.js";
+import { ProviderError } from "../client/providers/provider.js";
 import type { ElicitationUI, SamplingUI } from "../client/ui.js";
 import { UrlElicitationEndedError } from "../client/url-flow.js";
 import { AnswersFileError, readAnswersFile } from "../ui/answers-file.js";
@@ -73,7 +74,8 @@ export async function call(tool: string, command: string[], options: CallOptions
 
 /** Prints why a command failed and returns its exit code. */
 export function reportFailure(error: unknown): number {
-  if (error instanceof HostError || error instanceof AnswersFileError) {
+  // A model configured wrong (half an environment) is a usage error, found before any server is contacted.
+  if (error instanceof HostError || error instanceof AnswersFileError || (error instanceof ProviderError && error.kind === "config")) {
     process.stderr.write(`elicit: ${error.message}\n`);
     return EXIT.usage;
   }
