@@ -3,6 +3,7 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { createConformanceServer } from "../examples/conformance.js";
+import { createTravelServer } from "../examples/travel/server.js";
 import { serveHttp } from "../server/http.js";
 import { createElicitation } from "../server/kit.js";
 
@@ -15,6 +16,13 @@ export const SERVERS: Record<string, { description: string; factory: () => (ctx:
     factory: () => {
       const kit = createElicitation();
       return ({ era }) => createConformanceServer(kit, { era });
+    },
+  },
+  travel: {
+    description: "the travel-booking demo: search_flights, find_best_flight (sampling), book_trip (elicitation), save_itinerary (roots)",
+    factory: () => {
+      const create = createTravelServer(createElicitation());
+      return () => create();
     },
   },
 };

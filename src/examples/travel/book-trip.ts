@@ -1,0 +1,128 @@
+// book_trip: the seed's booking confirmation, then the traveler's contact details, then the
+// booking. Straight-line code on every revision; on 2026-07-28 the handler replays once per round,
+// so the booking itself runs in ctx.step and is made exactly once.
+import type { CallToolResult } from "@modelcontextprotocol/server";
+import { choice, form, text, yesNo } from "../../schema/builders.js";
+import type { ElicitContext } from "../../server/kit.js";
+import { INSURANCE_USD, newReference, ROOM_TYPES, SEAT_PREFERENCES, type Booking, type BookingStore, type Traveler } from "./bookings.js";
+import { dateRange, describeLeg, usd, type Flight } from "./flights.js";
+import { DEFAULT_PREFERENCES, rankFlights } from "./ranking.js";
+import { fail, resolveTrip, say, type Trip } from "./trip.js";
+
+/** The seed's form, field for field; only the total in the first description varies. */
+export function confirmationForm(totalUsd: number) {
+  return form({
+    confirmBooking: yesNo({ description: `Confirm the booking (Flights + Hotel = ${usd(totalUsd)})` }),
+    seatPreference: choice(SEAT_PREFERENCES, { description: "Preferred seat type for flights" }).optional(),
+    roomType: choice(ROOM_TYPES, { description: "Preferred room type at hotel" }).optional(),
+    travelInsurance: yesNo({ default: false, description: `Add travel insurance (${usd(INSURANCE_USD)})` }).optional(),
+  });
+}
+
+/** Who travels: what the airline and hotel need to hold the booking. */
+export function contactForm(previous: Partial<Traveler> = {}) {
+  return form({
+    fullName: text({ title: "Full name", description: "As it appears on your passport", minLength: 2, maxLength: 100, default: previous.fullName }),
+    email: text({ title: "Email", format: "email", description: "Where the confirmation and itinerary go", maxLength: 254, default: previous.email }),
+    phone: text({ title: "Phone", description: "With country code, e.g. +1 212 555 0100", minLength: 7, maxLength: 25 }),
+  });
+}
+
+/** A phone number we can call: digits with optional +, spaces, dashes, dots and brackets; 7-15 digits (E.164). */
+export function phoneProblem(phone: string): string | undefined {
+  if (!/^\+?[0-9 ().-]+$/.test(phone.trim())) return "Phone may only contain digits, spaces, dashes, dots, brackets and a leading +";
+  const digits = phone.replace(/\D/g, "").length;
+  if (digits < 7 || digits > 15) return `Phone must have 7 to 15 digits (it has ${digits})`;
+  return undefined;
+}
+
+export interface BookTripArgs {
+  destination: string;
+  departDate: string;
+  returnDate: string;
+  flightId?: string;
+}
+
+/** The flight to book: the one asked for, or the rule's best for the seed's preferences. */
+function chooseFlight(trip: Trip, flightId: string | undefined): Flight | string {
+  if (flightId === undefined) return rankFlights(trip.flights, DEFAULT_PREFERENCES)[0]!.flight;
+  const flight = trip.flights.find((f) => f.id.toLowerCase() === flightId.trim().toLowerCase());
+  if (flight) return flight;
+  const ids = trip.flights.map((f) => f.id);
+  return `No flight "${flightId}" to ${trip.destination.city} on these dates; ids run ${ids[0]} to ${ids.at(-1)} (search_flights lists them).`;
+}
+
+const notBooked = (why: string, reason: string): CallToolResult => say(`Nothing was booked: ${why}`, { booked: false, reason });
+
+export async function bookTrip(args: BookTripArgs, ctx: ElicitContext, store: BookingStore): Promise<CallToolResult> {
+  const trip = resolveTrip(args);
+  if (typeof trip === "string") return fail(trip);
+  const flight = chooseFlight(trip, args.flightId);
+  if (typeof flight === "string") return fail(flight);
+  const { destination, hotel, nights } = trip;
+  const flightsUsd = flight.priceUsd;
+  const hotelUsd = hotel.nightlyUsd * nights;
+  const total = flightsUsd + hotelUsd;
+
+  // The seed's trip summary: "Barcelona flights June 15-22, beachfront hotel, total $3,000".
+  const headline = `${destination.city} flights ${dateRange(trip.departDate, trip.returnDate)}, ${hotel.kind}`;
+  const summary =
+    `${headline}, total ${usd(total)}.\n` +
+    `Flights: ${flight.airline} ${flight.cabin} (${flight.id}), out ${describeLeg(flight.outbound)}; back ${describeLeg(flight.inbound)} — ${usd(flightsUsd)}.\n` +
+    `Hotel: ${hotel.name}, ${nights} night${nights === 1 ? "" : "s"} — ${usd(hotelUsd)}.`;
+  const confirm = await ctx.elicit(`Please confirm your ${destination.city} vacation booking details:\n${summary}`, confirmationForm(total), { key: "confirm_booking" });
+  if (confirm.action === "decline") return notBooked("you declined the booking confirmation.", "declined");
+  if (confirm.action === "cancel") return notBooked("the booking confirmation was cancelled.", "cancelled");
+  if (!confirm.content.confirmBooking) return notBooked(`"Confirm the booking" was left unticked, so nothing was reserved or charged.`, "not-confirmed");
+
+  // Contact details; the phone gets one more check than the schema can express, and one more chance.
+  let traveler: Traveler | undefined;
+  let message = `Who is traveling? ${destination.city}, ${dateRange(trip.departDate, trip.returnDate)}: the airline and hotel need the traveler's contact details.`;
+  let previous: Partial<Traveler> = {};
+  for (const key of ["traveler", "traveler_retry"]) {
+    const contact = await ctx.elicit(message, contactForm(previous), { key });
+    if (contact.action === "decline") return notBooked("you declined to give the traveler's contact details, which the booking needs.", "declined");
+    if (contact.action === "cancel") return notBooked("entering the traveler's contact details was cancelled.", "cancelled");
+    const problem = phoneProblem(contact.content.phone);
+    if (!problem) {
+      traveler = { fullName: contact.content.fullName.trim(), email: contact.content.email.trim(), phone: contact.content.phone.trim() };
+      break;
+    }
+    previous = { fullName: contact.content.fullName, email: contact.content.email };
+    message = `${message}\n\nPlease correct the following and answer again:\n- ${problem}`;
+  }
+  if (!traveler) return notBooked("the phone number was still not valid after two tries.", "invalid-contact");
+
+  const insuranceUsd = confirm.content.travelInsurance ? INSURANCE_USD : 0;
+  const booking = await ctx.step("book", async (): Promise<Booking> => {
+    const made: Booking = {
+      reference: newReference(),
+      createdAt: new Date().toISOString(),
+      city: destination.city,
+      departDate: trip.departDate,
+      returnDate: trip.returnDate,
+      nights,
+      flight,
+      hotel,
+      ...(confirm.content.seatPreference ? { seatPreference: confirm.content.seatPreference } : {}),
+      ...(confirm.content.roomType ? { roomType: confirm.content.roomType } : {}),
+      travelInsurance: insuranceUsd > 0,
+      traveler: traveler!,
+      price: { flightsUsd, hotelUsd, insuranceUsd, totalUsd: total + insuranceUsd },
+    };
+    await store.set(made.reference, made);
+    return made;
+  });
+
+  const extras = [
+    booking.seatPreference && `seat: ${booking.seatPreference}`,
+    booking.roomType && `room: ${booking.roomType}`,
+    booking.travelInsurance && `travel insurance ${usd(INSURANCE_USD)}`,
+  ].filter(Boolean);
+  return say(
+    `Booked! Reference ${booking.reference}: ${headline}, for ${booking.traveler.fullName}` +
+      `${extras.length ? ` (${extras.join(", ")})` : ""}. Total charged ${usd(booking.price.totalUsd)}. ` +
+      `The confirmation goes to ${booking.traveler.email}; save_itinerary writes the itinerary into your workspace.`,
+    { booked: true, reference: booking.reference, totalUsd: booking.price.totalUsd, flightId: flight.id, hotel: hotel.name, nights },
+  );
+}
