@@ -4,6 +4,7 @@ import { Command } from "commander";
 import { createRequire } from "node:module";
 import { call } from "./call.js";
 import { connect } from "./connect.js";
+import { demo } from "./demo.js";
 import { lint } from "./lint.js";
 import { serve, SERVER_NAMES } from "./serve.js";
 import { LATEST_REVISION, PROTOCOL_REVISIONS } from "../schema/types.js";
@@ -11,7 +12,7 @@ import { LATEST_REVISION, PROTOCOL_REVISIONS } from "../schema/types.js";
 const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
 
 const program = new Command("elicit")
-  .description("MCP elicitation from the terminal: check form schemas, and (soon) answer servers' forms and URL requests.")
+  .description("MCP elicitation from the terminal: check form schemas, and answer servers' forms, URL and model requests, run the travel demo.")
   .version(version)
   // Usage errors exit 2, like every other bad-input case of the CLI; help and version exit 0.
   .exitOverride((err) => process.exit(err.exitCode === 0 ? 0 : 2));
@@ -44,13 +45,15 @@ program
   .addHelpText("after", `
 Servers:
   conformance  every tool, resource and prompt of the official MCP conformance suite (@modelcontextprotocol/conformance)
+  travel       the travel-booking demo: search_flights, find_best_flight (sampling), book_trip (elicitation), save_itinerary (roots)
 
 The URL is printed to standard error; Ctrl-C (SIGINT) or SIGTERM stops the server.
 
 Examples:
   elicit serve conformance                         # stdio, for an MCP client that spawns it
   elicit serve conformance --http 3000             # http://127.0.0.1:3000/mcp
-  elicit serve conformance --http 0.0.0.0:3000     # listen on every interface (no DNS-rebinding Host check)`)
+  elicit serve conformance --http 0.0.0.0:3000     # listen on every interface (no DNS-rebinding Host check)
+  elicit serve travel --http 3000                  # the travel demo at http://127.0.0.1:3000/mcp`)
   .action(async (name: string, opts: { http?: string }) => {
     process.exitCode = await serve(name, opts);
   });
@@ -127,10 +130,20 @@ Examples:
 
 program
   .command("demo")
-  .description("The travel-booking demo (not built yet: see the README).")
-  .action(() => {
-    process.stderr.write("elicit demo: the travel-booking demo is not built yet; it arrives with the client and server issues.\n");
-    process.exitCode = 2;
+  .description("The travel-booking demo: search Barcelona flights, let the model pick the best (you review the call), book the trip through the server's forms, save the itinerary into a root.")
+  .option("--protocol <rev>", `protocol revision: auto, ${PROTOCOL_REVISIONS.join(", ")}`, "auto")
+  .option("--modes <modes>", "elicitation modes to declare: form, url or form,url", "form,url")
+  .option("--root <dir>", "where the itinerary may be saved (repeatable; default: a new temporary directory)", (dir: string, all: string[]) => [...all, dir], [] as string[])
+  .option("--answers <file>", "answer from a JSON or YAML file instead of the terminal (see elicit call --help)")
+  .addHelpText("after", `
+The demo starts \`elicit serve travel\` itself (over stdio) and connects to it as \`elicit connect\` would.
+${MODEL_ENV}
+
+Examples:
+  elicit demo
+  elicit demo --root ~/trips --protocol 2025-11-25`)
+  .action(async (opts) => {
+    process.exitCode = await demo(opts);
   });
 
 await program.parseAsync();

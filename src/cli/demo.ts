@@ -1,0 +1,91 @@
+// `elicit demo`: the seed's travel example end to end. Starts `elicit serve travel` over stdio and
+// walks a person through a Barcelona trip (2026-06-15 → 2026-06-22): search, the best flight chosen
+// by the client's model after they review the model call, the booking forms, and the itinerary saved
+// into a root directory.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { CallToolResult } from "@modelcontextprotocol/client";
+import { providerFromEnv } from "../client/providers/openai.js";
+import { DEMO_TRIP } from "../examples/travel/flights.js";
+import { DEFAULT_PREFERENCES } from "../examples/travel/ranking.js";
+import { readAnswersFile } from "../ui/answers-file.js";
+import { scriptedUI } from "../ui/scripted.js";
+import { terminalUI } from "../ui/terminal/index.js";
+import { EXIT, reportFailure } from "./call.js";
+import { HostError, openHost, parseModes, parseProtocol, type Host } from "./host.js";
+import { printResult } from "./result.js";
+
+export interface DemoOptions {
+  protocol: string;
+  modes: string;
+  root: string[];
+  answers?: string;
+}
+
+const TRIP = { destination: "Barcelona", departDate: DEMO_TRIP.departDate, returnDate: DEMO_TRIP.returnDate };
+const MAIN = fileURLToPath(new URL("./main.js", import.meta.url));
+const out = (text: string) => process.stdout.write(text + "\n");
+
+export async function demo(options: DemoOptions): Promise<number> {
+  let host: Host | undefined;
+  try {
+    if (options.answers === undefined && !(process.stdin.isTTY && process.stdout.isTTY)) {
+      throw new HostError("the demo asks you questions: run it in a terminal, or give --answers FILE to answer from a file.");
+    }
+    const ui = options.answers !== undefined ? scriptedUI(await readAnswersFile(options.answers)) : terminalUI();
+    const roots = options.root.length ? options.root : [mkdtempSync(join(tmpdir(), "elicit-demo-"))];
+    const provider = providerFromEnv();
+    host = await openHost({
+      target: { command: process.execPath, args: [MAIN, "serve", "travel"] },
+      ui,
+      modes: parseModes(options.modes),
+      protocol: parseProtocol(options.protocol),
+      roots,
+      ...(provider ? { provider } : {}),
+    });
+    out(`elicit demo: booking a trip to Barcelona, ${TRIP.departDate} to ${TRIP.returnDate}, with the travel server (protocol ${host.protocol}).`);
+    out(provider ? `Model: ${provider.models[0]} (you review the request and its answer).` : "No model is configured (ELICIT_MODEL…): when the server asks for one, you read the request and type the answer yourself.");
+    out(`The itinerary will be saved into ${roots[0]}.\n`);
+    return await walk(host);
+  } catch (error) {
+    return reportFailure(error);
+  } finally {
+    await host?.close().catch(() => {});
+  }
+}
+
+async function walk(host: Host): Promise<number> {
+  const call = async (step: string, name: string, args: Record<string, unknown>) => {
+    out(`── ${step} ──`);
+    return (await host.elicitation.callTool({ name, arguments: args })) as CallToolResult;
+  };
+  const data = (r: CallToolResult) => (r.structuredContent ?? {}) as Record<string, any>;
+
+  const search = await call("1 of 4: search flights", "search_flights", TRIP);
+  const firstLine = (search.content[0] as { text?: string } | undefined)?.text?.split("\n")[0] ?? "";
+  out(`${firstLine}\n(${data(search).flights?.length ?? 0} fares; the server hands them all to the model in the next step.)\n`);
+  if (search.isError) return finish(search);
+
+  const best = await call("2 of 4: the best flight, chosen by the client's model", "find_best_flight", { ...TRIP, preferences: DEFAULT_PREFERENCES });
+  printResult(best, out);
+  out("");
+  if (best.isError) return finish(best);
+  const flightId = data(best).top?.[0]?.id as string | undefined;
+
+  const booking = await call("3 of 4: book the trip", "book_trip", { ...TRIP, ...(flightId ? { flightId } : {}) });
+  printResult(booking, out);
+  out("");
+  const reference = data(booking).reference as string | undefined;
+  if (booking.isError || !reference) {
+    out("Nothing was booked, so there is no itinerary to save. The demo ends here.");
+    return finish(booking);
+  }
+
+  const saved = await call("4 of 4: save the itinerary", "save_itinerary", { bookingReference: reference });
+  printResult(saved, out);
+  return finish(saved);
+}
+
+const finish = (result: CallToolResult) => (result.isError ? EXIT.toolError : EXIT.ok);
