@@ -6,6 +6,9 @@ import type { Field } from "../schema/fields.js";
 import { InvalidAnswerError } from "./elicit.js";
 import { InputTimeoutError } from "./live.js";
 import { ReplayMismatchError } from "./replay.js";
+import { InvalidClientResultError, MissingCapabilityError, SamplingParamsError } from "./request-errors.js";
+
+export { InvalidClientResultError, MissingCapabilityError, SamplingParamsError };
 
 /** The client cannot be asked (it declared no elicitation, or not this mode). */
 export class InputUnavailableError extends Error {
@@ -15,7 +18,10 @@ export class InputUnavailableError extends Error {
   }
 }
 
-const HANDLED = [InputUnavailableError, InvalidAnswerError, InputTimeoutError, RevisionError, InvalidSchemaError, ReplayMismatchError];
+const HANDLED = [
+  InputUnavailableError, InvalidAnswerError, InputTimeoutError, RevisionError, InvalidSchemaError, ReplayMismatchError,
+  MissingCapabilityError, SamplingParamsError, InvalidClientResultError,
+];
 
 /** Turns the errors of this package into a tool error result; anything else propagates. */
 export function toToolError(error: unknown): CallToolResult {
@@ -29,6 +35,10 @@ export function toToolError(error: unknown): CallToolResult {
       request: error.request,
       fields: error.fields.map((f) => ({ name: f.name, label: f.label, kind: f.kind, required: f.required, ...(f.help ? { help: f.help } : {}) })),
     };
+  }
+  // The same tag as a missing elicitation capability: the client could not be asked what the tool needs.
+  if (error instanceof MissingCapabilityError) {
+    result.structuredContent = { error: "input_unavailable", capability: error.capability, request: error.method };
   }
   return result;
 }

@@ -1,8 +1,12 @@
 // mcp-elicit/server: straight-line elicitation for tool authors, on every protocol revision.
 export { createElicitation, defaultPrincipal, type Elicitation, type ElicitationOptions, type ElicitContext, type ElicitToolConfig, type ElicitToolHandler } from "./kit.js";
 export { InvalidAnswerError, type ElicitOutcome, type ElicitOptions } from "./elicit.js";
-export { InputUnavailableError } from "./errors.js";
+export { InputUnavailableError, InvalidClientResultError, MissingCapabilityError, SamplingParamsError } from "./errors.js";
 export { InputTimeoutError } from "./live.js";
 export { ReplayMismatchError } from "./replay.js";
 export { StateError, DEFAULT_MAX_STATE_BYTES, type StateProblem } from "./state.js";
 export { serveHttp, type HttpServerHandle, type ServeHttpOptions } from "./http.js";
+export { CLIENT_FEATURES, type ClientFeature } from "./capabilities.js";
+export type { ClientInputs } from "./inputs.js";
+export { checkSampleParams, type SampleOptions, type SampleParams, type SampleResult } from "./sample.js";
+export type { RootsOptions } from "./roots.js";

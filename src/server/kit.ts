@@ -1,5 +1,6 @@
-// createElicitation: register tools whose handlers call `await ctx.elicit(...)` as straight-line
-// code and run unchanged on 2025-06-18, 2025-11-25 (live requests) and 2026-07-28 (replay).
+// createElicitation: register tools whose handlers call `await ctx.elicit(...)` (and ctx.sample,
+// ctx.roots) as straight-line code and run unchanged on 2025-06-18, 2025-11-25 (live requests)
+// and 2026-07-28 (replay).
 import {
   inputRequired,
   PROTOCOL_VERSION_META_KEY,
@@ -17,8 +18,10 @@ import type { ProtocolRevision } from "../schema/types.js";
 import type { AnswerOf } from "../schema/validate.js";
 import { elicitValidated, type ElicitOptions, type ElicitOutcome } from "./elicit.js";
 import { toToolError, InputUnavailableError } from "./errors.js";
+import { liveInputs, replayInputs, type ClientInputs } from "./inputs.js";
 import { ProgressKeepAlive, sendLive } from "./live.js";
 import { emptyJournal, ReplayRun, type InputMethod, type Journal } from "./replay.js";
+import { watchRootsChanges } from "./roots.js";
 import { guardedCall, installStateGuard } from "./state-guard.js";
 import { DEFAULT_MAX_STATE_BYTES, open, seal, toStateKey, type StateBinding } from "./state.js";
 
@@ -39,8 +42,12 @@ export interface ElicitationOptions {
   principal?: (ctx: ServerContext) => string;
 }
 
-/** The handler's context: the SDK's, plus straight-line elicitation. */
-export type ElicitContext = ServerContext & {
+/**
+ * The handler's context: the SDK's, plus straight-line `ctx.elicit(message, form, options?)` and
+ * `ctx.step(name, fn)`, and from ClientInputs (inputs.ts) `ctx.sample(params, options?)`,
+ * `ctx.roots(options?)` and `ctx.supports(feature)`.
+ */
+export type ElicitContext = ServerContext & ClientInputs & {
   /** The revision this call is served on. */
   protocol: ProtocolRevision;
   /** Asks the person to fill a form; the answer is validated before you see it. */
@@ -90,14 +97,16 @@ export function createElicitation(options: ElicitationOptions = {}) {
 
   function liveContext(server: McpServer, ctx: ServerContext, protocol: ProtocolRevision): ElicitContext {
     const keepAlive = new ProgressKeepAlive(ctx, settings.progressIntervalMs);
+    const inputs = liveInputs(server, ctx, protocol, keepAlive, settings.timeoutMs);
     return {
       ...ctx,
+      ...inputs,
       protocol,
       elicit<S extends SchemaInput>(message: string, form: S, opts: ElicitOptions = {}) {
-        const caps = server.server.getClientCapabilities()?.elicitation as { form?: unknown; url?: unknown } | undefined;
-        // An empty elicitation capability means form mode (2025-11-25 back-compat rule).
-        const formDeclared = caps !== undefined && (caps.form !== undefined || caps.url === undefined);
-        if (!formDeclared) throw new InputUnavailableError(message, describeFields(toRequestedSchema(form)), caps ? "form-mode elicitation" : "elicitation");
+        if (!inputs.supports("elicitation.form")) {
+          const declared = server.server.getClientCapabilities()?.elicitation !== undefined;
+          throw new InputUnavailableError(message, describeFields(toRequestedSchema(form)), declared ? "form-mode elicitation" : "elicitation");
+        }
         const ask = (params: Record<string, unknown>) =>
           sendLive(ctx, keepAlive, "elicitation/create", params, message, opts.timeoutMs ?? settings.timeoutMs);
         return elicitValidated(ask, protocol, message, form, opts.attempts ?? settings.attempts);
@@ -106,9 +115,10 @@ export function createElicitation(options: ElicitationOptions = {}) {
     } as ElicitContext;
   }
 
-  function replayContext(ctx: ServerContext, run: ReplayRun): ElicitContext {
+  function replayContext(server: McpServer, ctx: ServerContext, run: ReplayRun): ElicitContext {
     return {
       ...ctx,
+      ...replayInputs(server, ctx, run),
       protocol: "2026-07-28" as const,
       elicit<S extends SchemaInput>(message: string, form: S, opts: ElicitOptions = {}) {
         const ask = (params: Record<string, unknown>, attempt: number) =>
@@ -129,11 +139,11 @@ export function createElicitation(options: ElicitationOptions = {}) {
     return journal;
   }
 
-  async function runReplay(ctx: ServerContext, tool: string, handler: (ectx: ElicitContext) => Promise<CallToolResult>) {
+  async function runReplay(server: McpServer, ctx: ServerContext, tool: string, handler: (ectx: ElicitContext) => Promise<CallToolResult>) {
     // Bound to the arguments as sent (the guard saw them before any schema parsing).
     const binding = bindingFor(ctx, tool, guardedCall(ctx)?.args ?? {});
     const run = new ReplayRun(restoreJournal(ctx));
-    const outcome = await run.run(() => handler(replayContext(ctx, run)));
+    const outcome = await run.run(() => handler(replayContext(server, ctx, run)));
     if (outcome.kind === "done") return outcome.result;
     const inputRequests = Object.fromEntries(
       Object.entries(outcome.inputRequests).map(([k, r]) => [k, { method: r.method as InputMethod, params: r.params }]),
@@ -142,7 +152,7 @@ export function createElicitation(options: ElicitationOptions = {}) {
   }
 
   return {
-    /** Registers a tool on an SDK McpServer whose handler gets `ctx.elicit` and `ctx.step`. */
+    /** Registers a tool on an SDK McpServer whose handler gets `ctx.elicit`, `ctx.step`, `ctx.sample`, `ctx.roots` and `ctx.supports`. */
     registerTool<In extends StandardSchemaWithJSON | undefined = undefined>(
       server: McpServer,
       name: string,
@@ -158,13 +168,14 @@ export function createElicitation(options: ElicitationOptions = {}) {
             return toToolError(error);
           }
         };
-        return protocol === "2026-07-28" ? runReplay(ctx, name, call) : call(liveContext(server, ctx, protocol));
+        return protocol === "2026-07-28" ? runReplay(server, ctx, name, call) : call(liveContext(server, ctx, protocol));
       };
       const register = server.registerTool.bind(server) as (n: string, c: object, cb: (...a: unknown[]) => unknown) => RegisteredTool;
       const tool = config.inputSchema
         ? register(name, config, (args, ctx) => run(args, ctx as ServerContext))
         : register(name, config, (ctx) => run({}, ctx as ServerContext));
       installStateGuard(server, name, (ctx, args, state) => open(state, bindingFor(ctx, name, args), sealOptions()));
+      watchRootsChanges(server);
       return tool;
     },
   };

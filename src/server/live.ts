@@ -3,6 +3,7 @@
 // call, and progress notifications to the caller while the person thinks.
 import type { ServerContext } from "@modelcontextprotocol/server";
 import { SdkError, SdkErrorCode } from "@modelcontextprotocol/server";
+import { InvalidClientResultError } from "./request-errors.js";
 
 export interface LiveOptions {
   timeoutMs: number;
@@ -73,6 +74,20 @@ export async function sendLive(
       send({ method, params }, { timeout: timeoutMs, resetTimeoutOnProgress: false, signal: ctx.mcpReq.signal }));
   } catch (error) {
     if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) throw new InputTimeoutError(what, timeoutMs);
+    // The SDK checks the client's result against the method's schema; say whose answer was wrong.
+    if (error instanceof SdkError && error.code === SdkErrorCode.InvalidResult) throw new InvalidClientResultError(method, describeInvalid(error.message));
     throw error;
   }
+}
+
+/** The SDK's "Invalid result for M: [zod issues as JSON]" as "role: Invalid option: ...; content: ...". */
+function describeInvalid(message: string): string {
+  const detail = message.replace(/^Invalid result for \S+: /, "");
+  try {
+    const issues = JSON.parse(detail) as { path?: unknown[]; message?: string }[];
+    if (Array.isArray(issues) && issues.length) return `${issues.map((i) => `${(i.path ?? []).join(".") || "result"}: ${i.message}`).join("; ")}.`;
+  } catch {
+    // not JSON: the SDK's own sentence
+  }
+  return detail;
 }

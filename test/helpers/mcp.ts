@@ -88,33 +88,49 @@ export function elicitationsOn(wire: WireMessage[]): Record<string, any>[] {
   return out;
 }
 
+/** The schema.json definitions of each server→client request method and its result. */
+const WIRE_DEFS: Record<string, { request: string; result: string }> = {
+  "elicitation/create": { request: "ElicitRequest", result: "ElicitResult" },
+  "sampling/createMessage": { request: "CreateMessageRequest", result: "CreateMessageResult" },
+  "roots/list": { request: "ListRootsRequest", result: "ListRootsResult" },
+};
+
 /**
- * Validates every elicitation message on the wire against the revision's schema.json:
- * requests (live or embedded), the client's results, and input_required results.
+ * Validates every elicitation, sampling and roots message on the wire against the revision's
+ * schema.json: requests (live or embedded), the client's results (live, or as inputResponses,
+ * checked by the method of the request they answer), and input_required results.
  * Returns how many messages were checked.
  */
 export function assertWireValid(wire: WireMessage[], revision: ProtocolRevision): number {
   let checked = 0;
-  const elicitIds = new Set<unknown>();
+  const liveMethods = new Map<unknown, string>();
+  // Input keys seen in input_required results, with their method, for checking inputResponses.
+  const inputMethods = new Map<string, string>();
   for (const { dir, message } of wire) {
-    if (dir === "in" && message.method === "elicitation/create") {
-      assertWire(revision, "ElicitRequest", message);
-      elicitIds.add(message.id);
+    const defs = typeof message.method === "string" ? WIRE_DEFS[message.method] : undefined;
+    if (dir === "in" && defs) {
+      assertWire(revision, defs.request, message);
+      liveMethods.set(message.id, message.method);
       checked++;
     }
-    if (dir === "out" && "result" in message && elicitIds.has(message.id)) {
-      assertWire(revision, "ElicitResult", message.result);
+    if (dir === "out" && "result" in message && liveMethods.has(message.id)) {
+      assertWire(revision, WIRE_DEFS[liveMethods.get(message.id)!]!.result, message.result);
       checked++;
     }
     if (dir === "in" && message.result?.resultType === "input_required") {
       assertWire(revision, "InputRequiredResult", message.result);
-      for (const r of Object.values(message.result.inputRequests ?? {}) as Record<string, any>[]) {
-        if (r.method === "elicitation/create") assertWire(revision, "ElicitRequest", r);
+      for (const [key, r] of Object.entries(message.result.inputRequests ?? {}) as [string, Record<string, any>][]) {
+        const embedded = WIRE_DEFS[r.method];
+        if (embedded) assertWire(revision, embedded.request, r);
+        inputMethods.set(key, r.method);
       }
       checked++;
     }
     if (dir === "out" && message.method === "tools/call" && message.params?.inputResponses) {
-      for (const r of Object.values(message.params.inputResponses)) assertWire(revision, "ElicitResult", r);
+      for (const [key, r] of Object.entries(message.params.inputResponses)) {
+        // A key no round asked for is checked as an elicitation answer, as before sampling and roots.
+        assertWire(revision, WIRE_DEFS[inputMethods.get(key) ?? "elicitation/create"]!.result, r);
+      }
       checked++;
     }
   }

@@ -1,0 +1,41 @@
+// What the client of one call can be asked. On 2025 eras the client declared its capabilities once,
+// at initialize; on 2026-07-28 every request carries them in its _meta envelope
+// (io.modelcontextprotocol/clientCapabilities), so they are read per call.
+import { CLIENT_CAPABILITIES_META_KEY, type ClientCapabilities, type McpServer, type ServerContext } from "@modelcontextprotocol/server";
+import type { ProtocolRevision } from "../schema/types.js";
+
+/** A feature a tool may need from the client; `ctx.supports(feature)` says whether it can be used. */
+export type ClientFeature = "elicitation.form" | "elicitation.url" | "sampling" | "sampling.tools" | "roots";
+
+export const CLIENT_FEATURES: readonly ClientFeature[] = ["elicitation.form", "elicitation.url", "sampling", "sampling.tools", "roots"];
+
+/** The capabilities the client declared for this call (empty when it declared none). */
+export function clientCapabilities(server: McpServer, ctx: ServerContext, protocol: ProtocolRevision): ClientCapabilities {
+  const declared = protocol === "2026-07-28"
+    ? (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY]
+    : server.server.getClientCapabilities();
+  return declared && typeof declared === "object" ? (declared as ClientCapabilities) : {};
+}
+
+const declared = (value: unknown) => value !== undefined && value !== null;
+
+export function supportsFeature(caps: ClientCapabilities, protocol: ProtocolRevision, feature: ClientFeature): boolean {
+  const elicitation = caps.elicitation as { form?: unknown; url?: unknown } | undefined;
+  const sampling = caps.sampling as { tools?: unknown } | undefined;
+  switch (feature) {
+    // A bare `elicitation: {}` means form mode (the 2025-11-25 back-compat rule); naming only url removes it.
+    case "elicitation.form":
+      return declared(elicitation) && (declared(elicitation!.form) || !declared(elicitation!.url));
+    // URL mode and sampling tools arrived in 2025-11-25: a 2025-06-18 peer cannot be sent them, whatever it declares.
+    case "elicitation.url":
+      return protocol !== "2025-06-18" && declared(elicitation) && declared(elicitation!.url);
+    case "sampling":
+      return declared(sampling);
+    case "sampling.tools":
+      return protocol !== "2025-06-18" && declared(sampling) && declared(sampling!.tools);
+    case "roots":
+      return declared(caps.roots);
+    default:
+      throw new TypeError(`Unknown client feature "${String(feature)}"; expected one of ${CLIENT_FEATURES.join(", ")}.`);
+  }
+}
