@@ -17,7 +17,7 @@ test("each README example is a verbatim copy of its file in examples/", () => {
   }
 });
 
-for (const example of ["examples/schema-basics.ts", "examples/server-basics.ts"]) {
+for (const example of ["examples/schema-basics.ts", "examples/server-basics.ts", "examples/client-basics.ts"]) {
   test(`${example} runs and prints what its comments say`, async () => {
     const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", example], { cwd: root });
     const expected = [...readFileSync(new URL(example, root), "utf8").matchAll(/\/\/ -> (.*)$/gm)].map((m) => m[1]);
