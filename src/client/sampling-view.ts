@@ -52,24 +52,28 @@ export function requestView(params: SamplingParams, model: string | undefined): 
   };
 }
 
-/** The person's edits applied to the server's params (only text messages can be rewritten). */
-export function applyEdit(params: SamplingParams, edit: SamplingEdit | undefined): SamplingParams {
-  if (!edit) return params;
+/**
+ * The person's edits applied to the server's params. Only text messages can be rewritten: edits to
+ * messages with other content (an image, a tool result) are left out and listed in `ignored`.
+ */
+export function applyEdit(params: SamplingParams, edit: SamplingEdit | undefined): { params: SamplingParams; ignored: number[] } {
+  if (!edit) return { params, ignored: [] };
   const out: SamplingParams = { ...params };
+  const ignored: number[] = [];
   if (edit.systemPrompt !== undefined) out.systemPrompt = edit.systemPrompt;
-  if (edit.maxTokens !== undefined) {
-    if (!Number.isInteger(edit.maxTokens) || edit.maxTokens < 1) throw new RangeError(`maxTokens must be a positive integer, got ${edit.maxTokens}`);
-    out.maxTokens = edit.maxTokens;
-  }
+  if (edit.maxTokens !== undefined && Number.isInteger(edit.maxTokens) && edit.maxTokens > 0) out.maxTokens = edit.maxTokens;
   if (edit.messages) {
     out.messages = params.messages.map((m, i) => {
       const text = edit.messages![i];
       if (text === undefined) return m;
-      if (blocks(m.content).some((b) => b.type !== "text")) throw new TypeError(`message ${i} has non-text content and cannot be edited as text`);
+      if (blocks(m.content).some((b) => b.type !== "text")) {
+        ignored.push(i);
+        return m;
+      }
       return { ...m, content: { type: "text" as const, text } };
     });
   }
-  return out;
+  return { params: out, ignored };
 }
 
 export function answerView(result: SamplingResult): SamplingAnswerView {

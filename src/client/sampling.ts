@@ -56,7 +56,8 @@ export function attachSampling(client: Client, options: SamplingOptions): void {
     const view = requestView(params, model);
     const review = await ui.reviewRequest(view, context);
     if (review.action === "deny") throw rejected("User rejected sampling request");
-    const approved = applyEdit(params, review.edit);
+    const { params: approved, ignored } = applyEdit(params, review.edit);
+    if (ignored.length) ui.notice(`Kept message${ignored.length > 1 ? "s" : ""} ${ignored.map((i) => i + 1).join(", ")} as the server sent ${ignored.length > 1 ? "them" : "it"}: only text messages can be edited.`, context);
 
     let result: SamplingResult | undefined;
     if (provider && model !== undefined) {

@@ -1,0 +1,161 @@
+// Asking one field of a form, by kind, with the project's own validation messages.
+import { checkbox, select } from "@inquirer/prompts";
+import type { Field } from "../../schema/fields.js";
+import { FORMAT_HINTS } from "../../schema/formats.js";
+import type { FieldValue } from "../../schema/types.js";
+import type { TerminalIO } from "./io.js";
+import { inertLine } from "./style.js";
+import { mask, textPrompt } from "./text-prompt.js";
+
+/**
+ * Checks a candidate value of one field and returns the project's message for it (the one
+ * validateContent gives), or undefined when it is acceptable. `undefined` means "no answer".
+ */
+export type FieldCheck = (field: Field, value: FieldValue | string | undefined) => string | undefined;
+
+const SKIP = Symbol("skip");
+
+/** The field's name as shown: its label, with "*" when an answer is required. */
+export function fieldTitle(field: Field): string {
+  return `${inertLine(field.label)}${field.required ? " *" : ""}`;
+}
+
+/** A one-line description of what the field accepts, or "" when there is nothing to say. */
+export function fieldHint(field: Field): string {
+  const c = field.constraints;
+  const parts: string[] = [];
+  const range = (min: number | undefined, max: number | undefined, unit: (n: number) => string) =>
+    min !== undefined && max !== undefined
+      ? min === max
+        ? `exactly ${unit(min)}`
+        : `${min} to ${unit(max)}`
+      : min !== undefined
+        ? `at least ${unit(min)}`
+        : max !== undefined
+          ? `at most ${unit(max)}`
+          : undefined;
+  const plural = (word: string) => (n: number) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  switch (field.kind) {
+    case "text": {
+      if (field.format) parts.push(`${FORMAT_HINTS[field.format].noun}, like ${FORMAT_HINTS[field.format].example}`);
+      const length = range(c.minLength, c.maxLength, plural("character"));
+      if (length) parts.push(length);
+      if (c.pattern !== undefined) parts.push(`matching ${inertLine(c.pattern)}`);
+      if (!field.required) parts.push("optional: leave empty to skip");
+      break;
+    }
+    case "number":
+    case "integer": {
+      const noun = field.kind === "integer" ? "a whole number" : "a number";
+      const bounds =
+        c.minimum !== undefined && c.maximum !== undefined
+          ? ` from ${c.minimum} to ${c.maximum}`
+          : c.minimum !== undefined
+            ? ` of at least ${c.minimum}`
+            : c.maximum !== undefined
+              ? ` of at most ${c.maximum}`
+              : "";
+      parts.push(noun + bounds);
+      if (!field.required) parts.push("optional: leave empty to skip");
+      break;
+    }
+    case "boolean":
+    case "choice":
+      if (!field.required) parts.push("optional: choose Skip to leave it out");
+      break;
+    case "multi-choice": {
+      const count = range(c.minItems, c.maxItems, plural("choice"));
+      if (count) parts.push(`choose ${count}`);
+      if (!field.required) parts.push("optional: select none to skip");
+      break;
+    }
+  }
+  return parts.join("; ");
+}
+
+/** An answer as shown in a list: option labels rather than values, "(skipped)" for none. */
+export function showValue(field: Field, value: FieldValue | undefined): string {
+  if (value === undefined) return "(skipped)";
+  const label = (v: string) => inertLine(field.options?.find((o) => o.value === v)?.label ?? v);
+  if (field.kind === "boolean") return value ? "Yes" : "No";
+  if (field.kind === "choice") return label(String(value));
+  if (field.kind === "multi-choice") return Array.isArray(value) && value.length ? value.map(label).join(", ") : "(none)";
+  const text = inertLine(String(value));
+  return field.sensitive ? mask(text) : text;
+}
+
+/**
+ * Asks one field, starting from `current` (its default or the answer given before), until the
+ * answer passes `check`. Returns undefined for a skipped optional field.
+ */
+export async function askField(io: TerminalIO, field: Field, current: FieldValue | undefined, check: FieldCheck, signal: AbortSignal): Promise<FieldValue | undefined> {
+  const { style } = io;
+  const help = field.help ? inertLine(field.help) : "";
+  const hint = fieldHint(field);
+  if (help) io.print(style.dim(`  ${help}`));
+  if (hint) io.print(style.dim(`  (${hint})`));
+  const message = fieldTitle(field);
+  const error = (m: string) => style.error(`Error: ${inertLine(m)}`);
+
+  switch (field.kind) {
+    case "text":
+    case "number":
+    case "integer": {
+      const parse = field.kind === "text" ? (s: string) => s : parseNumber;
+      const answer = await io.ask(
+        textPrompt,
+        {
+          message,
+          initial: current === undefined ? "" : inertLine(String(current)),
+          validate: (s) => (s === "" ? (field.required ? check(field, undefined) : undefined) : check(field, parse(s))),
+          format: (s) => (s === "" ? "(skipped)" : field.sensitive ? mask(s) : s),
+          mask: field.sensitive !== undefined,
+          error,
+        },
+        signal,
+      );
+      return answer === "" ? undefined : (parse(answer) as FieldValue);
+    }
+    case "boolean": {
+      const choices: { name: string; value: boolean | typeof SKIP }[] = [
+        { name: "Yes", value: true },
+        { name: "No", value: false },
+      ];
+      if (!field.required) choices.push({ name: "Skip (no answer)", value: SKIP });
+      const answer = await io.ask(select<boolean | typeof SKIP>, { message, choices, default: current }, signal);
+      return answer === SKIP ? undefined : answer;
+    }
+    case "choice": {
+      const choices: { name: string; value: string | typeof SKIP }[] = (field.options ?? []).map((o) => ({ name: inertLine(o.label), value: o.value }));
+      if (!field.required) choices.push({ name: "Skip (no answer)", value: SKIP });
+      const answer = await io.ask(select<string | typeof SKIP>, { message, choices, default: current, pageSize: 10 }, signal);
+      return answer === SKIP ? undefined : answer;
+    }
+    case "multi-choice": {
+      const selected = Array.isArray(current) ? current : [];
+      const choices = (field.options ?? []).map((o) => ({ name: inertLine(o.label), value: o.value, checked: selected.includes(o.value) }));
+      const answer = await io.ask(
+        checkbox<string>,
+        {
+          message,
+          choices,
+          pageSize: 10,
+          theme: { style: { error } },
+          validate: (chosen) => {
+            const values = chosen.map((c) => c.value);
+            if (values.length === 0 && !field.required) return true;
+            return check(field, values) ?? true;
+          },
+        },
+        signal,
+      );
+      return answer.length === 0 && !field.required ? undefined : answer;
+    }
+  }
+}
+
+/** A typed number, or the text itself when it is not one (so that validation names the problem). */
+function parseNumber(s: string): number | string {
+  const t = s.trim();
+  return /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?$/i.test(t) ? Number(t) : s;
+}

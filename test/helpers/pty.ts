@@ -1,0 +1,194 @@
+// Drives a program in a real pseudo-terminal (node-pty) and reads what a person would see through a
+// headless xterm. Every wait polls the rendered screen and has a deadline whose error shows the
+// screen, so a failing test never hangs; `close()` kills the process.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import * as pty from "node-pty";
+import xterm from "@xterm/headless";
+import { DONE_MARKER, type ResultLine, type Scenario } from "../fixtures/terminal/scenario.js";
+
+/** Keys as a terminal sends them. */
+export const KEY = {
+  enter: "\r",
+  up: "\x1b[A",
+  down: "\x1b[B",
+  space: " ",
+  esc: "\x1b",
+  ctrlC: "\x03",
+  ctrlU: "\x15",
+  backspace: "\x7f",
+} as const;
+
+const DRIVER = fileURLToPath(new URL("../fixtures/terminal/driver.ts", import.meta.url));
+const COLS = 100;
+const ROWS = 40;
+
+export interface PtySession {
+  /** The whole terminal: scrollback and screen, one line per row ("\n"; wrapped rows joined), trailing blanks trimmed. */
+  screen(): string;
+  /**
+   * Waits until the screen contains `what` (a string or regex) and returns the screen. With `after`,
+   * only the text after the last occurrence of that anchor counts: an earlier question's lines stay
+   * on screen (a cancelled prompt keeps its "?" line), and must not satisfy a wait for a later one.
+   */
+  waitFor(what: string | RegExp, options?: { after?: string; timeoutMs?: number }): Promise<string>;
+  /** Sends keys as they are (see KEY). */
+  press(...keys: string[]): void;
+  /** Types text. */
+  type(text: string): void;
+  /** Sends a signal to the driver (SIGUSR1: complete a wait, or send a notice; SIGUSR2: withdraw the request). */
+  signal(name: "SIGUSR1" | "SIGUSR2"): void;
+  /** Waits for step `index`'s answer. */
+  result(index: number, timeoutMs?: number): Promise<unknown>;
+  /** The runs of underlined text on the screen, in order (how a highlight shows when colour is on). */
+  underlined(): string[];
+  /** Every byte the driver wrote, escape sequences included. */
+  raw(): string;
+  /** Whether the cursor is shown: the last of DECTCEM hide ("ESC [?25l") and show ("ESC [?25h") was a show, or neither came. */
+  cursorVisible(): boolean;
+  /** Waits for a line of the results file that `match` accepts, and returns it. */
+  lineWhere(match: (line: ResultLine) => boolean, timeoutMs?: number): Promise<ResultLine>;
+  /** Every line of the results file so far. */
+  lines(): ResultLine[];
+  /** Waits for the driver to finish its steps, print its last line and exit; returns its exit code and raw-mode state. */
+  exit(timeoutMs?: number): Promise<{ code: number; stdinRaw: boolean | undefined }>;
+  close(): void;
+}
+
+/** Polls `what` until it holds; gives up at the deadline, or at once when `gone()` says it never will. */
+const poll = async (what: () => boolean, timeoutMs: number, failure: (why: string) => string, gone: () => Promise<boolean> = async () => false): Promise<void> => {
+  const deadline = Date.now() + timeoutMs;
+  while (!what()) {
+    if (Date.now() > deadline) throw new Error(failure(`Timed out after ${timeoutMs} ms`));
+    if (await gone()) {
+      if (what()) return;
+      throw new Error(failure("The driver exited"));
+    }
+    await new Promise((r) => setTimeout(r, 15));
+  }
+};
+
+/**
+ * The parent's environment without what would make the driver behave unlike a person's terminal:
+ * `CI` turns spinners off (is-interactive), colour switches change nothing a test reads.
+ */
+function environment(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value !== undefined && !["CI", "NO_COLOR", "FORCE_COLOR", "NODE_TEST_CONTEXT"].includes(key)) env[key] = value;
+  }
+  return env;
+}
+
+/** Starts the terminal driver with a scenario (see test/fixtures/terminal/driver.ts). */
+export function startDriver(steps: Scenario["steps"], options: Omit<Scenario, "steps" | "resultsFile"> & { env?: Record<string, string> } = {}): PtySession {
+  const dir = mkdtempSync(join(tmpdir(), "elicit-pty-"));
+  const resultsFile = join(dir, "results.jsonl");
+  const { env, ...rest } = options;
+  const scenario: Scenario = { ...rest, resultsFile, steps };
+  const term = new xterm.Terminal({ cols: COLS, rows: ROWS, scrollback: 2000, allowProposedApi: true });
+  const child = pty.spawn(process.execPath, ["--import", "tsx", DRIVER], {
+    name: "xterm-256color",
+    cols: COLS,
+    rows: ROWS,
+    cwd: process.cwd(),
+    env: { ...environment(), TERM: "xterm-256color", TERMINAL_SCENARIO: JSON.stringify(scenario), ...env },
+  });
+  let raw = "";
+  let exitCode: number | undefined;
+  child.onData((data) => {
+    raw += data;
+    term.write(data);
+  });
+  let exitedAt: number | undefined;
+  child.onExit(({ exitCode: code }) => {
+    exitCode = code;
+    exitedAt = Date.now();
+  });
+
+  const screen = () => {
+    const buffer = term.buffer.active;
+    const rows: string[] = [];
+    for (let i = 0; i < buffer.length; i++) {
+      const line = buffer.getLine(i);
+      const text = line?.translateToString(true) ?? "";
+      // A row the terminal wrapped continues the previous one: join them back into one line.
+      if (line?.isWrapped && rows.length) rows[rows.length - 1] += text;
+      else rows.push(text);
+    }
+    return rows.join("\n").trimEnd();
+  };
+  const lines = (): ResultLine[] => {
+    let text = "";
+    try {
+      text = readFileSync(resultsFile, "utf8");
+    } catch {
+      return [];
+    }
+    return text.split("\n").filter(Boolean).map((l) => JSON.parse(l) as ResultLine);
+  };
+  const show = (why: string) => `${why}\n--- screen ---\n${screen()}\n--------------\n(exit code: ${exitCode ?? "running"}; stderr is on the screen too)`;
+  // A second after the process is gone, its last output has arrived: waiting longer cannot help.
+  // (Not at once: the exit event can overtake the last data read from the pty.)
+  const exited = async () => exitedAt !== undefined && Date.now() - exitedAt > 1000;
+
+  return {
+    screen,
+    lines,
+    raw: () => raw,
+    cursorVisible: () => raw.lastIndexOf("\x1b[?25h") >= raw.lastIndexOf("\x1b[?25l"),
+    underlined() {
+      const buffer = term.buffer.active;
+      const runs: string[] = [];
+      let run = "";
+      for (let y = 0; y < buffer.length; y++) {
+        const line = buffer.getLine(y);
+        for (let x = 0; line && x < term.cols; x++) {
+          const cell = line.getCell(x);
+          if (cell?.isUnderline()) run += cell.getChars() || " ";
+          else if (run) runs.push(run), (run = "");
+        }
+      }
+      if (run) runs.push(run);
+      return runs;
+    },
+    async waitFor(what, { after, timeoutMs = 10_000 } = {}) {
+      const region = () => {
+        const text = screen();
+        if (after === undefined) return text;
+        const at = text.lastIndexOf(after);
+        return at < 0 ? "" : text.slice(at);
+      };
+      const found = () => (typeof what === "string" ? region().includes(what) : what.test(region()));
+      const anchor = after === undefined ? "" : ` after ${JSON.stringify(after)}`;
+      await poll(found, timeoutMs, (why) => show(`${why} waiting for ${String(what)}${anchor}`), exited);
+      return region();
+    },
+    press: (...keys) => child.write(keys.join("")),
+    type: (text) => child.write(text),
+    signal: (name) => child.kill(name),
+    async lineWhere(match, timeoutMs = 10_000) {
+      await poll(() => lines().some(match), timeoutMs, (why) => show(`${why} waiting for a results line: ${String(match)}`), exited);
+      return lines().find(match)!;
+    },
+    async result(index, timeoutMs = 10_000) {
+      const line = await this.lineWhere((l) => "result" in l && l.step === index, timeoutMs);
+      return (line as { result: unknown }).result;
+    },
+    async exit(timeoutMs = 10_000) {
+      // Its last line on screen means all its output arrived (a pty keeps order; the exit event may not).
+      const finished = () => exitCode !== undefined && screen().includes(DONE_MARKER);
+      await poll(finished, timeoutMs, (why) => show(`${why} waiting for the driver to finish and exit`), exited);
+      const done = lines().find((l): l is { done: true; stdinRaw: boolean | undefined } => "done" in l);
+      if (!done) throw new Error(show(`The driver exited (${exitCode}) before finishing its steps`));
+      return { code: exitCode!, stdinRaw: done.stdinRaw };
+    },
+    close() {
+      if (exitCode === undefined) child.kill("SIGKILL");
+      term.dispose();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
