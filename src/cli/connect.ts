@@ -7,7 +7,7 @@ import { MAX_LABEL_LENGTH, sanitizeText } from "../client/sanitize.js";
 import { checkSchema, hasErrors } from "../schema/check.js";
 import { describeFields } from "../schema/fields.js";
 import type { RequestedSchema } from "../schema/types.js";
-import { terminalUI } from "../ui/terminal/index.js";
+import { askOwnForm, terminalUI } from "../ui/terminal/index.js";
 import { EXIT, reportFailure, targetOf, type TargetOptions } from "./call.js";
 import { openHost, parseModes, parseProtocol, type Host } from "./host.js";
 import { printResult } from "./result.js";
@@ -93,10 +93,14 @@ async function argumentsFor(host: Host, tool: Tool): Promise<Record<string, unkn
   if (properties.length === 0) return {};
   const formable = !hasErrors(checkSchema(schema, { protocol: "2025-11-25" }));
   if (formable) {
+    // Our own form, not the server's request: worded so (no "Form from …", no Decline that tells the server no).
     const info = host.client.getServerVersion();
-    const answer = await terminalUI().form(
-      { message: `Arguments for ${line(tool.name)}`, fields: describeFields(schema).map((f) => ({ ...f, label: line(f.label) })), schema, warnings: [] },
+    const name = line(tool.name);
+    const server = `${line(info?.name ?? "the server")} ${line(info?.version ?? "")}`.trim();
+    const answer = await askOwnForm(
+      { message: sanitizeText(tool.description || "(the tool has no description)", { maxLength: 2000 }), fields: describeFields(schema).map((f) => ({ ...f, label: line(f.label) })), schema, warnings: [] },
       { server: { name: line(info?.name ?? "server"), version: line(info?.version ?? "") }, protocol: "2025-11-25", signal: new AbortController().signal },
+      { title: `Arguments for ${name} (a tool of ${server})`, cancel: `do not call ${name}`, cancelled: `Cancelled: ${name} was not called.`, sent: `Calling ${name} on ${server}…` },
     );
     return answer.action === "accept" ? answer.content : undefined;
   }

@@ -65,7 +65,8 @@ async function walk(host: Host): Promise<number> {
 
   const search = await call("1 of 4: search flights", "search_flights", TRIP);
   const firstLine = (search.content[0] as { text?: string } | undefined)?.text?.split("\n")[0] ?? "";
-  out(`${firstLine}\n(${data(search).flights?.length ?? 0} fares; the server hands them all to the model in the next step.)\n`);
+  // The list itself is long: the model review in step 2 shows all of it.
+  out(`${firstLine.replace(/:$/, ".")} The server hands them all to the model in the next step.\n`);
   if (search.isError) return finish(search);
 
   const best = await call("2 of 4: the best flight, chosen by the client's model", "find_best_flight", { ...TRIP, preferences: DEFAULT_PREFERENCES });

@@ -1,6 +1,9 @@
 // Drives a program in a real pseudo-terminal (node-pty) and reads what a person would see through a
 // headless xterm. Every wait polls the rendered screen and has a deadline whose error shows the
 // screen, so a failing test never hangs; `close()` kills the process.
+//
+// `startProgram` runs any command (e.g. the built `elicit` bin); `startDriver` runs the terminal UI
+// driver (test/fixtures/terminal/driver.ts) on top of it, adding its results file.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -25,7 +28,8 @@ const DRIVER = fileURLToPath(new URL("../fixtures/terminal/driver.ts", import.me
 const COLS = 100;
 const ROWS = 40;
 
-export interface PtySession {
+/** What any program in the pty offers a test. */
+export interface ProgramSession {
   /** The whole terminal: scrollback and screen, one line per row ("\n"; wrapped rows joined), trailing blanks trimmed. */
   screen(): string;
   /**
@@ -38,40 +42,47 @@ export interface PtySession {
   press(...keys: string[]): void;
   /** Types text. */
   type(text: string): void;
-  /** Sends a signal to the driver (SIGUSR1: complete a wait, or send a notice; SIGUSR2: withdraw the request). */
-  signal(name: "SIGUSR1" | "SIGUSR2"): void;
-  /** Waits for step `index`'s answer. */
-  result(index: number, timeoutMs?: number): Promise<unknown>;
+  /** Sends a signal to the process. */
+  signal(name: NodeJS.Signals): void;
   /** The runs of underlined text on the screen, in order (how a highlight shows when colour is on). */
   underlined(): string[];
-  /** Every byte the driver wrote, escape sequences included. */
+  /** Every byte the program wrote, escape sequences included. */
   raw(): string;
   /** Whether the cursor is shown: the last of DECTCEM hide ("ESC [?25l") and show ("ESC [?25h") was a show, or neither came. */
   cursorVisible(): boolean;
-  /** Waits for a line of the results file that `match` accepts, and returns it. */
-  lineWhere(match: (line: ResultLine) => boolean, timeoutMs?: number): Promise<ResultLine>;
-  /** Every line of the results file so far. */
-  lines(): ResultLine[];
-  /** Waits for the driver to finish its steps, print its last line and exit; returns its exit code and raw-mode state. */
-  exit(timeoutMs?: number): Promise<{ code: number; stdinRaw: boolean | undefined }>;
+  /** Waits until `check()` holds (`what` names it in the error, which shows the screen). */
+  waitUntil(check: () => boolean, what: string, timeoutMs?: number): Promise<void>;
+  /** Waits for the program to exit with all its output on the screen; returns its exit code. */
+  exitCode(timeoutMs?: number): Promise<number>;
+  /** Kills the process if it still runs (SIGKILL) and frees the terminal. */
   close(): void;
 }
 
+export interface ProgramOptions {
+  /** Added to the parent's environment (see `environment`); `undefined` removes a variable. */
+  env?: Record<string, string | undefined>;
+  cwd?: string;
+  cols?: number;
+  rows?: number;
+  /** What errors call the process: "The program exited" (default), "The driver exited". */
+  name?: string;
+}
+
 /** Polls `what` until it holds; gives up at the deadline, or at once when `gone()` says it never will. */
-const poll = async (what: () => boolean, timeoutMs: number, failure: (why: string) => string, gone: () => Promise<boolean> = async () => false): Promise<void> => {
+const poll = async (what: () => boolean, timeoutMs: number, failure: (why: string) => string, gone: () => boolean, name: string): Promise<void> => {
   const deadline = Date.now() + timeoutMs;
   while (!what()) {
     if (Date.now() > deadline) throw new Error(failure(`Timed out after ${timeoutMs} ms`));
-    if (await gone()) {
+    if (gone()) {
       if (what()) return;
-      throw new Error(failure("The driver exited"));
+      throw new Error(failure(`The ${name} exited`));
     }
     await new Promise((r) => setTimeout(r, 15));
   }
 };
 
 /**
- * The parent's environment without what would make the driver behave unlike a person's terminal:
+ * The parent's environment without what would make the program behave unlike a person's terminal:
  * `CI` turns spinners off (is-interactive), colour switches change nothing a test reads.
  */
 function environment(): Record<string, string> {
@@ -82,61 +93,47 @@ function environment(): Record<string, string> {
   return env;
 }
 
-/** Starts the terminal driver with a scenario (see test/fixtures/terminal/driver.ts). */
-export function startDriver(steps: Scenario["steps"], options: Omit<Scenario, "steps" | "resultsFile"> & { env?: Record<string, string> } = {}): PtySession {
-  const dir = mkdtempSync(join(tmpdir(), "elicit-pty-"));
-  const resultsFile = join(dir, "results.jsonl");
-  const { env, ...rest } = options;
-  const scenario: Scenario = { ...rest, resultsFile, steps };
-  const term = new xterm.Terminal({ cols: COLS, rows: ROWS, scrollback: 2000, allowProposedApi: true });
-  const child = pty.spawn(process.execPath, ["--import", "tsx", DRIVER], {
-    name: "xterm-256color",
-    cols: COLS,
-    rows: ROWS,
-    cwd: process.cwd(),
-    env: { ...environment(), TERM: "xterm-256color", TERMINAL_SCENARIO: JSON.stringify(scenario), ...env },
-  });
+/** Runs `command args…` in a pty of its own (TERM=xterm-256color, 100×40 unless told). */
+export function startProgram(command: string, args: string[], options: ProgramOptions = {}): ProgramSession {
+  const { cols = COLS, rows = ROWS, cwd = process.cwd(), name = "program" } = options;
+  const env: Record<string, string> = { ...environment(), TERM: "xterm-256color" };
+  for (const [key, value] of Object.entries(options.env ?? {})) {
+    if (value === undefined) delete env[key];
+    else env[key] = value;
+  }
+  const term = new xterm.Terminal({ cols, rows, scrollback: 2000, allowProposedApi: true });
+  const child = pty.spawn(command, args, { name: "xterm-256color", cols, rows, cwd, env });
   let raw = "";
   let exitCode: number | undefined;
+  // xterm parses what it is given later: a count of writes not yet on the screen tells when it has all.
+  let unparsed = 0;
   child.onData((data) => {
     raw += data;
-    term.write(data);
+    unparsed++;
+    term.write(data, () => void unparsed--);
   });
-  let exitedAt: number | undefined;
   child.onExit(({ exitCode: code }) => {
     exitCode = code;
-    exitedAt = Date.now();
   });
+  // node-pty reports the exit once the pty is drained, so nothing more can come once xterm has it all.
+  const gone = () => exitCode !== undefined && unparsed === 0;
 
   const screen = () => {
     const buffer = term.buffer.active;
-    const rows: string[] = [];
+    const lines: string[] = [];
     for (let i = 0; i < buffer.length; i++) {
       const line = buffer.getLine(i);
       const text = line?.translateToString(true) ?? "";
       // A row the terminal wrapped continues the previous one: join them back into one line.
-      if (line?.isWrapped && rows.length) rows[rows.length - 1] += text;
-      else rows.push(text);
+      if (line?.isWrapped && lines.length) lines[lines.length - 1] += text;
+      else lines.push(text);
     }
-    return rows.join("\n").trimEnd();
-  };
-  const lines = (): ResultLine[] => {
-    let text = "";
-    try {
-      text = readFileSync(resultsFile, "utf8");
-    } catch {
-      return [];
-    }
-    return text.split("\n").filter(Boolean).map((l) => JSON.parse(l) as ResultLine);
+    return lines.join("\n").trimEnd();
   };
   const show = (why: string) => `${why}\n--- screen ---\n${screen()}\n--------------\n(exit code: ${exitCode ?? "running"}; stderr is on the screen too)`;
-  // A second after the process is gone, its last output has arrived: waiting longer cannot help.
-  // (Not at once: the exit event can overtake the last data read from the pty.)
-  const exited = async () => exitedAt !== undefined && Date.now() - exitedAt > 1000;
 
   return {
     screen,
-    lines,
     raw: () => raw,
     cursorVisible: () => raw.lastIndexOf("\x1b[?25h") >= raw.lastIndexOf("\x1b[?25l"),
     underlined() {
@@ -163,14 +160,63 @@ export function startDriver(steps: Scenario["steps"], options: Omit<Scenario, "s
       };
       const found = () => (typeof what === "string" ? region().includes(what) : what.test(region()));
       const anchor = after === undefined ? "" : ` after ${JSON.stringify(after)}`;
-      await poll(found, timeoutMs, (why) => show(`${why} waiting for ${String(what)}${anchor}`), exited);
+      await poll(found, timeoutMs, (why) => show(`${why} waiting for ${String(what)}${anchor}`), gone, name);
       return region();
+    },
+    async waitUntil(check, what, timeoutMs = 10_000) {
+      await poll(check, timeoutMs, (why) => show(`${why} waiting for ${what}`), gone, name);
     },
     press: (...keys) => child.write(keys.join("")),
     type: (text) => child.write(text),
     signal: (name) => child.kill(name),
+    async exitCode(timeoutMs = 10_000) {
+      await poll(gone, timeoutMs, (why) => show(`${why} waiting for the ${name} to exit`), () => false, name);
+      return exitCode!;
+    },
+    close() {
+      if (exitCode === undefined) child.kill("SIGKILL");
+      term.dispose();
+    },
+  };
+}
+
+/** The terminal driver in the pty, with its results file. */
+export interface PtySession extends Omit<ProgramSession, "signal" | "exitCode"> {
+  /** Sends a signal to the driver (SIGUSR1: complete a wait, or send a notice; SIGUSR2: withdraw the request). */
+  signal(name: "SIGUSR1" | "SIGUSR2"): void;
+  /** Waits for step `index`'s answer. */
+  result(index: number, timeoutMs?: number): Promise<unknown>;
+  /** Waits for a line of the results file that `match` accepts, and returns it. */
+  lineWhere(match: (line: ResultLine) => boolean, timeoutMs?: number): Promise<ResultLine>;
+  /** Every line of the results file so far. */
+  lines(): ResultLine[];
+  /** Waits for the driver to finish its steps, print its last line and exit; returns its exit code and raw-mode state. */
+  exit(timeoutMs?: number): Promise<{ code: number; stdinRaw: boolean | undefined }>;
+}
+
+/** Starts the terminal driver with a scenario (see test/fixtures/terminal/driver.ts). */
+export function startDriver(steps: Scenario["steps"], options: Omit<Scenario, "steps" | "resultsFile"> & { env?: Record<string, string> } = {}): PtySession {
+  const dir = mkdtempSync(join(tmpdir(), "elicit-pty-"));
+  const resultsFile = join(dir, "results.jsonl");
+  const { env, ...rest } = options;
+  const scenario: Scenario = { ...rest, resultsFile, steps };
+  const program = startProgram(process.execPath, ["--import", "tsx", DRIVER], { env: { TERMINAL_SCENARIO: JSON.stringify(scenario), ...env }, name: "driver" });
+
+  const lines = (): ResultLine[] => {
+    let text = "";
+    try {
+      text = readFileSync(resultsFile, "utf8");
+    } catch {
+      return [];
+    }
+    return text.split("\n").filter(Boolean).map((l) => JSON.parse(l) as ResultLine);
+  };
+  return {
+    ...program,
+    signal: (name) => program.signal(name),
+    lines,
     async lineWhere(match, timeoutMs = 10_000) {
-      await poll(() => lines().some(match), timeoutMs, (why) => show(`${why} waiting for a results line: ${String(match)}`), exited);
+      await program.waitUntil(() => lines().some(match), `a results line: ${String(match)}`, timeoutMs);
       return lines().find(match)!;
     },
     async result(index, timeoutMs = 10_000) {
@@ -178,16 +224,15 @@ export function startDriver(steps: Scenario["steps"], options: Omit<Scenario, "s
       return (line as { result: unknown }).result;
     },
     async exit(timeoutMs = 10_000) {
-      // Its last line on screen means all its output arrived (a pty keeps order; the exit event may not).
-      const finished = () => exitCode !== undefined && screen().includes(DONE_MARKER);
-      await poll(finished, timeoutMs, (why) => show(`${why} waiting for the driver to finish and exit`), exited);
+      // Its last line on screen means it got through every step.
+      await program.waitFor(DONE_MARKER, { timeoutMs });
+      const code = await program.exitCode(timeoutMs);
       const done = lines().find((l): l is { done: true; stdinRaw: boolean | undefined } => "done" in l);
-      if (!done) throw new Error(show(`The driver exited (${exitCode}) before finishing its steps`));
-      return { code: exitCode!, stdinRaw: done.stdinRaw };
+      if (!done) throw new Error(`The driver exited (${code}) before finishing its steps\n--- screen ---\n${program.screen()}\n--------------`);
+      return { code, stdinRaw: done.stdinRaw };
     },
     close() {
-      if (exitCode === undefined) child.kill("SIGKILL");
-      term.dispose();
+      program.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };

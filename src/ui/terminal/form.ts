@@ -11,12 +11,29 @@ import { indent, inert, inertLine, serverName } from "./style.js";
 
 type Answers = Map<string, FieldValue | undefined>;
 
-export async function runForm(io: TerminalIO, request: FormRequest, context: UIContext): Promise<FormAnswer> {
+/**
+ * A form the client asks on its own behalf (`elicit connect` asking for a tool's arguments): no
+ * server sent it, so it is not headed "Form from SERVER" and has no Decline (there is no one to say no to).
+ */
+export interface OwnForm {
+  /** The heading, e.g. "Arguments for search_flights". */
+  title: string;
+  /** What cancelling does, shown on the Cancel choice: "Cancel (do not call search_flights)". */
+  cancel: string;
+  /** Printed when cancelled, e.g. "Cancelled: search_flights was not called." */
+  cancelled: string;
+  /** Printed when submitted, e.g. "Calling search_flights on travel 1.0.0." */
+  sent: string;
+}
+
+export async function runForm(io: TerminalIO, request: FormRequest, context: UIContext, own?: OwnForm): Promise<FormAnswer> {
   const { style } = io;
   const signal = context.signal;
   const server = serverName(context);
   const who = inertLine(context.server.name) || "the server";
-  io.print("", style.bold(`Form from ${style.server(server)}`), indent(inert(request.message)));
+  const decline = own ? [] : [{ name: `Decline (tell ${who} no)`, value: "decline" as const }];
+  const cancel = { name: own ? `Cancel (${inertLine(own.cancel)})` : "Cancel (dismiss without answering)", value: "cancel" as const };
+  io.print("", style.bold(own ? inertLine(own.title) : `Form from ${style.server(server)}`), indent(inert(request.message)));
   for (const warning of request.warnings) io.print(style.warning(`Warning: ${inertLine(warning)}`));
   io.print(style.dim("Fields marked * are required. Esc or Ctrl-C cancels."));
 
@@ -27,20 +44,20 @@ export async function runForm(io: TerminalIO, request: FormRequest, context: UIC
         message: "Answer this form?",
         choices: [
           { name: request.fields.length ? `Fill it in (${plural(request.fields.length, "field")})` : "Answer (there are no fields)", value: "answer" },
-          { name: `Decline (tell ${who} no)`, value: "decline" },
-          { name: "Cancel (dismiss without answering)", value: "cancel" },
+          ...decline,
+          cancel,
         ],
       },
       signal,
     );
-    if (start !== "answer") return finish(io, start === "decline" ? { action: "decline" } : { action: "cancel" }, server);
+    if (start !== "answer") return finish(io, start === "decline" ? { action: "decline" } : { action: "cancel" }, server, own);
 
     const check = checker(request);
     const answers: Answers = new Map(request.fields.map((f) => [f.name, f.default]));
     for (const field of request.fields) answers.set(field.name, await askField(io, field, answers.get(field.name), check, signal));
 
     for (;;) {
-      showReview(io, request.fields, answers, server);
+      showReview(io, request.fields, answers, own ? "" : ` for ${style.server(server)}`);
       const next = await io.ask(
         select<string>,
         {
@@ -48,13 +65,13 @@ export async function runForm(io: TerminalIO, request: FormRequest, context: UIC
           choices: [
             { name: "Submit", value: "submit" },
             ...(request.fields.length ? [{ name: "Edit an answer", value: "edit" }] : []),
-            { name: `Decline (tell ${who} no)`, value: "decline" },
-            { name: "Cancel (dismiss without answering)", value: "cancel" },
+            ...decline,
+            cancel,
           ],
         },
         signal,
       );
-      if (next === "decline" || next === "cancel") return finish(io, { action: next }, server);
+      if (next === "decline" || next === "cancel") return finish(io, { action: next }, server, own);
       if (next === "edit") {
         const name = await io.ask(
           select<string>,
@@ -75,12 +92,12 @@ export async function runForm(io: TerminalIO, request: FormRequest, context: UIC
       const content: FormContent = {};
       for (const [name, value] of answers) if (value !== undefined) define(content, name, value);
       const verdict = validateContent(request.schema, content);
-      if (verdict.ok) return finish(io, { action: "accept", content: verdict.value }, server);
+      if (verdict.ok) return finish(io, { action: "accept", content: verdict.value }, server, own);
       // Each field was checked as it was typed, so this is a belt-and-braces check of the whole answer.
       for (const e of verdict.errors) io.print(style.error(`Error: ${inertLine(e.message)}`));
     }
   } catch (error) {
-    if (error instanceof Cancelled) return finish(io, { action: "cancel" }, server, error.by);
+    if (error instanceof Cancelled) return finish(io, { action: "cancel" }, server, own, error.by);
     throw error;
   }
 }
@@ -95,18 +112,19 @@ function checker(request: FormRequest): FieldCheck {
   };
 }
 
-function showReview(io: TerminalIO, fields: Field[], answers: Answers, server: string): void {
+function showReview(io: TerminalIO, fields: Field[], answers: Answers, forWhom: string): void {
   const { style } = io;
   const titles = fields.map(fieldTitle);
   const width = Math.min(32, Math.max(0, ...titles.map((t) => t.length)));
-  io.print("", style.bold(`Review your answers for ${style.server(server)}`));
+  io.print("", style.bold(`Review your answers${forWhom}`));
   if (!fields.length) io.print("  (this form has no fields)");
   fields.forEach((f, i) => io.print(`  ${titles[i]!.padEnd(width)}  ${showValue(f, answers.get(f.name))}`));
 }
 
-function finish(io: TerminalIO, answer: FormAnswer, server: string, by?: "person" | "server"): FormAnswer {
+function finish(io: TerminalIO, answer: FormAnswer, server: string, own: OwnForm | undefined, by?: "person" | "server"): FormAnswer {
   const { style } = io;
-  if (answer.action === "accept") io.print(style.ok(`Sent your answers to ${server}.`));
+  if (own) io.print(answer.action === "accept" ? style.ok(inertLine(own.sent)) : inertLine(own.cancelled));
+  else if (answer.action === "accept") io.print(style.ok(`Sent your answers to ${server}.`));
   else if (answer.action === "decline") io.print(`Declined: told ${server} no.`);
   else io.print(by === "server" ? `Cancelled: ${server} withdrew the request.` : "Cancelled: nothing was sent.");
   return answer;

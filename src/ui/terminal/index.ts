@@ -1,8 +1,8 @@
 // terminalUI: the interactive renderer of the UI contract for a terminal, on @inquirer/prompts
 // (questions), ora (the wait spinner) and open (the system browser, only after consent).
 import open from "open";
-import type { ElicitationUI, SamplingUI, UIContext } from "../../client/ui.js";
-import { runForm } from "./form.js";
+import type { ElicitationUI, FormAnswer, FormRequest, SamplingUI, UIContext } from "../../client/ui.js";
+import { runForm, type OwnForm } from "./form.js";
 import { Queue, TerminalIO } from "./io.js";
 import { reviewAnswer, reviewRequest } from "./sampling.js";
 import { inertLine } from "./style.js";
@@ -41,4 +41,11 @@ export function terminalUI(options: TerminalUIOptions = {}): TerminalUI {
     reviewRequest: (request, context) => queue.run(() => reviewRequest(io, request, context)),
     reviewAnswer: (answer, request, context) => queue.run(() => reviewAnswer(io, answer, request, context)),
   };
+}
+
+export type { OwnForm } from "./form.js";
+
+/** Asks a form of the client's own (see OwnForm), worded as such: not "Form from SERVER", no Decline. */
+export function askOwnForm(request: FormRequest, context: UIContext, own: OwnForm, options: Pick<TerminalUIOptions, "input" | "output"> = {}): Promise<FormAnswer> {
+  return runForm(new TerminalIO(options.input ?? process.stdin, options.output ?? process.stdout), request, context, own);
 }

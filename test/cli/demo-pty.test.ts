@@ -1,0 +1,187 @@
+// `elicit demo` in a real pseudo-terminal, walked as a person would: the built bin (npm test builds
+// first) with no model configured, so the person reviews the model request and types the answer,
+// fills the booking and contact forms, and finds the itinerary saved in the root.
+import { after, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { contactForm } from "../../src/examples/travel/book-trip.js";
+import { validateContent } from "../../src/schema/validate.js";
+import { BIN } from "../helpers/cli.js";
+import { KEY, startProgram, type ProgramSession } from "../helpers/pty.js";
+
+/** Where the final screen of the successful walk goes, for pasting into a note (not asserted on). */
+const SCREEN_FILE = join(tmpdir(), "elicit-demo-screen.txt");
+
+const dirs: string[] = [];
+after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+const tempDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), "elicit-demo-pty-"));
+  dirs.push(dir);
+  return dir;
+};
+
+/** No model: every ELICIT_MODEL* and OPENAI_* variable removed from the child's environment. */
+const NO_MODEL = Object.fromEntries(Object.keys(process.env).filter((k) => /^(ELICIT_MODEL|OPENAI_)/.test(k)).map((k) => [k, undefined]));
+
+/** Starting the bin, a server and a tool call can be slow on a busy machine: waits that include server work get this long. */
+const SLOW = 30_000;
+
+function startDemo(root: string): ProgramSession {
+  assert.ok(existsSync(BIN), `${BIN} is missing: run npm run build first`);
+  return startProgram(process.execPath, [BIN, "demo", "--root", root], { env: NO_MODEL, name: "demo" });
+}
+
+/** The line of an open question: "? Label" then the end of the line or what is typed. */
+const asking = (label: string) => new RegExp(`^\\? ${label.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?: |$)`, "m");
+
+/** Steps 1 and 2: the search, then the model request reviewed and the answer typed by the person (BCN-11 first: the seed's $3,000 trip). */
+async function throughModelReview(s: ProgramSession): Promise<void> {
+  const request = await s.waitFor("? Send this request to the model?", { timeoutMs: SLOW });
+  assert.match(request, /No model is configured \(ELICIT_MODEL…\): when the server asks for one, you read the request and type the answer yourself\./);
+  assert.match(request, /── 1 of 4: search flights ──\n44 round-trip fares from New York to Barcelona \(BCN\), June 15-22, per traveler:/);
+  const review = request.slice(request.indexOf("── 2 of 4: the best flight, chosen by the client's model ──"));
+  assert.match(review, /^Model request from mcp-elicit-travel 1\.0\.0$/m, "says which server asks");
+  assert.match(review, /No model provider is configured: if you approve, you will type the answer yourself\./);
+  assert.match(review, /System prompt:\n {4}You are a travel expert helping users find the best flights based on their preferences/);
+  assert.match(review, /\[1\] user:\n {6}Analyze these flight options and recommend the best choice:/);
+  assert.equal(review.match(/^ {6}BCN-\d\d: /gm)?.length, 44, "the whole flight list is shown");
+  assert.match(review, /^ {6}BCN-11: British Airways, economy, \$1,180 round trip \| out 08:25 JFK/m);
+  assert.match(review, /User preferences: morning departure, max 1 layover/);
+  assert.match(review, /Model hints: claude-3-5-sonnet/);
+  assert.match(review, /Max tokens: +1500/);
+  assert.match(review, /Priorities: +cost 0\.3, speed 0\.2, intelligence 0\.9/);
+  assert.match(review, /❯ Approve \(then type the answer yourself\)\n {2}Edit the request\n {2}Deny/);
+  s.press(KEY.enter);
+
+  const ask = await s.waitFor(asking("Your answer:"), { after: "✔ Send this request to the model?" });
+  assert.match(ask, /^Approved\.$/m);
+  assert.match(ask, /No model provider is configured: type the answer the server will receive \(Esc rejects\)\./);
+  assert.match(ask, /Answering the user's message: Analyze these flight options/);
+  s.type("BCN-11, BCN-14, BCN-12");
+  s.press(KEY.enter);
+  const answer = await s.waitFor("? Send this answer to mcp-elicit-travel 1.0.0?", { after: "✔ Your answer:" });
+  assert.match(answer, /Written by you \(no model provider\)\.\n {2}Text:\n {4}BCN-11, BCN-14, BCN-12\n/);
+  s.press(KEY.enter); // Approve
+
+  const best = await s.waitFor(/^3\. BCN-12: /m, { after: "Sent the answer to mcp-elicit-travel 1.0.0.", timeoutMs: SLOW });
+  assert.match(best, /chosen by the client's model \(typed-by-person\) from 44 options:\n1\. BCN-11: British Airways[^\n]*\n2\. BCN-14: Aer Lingus/);
+}
+
+/** The booking confirmation form's opening screen: the seed's summary and total. */
+async function bookingForm(s: ProgramSession): Promise<string> {
+  const start = await s.waitFor("? Answer this form?", { after: "── 3 of 4: book the trip ──", timeoutMs: SLOW });
+  assert.match(start, /^Form from mcp-elicit-travel 1\.0\.0\n {2}Please confirm your Barcelona vacation booking details:\n {2}Barcelona flights June 15-22, beachfront hotel, total \$3,000\./m);
+  assert.match(start, /Flights: British Airways economy \(BCN-11\)/);
+  assert.match(start, /❯ Fill it in \(4 fields\)\n {2}Decline \(tell mcp-elicit-travel no\)\n {2}Cancel/);
+  return start;
+}
+
+describe("elicit demo in a terminal, with no model configured", () => {
+  test("review the model request, type its answer, book through both forms (with an edit and a bad email), save the itinerary", async () => {
+    const root = tempDir();
+    const s = startDemo(root);
+    try {
+      await throughModelReview(s);
+
+      // Step 3: the seed's booking confirmation.
+      await bookingForm(s);
+      s.press(KEY.enter);
+      const confirm = await s.waitFor("? Confirm booking *", { after: "✔ Answer this form?" });
+      assert.match(confirm, /Confirm the booking \(Flights \+ Hotel = \$3,000\)\n\? Confirm booking \*\n❯ Yes\n {2}No$/m);
+      s.press(KEY.enter); // Yes
+      const seat = await s.waitFor(asking("Seat preference"));
+      assert.match(seat, /Preferred seat type for flights\n {2}\(optional: choose Skip to leave it out\)/);
+      assert.match(seat, /❯ window\n {2}aisle\n {2}no preference\n {2}Skip \(no answer\)/);
+      s.press(KEY.enter); // window
+      const room = await s.waitFor(asking("Room type"));
+      assert.match(room, /Preferred room type at hotel/);
+      assert.match(room, /❯ sea view\n {2}city view\n {2}garden view\n {2}Skip \(no answer\)/);
+      s.press(KEY.down, KEY.enter); // city view
+      const insurance = await s.waitFor(asking("Travel insurance"));
+      assert.match(insurance, /Add travel insurance \(\$150\)/);
+      assert.match(insurance, / {2}Yes\n❯ No\n {2}Skip \(no answer\)/, "the form's default (No) is preselected");
+      s.press(KEY.up, KEY.enter); // Yes
+
+      const review = await s.waitFor("? Send these answers?", { after: "Review your answers for mcp-elicit-travel 1.0.0" });
+      assert.match(review, /Confirm booking \* +Yes\n {2}Seat preference +window\n {2}Room type +city view\n {2}Travel insurance +Yes\n/);
+      s.press(KEY.down, KEY.enter); // Edit an answer
+      const which = await s.waitFor("? Which answer?");
+      assert.match(which, /❯ Confirm booking \*: Yes\n {2}Seat preference: window\n {2}Room type: city view\n {2}Travel insurance: Yes\n {2}Back to the review/);
+      s.press(KEY.down, KEY.enter); // Seat preference
+      const again = await s.waitFor(asking("Seat preference"), { after: "✔ Which answer?" });
+      assert.match(again, /❯ window/, "the earlier answer is preselected");
+      s.press(KEY.down, KEY.enter); // aisle
+      const edited = await s.waitFor("? Send these answers?", { after: "✔ Seat preference aisle" });
+      assert.match(edited, /Seat preference +aisle\n/);
+      s.press(KEY.enter); // Submit
+
+      // The contact details, with one bad email first.
+      const contact = await s.waitFor("? Answer this form?", { after: "Sent your answers to mcp-elicit-travel 1.0.0.", timeoutMs: SLOW });
+      assert.match(contact, /Form from mcp-elicit-travel 1\.0\.0\n {2}Who is traveling\? Barcelona, June 15-22: the airline and hotel need the traveler's contact details\./);
+      assert.match(contact, /Fill it in \(3 fields\)/);
+      s.press(KEY.enter);
+      assert.match(await s.waitFor("? Full name *", { after: "Who is traveling?" }), /As it appears on your passport\n {2}\(2 to 100 characters\)/);
+      s.type("Ana Garcia");
+      s.press(KEY.enter);
+      assert.match(await s.waitFor("? Email *", { after: "Who is traveling?" }), /Where the confirmation and itinerary go\n {2}\(an email address, like name@example\.com; at most 254 characters\)/);
+      s.type("ana@example");
+      s.press(KEY.enter);
+      const verdict = validateContent(contactForm(), { fullName: "Ana Garcia", email: "ana@example", phone: "+34 600 123 456" });
+      const message = verdict.ok ? assert.fail("ana@example must be refused") : verdict.errors.find((e) => e.field === "email")!.message;
+      assert.equal(message, "Email must be an email address, like name@example.com");
+      const refused = await s.waitFor(`Error: ${message}`, { after: "? Email *" });
+      assert.match(refused, /^\? Email \* ana@example\nError: /m, "the typed text stays, to be corrected");
+      s.press(KEY.ctrlU);
+      s.type("ana@example.com");
+      s.press(KEY.enter);
+      assert.match(await s.waitFor("? Phone *", { after: "✔ Email * ana@example.com" }), /With country code, e.g\. \+1 212 555 0100/);
+      s.type("+34 600 123 456");
+      s.press(KEY.enter);
+      const people = await s.waitFor("? Send these answers?", { after: "✔ Phone * +34 600 123 456" });
+      assert.match(people, /Full name \* +Ana Garcia\n {2}Email \* +ana@example\.com\n {2}Phone \* +\+34 600 123 456\n/);
+      s.press(KEY.enter);
+
+      // Booked, then step 4: the itinerary saved into the root.
+      const booked = await s.waitFor(/^Booked! Reference ELC-[0-9A-Z]{6}: /m, { after: "✔ Send these answers? Submit", timeoutMs: SLOW });
+      const reference = /Booked! Reference (ELC-[0-9A-Z]{6})/.exec(booked)![1]!;
+      assert.match(booked, /for Ana Garcia \(seat: aisle, room: city view, travel insurance \$150\)\. Total charged \$3,150\. The confirmation goes to ana@example\.com/);
+      const saved = await s.waitFor(/^Saved the itinerary for ELC-[0-9A-Z]{6} to .* \(\d+ bytes\) in the root /m, { after: "── 4 of 4: save the itinerary ──", timeoutMs: SLOW });
+      assert.match(saved, new RegExp(`Saved the itinerary for ${reference} to \\S*/itinerary-${reference}\\.md`));
+
+      assert.equal(await s.exitCode(SLOW), 0);
+      assert.ok(s.cursorVisible(), "the cursor is visible again");
+      writeFileSync(SCREEN_FILE, s.screen() + "\n");
+
+      const file = join(root, `itinerary-${reference}.md`);
+      assert.deepEqual(readdirSync(root), [`itinerary-${reference}.md`], "exactly the itinerary, nothing else, in the root");
+      const itinerary = readFileSync(file, "utf8");
+      assert.match(itinerary, new RegExp(`^# Barcelona trip, June 15-22 — booking ${reference}$`, "m"));
+      assert.match(itinerary, /Traveler: Ana Garcia \(ana@example\.com, \+34 600 123 456\)/);
+      assert.match(itinerary, /Total: \$3,150 \(flights \$1,180 \+ hotel \$1,820 \+ travel insurance \$150\)/);
+      assert.match(itinerary, /Seat preference: aisle/);
+      assert.match(itinerary, /Room: city view/);
+    } finally {
+      s.close();
+    }
+  });
+
+  test("declining the booking form books nothing, saves nothing, and exits 0", async () => {
+    const root = tempDir();
+    const s = startDemo(root);
+    try {
+      await throughModelReview(s);
+      await bookingForm(s);
+      s.press(KEY.down, KEY.enter); // Decline
+      const end = await s.waitFor("The demo ends here.", { after: "✔ Answer this form? Decline", timeoutMs: SLOW });
+      assert.match(end, /^Declined: told mcp-elicit-travel 1\.0\.0 no\.\nNothing was booked: you declined the booking confirmation\.\n\nNothing was booked, so there is no itinerary to save\. The demo ends here\.$/m);
+      assert.equal(await s.exitCode(SLOW), 0);
+      assert.doesNotMatch(s.screen(), /4 of 4|Who is traveling/, "no contact form, no step 4");
+      assert.deepEqual(readdirSync(root), [], "nothing in the root");
+      assert.ok(s.cursorVisible(), "the cursor is visible again");
+    } finally {
+      s.close();
+    }
+  });
+});
