@@ -40,7 +40,7 @@ const asking = (label: string) => new RegExp(`^\\? ${label.replace(/[.*+?^${}()|
 async function throughModelReview(s: ProgramSession): Promise<void> {
   const request = await s.waitFor("? Send this request to the model?", { timeoutMs: SLOW });
   assert.match(request, /No model is configured \(ELICIT_MODEL…\): when the server asks for one, you read the request and type the answer yourself\./);
-  assert.match(request, /── 1 of 4: search flights ──\n44 round-trip fares from New York to Barcelona \(BCN\), June 15-22, per traveler:/);
+  assert.match(request, /── 1 of 4: search flights ──\n44 round-trip fares from New York to Barcelona \(BCN\), June 15-22, per traveler\. The server hands them all to the model/);
   const review = request.slice(request.indexOf("── 2 of 4: the best flight, chosen by the client's model ──"));
   assert.match(review, /^Model request from mcp-elicit-travel 1\.0\.0$/m, "says which server asks");
   assert.match(review, /No model provider is configured: if you approve, you will type the answer yourself\./);
