@@ -1,6 +1,7 @@
 // `npm run bench` (= `npm run build && tsx bench/run.ts`): runs every benchmark in turn and prints
 // its table. The benches time the compiled package in ../dist, i.e. what ships. Timings are
 // informative only: nothing here asserts on them. Add a bench by adding an entry to BENCHES.
+import { benchInputs, formatInputsTables } from "./inputs.js";
 import { benchServer, formatServerTables } from "./server.js";
 import { benchValidate, formatValidateTable } from "./validate.js";
 
@@ -13,7 +14,24 @@ const BENCHES: { title: string; run: () => Promise<string> }[] = [
     title: "Elicitation round trips: our kit (ctx.elicit) vs the SDK's own path, in-memory and Streamable HTTP",
     run: async () => formatServerTables(await benchServer()),
   },
+  {
+    title: "Sampling and roots round trips: our kit (ctx.sample, ctx.roots) vs the SDK by hand, in-memory and Streamable HTTP",
+    run: async () => formatInputsTables(await benchInputs()),
+  },
 ];
+
+// Each kind of process warning is printed once, then counted. The one expected: the SDK's Streamable
+// HTTP client passes its one AbortSignal to every POST (here, each answer to a 2025-era server
+// request), and undici drops a fetch's abort listener only when that request is garbage-collected,
+// so thousands of calls between collections trip MaxListenersExceededWarning (on the raw SDK path as
+// much as ours; the heap returns to its baseline).
+const warnings = new Map<string, number>();
+process.removeAllListeners("warning");
+process.on("warning", (warning) => {
+  const seen = warnings.get(warning.name) ?? 0;
+  warnings.set(warning.name, seen + 1);
+  if (seen === 0) console.error(`(${warning.name}: ${warning.message} Printed once.)`);
+});
 
 console.log(`node ${process.version}, ${process.platform}/${process.arch}`);
 for (const bench of BENCHES) {
@@ -21,3 +39,4 @@ for (const bench of BENCHES) {
   const table = await bench.run();
   console.log(`\n## ${bench.title}\n\n${table}\n\n(${((performance.now() - started) / 1000).toFixed(1)} s)`);
 }
+if (warnings.size) console.log(`\n(process warnings: ${[...warnings].map(([name, n]) => `${name} × ${n}`).join(", ")})`);

@@ -4,18 +4,12 @@
 // Every server registers all tools (plain, raw, ours, flow10), so on each setup only the
 // elicitation path differs; a plain tools/call (no elicitation) is timed alongside as the unit.
 // Then a 10-step flow on 2026-07-28 (ten `ctx.elicit` in sequence, replayed every round):
-// total time, per-round time and requestState size, and heap before/after.
-//
-// Timing: warmup, then ROUNDS rounds; in each round every variant runs one batch of calls
-// (~BATCH_MS, order rotated per round) and we keep the batch mean. A variant's time is the median of
-// its batch means; ours/raw is the median of the per-round ratios (paired, so drift cancels).
-// Process CPU time (client + server, all threads) is kept too: on a shared machine it moves less
-// than wall time when other work takes the cores.
+// total time, per-round time and requestState size, and heap before/after. Setups and timing are
+// harness.ts's.
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { Client } from "@modelcontextprotocol/client";
 import {
-  InMemoryTransport,
   McpServer,
   inputRequired,
   inputResponse,
@@ -23,22 +17,15 @@ import {
   type InputRequiredResult,
   type ServerContext,
 } from "@modelcontextprotocol/server";
-import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import * as z from "zod";
 import type { RequestedSchema } from "../dist/schema/index.js";
-import { createElicitation, serveHttp } from "../dist/server/index.js";
+import { createElicitation } from "../dist/server/index.js";
 import { bookingSchema } from "../test/helpers/seeds.js";
+import { benchRoundTrips, checkTools, formatRoundTrips, median, openSetup, table, type Era, type RoundTripRow, type Setup, type TransportKind } from "./harness.js";
 
-const WARMUP_MS = 300;
-const ROUNDS = 9;
-const BATCH_MS = 180;
 const FLOW_STEPS = 10;
 const FLOW_WARMUP_MS = 1000;
 const FLOW_RUNS = { memory: 60, http: 20 };
-
-type Era = "legacy" | "modern";
-type Variant = "plain" | "raw" | "ours";
-const VARIANTS: Variant[] = ["plain", "raw", "ours"];
 
 const BOOKING: RequestedSchema = bookingSchema();
 const BOOKING_ANSWER = { confirmBooking: true, seatPreference: "window", roomType: "sea view", travelInsurance: false };
@@ -95,11 +82,6 @@ function makeServer(era: Era): McpServer {
   return server;
 }
 
-/** Incoming input_required results (the client transport's view), for the flow bench. */
-interface Observer {
-  record?: (requestStateBytes: number) => void;
-}
-
 function makeClient(era: Era): Client {
   const client = new Client(
     { name: "bench-client", version: "1.0.0" },
@@ -116,131 +98,13 @@ function makeClient(era: Era): Client {
   return client;
 }
 
-/** Lets `observer` see every input_required result the client receives (same cost for every variant). */
-function observe(transport: { onmessage?: (message: never, extra?: never) => void }, observer: Observer) {
-  const inner = transport.onmessage!;
-  transport.onmessage = (message, extra) => {
-    if (observer.record) {
-      const result = (message as { result?: { resultType?: string; requestState?: string } }).result;
-      if (result?.resultType === "input_required") observer.record(Buffer.byteLength(result.requestState ?? ""));
-    }
-    inner(message, extra);
-  };
-}
+const open = (kind: TransportKind, era: Era) => openSetup(kind, era, makeServer, makeClient);
 
-interface Setup {
-  name: string;
-  era: Era;
-  client: Client;
-  observer: Observer;
-  close(): Promise<void>;
-}
-
-async function openSetup(transportKind: "memory" | "http", era: Era): Promise<Setup> {
-  const client = makeClient(era);
-  const observer: Observer = {};
-  const name = `${transportKind === "memory" ? "in-memory" : "HTTP 127.0.0.1"}`;
-  if (transportKind === "http") {
-    const http = await serveHttp(({ era }) => makeServer(era));
-    const transport = new StreamableHTTPClientTransport(http.url);
-    await client.connect(transport);
-    observe(transport as never, observer);
-    return { name, era, client, observer, close: async () => { await client.close(); await http.close(); } };
-  }
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  let closeServer = async () => {};
-  if (era === "modern") {
-    const handle = serveStdio(({ era }) => makeServer(era), { transport: serverSide });
-    closeServer = () => handle.close();
-  } else {
-    const server = makeServer("legacy");
-    await server.connect(serverSide);
-    closeServer = () => server.close();
-  }
-  await client.connect(clientSide);
-  observe(clientSide as never, observer);
-  return { name, era, client, observer, close: async () => { await client.close(); await closeServer(); } };
-}
-
-const EXPECTED: Record<Variant, string> = { plain: "booked Barcelona", raw: "booked Barcelona: ", ours: "booked Barcelona: " };
-
-async function callOnce(client: Client, variant: Variant) {
-  return (await client.callTool({ name: variant, arguments: { hotel: "Barcelona" } })) as CallToolResult;
-}
-
-/** Wall and CPU µs per call of `n` sequential calls. */
-async function batch(client: Client, variant: Variant, n: number): Promise<{ wall: number; cpu: number }> {
-  const cpu0 = process.cpuUsage();
-  const start = process.hrtime.bigint();
-  for (let i = 0; i < n; i++) await callOnce(client, variant);
-  const wall = Number(process.hrtime.bigint() - start) / n / 1000;
-  const cpu = process.cpuUsage(cpu0);
-  return { wall, cpu: (cpu.user + cpu.system) / n };
-}
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
-
-export interface RoundTripRow {
-  setup: string;
-  revision: string;
-  /** Median µs per tools/call. */
-  us: Record<Variant, number>;
-  /** Median of per-round ours/raw ratios (wall), their range, and the same median on CPU time. */
-  oursOverRaw: number;
-  ratioMin: number;
-  ratioMax: number;
-  oursOverRawCpu: number;
-  /** Timed calls, all variants together. */
-  calls: number;
-}
-
-async function benchRoundTrips(setup: Setup): Promise<RoundTripRow> {
-  const { client } = setup;
-  // Sanity (not a timing assertion): the three tools must do what the bench says they do.
-  for (const v of VARIANTS) {
-    const result = await callOnce(client, v);
-    const got = (result.content[0] as { text?: string } | undefined)?.text ?? "";
-    if (result.isError || !got.startsWith(EXPECTED[v])) throw new Error(`${setup.name} ${setup.era} ${v}: unexpected result ${JSON.stringify(result)}`);
-  }
-  const perBatch = {} as Record<Variant, number>;
-  for (const v of VARIANTS) {
-    let n = 0;
-    const start = performance.now();
-    while (performance.now() - start < WARMUP_MS) {
-      await callOnce(client, v);
-      n++;
-    }
-    perBatch[v] = Math.max(5, Math.round((n * BATCH_MS) / WARMUP_MS));
-  }
-  const samples: Record<Variant, number[]> = { plain: [], raw: [], ours: [] };
-  const ratios: number[] = [];
-  const cpuRatios: number[] = [];
-  let calls = 0;
-  for (let r = 0; r < ROUNDS; r++) {
-    const order = VARIANTS.map((_, i) => VARIANTS[(i + r) % VARIANTS.length]!);
-    const round = {} as Record<Variant, { wall: number; cpu: number }>;
-    for (const v of order) {
-      round[v] = await batch(client, v, perBatch[v]);
-      samples[v].push(round[v].wall);
-      calls += perBatch[v];
-    }
-    ratios.push(round.ours.wall / round.raw.wall);
-    cpuRatios.push(round.ours.cpu / round.raw.cpu);
-  }
-  return {
-    setup: setup.name,
-    revision: client.getNegotiatedProtocolVersion() ?? "?",
-    us: { plain: median(samples.plain), raw: median(samples.raw), ours: median(samples.ours) },
-    oursOverRaw: median(ratios),
-    ratioMin: Math.min(...ratios),
-    ratioMax: Math.max(...ratios),
-    oursOverRawCpu: median(cpuRatios),
-    calls,
-  };
+/** ctx.elicit against the SDK's own path (tool "raw"), with tool "plain" as the unit. */
+async function benchElicit(setup: Setup): Promise<RoundTripRow> {
+  await checkTools(setup, { plain: "booked Barcelona", raw: "booked Barcelona: ", ours: "booked Barcelona: " });
+  const [row] = await benchRoundTrips(setup, "plain", [{ what: "elicit", raw: "raw", ours: "ours" }]);
+  return row!;
 }
 
 export interface FlowRow {
@@ -319,9 +183,9 @@ export async function benchServer(): Promise<ServerBenchResult> {
   const roundTrips: RoundTripRow[] = [];
   for (const kind of ["memory", "http"] as const) {
     for (const era of ["legacy", "modern"] as const) {
-      const setup = await openSetup(kind, era);
+      const setup = await open(kind, era);
       try {
-        roundTrips.push(await benchRoundTrips(setup));
+        roundTrips.push(await benchElicit(setup));
       } finally {
         await setup.close();
       }
@@ -334,7 +198,7 @@ export async function benchServer(): Promise<ServerBenchResult> {
   const before = process.memoryUsage().heapUsed;
   let flowRuns = 0;
   for (const [kind, era] of [["memory", "modern"], ["http", "modern"], ["memory", "legacy"]] as const) {
-    const setup = await openSetup(kind, era);
+    const setup = await open(kind, era);
     try {
       const row = await benchFlow(setup, FLOW_RUNS[kind]);
       flows.push(row);
@@ -352,31 +216,8 @@ export async function benchServer(): Promise<ServerBenchResult> {
   return { roundTrips, flows, heap: { before, after, afterGc, flowRuns } };
 }
 
-function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, col) => Math.max(...rows.map((row) => row[col]!.length)));
-  const line = (row: string[]) => row.map((cell, col) => (col === 0 ? cell.padEnd(widths[col]!) : cell.padStart(widths[col]!))).join("  ");
-  return [line(rows[0]!), widths.map((w) => "-".repeat(w)).join("  "), ...rows.slice(1).map(line)].join("\n");
-}
-
 export function formatServerTables(r: ServerBenchResult): string {
-  const us = (n: number) => Math.round(n).toLocaleString("en-US");
-  const x = (n: number) => n.toFixed(2);
-  const trips = table([
-    ["setup", "revision", "plain µs", "raw SDK µs", "ours µs", "ours/raw", "(per-round range)", "ours/raw CPU", "raw/plain", "ours/plain", "timed calls"],
-    ...r.roundTrips.map((row) => [
-      row.setup,
-      row.revision,
-      us(row.us.plain),
-      us(row.us.raw),
-      us(row.us.ours),
-      row.oursOverRaw.toFixed(3),
-      `${row.ratioMin.toFixed(2)}–${row.ratioMax.toFixed(2)}`,
-      row.oursOverRawCpu.toFixed(3),
-      x(row.us.raw / row.us.plain),
-      x(row.us.ours / row.us.plain),
-      row.calls.toLocaleString("en-US"),
-    ]),
-  ]);
+  const trips = formatRoundTrips(r.roundTrips);
   const flows = table([
     ["flow (10 × ctx.elicit)", "revision", "runs", "total ms", "ms/step", "CPU ms", "first round ms", "last round ms", "final requestState B"],
     ...r.flows.map((f) => [

@@ -3,6 +3,7 @@
 import { ProtocolError, type CallToolResult } from "@modelcontextprotocol/client";
 import { providerFromEnv } from "../client/providers/openai.js";
 import { ProviderError } from "../client/providers/provider.js";
+import { sanitizeText } from "../client/sanitize.js";
 import type { ElicitationUI, SamplingUI } from "../client/ui.js";
 import { UrlElicitationEndedError } from "../client/url-flow.js";
 import { AnswersFileError, readAnswersFile } from "../ui/answers-file.js";
@@ -72,23 +73,26 @@ export async function call(tool: string, command: string[], options: CallOptions
   }
 }
 
+/** Error texts can carry server words (JSON-RPC messages, HTTP bodies): made inert before printing. */
+const say = (text: string) => process.stderr.write(`elicit: ${sanitizeText(text, { maxLength: 2000 })}\n`);
+
 /** Prints why a command failed and returns its exit code. */
 export function reportFailure(error: unknown): number {
   // A model configured wrong (half an environment) is a usage error, found before any server is contacted.
   if (error instanceof HostError || error instanceof AnswersFileError || (error instanceof ProviderError && error.kind === "config")) {
-    process.stderr.write(`elicit: ${error.message}\n`);
+    say(error.message);
     return EXIT.usage;
   }
   if (error instanceof UrlElicitationEndedError) {
-    process.stderr.write(`elicit: ${error.message}\n`);
+    say(error.message);
     return EXIT.toolError;
   }
   if (error instanceof ProtocolError) {
     // The server answered the call with a JSON-RPC error: machine-readable on stdout, readable on stderr.
     process.stdout.write(JSON.stringify({ error: { code: error.code, message: error.message, ...(error.data !== undefined ? { data: error.data } : {}) } }, null, 2) + "\n");
-    process.stderr.write(`elicit: the server refused the call: ${error.message} (${error.code})\n`);
+    say(`the server refused the call: ${error.message} (${error.code})`);
     return EXIT.toolError;
   }
-  process.stderr.write(`elicit: ${(error as Error).message ?? String(error)}\n`);
+  say((error as Error).message ?? String(error));
   return EXIT.usage;
 }

@@ -42,7 +42,7 @@ export async function connect(command: string[], options: TargetOptions): Promis
 
 async function loop(host: Host): Promise<void> {
   for (;;) {
-    const { tools } = await host.client.listTools();
+    const tools = await allTools(host);
     const roots = host.roots.list();
     let choice: string;
     try {
@@ -74,9 +74,21 @@ async function loop(host: Host): Promise<void> {
       }
     } catch (error) {
       if (isExit(error)) continue;
-      process.stderr.write(`elicit: ${(error as Error).message}\n`);
+      process.stderr.write(`elicit: ${sanitizeText((error as Error).message, { maxLength: 2000 })}\n`);
     }
   }
+}
+
+/** Every page of tools/list. */
+async function allTools(host: Host): Promise<Tool[]> {
+  const tools: Tool[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await host.client.listTools(cursor ? { cursor } : {});
+    tools.push(...page.tools);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return tools;
 }
 
 async function callOne(host: Host, tool: Tool): Promise<void> {

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import { providerFromEnv } from "../client/providers/openai.js";
+import { sanitizeText } from "../client/sanitize.js";
 import { DEMO_TRIP } from "../examples/travel/flights.js";
 import { DEFAULT_PREFERENCES } from "../examples/travel/ranking.js";
 import { readAnswersFile } from "../ui/answers-file.js";
@@ -66,7 +67,7 @@ async function walk(host: Host): Promise<number> {
   const search = await call("1 of 4: search flights", "search_flights", TRIP);
   const firstLine = (search.content[0] as { text?: string } | undefined)?.text?.split("\n")[0] ?? "";
   // The list itself is long: the model review in step 2 shows all of it.
-  out(`${firstLine.replace(/:$/, ".")} The server hands them all to the model in the next step.\n`);
+  out(`${sanitizeText(firstLine, { maxLength: 400, multiline: false }).replace(/:$/, ".")} The server hands them all to the model in the next step.\n`);
   if (search.isError) return finish(search);
 
   const best = await call("2 of 4: the best flight, chosen by the client's model", "find_best_flight", { ...TRIP, preferences: DEFAULT_PREFERENCES });

@@ -4,8 +4,9 @@ import { ProtocolError, ProtocolErrorCode, type CallToolResult, type Client, typ
 import { checkSchema, hasErrors } from "../schema/check.js";
 import { describeFields, type Field } from "../schema/fields.js";
 import { SENSITIVE_LABELS } from "../schema/sensitive.js";
-import { isProtocolRevision, LATEST_REVISION, type ProtocolRevision, type RequestedSchema } from "../schema/types.js";
+import type { ProtocolRevision, RequestedSchema } from "../schema/types.js";
 import { validateContent } from "../schema/validate.js";
+import { revisionOf, uiContextFor } from "./context.js";
 import { RateLimiter, type RateLimitOptions } from "./rate-limit.js";
 import { MAX_LABEL_LENGTH, MAX_MESSAGE_LENGTH, sanitizeText } from "./sanitize.js";
 import type { ElicitationUI, FormRequest, UIContext, UrlAnswer } from "./ui.js";
@@ -28,13 +29,10 @@ export interface AttachOptions {
   modes?: ElicitationMode[];
 }
 
-const invalidParams = (message: string) => new ProtocolError(ProtocolErrorCode.InvalidParams, message);
+/** How long `ElicitationHandle.callTool` waits by default: a person answers within the call on 2025 eras. */
+export const CALL_TIMEOUT_MS = 30 * 60_000;
 
-function revisionOf(client: Client): ProtocolRevision {
-  const v = client.getNegotiatedProtocolVersion();
-  if (isProtocolRevision(v)) return v;
-  return v !== undefined && v < "2025-06-18" ? "2025-06-18" : LATEST_REVISION;
-}
+const invalidParams = (message: string) => new ProtocolError(ProtocolErrorCode.InvalidParams, message);
 
 function sanitizeField(field: Field): Field {
   const out: Field = { ...field, label: sanitizeText(field.label, { maxLength: MAX_LABEL_LENGTH, multiline: false }) };
@@ -50,6 +48,9 @@ export interface ElicitationHandle {
    * the call waits for its completion notification (or the person's retry), then is retried once for that
    * set. Rejects with UrlElicitationEndedError when the person declines or cancels, a URL is refused, or the
    * server asks again for a URL that already completed.
+   *
+   * Without `options.timeout` the call may take CALL_TIMEOUT_MS (30 minutes), not the SDK's 60 s: on
+   * 2025-era connections the tools/call stays open while the person answers the server's questions.
    */
   callTool(params: Parameters<Client["callTool"]>[0], options?: Parameters<Client["callTool"]>[1]): Promise<CallToolResult>;
   /** URL flows the person consented to that have not completed; completions for other ids are ignored. */
@@ -66,17 +67,7 @@ export function attachElicitation(client: Client, options: AttachOptions): Elici
   // Only flows the person consented to are tracked; the spec says to ignore any other id.
   if (modes.has("url")) client.setNotificationHandler("notifications/elicitation/complete", (n) => void pending.complete(n.params.elicitationId));
 
-  const contextFor = (signal: AbortSignal): UIContext => {
-    const info = client.getServerVersion();
-    return {
-      server: {
-        name: sanitizeText(info?.name ?? "unknown server", { maxLength: MAX_LABEL_LENGTH, multiline: false }),
-        version: sanitizeText(info?.version ?? "", { maxLength: 40, multiline: false }),
-      },
-      protocol: revisionOf(client),
-      signal,
-    };
-  };
+  const contextFor = (signal: AbortSignal): UIContext => uiContextFor(client, signal);
 
   // The SDK checks a request against its own zod schema before any handler runs, and answers a form it
   // cannot parse (a nested object, an unknown type...) with a dump of zod issues. Our checks of the form
@@ -184,7 +175,7 @@ export function attachElicitation(client: Client, options: AttachOptions): Elici
   }
 
   return {
-    callTool: (params, callOptions) => callToolWithUrlFlows(client, params, callOptions, urlStep),
+    callTool: (params, callOptions) => callToolWithUrlFlows(client, params, { ...callOptions, timeout: callOptions?.timeout ?? CALL_TIMEOUT_MS }, urlStep),
     pending,
   };
 

@@ -1,5 +1,5 @@
 // mcp-elicit/client: safe elicitation, sampling and roots for any SDK v2 Client, and the renderers.
-export { attachElicitation, type AttachOptions, type ElicitationHandle, type ElicitationMode, type ElicitationPolicy } from "./attach.js";
+export { attachElicitation, CALL_TIMEOUT_MS, type AttachOptions, type ElicitationHandle, type ElicitationMode, type ElicitationPolicy } from "./attach.js";
 export { attachSampling, TYPED_BY_PERSON, USER_REJECTED, type SamplingOptions } from "./sampling.js";
 export { attachRoots, toRoot, type RootInput, type RootsHandle } from "./roots.js";
 export { PendingUrlElicitations, UrlElicitationEndedError, type UrlFlowEnd } from "./url-flow.js";

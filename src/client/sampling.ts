@@ -4,10 +4,10 @@
 import { ProtocolError, type Client } from "@modelcontextprotocol/client";
 import type { ModelProvider, SamplingParams, SamplingResult } from "./providers/provider.js";
 import { RateLimiter, type RateLimitOptions } from "./rate-limit.js";
-import { MAX_LABEL_LENGTH, sanitizeText } from "./sanitize.js";
+import { sanitizeText } from "./sanitize.js";
 import { answerView, applyEdit, requestView, typedAnswer } from "./sampling-view.js";
+import { uiContextFor } from "./context.js";
 import type { SamplingUI, UIContext } from "./ui.js";
-import { LATEST_REVISION, isProtocolRevision } from "../schema/types.js";
 
 export interface SamplingOptions {
   /** Where the person reviews requests and answers. */
@@ -31,23 +31,11 @@ export function attachSampling(client: Client, options: SamplingOptions): void {
   // Tool use needs a model; a person typing an answer cannot return tool calls.
   client.registerCapabilities({ sampling: provider ? { tools: {} } : {} });
 
-  const contextFor = (signal: AbortSignal): UIContext => {
-    const info = client.getServerVersion();
-    const v = client.getNegotiatedProtocolVersion();
-    return {
-      server: {
-        name: sanitizeText(info?.name ?? "unknown server", { maxLength: MAX_LABEL_LENGTH, multiline: false }),
-        version: sanitizeText(info?.version ?? "", { maxLength: 40, multiline: false }),
-      },
-      protocol: isProtocolRevision(v) ? v : LATEST_REVISION,
-      signal,
-    };
-  };
   const rejected = (what: string) => new ProtocolError(USER_REJECTED, what);
 
   client.setRequestHandler("sampling/createMessage", async (request, ctx) => {
     const params = request.params as SamplingParams;
-    const context = contextFor(ctx.mcpReq.signal);
+    const context = uiContextFor(client, ctx.mcpReq.signal);
     if (!limiter.take()) {
       ui.notice(`Rejected a model request from ${context.server.name} without showing it: over the limit of ${limiter.max} requests per ${limiter.windowMs / 1000} s.`, context);
       throw rejected("Sampling request rejected: over the client's rate limit");
@@ -64,6 +52,8 @@ export function attachSampling(client: Client, options: SamplingOptions): void {
       try {
         result = await provider.complete(approved, { model, signal: ctx.mcpReq.signal });
       } catch (error) {
+        // Withdrawn by the server (or the call ended): nobody waits for an answer, so don't ask the person for one.
+        if (ctx.mcpReq.signal.aborted) throw error;
         // The person can still write the answer (or reject) rather than losing the request.
         ui.notice(`The model failed: ${sanitizeText((error as Error).message, { maxLength: 400, multiline: false })}`, context);
       }

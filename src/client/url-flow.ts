@@ -1,6 +1,7 @@
 // URL-mode flows the client has consented to: pending elicitationIds, the completion notifications
 // that end them, and the -32042 URLElicitationRequired retry of a tool call.
 import { UrlElicitationRequiredError, type CallToolResult, type Client, type ElicitRequestURLParams } from "@modelcontextprotocol/client";
+import { MAX_LABEL_LENGTH, sanitizeText } from "./sanitize.js";
 
 type CallToolParams = Parameters<Client["callTool"]>[0];
 type CallToolOptions = Parameters<Client["callTool"]>[1];
@@ -21,7 +22,6 @@ export class UrlElicitationEndedError extends Error {
 /** The elicitationIds the person consented to and that have not completed yet. */
 export class PendingUrlElicitations {
   private pending = new Map<string, { resolve: () => void; completed: Promise<void> }>();
-  private finished = new Set<string>();
 
   /** Starts tracking `id` (idempotent); the promise settles when the server says the flow completed. */
   track(id: string): Promise<void> {
@@ -30,7 +30,6 @@ export class PendingUrlElicitations {
     let resolve!: () => void;
     const completed = new Promise<void>((r) => (resolve = r));
     this.pending.set(id, { resolve, completed });
-    this.finished.delete(id);
     return completed;
   }
 
@@ -40,7 +39,6 @@ export class PendingUrlElicitations {
     const entry = this.pending.get(id);
     if (!entry) return false;
     this.pending.delete(id);
-    this.finished.add(id);
     entry.resolve();
     return true;
   }
@@ -85,7 +83,9 @@ export async function callToolWithUrlFlows(
     }
     const fresh = required.filter((e) => !done.has(e.url));
     if (fresh.length === 0) {
-      throw new UrlElicitationEndedError("repeated", `The server asked again for a URL flow that was already completed (${required.map((e) => e.url).join(", ")}); not retrying, to avoid a loop.`);
+      // The URLs are server text, and this message is printed (the CLI writes it to stderr).
+      const urls = required.map((e) => sanitizeText(e.url, { maxLength: MAX_LABEL_LENGTH, multiline: false })).join(", ");
+      throw new UrlElicitationEndedError("repeated", `The server asked again for a URL flow this call already went through (${urls}); not retrying, to avoid a loop.`);
     }
     for (const elicitation of fresh) {
       await step(elicitation, signal);

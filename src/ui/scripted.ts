@@ -1,7 +1,7 @@
 // scriptedUI: answers elicitation and sampling from a list, for non-interactive runs (`elicit call --answers`).
 // Entries are used in order; the first unused entry of the right kind whose `match` fits wins:
 // `action` entries answer forms and URL requests, `sample` entries answer sampling requests.
-import type { ElicitationUI, FormAnswer, SamplingAnswerReview, SamplingRequestReview, SamplingRequestView, SamplingUI, UrlAnswer } from "../client/ui.js";
+import type { ElicitationUI, FormAnswer, SamplingAnswerReview, SamplingRequestReview, SamplingRequestView, SamplingUI, UrlAnswer, UrlWaitOutcome } from "../client/ui.js";
 import type { FormContent } from "../schema/types.js";
 
 export interface ScriptedSample {
@@ -30,18 +30,23 @@ export type ScriptedAnswer =
 export interface ScriptedUIOptions {
   /** Where notices go (default: stderr). */
   log?: (line: string) => void;
+  /** How long to wait for a consented URL flow (-32042) to complete before giving up (default 5 minutes). */
+  urlWaitMs?: number;
 }
 
 type Entry = ScriptedAnswer & { re?: RegExp };
 
-const samplingText = (r: SamplingRequestView) => [r.systemPrompt ?? "", ...r.messages.map((m) => m.text)].join("\n");
+const samplingText = (r: SamplingRequestView) => [r.systemPrompt, ...r.messages.map((m) => m.text)].filter(Boolean).join("\n");
 
-export function scriptedUI(answers: ScriptedAnswer[], options: ScriptedUIOptions = {}): ElicitationUI & SamplingUI & { remaining(): ScriptedAnswer[] } {
+export function scriptedUI(
+  answers: ScriptedAnswer[],
+  options: ScriptedUIOptions = {},
+): ElicitationUI & SamplingUI & Required<Pick<ElicitationUI, "waitForUrl">> & { remaining(): ScriptedAnswer[] } {
   const pending: Entry[] = answers.map((a) => ({ ...a, ...(a.match === undefined ? {} : { re: new RegExp(a.match, "u") }) }));
   const log = options.log ?? ((line: string) => process.stderr.write(line + "\n"));
   const take = (kind: "action" | "sample", text: string) => {
     const i = pending.findIndex((a) => kind in a && (!a.re || a.re.test(text)));
-    if (i < 0) log(`elicit: no scripted answer matches "${text.slice(0, 80)}"; answering ${kind === "sample" ? "deny" : "cancel"}.`);
+    if (i < 0) log(`elicit: no scripted answer matches "${text.replace(/\s+/g, " ").slice(0, 80)}"; answering ${kind === "sample" ? "deny" : "cancel"}.`);
     return i < 0 ? undefined : pending.splice(i, 1)[0];
   };
   // The entry that approved a sampling request also decides on its answer (the client passes the same view).
@@ -56,6 +61,22 @@ export function scriptedUI(answers: ScriptedAnswer[], options: ScriptedUIOptions
     async url(request): Promise<UrlAnswer> {
       const entry = take("action", request.message);
       return entry && "action" in entry ? entry.action : "cancel";
+    },
+    // Nobody opens the URL in scripted mode: someone else must finish the flow, so the wait is bounded.
+    async waitForUrl(wait, context): Promise<UrlWaitOutcome> {
+      const ms = options.urlWaitMs ?? 5 * 60_000;
+      log(`elicit: waiting up to ${Math.round(ms / 1000)} s for the flow at ${wait.host} to complete.`);
+      let timer: NodeJS.Timeout | undefined;
+      const outcome = await Promise.race([
+        wait.completed.then(() => "completed" as const),
+        new Promise<"cancel">((resolve) => {
+          timer = setTimeout(() => resolve("cancel"), ms);
+          context.signal.addEventListener("abort", () => resolve("cancel"), { once: true });
+        }),
+      ]);
+      clearTimeout(timer);
+      if (outcome === "cancel") log(`elicit: the flow at ${wait.host} did not complete; giving up.`);
+      return outcome;
     },
     async reviewRequest(request): Promise<SamplingRequestReview> {
       const entry = take("sample", samplingText(request));

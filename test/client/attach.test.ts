@@ -8,7 +8,7 @@ import { domainToUnicode } from "node:url";
 import type { Client } from "@modelcontextprotocol/client";
 import { inputRequired, McpServer, type CallToolResult, type ServerContext } from "@modelcontextprotocol/server";
 import * as z from "zod";
-import { attachElicitation, type AttachOptions } from "../../src/client/attach.js";
+import { attachElicitation, CALL_TIMEOUT_MS, type AttachOptions } from "../../src/client/attach.js";
 import { MAX_MESSAGE_LENGTH } from "../../src/client/sanitize.js";
 import type { ElicitationUI, FormAnswer, FormRequest, UIContext, UrlAnswer, UrlRequest } from "../../src/client/ui.js";
 import type { ProtocolRevision } from "../../src/schema/types.js";
@@ -549,5 +549,22 @@ describe("attachElicitation on 2026-07-28 (input_required, auto-fulfilled throug
       assert.equal(error.code, -32602);
       assert.match(error.message, /\/properties\/address\/type: .*\[nested-object\]/);
     });
+  });
+});
+
+describe("ElicitationHandle.callTool", () => {
+  // On 2025 eras the tools/call stays open while the person answers: the SDK's 60 s default would end it.
+  test("waits 30 minutes by default, or what the caller says", async () => {
+    const client = clientFor("2025-11-25");
+    const handle = attachElicitation(client, { ui: new RecordingUI() });
+    const timeouts: unknown[] = [];
+    client.callTool = (async (_params: unknown, options?: { timeout?: number }) => {
+      timeouts.push(options?.timeout);
+      return { content: [] };
+    }) as Client["callTool"];
+    await handle.callTool({ name: "t", arguments: {} });
+    await handle.callTool({ name: "t", arguments: {} }, { timeout: 5000 });
+    await handle.callTool({ name: "t", arguments: {} }, { timeout: undefined });
+    assert.deepEqual(timeouts, [CALL_TIMEOUT_MS, 5000, CALL_TIMEOUT_MS]);
   });
 });

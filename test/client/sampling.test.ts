@@ -196,6 +196,51 @@ for (const revision of REVISIONS) {
   });
 }
 
+describe("attachSampling: a withdrawn request", () => {
+  test("when the server withdraws the request while the model runs, the person is not asked for an answer", async () => {
+    const ui = new ReviewUI({ action: "approve" }, { action: "approve", text: "typed too late" });
+    let modelAborted = false;
+    const provider: ModelProvider = {
+      models: ["local-large"],
+      chooseModel: () => "local-large",
+      complete: (_params, { signal }) =>
+        new Promise((_resolve, reject) =>
+          signal!.addEventListener("abort", () => {
+            modelAborted = true;
+            reject(new Error("The model request was aborted"));
+          }),
+        ),
+    };
+    const client = clientFor("2025-11-25", {});
+    attachSampling(client, { ui, provider });
+    const factory = () => {
+      const server = new McpServer({ name: "impatient", version: "1.0.0" });
+      server.registerTool("sample", {}, async (ctx) => {
+        try {
+          await ctx.mcpReq.send({ method: "sampling/createMessage", params: REQUEST } as never, { timeout: 200 });
+          return { content: [{ type: "text", text: "answered" }] };
+        } catch (error) {
+          return { content: [{ type: "text", text: (error as Error).message }] };
+        }
+      });
+      return server;
+    };
+    const connection = await connect(client, factory, "2025-11-25", "memory");
+    try {
+      const result = (await client.callTool({ name: "sample", arguments: {} })) as CallToolResult;
+      assert.match((result.content[0] as { text: string }).text, /timed out/i);
+      for (let i = 0; i < 50 && !modelAborted; i++) await new Promise((r) => setTimeout(r, 10));
+      await new Promise((r) => setTimeout(r, 50));
+      assert.ok(modelAborted, "the model call was aborted with the request");
+      assert.equal(ui.requests.length, 1);
+      assert.deepEqual(ui.answers, [], "no answer review for a withdrawn request");
+      assert.deepEqual(ui.notices, [], "no 'model failed' notice for a withdrawn request");
+    } finally {
+      await connection.close();
+    }
+  });
+});
+
 describe("attachSampling: rate limit", () => {
   test("requests over the per-server limit are rejected without being shown, with a notice", async () => {
     const ui = new ReviewUI({ action: "approve" }, { action: "approve", text: "ok" });

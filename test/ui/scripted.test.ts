@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { McpServer, type CallToolResult } from "@modelcontextprotocol/server";
 import * as z from "zod";
 import { attachElicitation } from "../../src/client/attach.js";
-import type { FormRequest, UIContext, UrlRequest } from "../../src/client/ui.js";
+import type { FormRequest, SamplingRequestView, UIContext, UrlRequest } from "../../src/client/ui.js";
 import { analyzeUrl } from "../../src/client/url-safety.js";
 import { describeFields } from "../../src/schema/fields.js";
 import type { RequestedSchema } from "../../src/schema/types.js";
@@ -156,5 +156,49 @@ describe("scriptedUI through attachElicitation", () => {
     } finally {
       await close();
     }
+  });
+});
+
+describe("scriptedUI: sampling entries and URL waits", () => {
+  const view = (text: string): SamplingRequestView => ({ messages: [{ role: "user", text }], maxTokens: 10, modelHints: [], priorities: {}, tools: [] });
+
+  test("sample entries answer only sampling requests, in order; the approving entry decides the answer", async () => {
+    const { ui, log } = scripted([
+      { action: "accept", content: { name: "form only" } },
+      { match: "flights", sample: { text: "BCN-11" } },
+      { sample: { action: "deny" } },
+      { sample: { rejectAnswer: true } },
+    ]);
+    const first = view("Pick among these flights");
+    assert.deepEqual(await ui.reviewRequest(first, context), { action: "approve" });
+    assert.deepEqual(await ui.reviewAnswer({ model: "m", text: "BCN-07", toolCalls: [] }, first, context), { action: "approve", text: "BCN-11" });
+    assert.deepEqual(await ui.reviewRequest(view("other"), context), { action: "deny" });
+    const third = view("third");
+    assert.deepEqual(await ui.reviewRequest(third, context), { action: "approve" });
+    assert.deepEqual(await ui.reviewAnswer({ model: "m", text: "x", toolCalls: [] }, third, context), { action: "reject" });
+    // No sampling entry left: denied with a notice; the form entry is still there for a form.
+    assert.deepEqual(await ui.reviewRequest(view("fourth"), context), { action: "deny" });
+    assert.match(log[0]!, /no scripted answer matches "fourth"; answering deny/);
+    assert.deepEqual(ui.remaining(), [{ action: "accept", content: { name: "form only" } }]);
+  });
+
+  test("with no model and no scripted text, the answer is rejected with a notice", async () => {
+    const { ui, log } = scripted([{ sample: {} }]);
+    const request = view("q");
+    await ui.reviewRequest(request, context);
+    assert.deepEqual(await ui.reviewAnswer(undefined, request, context), { action: "reject" });
+    assert.match(log[0]!, /no model is configured and the scripted answer has no text/);
+  });
+
+  test("a URL wait ends when the flow completes, and gives up after urlWaitMs instead of hanging", async () => {
+    const log: string[] = [];
+    const ui = scriptedUI([], { log: (l) => log.push(l), urlWaitMs: 50 });
+    assert.equal(await ui.waitForUrl({ message: "m", host: "pay.example", completed: Promise.resolve() }, context), "completed");
+    assert.equal(await ui.waitForUrl({ message: "m", host: "pay.example", completed: new Promise(() => {}) }, context), "cancel");
+    assert.deepEqual(log, [
+      "elicit: waiting up to 0 s for the flow at pay.example to complete.",
+      "elicit: waiting up to 0 s for the flow at pay.example to complete.",
+      "elicit: the flow at pay.example did not complete; giving up.",
+    ]);
   });
 });
