@@ -1,15 +1,12 @@
 // `elicit call TOOL [--args JSON] [--answers FILE] …`: one tool call, non-interactive when given an
 // answers file. The tool result goes to stdout as JSON; the exit code says how it ended.
-import { ProtocolError, type CallToolResult } from "@modelcontextprotocol/client";
-import { providerFromEnv } from "../client/providers/openai.js";
-import { ProviderError } from "../client/providers/provider.js";
-import { sanitizeText } from "../client/sanitize.js";
+import type { CallToolResult } from "@modelcontextprotocol/client";
 import type { ElicitationUI, SamplingUI } from "../client/ui.js";
-import { UrlElicitationEndedError } from "../client/url-flow.js";
-import { AnswersFileError, readAnswersFile } from "../ui/answers-file.js";
+import { readAnswersFile } from "../ui/answers-file.js";
 import { scriptedUI } from "../ui/scripted.js";
 import { terminalUI } from "../ui/terminal/index.js";
-import { HostError, openHost, parseModes, parseProtocol, type ServerTarget } from "./host.js";
+import { EXIT, HostError } from "./exit.js";
+import { withHost, type ServerTarget } from "./host.js";
 
 export interface TargetOptions {
   url?: string;
@@ -22,9 +19,6 @@ export interface CallOptions extends TargetOptions {
   args?: string;
   answers?: string;
 }
-
-/** Exit codes of call, connect and demo. */
-export const EXIT = { ok: 0, toolError: 1, usage: 2 } as const;
 
 /** The server from `--url` or the words after `--`; exactly one of them. */
 export function targetOf(options: { url?: string }, command: string[]): ServerTarget {
@@ -56,43 +50,17 @@ async function uiFor(answers: string | undefined): Promise<ElicitationUI & Sampl
 }
 
 export async function call(tool: string, command: string[], options: CallOptions): Promise<number> {
-  let host;
-  try {
-    const target = targetOf(options, command);
-    const args = parseArgs(options.args);
-    const ui = await uiFor(options.answers);
-    const provider = providerFromEnv();
-    host = await openHost({ target, ui, modes: parseModes(options.modes), protocol: parseProtocol(options.protocol), roots: options.root, ...(provider ? { provider } : {}) });
-    const result = (await host.elicitation.callTool({ name: tool, arguments: args })) as CallToolResult;
-    process.stdout.write(JSON.stringify(result, null, 2) + "\n");
-    return result.isError ? EXIT.toolError : EXIT.ok;
-  } catch (error) {
-    return reportFailure(error);
-  } finally {
-    await host?.close().catch(() => {});
-  }
-}
-
-/** Error texts can carry server words (JSON-RPC messages, HTTP bodies): made inert before printing. */
-const say = (text: string) => process.stderr.write(`elicit: ${sanitizeText(text, { maxLength: 2000 })}\n`);
-
-/** Prints why a command failed and returns its exit code. */
-export function reportFailure(error: unknown): number {
-  // A model configured wrong (half an environment) is a usage error, found before any server is contacted.
-  if (error instanceof HostError || error instanceof AnswersFileError || (error instanceof ProviderError && error.kind === "config")) {
-    say(error.message);
-    return EXIT.usage;
-  }
-  if (error instanceof UrlElicitationEndedError) {
-    say(error.message);
-    return EXIT.toolError;
-  }
-  if (error instanceof ProtocolError) {
-    // The server answered the call with a JSON-RPC error: machine-readable on stdout, readable on stderr.
-    process.stdout.write(JSON.stringify({ error: { code: error.code, message: error.message, ...(error.data !== undefined ? { data: error.data } : {}) } }, null, 2) + "\n");
-    say(`the server refused the call: ${error.message} (${error.code})`);
-    return EXIT.toolError;
-  }
-  say((error as Error).message ?? String(error));
-  return EXIT.usage;
+  let args: Record<string, unknown> = {};
+  return withHost(
+    async () => {
+      const target = targetOf(options, command);
+      args = parseArgs(options.args);
+      return { target, ui: await uiFor(options.answers), modes: options.modes, protocol: options.protocol, roots: options.root };
+    },
+    async (host) => {
+      const result = (await host.elicitation.callTool({ name: tool, arguments: args })) as CallToolResult;
+      process.stdout.write(JSON.stringify(result, null, 2) + "\n");
+      return result.isError ? EXIT.toolError : EXIT.ok;
+    },
+  );
 }

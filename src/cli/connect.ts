@@ -2,14 +2,14 @@
 // form built from its input schema, or as JSON), see the result, manage roots, repeat.
 import { input, select } from "@inquirer/prompts";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/client";
-import { providerFromEnv } from "../client/providers/openai.js";
 import { MAX_LABEL_LENGTH, sanitizeText } from "../client/sanitize.js";
 import { checkSchema, hasErrors } from "../schema/check.js";
 import { describeFields } from "../schema/fields.js";
 import type { RequestedSchema } from "../schema/types.js";
 import { askOwnForm, terminalUI } from "../ui/terminal/index.js";
-import { EXIT, reportFailure, targetOf, type TargetOptions } from "./call.js";
-import { openHost, parseModes, parseProtocol, type Host } from "./host.js";
+import { targetOf, type TargetOptions } from "./call.js";
+import { EXIT } from "./exit.js";
+import { withHost, type Host } from "./host.js";
 import { printResult } from "./result.js";
 
 const line = (text: unknown) => sanitizeText(text, { maxLength: MAX_LABEL_LENGTH, multiline: false });
@@ -23,21 +23,16 @@ export async function connect(command: string[], options: TargetOptions): Promis
     process.stderr.write("elicit connect: needs a terminal; use `elicit call` with --answers for scripts.\n");
     return EXIT.usage;
   }
-  const ui = terminalUI();
-  let host: Host | undefined;
-  try {
-    const provider = providerFromEnv();
-    host = await openHost({ target: targetOf(options, command), ui, modes: parseModes(options.modes), protocol: parseProtocol(options.protocol), roots: options.root, ...(provider ? { provider } : {}) });
-    const info = host.client.getServerVersion();
-    out(`Connected to ${line(info?.name ?? "a server")} ${line(info?.version ?? "")} (protocol ${host.protocol}).`);
-    out(provider ? `Sampling requests go to ${provider.models[0]} after your review.` : "No model is configured: you will type the answers to sampling requests yourself (see elicit connect --help).");
-    await loop(host);
-    return EXIT.ok;
-  } catch (error) {
-    return reportFailure(error);
-  } finally {
-    await host?.close().catch(() => {});
-  }
+  return withHost(
+    async () => ({ target: targetOf(options, command), ui: terminalUI(), modes: options.modes, protocol: options.protocol, roots: options.root }),
+    async (host, provider) => {
+      const info = host.client.getServerVersion();
+      out(`Connected to ${line(info?.name ?? "a server")} ${line(info?.version ?? "")} (protocol ${host.protocol}).`);
+      out(provider ? `Sampling requests go to ${provider.models[0]} after your review.` : "No model is configured: you will type the answers to sampling requests yourself (see elicit connect --help).");
+      await loop(host);
+      return EXIT.ok;
+    },
+  );
 }
 
 async function loop(host: Host): Promise<void> {

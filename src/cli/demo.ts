@@ -7,15 +7,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CallToolResult } from "@modelcontextprotocol/client";
-import { providerFromEnv } from "../client/providers/openai.js";
 import { sanitizeText } from "../client/sanitize.js";
 import { DEMO_TRIP } from "../examples/travel/flights.js";
 import { DEFAULT_PREFERENCES } from "../examples/travel/ranking.js";
 import { readAnswersFile } from "../ui/answers-file.js";
 import { scriptedUI } from "../ui/scripted.js";
 import { terminalUI } from "../ui/terminal/index.js";
-import { EXIT, reportFailure } from "./call.js";
-import { HostError, openHost, parseModes, parseProtocol, type Host } from "./host.js";
+import { EXIT, HostError } from "./exit.js";
+import { withHost, type Host } from "./host.js";
 import { printResult } from "./result.js";
 
 export interface DemoOptions {
@@ -30,31 +29,23 @@ const MAIN = fileURLToPath(new URL("./main.js", import.meta.url));
 const out = (text: string) => process.stdout.write(text + "\n");
 
 export async function demo(options: DemoOptions): Promise<number> {
-  let host: Host | undefined;
-  try {
-    if (options.answers === undefined && !(process.stdin.isTTY && process.stdout.isTTY)) {
-      throw new HostError("the demo asks you questions: run it in a terminal, or give --answers FILE to answer from a file.");
-    }
-    const ui = options.answers !== undefined ? scriptedUI(await readAnswersFile(options.answers)) : terminalUI();
-    const roots = options.root.length ? options.root : [mkdtempSync(join(tmpdir(), "elicit-demo-"))];
-    const provider = providerFromEnv();
-    host = await openHost({
-      target: { command: process.execPath, args: [MAIN, "serve", "travel"] },
-      ui,
-      modes: parseModes(options.modes),
-      protocol: parseProtocol(options.protocol),
-      roots,
-      ...(provider ? { provider } : {}),
-    });
-    out(`elicit demo: booking a trip to Barcelona, ${TRIP.departDate} to ${TRIP.returnDate}, with the travel server (protocol ${host.protocol}).`);
-    out(provider ? `Model: ${provider.models[0]} (you review the request and its answer).` : "No model is configured (ELICIT_MODEL…): when the server asks for one, you read the request and type the answer yourself.");
-    out(`The itinerary will be saved into ${roots[0]}.\n`);
-    return await walk(host);
-  } catch (error) {
-    return reportFailure(error);
-  } finally {
-    await host?.close().catch(() => {});
-  }
+  const roots = [...options.root];
+  return withHost(
+    async () => {
+      if (options.answers === undefined && !(process.stdin.isTTY && process.stdout.isTTY)) {
+        throw new HostError("the demo asks you questions: run it in a terminal, or give --answers FILE to answer from a file.");
+      }
+      const ui = options.answers !== undefined ? scriptedUI(await readAnswersFile(options.answers)) : terminalUI();
+      if (roots.length === 0) roots.push(mkdtempSync(join(tmpdir(), "elicit-demo-")));
+      return { target: { command: process.execPath, args: [MAIN, "serve", "travel"] }, ui, modes: options.modes, protocol: options.protocol, roots };
+    },
+    async (host, provider) => {
+      out(`elicit demo: booking a trip to Barcelona, ${TRIP.departDate} to ${TRIP.returnDate}, with the travel server (protocol ${host.protocol}).`);
+      out(provider ? `Model: ${provider.models[0]} (you review the request and its answer).` : "No model is configured (ELICIT_MODEL…): when the server asks for one, you read the request and type the answer yourself.");
+      out(`The itinerary will be saved into ${roots[0]}.\n`);
+      return walk(host);
+    },
+  );
 }
 
 async function walk(host: Host): Promise<number> {

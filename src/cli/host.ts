@@ -7,7 +7,11 @@ import type { ModelProvider } from "../client/providers/provider.js";
 import { attachRoots, type RootsHandle } from "../client/roots.js";
 import { attachSampling } from "../client/sampling.js";
 import type { ElicitationUI, SamplingUI } from "../client/ui.js";
+import { providerFromEnv } from "../client/providers/openai.js";
 import { PROTOCOL_REVISIONS, type ProtocolRevision } from "../schema/types.js";
+import { HostError, reportFailure } from "./exit.js";
+
+export { HostError };
 
 export type ServerTarget = { url: string } | { command: string; args: string[] };
 export type ProtocolChoice = ProtocolRevision | "auto";
@@ -30,11 +34,6 @@ export interface Host {
   /** The revision the connection runs on. */
   protocol: string;
   close(): Promise<void>;
-}
-
-/** A usage or connection problem: the CLI prints the message and exits 2. */
-export class HostError extends Error {
-  override name = "HostError";
 }
 
 export const CLIENT_INFO = { name: "elicit", version: "0.1.0" };
@@ -103,4 +102,38 @@ export async function openHost(options: HostOptions): Promise<Host> {
     throw new HostError(`The server runs ${protocol}, not the pinned ${options.protocol}.`);
   }
   return { client, elicitation, roots, protocol, close: () => client.close() };
+}
+
+/** What a command gives to open its host: the options as typed, checked here. */
+export interface HostRequest {
+  target: ServerTarget;
+  ui: ElicitationUI & SamplingUI;
+  modes: string;
+  protocol: string;
+  roots: string[];
+}
+
+/**
+ * Opens a host (with the model from the environment, if any), runs `body`, closes the host; any
+ * failure, including in `prepare`, is printed and becomes the exit code.
+ */
+export async function withHost(prepare: () => Promise<HostRequest>, body: (host: Host, provider: ModelProvider | undefined) => Promise<number>): Promise<number> {
+  let host: Host | undefined;
+  try {
+    const request = await prepare();
+    const provider = providerFromEnv();
+    host = await openHost({
+      target: request.target,
+      ui: request.ui,
+      modes: parseModes(request.modes),
+      protocol: parseProtocol(request.protocol),
+      roots: request.roots,
+      ...(provider ? { provider } : {}),
+    });
+    return await body(host, provider);
+  } catch (error) {
+    return reportFailure(error);
+  } finally {
+    await host?.close().catch(() => {});
+  }
 }

@@ -1,0 +1,38 @@
+// How the commands that talk to a server end: exit codes, and one place that prints why they failed.
+import { ProtocolError } from "@modelcontextprotocol/client";
+import { ProviderError } from "../client/providers/provider.js";
+import { sanitizeText } from "../client/sanitize.js";
+import { UrlElicitationEndedError } from "../client/url-flow.js";
+import { AnswersFileError } from "../ui/answers-file.js";
+
+/** A usage or connection problem: the command prints the message and exits 2. */
+export class HostError extends Error {
+  override name = "HostError";
+}
+
+/** Exit codes of call, connect and demo. */
+export const EXIT = { ok: 0, toolError: 1, usage: 2 } as const;
+
+/** Error texts can carry server words (JSON-RPC messages, HTTP bodies): made inert before printing. */
+const say = (text: string) => process.stderr.write(`elicit: ${sanitizeText(text, { maxLength: 2000 })}\n`);
+
+/** Prints why a command failed and returns its exit code. */
+export function reportFailure(error: unknown): number {
+  // A model configured wrong (half an environment) is a usage error, found before any server is contacted.
+  if (error instanceof HostError || error instanceof AnswersFileError || (error instanceof ProviderError && error.kind === "config")) {
+    say(error.message);
+    return EXIT.usage;
+  }
+  if (error instanceof UrlElicitationEndedError) {
+    say(error.message);
+    return EXIT.toolError;
+  }
+  if (error instanceof ProtocolError) {
+    // The server answered the call with a JSON-RPC error: machine-readable on stdout, readable on stderr.
+    process.stdout.write(JSON.stringify({ error: { code: error.code, message: error.message, ...(error.data !== undefined ? { data: error.data } : {}) } }, null, 2) + "\n");
+    say(`the server refused the call: ${error.message} (${error.code})`);
+    return EXIT.toolError;
+  }
+  say((error as Error).message ?? String(error));
+  return EXIT.usage;
+}
