@@ -1,26 +1,17 @@
 // `elicit connect` in a real pseudo-terminal: the built bin (npm test builds first) against `elicit
 // serve travel` over stdio. Pick a tool from the menu, fill its arguments through the form built from
 // its input schema, read the result; add a root; quit from the menu, or with Ctrl-C.
-import { after, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { basename, join } from "node:path";
+import { existsSync } from "node:fs";
+import { basename } from "node:path";
 import { pathToFileURL } from "node:url";
 import { BIN } from "../helpers/cli.js";
-import { KEY, startProgram, type ProgramSession } from "../helpers/pty.js";
+import { KEY, NO_MODEL_ENV, SLOW_MS, startProgram, tempDirs, type ProgramSession } from "../helpers/pty.js";
 
-const dirs: string[] = [];
-after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
-const tempDir = () => {
-  const dir = mkdtempSync(join(tmpdir(), "elicit-connect-pty-"));
-  dirs.push(dir);
-  return dir;
-};
-
-const NO_MODEL = Object.fromEntries(Object.keys(process.env).filter((k) => /^(ELICIT_MODEL|OPENAI_)/.test(k)).map((k) => [k, undefined]));
-/** Waits that include starting the server or a tool call. */
-const SLOW = 30_000;
+const tempDir = tempDirs("elicit-connect-pty-");
+const NO_MODEL = NO_MODEL_ENV;
+const SLOW = SLOW_MS;
 
 function startConnect(root: string): ProgramSession {
   assert.ok(existsSync(BIN), `${BIN} is missing: run npm run build first`);

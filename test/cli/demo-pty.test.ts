@@ -1,32 +1,22 @@
 // `elicit demo` in a real pseudo-terminal, walked as a person would: the built bin (npm test builds
 // first) with no model configured, so the person reviews the model request and types the answer,
 // fills the booking and contact forms, and finds the itinerary saved in the root.
-import { after, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { contactForm } from "../../src/examples/travel/book-trip.js";
 import { validateContent } from "../../src/schema/validate.js";
 import { BIN } from "../helpers/cli.js";
-import { KEY, startProgram, type ProgramSession } from "../helpers/pty.js";
+import { KEY, NO_MODEL_ENV, SLOW_MS, startProgram, tempDirs, type ProgramSession } from "../helpers/pty.js";
 
 /** Where the final screen of the successful walk goes, for pasting into a note (not asserted on). */
 const SCREEN_FILE = join(tmpdir(), "elicit-demo-screen.txt");
 
-const dirs: string[] = [];
-after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
-const tempDir = () => {
-  const dir = mkdtempSync(join(tmpdir(), "elicit-demo-pty-"));
-  dirs.push(dir);
-  return dir;
-};
-
-/** No model: every ELICIT_MODEL* and OPENAI_* variable removed from the child's environment. */
-const NO_MODEL = Object.fromEntries(Object.keys(process.env).filter((k) => /^(ELICIT_MODEL|OPENAI_)/.test(k)).map((k) => [k, undefined]));
-
-/** Starting the bin, a server and a tool call can be slow on a busy machine: waits that include server work get this long. */
-const SLOW = 30_000;
+const tempDir = tempDirs("elicit-demo-pty-");
+const NO_MODEL = NO_MODEL_ENV;
+const SLOW = SLOW_MS;
 
 function startDemo(root: string): ProgramSession {
   assert.ok(existsSync(BIN), `${BIN} is missing: run npm run build first`);

@@ -4,6 +4,7 @@
 //
 // `startProgram` runs any command (e.g. the built `elicit` bin); `startDriver` runs the terminal UI
 // driver (test/fixtures/terminal/driver.ts) on top of it, adding its results file.
+import { after } from "node:test";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -235,5 +236,24 @@ export function startDriver(steps: Scenario["steps"], options: Omit<Scenario, "s
       program.close();
       rmSync(dir, { recursive: true, force: true });
     },
+  };
+}
+
+/** No model for the child: every ELICIT_MODEL* and OPENAI_* variable removed from its environment. */
+export const NO_MODEL_ENV: Record<string, undefined> = Object.fromEntries(
+  Object.keys(process.env).filter((k) => /^(ELICIT_MODEL|OPENAI_)/.test(k)).map((k) => [k, undefined]),
+);
+
+/** Waits that include starting the bin, a server and a tool call, which can be slow on a busy machine. */
+export const SLOW_MS = 30_000;
+
+/** Makes temporary directories named `prefix…`, all removed when the test file ends. */
+export function tempDirs(prefix: string): () => string {
+  const made: string[] = [];
+  after(() => made.forEach((d) => rmSync(d, { recursive: true, force: true })));
+  return () => {
+    const dir = mkdtempSync(join(tmpdir(), prefix));
+    made.push(dir);
+    return dir;
   };
 }
