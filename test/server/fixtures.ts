@@ -56,16 +56,19 @@ export function makeFactory(options: ElicitationOptions = {}) {
 
 export type ElicitHandler = (params: Record<string, any>, ctx: any) => unknown | Promise<unknown>;
 
-/** Answers elicitation requests in turn from `script` (the last entry repeats). */
-export function answerWith(client: Client, script: ElicitHandler[]) {
+/** Answers `method` requests in turn from `script` (the last entry repeats); returns the params seen. */
+export function answerInTurn(client: Client, method: "elicitation/create" | "sampling/createMessage", script: ElicitHandler[]) {
   const seen: Record<string, any>[] = [];
-  client.setRequestHandler("elicitation/create", async (request, ctx) => {
+  client.setRequestHandler(method, async (request: { params: unknown }, ctx: unknown) => {
     seen.push(request.params as Record<string, any>);
     const next = script[Math.min(seen.length - 1, script.length - 1)]!;
     return (await next(request.params as Record<string, any>, ctx)) as never;
   });
   return seen;
 }
+
+/** Answers elicitation requests in turn from `script` (the last entry repeats). */
+export const answerWith = (client: Client, script: ElicitHandler[]) => answerInTurn(client, "elicitation/create", script);
 
 export const accept = (content: Record<string, unknown>): ElicitHandler => () => ({ action: "accept", content });
 

@@ -5,6 +5,7 @@ import type { Client } from "@modelcontextprotocol/client";
 import * as z from "zod";
 import { form, text } from "../../src/schema/index.js";
 import { CLIENT_FEATURES, createElicitation, type ElicitationOptions, type ElicitContext } from "../../src/server/index.js";
+import { answerInTurn, resultJson } from "./fixtures.js";
 
 const json = (value: unknown) => ({ content: [{ type: "text" as const, text: JSON.stringify(value) }] });
 const user = (text: string) => ({ role: "user" as const, content: { type: "text" as const, text } });
@@ -94,14 +95,7 @@ export function makeInputsFactory(options: InputsFactoryOptions = {}) {
 export type SamplingAnswer = (params: Record<string, any>, ctx: any) => unknown | Promise<unknown>;
 
 /** Answers sampling/createMessage in turn from `script` (the last entry repeats); returns the params seen. */
-export function answerSampling(client: Client, script: SamplingAnswer[]) {
-  const seen: Record<string, any>[] = [];
-  client.setRequestHandler("sampling/createMessage", async (request, ctx) => {
-    seen.push(request.params as Record<string, any>);
-    return (await script[Math.min(seen.length - 1, script.length - 1)]!(request.params as Record<string, any>, ctx)) as never;
-  });
-  return seen;
-}
+export const answerSampling = (client: Client, script: SamplingAnswer[]) => answerInTurn(client, "sampling/createMessage", script);
 
 /** A model's plain text reply, as the client returns it. */
 export const replyValue = (text: string) => ({ role: "assistant", content: { type: "text", text }, model: "test-model-1", stopReason: "endTurn" });
@@ -118,7 +112,4 @@ export function answerRoots(client: Client, current: () => { uri: string; name?:
   return calls;
 }
 
-export function resultJson(result: unknown): any {
-  const r = result as { content: { type: string; text: string }[]; isError?: boolean };
-  return JSON.parse(r.content[0]!.text);
-}
+export { resultJson };
