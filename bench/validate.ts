@@ -1,5 +1,5 @@
 // Throughput of validateContent against Ajv 8 + ajv-formats (full mode) on the seed schemas:
-// the Barcelona booking form of the seed document and the spec's contact form, each with a
+// the Barcelona booking form of the seed document and the spec's contact form (test/data/), each with a
 // mixed set of valid and invalid answers. Ajv compiles each schema once, before timing; our
 // validator likewise caches its field model per schema object (warmed up before timing).
 //
