@@ -2,6 +2,7 @@
 // requests and 2026-07-28 embedded requests alike, and checks everything before a UI sees it.
 import { ProtocolError, ProtocolErrorCode, type CallToolResult, type Client, type ElicitRequestURLParams } from "@modelcontextprotocol/client";
 import { checkSchema, hasErrors } from "../schema/check.js";
+import { applyDefaults } from "../schema/defaults.js";
 import { describeFields, type Field } from "../schema/fields.js";
 import { SENSITIVE_LABELS } from "../schema/sensitive.js";
 import type { ProtocolRevision, RequestedSchema } from "../schema/types.js";
@@ -130,7 +131,9 @@ export function attachElicitation(client: Client, options: AttachOptions): Elici
     const formRequest: FormRequest = { message, fields, schema, warnings };
     const answer = await options.ui.form(formRequest, context);
     if (answer.action !== "accept") return { action: answer.action };
-    const checked = validateContent(schema, answer.content);
+    // Fields left unanswered take the schema's defaults, whatever the UI (a terminal prefills them, a
+    // script or a web form may not): the spec's defaults are what the person accepted by not changing them.
+    const checked = validateContent(schema, applyDefaults(schema, answer.content, { protocol: context.protocol }));
     if (!checked.ok) {
       // The errors name fields by their schema titles: server text, so made inert like the rest.
       const errors = checked.errors.map((e) => sanitizeText(e.message, { maxLength: MAX_LABEL_LENGTH * 2, multiline: false }));
@@ -169,7 +172,8 @@ export function attachElicitation(client: Client, options: AttachOptions): Elici
       : await Promise.race([completed.then(() => "completed" as const), aborted(signal)]);
     if (outcome === "cancel") {
       pending.forget(elicitation.elicitationId);
-      throw new UrlElicitationEndedError("cancelled", "You cancelled the wait for the URL flow; the tool call was not retried.");
+      const withdrawn = signal.aborted ? "The tool call was cancelled while waiting for the URL flow" : "You cancelled the wait for the URL flow";
+      throw new UrlElicitationEndedError("cancelled", `${withdrawn} at ${host}; the tool call was not retried.`);
     }
     return outcome;
   }

@@ -71,7 +71,8 @@ export async function callToolWithUrlFlows(
   options: CallToolOptions,
   step: UrlStep,
 ): Promise<CallToolResult> {
-  const done = new Set<string>();
+  // How each URL's wait ended: a URL asked for again is never retried again, and the message says why.
+  const done = new Map<string, "completed" | "retry">();
   const signal = options?.signal ?? new AbortController().signal;
   for (;;) {
     let required: ElicitRequestURLParams[];
@@ -85,11 +86,14 @@ export async function callToolWithUrlFlows(
     if (fresh.length === 0) {
       // The URLs are server text, and this message is printed (the CLI writes it to stderr).
       const urls = required.map((e) => sanitizeText(e.url, { maxLength: MAX_LABEL_LENGTH, multiline: false })).join(", ");
-      throw new UrlElicitationEndedError("repeated", `The server asked again for a URL flow this call already went through (${urls}); not retrying, to avoid a loop.`);
+      const completed = required.every((e) => done.get(e.url) === "completed");
+      throw new UrlElicitationEndedError(
+        "repeated",
+        completed
+          ? `The server asked again for a URL flow it had reported complete (${urls}); not retrying, to avoid a loop.`
+          : `The server still needs the URL flow at ${urls}: the retry came before the flow was finished (no completion was reported). Finish it in the browser and call the tool again.`,
+      );
     }
-    for (const elicitation of fresh) {
-      await step(elicitation, signal);
-      done.add(elicitation.url);
-    }
+    for (const elicitation of fresh) done.set(elicitation.url, await step(elicitation, signal));
   }
 }

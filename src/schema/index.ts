@@ -7,7 +7,7 @@ export { toRequestedSchema, type SchemaInput } from "./normalize.js";
 export { checkSchema, hasErrors, InvalidSchemaError, type CheckOptions } from "./check.js";
 export { SCHEMA_RULES, type SchemaIssue, type SchemaRuleCode, type Severity } from "./rules.js";
 export { validateContent, type FieldError, type ValidationResult, type ValidationRule, type AnswerOf } from "./validate.js";
-export { applyDefaults } from "./defaults.js";
+export { applyDefaults, type ApplyDefaultsOptions } from "./defaults.js";
 export { describeFields, humanize, type Field, type FieldKind, type FieldOption, type FieldConstraints } from "./fields.js";
 export { encodeForRevision, RevisionError } from "./encode.js";
 export { sensitiveKind, SENSITIVE_LABELS, type SensitiveKind } from "./sensitive.js";

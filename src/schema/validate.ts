@@ -31,7 +31,8 @@ const codePoints = (s: string) => {
   return n;
 };
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
-const quoteList = (f: Field) => (f.options ?? []).map((o) => o.label).join(", ");
+// Answers hold option values; where a title differs, both are named so a person typing one knows the other.
+const quoteList = (f: Field) => (f.options ?? []).map((o) => (o.label === o.value ? o.value : `${o.value} (${o.label})`)).join(", ");
 
 /** Checks one field's value; returns the broken rule and message, or undefined when valid. */
 function checkValue(f: Field, v: unknown): Omit<FieldError, "field"> | undefined {

@@ -14,11 +14,29 @@ const regex = z.string().refine((s) => {
   }
 }, "not a valid regular expression");
 
-const formEntry = z.strictObject({
-  match: regex.optional(),
-  action: z.enum(["accept", "decline", "cancel"]),
-  content: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())])).optional(),
+/** "2s", "500ms", "1.5s", "1m" -> milliseconds; at most an hour. */
+export function parseDuration(text: string): number | undefined {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m)\s*$/.exec(text);
+  if (!m) return undefined;
+  const ms = Math.round(Number(m[1]) * { ms: 1, s: 1000, m: 60_000 }[m[2] as "ms" | "s" | "m"]);
+  return ms <= 3_600_000 ? ms : undefined;
+}
+
+const duration = z.string().transform((text, ctx) => {
+  const ms = parseDuration(text);
+  if (ms === undefined) ctx.addIssue({ code: "custom", message: `not a duration up to 1 hour like "2s", "500ms" or "1m": ${JSON.stringify(text)}` });
+  return ms ?? 0;
 });
+
+const formEntry = z
+  .strictObject({
+    match: regex.optional(),
+    action: z.enum(["accept", "decline", "cancel"]),
+    content: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())])).optional(),
+    /** URL requests answered through -32042: retry the call this long after consent unless the flow completes first. */
+    retryAfter: duration.optional(),
+  })
+  .transform(({ retryAfter, ...entry }) => (retryAfter === undefined ? entry : { ...entry, retryAfterMs: retryAfter }));
 
 const sampleEntry = z.strictObject({
   match: regex.optional(),

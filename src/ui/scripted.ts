@@ -1,6 +1,7 @@
 // scriptedUI: answers elicitation and sampling from a list, for non-interactive runs (`elicit call --answers`).
 // Entries are used in order; the first unused entry of the right kind whose `match` fits wins:
 // `action` entries answer forms and URL requests, `sample` entries answer sampling requests.
+import { MAX_LABEL_LENGTH, sanitizeText } from "../client/sanitize.js";
 import type { ElicitationUI, FormAnswer, SamplingAnswerReview, SamplingRequestReview, SamplingRequestView, SamplingUI, UrlAnswer, UrlWaitOutcome } from "../client/ui.js";
 import type { FormContent } from "../schema/types.js";
 
@@ -15,14 +16,19 @@ export interface ScriptedSample {
 
 export type ScriptedAnswer =
   | {
-      /** A regular expression tested against the (sanitized) message; no match = any message. */
+      /** A regular expression tested, ignoring case, against the (sanitized) message; no match = any message. */
       match?: string;
       action: "accept" | "decline" | "cancel";
-      /** The form content, for an accepted form. URL requests take only the action (consent). */
+      /** The form content, for an accepted form; fields left out get the form's defaults. URL requests take only the action (consent). */
       content?: FormContent;
+      /**
+       * URL requests that fail the call with -32042: retry the call this many milliseconds after consent,
+       * unless the server's completion notification comes first (default URL_RETRY_AFTER_MS).
+       */
+      retryAfterMs?: number;
     }
   | {
-      /** A regular expression tested against the request's system prompt and messages. */
+      /** A regular expression tested, ignoring case, against the request's system prompt and messages. */
       match?: string;
       sample: ScriptedSample;
     };
@@ -30,27 +36,41 @@ export type ScriptedAnswer =
 export interface ScriptedUIOptions {
   /** Where notices go (default: stderr). */
   log?: (line: string) => void;
-  /** How long to wait for a consented URL flow (-32042) to complete before giving up (default 5 minutes). */
-  urlWaitMs?: number;
 }
 
-type Entry = ScriptedAnswer & { re?: RegExp };
+/**
+ * How long a scripted URL flow waits for the server's completion notification before retrying the call.
+ * Nobody opens the URL in scripted mode and servers need not notify (2026-07-28 cannot), so it is short.
+ */
+export const URL_RETRY_AFTER_MS = 3000;
+
+type Entry = ScriptedAnswer & { index: number; re?: RegExp };
 
 const samplingText = (r: SamplingRequestView) => [r.systemPrompt, ...r.messages.map((m) => m.text)].filter(Boolean).join("\n");
+const excerpt = (text: string) => JSON.stringify(text.replace(/\s+/g, " ").slice(0, 80));
 
 export function scriptedUI(
   answers: ScriptedAnswer[],
   options: ScriptedUIOptions = {},
 ): ElicitationUI & SamplingUI & Required<Pick<ElicitationUI, "waitForUrl">> & { remaining(): ScriptedAnswer[] } {
-  const pending: Entry[] = answers.map((a) => ({ ...a, ...(a.match === undefined ? {} : { re: new RegExp(a.match, "u") }) }));
+  const pending: Entry[] = answers.map((a, index) => ({ ...a, index, ...(a.match === undefined ? {} : { re: new RegExp(a.match, "iu") }) }));
   const log = options.log ?? ((line: string) => process.stderr.write(line + "\n"));
+  /** The first unused entry of `kind` that fits `text`; says which one answered (or that none did), so a person sees why. */
   const take = (kind: "action" | "sample", text: string) => {
     const i = pending.findIndex((a) => kind in a && (!a.re || a.re.test(text)));
-    if (i < 0) log(`elicit: no scripted answer matches "${text.replace(/\s+/g, " ").slice(0, 80)}"; answering ${kind === "sample" ? "deny" : "cancel"}.`);
-    return i < 0 ? undefined : pending.splice(i, 1)[0];
+    if (i < 0) {
+      log(`elicit: no scripted answer matches ${excerpt(text)}; answering ${kind === "sample" ? "deny" : "cancel"}.`);
+      return undefined;
+    }
+    const entry = pending.splice(i, 1)[0]!;
+    const answer = "action" in entry ? entry.action : (entry.sample.action ?? "approve");
+    log(`elicit: answers entry [${entry.index}] (${entry.match === undefined ? "no match: any message" : `match ${JSON.stringify(entry.match)}`}) answered ${excerpt(text)}: ${answer}.`);
+    return entry;
   };
   // The entry that approved a sampling request also decides on its answer (the client passes the same view).
   const samples = new WeakMap<SamplingRequestView, ScriptedSample>();
+  // The wait after a URL consent follows the entry that consented (url() is always followed by its wait).
+  let retryAfterMs = URL_RETRY_AFTER_MS;
 
   return {
     async form(request): Promise<FormAnswer> {
@@ -60,22 +80,27 @@ export function scriptedUI(
     },
     async url(request): Promise<UrlAnswer> {
       const entry = take("action", request.message);
-      return entry && "action" in entry ? entry.action : "cancel";
+      if (!entry || !("action" in entry)) return "cancel";
+      // No person reads the consent screen: its warnings go to the log before the answer is applied.
+      const host = sanitizeText(request.analysis.host ?? request.analysis.url, { maxLength: MAX_LABEL_LENGTH, multiline: false });
+      for (const w of request.analysis.warnings) log(`elicit: warning about ${host}: ${sanitizeText(w.message, { maxLength: MAX_LABEL_LENGTH * 2, multiline: false })}`);
+      retryAfterMs = entry.retryAfterMs ?? URL_RETRY_AFTER_MS;
+      return entry.action;
     },
-    // Nobody opens the URL in scripted mode: someone else must finish the flow, so the wait is bounded.
+    // Nobody finishes the flow in scripted mode unless someone else does: wait briefly, then retry the call.
     async waitForUrl(wait, context): Promise<UrlWaitOutcome> {
-      const ms = options.urlWaitMs ?? 5 * 60_000;
-      log(`elicit: waiting up to ${Math.round(ms / 1000)} s for the flow at ${wait.host} to complete.`);
+      const ms = retryAfterMs;
+      log(`elicit: retrying the call in ${formatMs(ms)} unless ${wait.host} reports the flow complete first.`);
       let timer: NodeJS.Timeout | undefined;
       const outcome = await Promise.race([
         wait.completed.then(() => "completed" as const),
-        new Promise<"cancel">((resolve) => {
-          timer = setTimeout(() => resolve("cancel"), ms);
+        new Promise<"retry" | "cancel">((resolve) => {
+          timer = setTimeout(() => resolve("retry"), ms);
+          if (context.signal.aborted) resolve("cancel");
           context.signal.addEventListener("abort", () => resolve("cancel"), { once: true });
         }),
       ]);
       clearTimeout(timer);
-      if (outcome === "cancel") log(`elicit: the flow at ${wait.host} did not complete; giving up.`);
       return outcome;
     },
     async reviewRequest(request): Promise<SamplingRequestReview> {
@@ -97,6 +122,8 @@ export function scriptedUI(
     notice(message) {
       log(`elicit: ${message}`);
     },
-    remaining: () => pending.map(({ re: _re, ...a }) => a as ScriptedAnswer),
+    remaining: () => pending.map(({ re: _re, index: _index, ...a }) => a as ScriptedAnswer),
   };
 }
+
+const formatMs = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`);

@@ -79,8 +79,8 @@ describe("elicit demo in a terminal, with no model configured", () => {
       await bookingForm(s);
       s.press(KEY.enter);
       const confirm = await s.waitFor("? Confirm booking *", { after: "✔ Answer this form?" });
-      assert.match(confirm, /Confirm the booking \(Flights \+ Hotel = \$3,000\)\n\? Confirm booking \*\n❯ Yes\n {2}No$/m);
-      s.press(KEY.enter); // Yes
+      assert.match(confirm, /Confirm the booking \(Flights \+ Hotel = \$3,000\)\n\? Confirm booking \*\n❯ \(choose Yes or No\)\n {2}Yes\n {2}No$/m);
+      s.press(KEY.down, KEY.enter); // Yes
       const seat = await s.waitFor(asking("Seat preference"));
       assert.match(seat, /Preferred seat type for flights\n {2}\(optional: choose Skip to leave it out\)/);
       assert.match(seat, /❯ window\n {2}aisle\n {2}no preference\n {2}Skip \(no answer\)/);

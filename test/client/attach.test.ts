@@ -498,6 +498,58 @@ describe("attachElicitation over Streamable HTTP (2025-11-25)", () => {
   });
 });
 
+describe("attachElicitation: defaults of fields left unanswered", () => {
+  // The form of the official scenario elicitation-sep1034-client-defaults, plus a multi-select. (Its
+  // score default is 95.5, which schema.json's ElicitResult rejects: content numbers are "integer" there.)
+  const defaultsForm = (message: string) =>
+    form(message, {
+      name: { type: "string", default: "John Doe" },
+      age: { type: "integer", default: 30 },
+      score: { type: "number", default: 95 },
+      status: { type: "string", enum: ["active", "inactive", "pending"], default: "active" },
+      verified: { type: "boolean", default: true },
+      tags: { type: "array", items: { type: "string", enum: ["a", "b"] }, default: ["b"] },
+      note: { type: "string" },
+    });
+  const allDefaults = { name: "John Doe", age: 30, score: 95, status: "active", verified: true, tags: ["b"] };
+
+  test("2025-11-25: accepting {} sends every default; given answers win; fields without a default stay out", async () => {
+    const ui = new RecordingUI([{ action: "accept", content: {} }, { action: "accept", content: { age: 41, note: "hi" } }]);
+    await withClient({ d: defaultsForm("Defaults") }, { ui }, async ({ ask }) => {
+      assert.deepEqual(await ask("d"), { result: { action: "accept", content: allDefaults } });
+      assert.deepEqual(await ask("d"), { result: { action: "accept", content: { ...allDefaults, age: 41, note: "hi" } } });
+    });
+  });
+
+  test("2025-06-18 defines only boolean defaults: only those are filled", async () => {
+    const legacy = form("Legacy", { name: { type: "string" }, verified: { type: "boolean", default: true }, off: { type: "boolean", default: false } });
+    const ui = new RecordingUI([{ action: "accept", content: { name: "Ana" } }]);
+    await withClient({ legacy }, { ui, revision: "2025-06-18" }, async ({ wire, ask }) => {
+      await ask("legacy");
+      assertAnswered(wire, "2025-06-18", { action: "accept", content: { name: "Ana", verified: true, off: false } });
+    });
+  });
+
+  test("2026-07-28: the retry's inputResponses carry the defaults", async () => {
+    const { mode: _mode, ...modern } = defaultsForm("Defaults");
+    const ui = new RecordingUI([{ action: "accept", content: {} }]);
+    await withClient({ modern }, { revision: "2026-07-28", ui }, async ({ client }) => {
+      const out = toolJson(await client.callTool({ name: "ask26", arguments: {} }));
+      assert.deepEqual(out.responses, { k: { action: "accept", content: allDefaults } });
+    });
+  });
+
+  test("a default that breaks a required field's rule is still checked: the answer is not sent", async () => {
+    // checkSchema refuses defaults that break their own field, so the only way to break one is content.
+    const request = form("Pick", { n: { type: "integer", minimum: 1, default: 2 } }, ["n"]);
+    const ui = new RecordingUI([{ action: "accept", content: { n: 0 } }]);
+    await withClient({ request }, { ui }, async ({ ask }) => {
+      assert.deepEqual(await ask("request"), { result: { action: "cancel" } });
+      assert.match(ui.notices[0]!.message, /N must be at least 1/);
+    });
+  });
+});
+
 describe("attachElicitation on 2026-07-28 (input_required, auto-fulfilled through the same handler)", () => {
   test("the embedded request is shown sanitized, answered, and the retry echoes requestState byte for byte", async () => {
     const modern = {

@@ -143,5 +143,18 @@ for (const kind of ["memory", "http"] as const) {
         assert.equal(ui.urls.length, 1, "the person was asked once");
       });
     });
+
+    test("asked again after a retry with no completion: the error says the flow was not finished, not a loop", async () => {
+      const ui = new UrlUI(["accept", "accept"], "retry");
+      await withShop(kind, ui, async (call, _wire, state) => {
+        await assert.rejects(call("loop"), (e: unknown) => {
+          assert.ok(e instanceof UrlElicitationEndedError && e.reason === "repeated");
+          assert.match(e.message, /still needs the URL flow at https:\/\/example\.com\/login: the retry came before the flow was finished/);
+          return true;
+        });
+        assert.equal(state.calls, 2);
+        await new Promise((r) => setTimeout(r, 100)); // the server's late completion clears the pending id
+      });
+    });
   });
 }

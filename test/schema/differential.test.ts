@@ -645,7 +645,7 @@ test("error messages name the field by its label and say which rule broke", () =
   assert.deepEqual(messages({ ...base, age: 100 }), [["age", "maximum", "Age must be at most 99"]]);
   assert.deepEqual(messages({ ...base, age: 18.5 }), [["age", "type", "Age must be a whole number"]]);
   assert.deepEqual(messages({ ...base, departDate: "2023-02-29" }), [["departDate", "format", "Depart date must be a date as YYYY-MM-DD, like 2026-06-15"]]);
-  assert.deepEqual(messages({ ...base, seat: "Window" }), [["seat", "option", "Seat must be one of: Window, Aisle"]]);
+  assert.deepEqual(messages({ ...base, seat: "Window" }), [["seat", "option", "Seat must be one of: w (Window), a (Aisle)"]]);
   assert.deepEqual(messages({ ...base, colours: [] }), [["colours", "minItems", "Colours needs at least 1 choice"]]);
   assert.deepEqual(messages({ ...base, colours: ["Red", "Green", "Blue"] }), [["colours", "maxItems", "Colours allows at most 2 choices"]]);
   assert.deepEqual(messages({ ...base, colours: ["Red", "Pink"] }), [["colours", "option", 'Colours cannot include "Pink"; choose from: Red, Green, Blue']]);

@@ -35,7 +35,18 @@ describe("scriptedUI", () => {
     assert.deepEqual(ui.remaining(), [{ action: "accept", content: { name: "Bo", age: 3 } }]);
     assert.deepEqual(await ui.form(formRequest("three"), context), { action: "accept", content: { name: "Bo", age: 3 } });
     assert.deepEqual(ui.remaining(), []);
-    assert.deepEqual(log, []);
+    // Each answer says which entry gave it, so a person reading stderr sees why.
+    assert.deepEqual(log, [
+      'elicit: answers entry [0] (no match: any message) answered "one": accept.',
+      'elicit: answers entry [1] (no match: any message) answered "two": decline.',
+      'elicit: answers entry [2] (no match: any message) answered "three": accept.',
+    ]);
+  });
+
+  test("matching ignores case (the README's \"Confirm your Barcelona\" fits \"Please confirm your Barcelona…\")", async () => {
+    const { ui, log } = scripted([{ match: "Confirm your Barcelona", action: "accept", content: { name: "Ana" } }, { action: "decline" }]);
+    assert.deepEqual(await ui.form(formRequest("Please confirm your Barcelona vacation booking details:"), context), { action: "accept", content: { name: "Ana" } });
+    assert.deepEqual(log, ['elicit: answers entry [0] (match "Confirm your Barcelona") answered "Please confirm your Barcelona vacation booking details:": accept.']);
   });
 
   test("the first unused entry whose match fits the message wins; an entry without match fits any message", async () => {
@@ -151,7 +162,11 @@ describe("scriptedUI through attachElicitation", () => {
       for (const r of [r1, r2]) assertWire("2025-11-25", "ElicitResult", r!.result);
       // The invalid answer's value never left the client.
       assert.ok(!wire.some((w) => w.dir === "out" && JSON.stringify(w.message).includes('"age":12')));
-      assert.deepEqual(log, ["elicit: Not sent to raw-server: the answer is invalid (Age must be at least 18); answered cancel."]);
+      assert.deepEqual(log, [
+        'elicit: answers entry [0] (match "^Check your age$") answered "Check your age": accept.',
+        "elicit: Not sent to raw-server: the answer is invalid (Age must be at least 18); answered cancel.",
+        'elicit: answers entry [1] (match "^Again$") answered "Again": accept.',
+      ]);
       assert.deepEqual(ui.remaining(), []);
     } finally {
       await close();
@@ -178,7 +193,12 @@ describe("scriptedUI: sampling entries and URL waits", () => {
     assert.deepEqual(await ui.reviewAnswer({ model: "m", text: "x", toolCalls: [] }, third, context), { action: "reject" });
     // No sampling entry left: denied with a notice; the form entry is still there for a form.
     assert.deepEqual(await ui.reviewRequest(view("fourth"), context), { action: "deny" });
-    assert.match(log[0]!, /no scripted answer matches "fourth"; answering deny/);
+    assert.match(log.at(-1)!, /no scripted answer matches "fourth"; answering deny/);
+    assert.deepEqual(log.slice(0, 3), [
+      'elicit: answers entry [1] (match "flights") answered "Pick among these flights": approve.',
+      'elicit: answers entry [2] (no match: any message) answered "other": deny.',
+      'elicit: answers entry [3] (no match: any message) answered "third": approve.',
+    ]);
     assert.deepEqual(ui.remaining(), [{ action: "accept", content: { name: "form only" } }]);
   });
 
@@ -187,18 +207,42 @@ describe("scriptedUI: sampling entries and URL waits", () => {
     const request = view("q");
     await ui.reviewRequest(request, context);
     assert.deepEqual(await ui.reviewAnswer(undefined, request, context), { action: "reject" });
-    assert.match(log[0]!, /no model is configured and the scripted answer has no text/);
+    assert.match(log.at(-1)!, /no model is configured and the scripted answer has no text/);
   });
 
-  test("a URL wait ends when the flow completes, and gives up after urlWaitMs instead of hanging", async () => {
+  test("a URL wait ends when the flow completes, else retries after the consenting entry's retryAfterMs (default 3 s)", async () => {
     const log: string[] = [];
-    const ui = scriptedUI([], { log: (l) => log.push(l), urlWaitMs: 50 });
+    const ui = scriptedUI([{ action: "accept", retryAfterMs: 50 }, { action: "accept" }], { log: (l) => log.push(l) });
+    assert.equal(await ui.url(urlRequest("Sign in"), context), "accept");
     assert.equal(await ui.waitForUrl({ message: "m", host: "pay.example", completed: Promise.resolve() }, context), "completed");
-    assert.equal(await ui.waitForUrl({ message: "m", host: "pay.example", completed: new Promise(() => {}) }, context), "cancel");
-    assert.deepEqual(log, [
-      "elicit: waiting up to 0 s for the flow at pay.example to complete.",
-      "elicit: waiting up to 0 s for the flow at pay.example to complete.",
-      "elicit: the flow at pay.example did not complete; giving up.",
+    const started = Date.now();
+    assert.equal(await ui.waitForUrl({ message: "m", host: "pay.example", completed: new Promise(() => {}) }, context), "retry");
+    assert.ok(Date.now() - started < 2000, "retried after 50 ms, not the default");
+    assert.equal(await ui.url(urlRequest("Again"), context), "accept");
+    const aborted = new AbortController();
+    const waiting = ui.waitForUrl({ message: "m", host: "pay.example", completed: new Promise(() => {}) }, { ...context, signal: aborted.signal });
+    aborted.abort();
+    assert.equal(await waiting, "cancel", "a withdrawn call ends the wait");
+    assert.deepEqual(log.filter((l) => l.includes("retrying")), [
+      "elicit: retrying the call in 50 ms unless pay.example reports the flow complete first.",
+      "elicit: retrying the call in 50 ms unless pay.example reports the flow complete first.",
+      "elicit: retrying the call in 3 s unless pay.example reports the flow complete first.",
     ]);
+  });
+
+  test("scripted consent logs the URL analysis warnings before answering", async () => {
+    const cases: [string, RegExp][] = [
+      ["https://xn--pypal-4ve.com/login", /xn--pypal-4ve\.com.*(internationalized|punycode|look)/i],
+      ["https://192.168.0.1/pay", /IPv4 address \(192\.168\.0\.1\)/],
+      ["https://user@example.com/", /user name|credentials|@/i],
+      ["http://example.com/", /not encrypted|http:/i],
+    ];
+    for (const [url, pattern] of cases) {
+      const { ui, log } = scripted([{ action: "accept" }]);
+      assert.equal(await ui.url(urlRequest("Open", url), context), "accept");
+      const warnings = log.filter((l) => l.startsWith("elicit: warning about "));
+      assert.ok(warnings.length > 0, `no warning logged for ${url}: ${JSON.stringify(log)}`);
+      assert.match(warnings.join("\n"), pattern);
+    }
   });
 });

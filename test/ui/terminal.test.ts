@@ -93,12 +93,15 @@ describe("terminalUI forms", () => {
       s.type("2");
       s.press(KEY.enter);
 
+      // A yes/no without a default pre-selects neither: Enter on the placeholder asks again.
       const insurance = await s.waitFor("? Insurance *");
-      assert.match(insurance, /❯ Yes\n {2}No$/m);
-      s.press(KEY.down, KEY.enter); // No
+      assert.match(insurance, /❯ \(choose Yes or No\)\n {2}Yes\n {2}No$/m);
+      s.press(KEY.enter);
+      await s.waitFor("Error: Insurance is required");
+      s.press(KEY.down, KEY.down, KEY.enter); // No
       const newsletter = await s.waitFor(asking("Newsletter"));
-      assert.match(newsletter, /Skip \(no answer\)/, "an optional yes/no can be skipped");
-      s.press(KEY.down, KEY.down, KEY.enter);
+      assert.match(newsletter, /❯ Skip \(no answer\)\n {2}Yes\n {2}No$/m, "an optional yes/no starts on skip, not on yes");
+      s.press(KEY.enter);
 
       const seat = await s.waitFor("? Seat *");
       assert.match(seat, /Window seat/);
@@ -472,9 +475,10 @@ describe("terminalUI URL mode", () => {
   test("waitForUrl: completed, retry, and cancel by c, Esc, Ctrl-C or a withdrawn request", async () => {
     const wait = (host: string): Step => ({ kind: "wait", message: "Finish signing in", host });
     const steps = ["a.example.com", "b.example.com", "c.example.com", "d.example.com", "e.example.com", "f.example.com"].map(wait);
-    const spinner = (host: string) => `Waiting for you to finish at ${host}… r = retry now, c or Esc = cancel`;
+    const spinner = (host: string) => `Waiting for ${host}… (r = done, continue)`;
     await session(steps, async (s) => {
-      await s.waitFor(spinner("a.example.com"));
+      const first = await s.waitFor(spinner("a.example.com"));
+      assert.match(first, /When you have finished in the browser, press r to continue\. c or Esc cancels\./);
       s.signal("SIGUSR1");
       assert.equal(await s.result(0), "completed");
       await s.waitFor(/Finished at a\.example\.com\./);
@@ -502,7 +506,7 @@ describe("terminalUI URL mode", () => {
       assert.equal(await s.result(5), "cancel");
       await s.waitFor(/Cancelled: travel 1\.2\.0 withdrew the request\./);
       await s.exit();
-      assert.doesNotMatch(s.screen(), /Waiting for you to finish/, "no spinner is left behind");
+      assert.doesNotMatch(s.screen(), /Waiting for [a-f]\.example\.com…/, "no spinner is left behind");
     });
   });
 });

@@ -117,13 +117,18 @@ export async function askField(io: TerminalIO, field: Field, current: FieldValue
       return answer === "" ? undefined : (parse(answer) as FieldValue);
     }
     case "boolean": {
-      const choices: { name: string; value: boolean | typeof SKIP }[] = [
-        { name: "Yes", value: true },
-        { name: "No", value: false },
-      ];
-      if (!field.required) choices.push({ name: "Skip (no answer)", value: SKIP });
-      const answer = await io.ask(select<boolean | typeof SKIP>, { message, choices, default: current }, signal);
-      return answer === SKIP ? undefined : answer;
+      // Without a default or an earlier answer nothing is pre-selected: the cursor starts on "no answer",
+      // so pressing Enter never says yes for the person (a required field then asks again).
+      const choices: { name: string; value: boolean | typeof SKIP }[] = [];
+      if (current === undefined) choices.push({ name: field.required ? "(choose Yes or No)" : "Skip (no answer)", value: SKIP });
+      choices.push({ name: "Yes", value: true }, { name: "No", value: false });
+      if (current !== undefined && !field.required) choices.push({ name: "Skip (no answer)", value: SKIP });
+      for (;;) {
+        const answer = await io.ask(select<boolean | typeof SKIP>, { message, choices, default: current ?? SKIP, loop: false }, signal);
+        if (answer !== SKIP) return answer;
+        if (!field.required) return undefined;
+        io.print(error(check(field, undefined) ?? `${field.label} is required`));
+      }
     }
     case "choice": {
       const choices: { name: string; value: string | typeof SKIP }[] = (field.options ?? []).map((o) => ({ name: inertLine(o.label), value: o.value }));

@@ -100,7 +100,9 @@ export function waitForUrl(io: TerminalIO, wait: UrlWait, context: UIContext): P
     input.on("keypress", onKeypress);
     if (input.isTTY && input.setRawMode) input.setRawMode(true);
     input.resume();
-    const spinner = ora({ text: `Waiting for you to finish at ${host}… r = retry now, c or Esc = cancel`, stream: io.output as NodeJS.WriteStream, discardStdin: false }).start();
+    // Servers need not report completion (and cannot on 2026-07-28), so the person's r is the usual way on.
+    io.print(`When you have finished in the browser, press r to continue. c or Esc cancels.`);
+    const spinner = ora({ text: `Waiting for ${host}… (r = done, continue)`, stream: io.output as NodeJS.WriteStream, discardStdin: false }).start();
     context.signal.addEventListener("abort", onAbort);
     wait.completed.then(
       () => end("completed", `Finished at ${host}.`),
