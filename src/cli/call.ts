@@ -1,18 +1,28 @@
 // `elicit call TOOL [--args JSON] [--answers FILE] …`: one tool call, non-interactive when given an
 // answers file. The tool result goes to stdout as JSON; the exit code says how it ended.
-import type { CallToolResult } from "@modelcontextprotocol/client";
+//
+// Before calling, it lists the server's tools (every page, so the SDK knows each tool's x-mcp-header
+// declarations and mirrors them into Mcp-Param-* headers), refuses a tool that is not there or that
+// the SDK excluded, and checks --args against the tool's input schema.
+import type { CallToolResult, Tool } from "@modelcontextprotocol/client";
+import { Ajv, type ErrorObject } from "ajv";
+import { Ajv2019 } from "ajv/dist/2019.js";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
 import type { ElicitationUI, SamplingUI } from "../client/ui.js";
+import { MAX_LABEL_LENGTH, sanitizeText } from "../client/sanitize.js";
 import { readAnswersFile } from "../ui/answers-file.js";
 import { scriptedUI } from "../ui/scripted.js";
 import { terminalUI } from "../ui/terminal/index.js";
-import { EXIT, HostError } from "./exit.js";
-import { withHost, type ServerTarget } from "./host.js";
+import { EXIT, HostError, inertJson } from "./exit.js";
+import { parseConnectTimeout, parseModes, parseProtocol, printLine, withHost, type Host, type ServerTarget } from "./host.js";
 
 export interface TargetOptions {
   url?: string;
   modes: string;
   protocol: string;
   root: string[];
+  connectTimeout?: string;
 }
 
 export interface CallOptions extends TargetOptions {
@@ -41,25 +51,150 @@ export function parseArgs(json: string | undefined): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
-/** The UI for a non-interactive call: the answers file, else the terminal when there is one. */
+/**
+ * The UI for a non-interactive call: the answers file, else the terminal when there is one, else
+ * none (every question cancelled). That last case is said once, when the server first asks.
+ */
 async function uiFor(answers: string | undefined): Promise<ElicitationUI & SamplingUI> {
-  if (answers !== undefined) return scriptedUI(await readAnswersFile(answers));
+  if (answers !== undefined) return scriptedUI(await readAnswersFile(answers), { log: printLine });
   if (process.stdin.isTTY && process.stderr.isTTY) return terminalUI({ output: process.stderr });
-  process.stderr.write("elicit: no --answers file and no terminal: every question from the server will be cancelled.\n");
-  return scriptedUI([]);
+  let told = false;
+  return scriptedUI([], {
+    log(line) {
+      if (!told) printLine("elicit: the server asks a question, but there is no --answers file and no terminal: every question is cancelled.");
+      told = true;
+      printLine(line);
+    },
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// --args against the tool's input schema.
+
+type Engine = InstanceType<typeof Ajv> | InstanceType<typeof Ajv2019> | InstanceType<typeof Ajv2020>;
+
+/** An Ajv engine for a dialect, set up as the SDK's own validator sets them up (lenient about unknown keywords). */
+function engineFor(dialect: "2020-12" | "2019-09" | "draft-07"): Engine {
+  const options = { strict: false, allErrors: true, validateSchema: false, validateFormats: true };
+  const engine = dialect === "2020-12" ? new Ajv2020(options) : dialect === "2019-09" ? new Ajv2019(options) : new Ajv(options);
+  (addFormats as unknown as (ajv: Engine) => Engine)(engine);
+  return engine;
+}
+
+/** The dialect a schema declares: none means 2020-12 (SEP-1613); an unknown one is not checked here. */
+function dialectOf(schema: Record<string, unknown>): "2020-12" | "2019-09" | "draft-07" | undefined {
+  const declared = typeof schema.$schema === "string" ? schema.$schema.replace(/#$/, "").replace(/^http:/, "https:") : undefined;
+  if (declared === undefined || declared === "https://json-schema.org/draft/2020-12/schema") return "2020-12";
+  if (declared === "https://json-schema.org/draft/2019-09/schema") return "2019-09";
+  if (declared === "https://json-schema.org/draft-07/schema" || declared === "https://json-schema.org/draft-06/schema") return "draft-07";
+  return undefined;
+}
+
+/**
+ * A copy of `schema` whose references all point into the schema itself. A `$ref` (or `$dynamicRef`,
+ * `$recursiveRef`) to anything else, a network URI above all, is dropped rather than fetched
+ * (SEP-2106: clients must not dereference them), so what it described is not checked here.
+ */
+function localRefsOnly(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(localRefsOnly);
+  if (typeof value !== "object" || value === null) return value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    if ((key === "$ref" || key === "$dynamicRef" || key === "$recursiveRef") && typeof v === "string" && !v.startsWith("#")) continue;
+    // Values, not schemas: kept as they are.
+    copy[key] = key === "const" || key === "enum" || key === "default" || key === "examples" ? v : localRefsOnly(v);
+  }
+  return copy;
+}
+
+/** A JSON pointer into the arguments as a field name: "destination", "address/city". */
+const fieldName = (pointer: string) => pointer.slice(1).split("/").map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~")).join("/");
+
+/** One line per problem: the field, what is wrong, and the schema keyword (rule) it breaks. */
+function describeError(error: ErrorObject): string {
+  const at = fieldName(error.instancePath);
+  const params = error.params as Record<string, unknown>;
+  const join = (name: unknown) => (at ? `${at}/${String(name)}` : String(name));
+  switch (error.keyword) {
+    case "required":
+      return `${join(params.missingProperty)}: required, but not given [required]`;
+    case "additionalProperties":
+      return `${join(params.additionalProperty)}: not a field of this tool [additionalProperties]`;
+    case "unevaluatedProperties":
+      return `${join(params.unevaluatedProperty)}: not a field of this tool [unevaluatedProperties]`;
+    case "enum": {
+      const allowed = Array.isArray(params.allowedValues) ? params.allowedValues.map((v) => JSON.stringify(v)).join(", ") : "";
+      return `${at || "(the arguments)"}: must be one of ${allowed} [enum]`;
+    }
+    default:
+      return `${at || "(the arguments)"}: ${error.message ?? "is not valid"} [${error.keyword}]`;
+  }
+}
+
+export interface ArgumentCheck {
+  /** One line per problem, e.g. "departDate: must match format \"date\" [format]". */
+  errors: string[];
+  /** Why (part of) the arguments could not be checked here, when they could not: the server still checks them. */
+  unchecked?: string;
+}
+
+/** Checks a tool's arguments against its input schema, with the engine of the schema's dialect. */
+export function checkArguments(inputSchema: unknown, args: Record<string, unknown>): ArgumentCheck {
+  if (typeof inputSchema !== "object" || inputSchema === null || Array.isArray(inputSchema)) return { errors: [], unchecked: "the tool's input schema is not a JSON object; --args are sent unchecked." };
+  const dialect = dialectOf(inputSchema as Record<string, unknown>);
+  if (!dialect) return { errors: [], unchecked: `the tool's input schema declares a JSON Schema dialect elicit does not check (${JSON.stringify((inputSchema as Record<string, unknown>).$schema)}); --args are sent unchecked.` };
+  const schema = localRefsOnly(inputSchema) as Record<string, unknown>;
+  let validate;
+  try {
+    validate = engineFor(dialect).compile(schema);
+  } catch (error) {
+    return { errors: [], unchecked: `cannot check --args against the tool's input schema (${(error as Error).message}); they are sent unchecked.` };
+  }
+  if (validate(args)) return { errors: [] };
+  return { errors: [...new Set((validate.errors ?? []).map(describeError))] };
+}
+
+const label = (text: string) => sanitizeText(text, { maxLength: MAX_LABEL_LENGTH, multiline: false });
+
+/** The tool to call, from the server's list: refused (exit 2) when the SDK excluded it or it is not there. */
+async function findTool(host: Host, name: string): Promise<Tool> {
+  const tools = await host.listTools();
+  const tool = tools.find((t) => t.name === name);
+  if (tool) return tool;
+  const excluded = host.excludedTools.get(name);
+  if (excluded !== undefined) {
+    const why = sanitizeText(excluded, { maxLength: 400, multiline: false });
+    throw new HostError(`not calling ${label(name)}: the MCP SDK excluded it from the server's tools (${why}); a client must not call a tool whose x-mcp-header declarations are invalid.`);
+  }
+  const offered = tools.map((t) => label(t.name));
+  const list = offered.length === 0 ? "the server offers no tools" : `the server offers: ${offered.slice(0, 20).join(", ")}${offered.length > 20 ? `, and ${offered.length - 20} more` : ""}`;
+  throw new HostError(`no tool named ${JSON.stringify(label(name))}: ${list}.`);
 }
 
 export async function call(tool: string, command: string[], options: CallOptions): Promise<number> {
   let args: Record<string, unknown> = {};
   return withHost(
     async () => {
+      // Every usage check before anything else happens (the answers file is read, the server started).
       const target = targetOf(options, command);
       args = parseArgs(options.args);
-      return { target, ui: await uiFor(options.answers), modes: options.modes, protocol: options.protocol, roots: options.root };
+      parseModes(options.modes);
+      parseProtocol(options.protocol);
+      parseConnectTimeout(options.connectTimeout);
+      const ui = await uiFor(options.answers);
+      return { target, ui, modes: options.modes, protocol: options.protocol, roots: options.root, ...(options.connectTimeout !== undefined ? { connectTimeout: options.connectTimeout } : {}) };
     },
     async (host) => {
+      const definition = await findTool(host, tool);
+      const problems = checkArguments(definition.inputSchema, args);
+      if (problems.unchecked) printLine(`elicit: ${problems.unchecked}`);
+      if (problems.errors.length > 0) {
+        const shown = problems.errors.slice(0, 12).map((e) => `  ${e}`);
+        if (problems.errors.length > shown.length) shown.push(`  … and ${problems.errors.length - shown.length} more`);
+        throw new HostError(`--args do not fit the input schema of ${label(tool)}; nothing was called:\n${shown.join("\n")}`);
+      }
       const result = (await host.elicitation.callTool({ name: tool, arguments: args })) as CallToolResult;
-      process.stdout.write(JSON.stringify(result, null, 2) + "\n");
+      process.stdout.write(inertJson(result) + "\n");
       return result.isError ? EXIT.toolError : EXIT.ok;
     },
   );

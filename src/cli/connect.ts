@@ -9,7 +9,7 @@ import type { RequestedSchema } from "../schema/types.js";
 import { askOwnForm, terminalUI } from "../ui/terminal/index.js";
 import { targetOf, type TargetOptions } from "./call.js";
 import { EXIT } from "./exit.js";
-import { withHost, type Host } from "./host.js";
+import { serverLabel, withHost, type Host } from "./host.js";
 import { printResult } from "./result.js";
 
 const line = (text: unknown) => sanitizeText(text, { maxLength: MAX_LABEL_LENGTH, multiline: false });
@@ -24,10 +24,18 @@ export async function connect(command: string[], options: TargetOptions): Promis
     return EXIT.usage;
   }
   return withHost(
-    async () => ({ target: targetOf(options, command), ui: terminalUI(), modes: options.modes, protocol: options.protocol, roots: options.root }),
+    async () => ({
+      target: targetOf(options, command),
+      ui: terminalUI(),
+      modes: options.modes,
+      protocol: options.protocol,
+      roots: options.root,
+      ...(options.connectTimeout !== undefined ? { connectTimeout: options.connectTimeout } : {}),
+    }),
     async (host, provider) => {
-      const info = host.client.getServerVersion();
-      out(`Connected to ${line(info?.name ?? "a server")} ${line(info?.version ?? "")} (protocol ${host.protocol}).`);
+      // The tools first: on 2026-07-28 a server may give its name only in a result's _meta.
+      await host.listTools();
+      out(`Connected to ${serverLabel(host.serverInfo(), "a server that gave no name")} (protocol ${host.protocol}).`);
       out(provider ? `Sampling requests go to ${provider.models[0]} after your review.` : "No model is configured: you will type the answers to sampling requests yourself (see elicit connect --help).");
       await loop(host);
       return EXIT.ok;
@@ -37,7 +45,7 @@ export async function connect(command: string[], options: TargetOptions): Promis
 
 async function loop(host: Host): Promise<void> {
   for (;;) {
-    const tools = await allTools(host);
+    const tools = await host.listTools();
     const roots = host.roots.list();
     let choice: string;
     try {
@@ -74,18 +82,6 @@ async function loop(host: Host): Promise<void> {
   }
 }
 
-/** Every page of tools/list. */
-async function allTools(host: Host): Promise<Tool[]> {
-  const tools: Tool[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await host.client.listTools(cursor ? { cursor } : {});
-    tools.push(...page.tools);
-    cursor = page.nextCursor;
-  } while (cursor);
-  return tools;
-}
-
 async function callOne(host: Host, tool: Tool): Promise<void> {
   const args = await argumentsFor(host, tool);
   if (args === undefined) return;
@@ -101,9 +97,9 @@ async function argumentsFor(host: Host, tool: Tool): Promise<Record<string, unkn
   const formable = !hasErrors(checkSchema(schema, { protocol: "2025-11-25" }));
   if (formable) {
     // Our own form, not the server's request: worded so (no "Form from …", no Decline that tells the server no).
-    const info = host.client.getServerVersion();
+    const info = host.serverInfo();
     const name = line(tool.name);
-    const server = `${line(info?.name ?? "the server")} ${line(info?.version ?? "")}`.trim();
+    const server = serverLabel(info, "the server");
     const answer = await askOwnForm(
       { message: sanitizeText(tool.description || "(the tool has no description)", { maxLength: 2000 }), fields: describeFields(schema).map((f) => ({ ...f, label: line(f.label) })), schema, warnings: [] },
       { server: { name: line(info?.name ?? "server"), version: line(info?.version ?? "") }, protocol: "2025-11-25", signal: new AbortController().signal },

@@ -13,6 +13,17 @@ export class HostError extends Error {
 /** Exit codes of call, connect and demo. */
 export const EXIT = { ok: 0, toolError: 1, usage: 2 } as const;
 
+/**
+ * JSON for stdout, with every character a terminal could act on or that reads differently from what
+ * it is written as a \u escape: JSON.stringify escapes C0 controls but leaves DEL, C1 controls
+ * (8-bit CSI/OSC), bidi overrides and other invisible format characters raw. The value is unchanged.
+ */
+export function inertJson(value: unknown): string {
+  return JSON.stringify(value, null, 2).replace(/[\u007f-\u009f\u2028\u2029]|\p{Cf}/gu, (c) =>
+    Array.from({ length: c.length }, (_, i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, "0")}`).join(""),
+  );
+}
+
 /** Error texts can carry server words (JSON-RPC messages, HTTP bodies): made inert before printing. */
 const say = (text: string) => process.stderr.write(`elicit: ${sanitizeText(text, { maxLength: 2000 })}\n`);
 
@@ -29,7 +40,7 @@ export function reportFailure(error: unknown): number {
   }
   if (error instanceof ProtocolError) {
     // The server answered the call with a JSON-RPC error: machine-readable on stdout, readable on stderr.
-    process.stdout.write(JSON.stringify({ error: { code: error.code, message: error.message, ...(error.data !== undefined ? { data: error.data } : {}) } }, null, 2) + "\n");
+    process.stdout.write(inertJson({ error: { code: error.code, message: error.message, ...(error.data !== undefined ? { data: error.data } : {}) } }) + "\n");
     say(`the server refused the call: ${error.message} (${error.code})`);
     return EXIT.toolError;
   }

@@ -1,10 +1,18 @@
 // The host behind `elicit call`, `connect` and `demo`: one SDK Client with elicitation, sampling and
 // roots attached, connected to a server by Streamable HTTP (--url) or stdio (-- command args…).
-import { Client, StreamableHTTPClientTransport, type Transport } from "@modelcontextprotocol/client";
+//
+// Everything that reaches the terminal while the host runs is made inert, line by line: our own
+// notices, a stdio server's stderr (labelled `[server]`) and whatever the SDK or another library
+// prints through `console` (the SDK's warnings quote server text, e.g. an invalid x-mcp-header).
+import { StringDecoder } from "node:string_decoder";
+import { format } from "node:util";
+import { Client, SERVER_INFO_META_KEY, StreamableHTTPClientTransport, type Implementation, type Tool, type Transport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import ora, { type Ora } from "ora";
 import { attachElicitation, type ElicitationHandle, type ElicitationMode } from "../client/attach.js";
 import type { ModelProvider } from "../client/providers/provider.js";
 import { attachRoots, type RootsHandle } from "../client/roots.js";
+import { MAX_LABEL_LENGTH, sanitizeText } from "../client/sanitize.js";
 import { attachSampling } from "../client/sampling.js";
 import type { ElicitationUI, SamplingUI } from "../client/ui.js";
 import { providerFromEnv } from "../client/providers/openai.js";
@@ -16,6 +24,13 @@ export { HostError };
 export type ServerTarget = { url: string } | { command: string; args: string[] };
 export type ProtocolChoice = ProtocolRevision | "auto";
 
+/** How long connecting may take unless told otherwise (--connect-timeout, ELICIT_CONNECT_TIMEOUT). */
+export const DEFAULT_CONNECT_TIMEOUT_S = 30;
+/** Without a terminal, a connection that takes longer than this gets one line saying what we wait for. */
+export const CONNECT_NOTICE_AFTER_MS = 2000;
+/** Longest line of a server's stderr or of console output we print; longer ones are cut into several. */
+const MAX_LINE = 2000;
+
 export interface HostOptions {
   target: ServerTarget;
   ui: ElicitationUI & SamplingUI;
@@ -23,8 +38,10 @@ export interface HostOptions {
   protocol: ProtocolChoice;
   roots: string[];
   provider?: ModelProvider;
-  /** Where a stdio server's stderr goes (default: ours). */
-  serverStderr?: "inherit" | "ignore" | "pipe";
+  /** Seconds to wait for the server to answer the handshake (default DEFAULT_CONNECT_TIMEOUT_S). */
+  connectTimeoutS?: number;
+  /** What a stdio server writes on stderr: shown as inert `[server] …` lines (default), or dropped. */
+  serverStderr?: "show" | "ignore";
 }
 
 export interface Host {
@@ -33,6 +50,12 @@ export interface Host {
   roots: RootsHandle;
   /** The revision the connection runs on. */
   protocol: string;
+  /** The server's name and version as it gave them (untrusted: make them inert before showing them). */
+  serverInfo(): Implementation | undefined;
+  /** Every page of tools/list, as the SDK keeps it (tools it excludes are not there; see `excludedTools`). */
+  listTools(): Promise<Tool[]>;
+  /** Tools the SDK left out of tools/list (an invalid x-mcp-header declaration), with its reason. */
+  excludedTools: ReadonlyMap<string, string>;
   close(): Promise<void>;
 }
 
@@ -63,6 +86,107 @@ export function parseModes(value: string): ElicitationMode[] {
   return [...new Set(modes)] as ElicitationMode[];
 }
 
+/** `--connect-timeout SECONDS`, else ELICIT_CONNECT_TIMEOUT, else the default: a number of seconds > 0. */
+export function parseConnectTimeout(option: string | undefined, env: string | undefined = process.env.ELICIT_CONNECT_TIMEOUT): number {
+  const [value, name] = option !== undefined ? [option, "--connect-timeout"] : env !== undefined && env.trim() !== "" ? [env, "ELICIT_CONNECT_TIMEOUT"] : [undefined, ""];
+  if (value === undefined) return DEFAULT_CONNECT_TIMEOUT_S;
+  const seconds = Number(value.trim());
+  if (value.trim() === "" || !Number.isFinite(seconds) || seconds <= 0) throw new HostError(`${name} takes a number of seconds greater than 0, e.g. 30; got ${JSON.stringify(value)}.`);
+  return seconds;
+}
+
+/** How a target reads in our messages: the URL, or the command line (ours, but bounded and inert all the same). */
+export function describeTarget(target: ServerTarget): string {
+  const text = "url" in target ? target.url : [target.command, ...target.args].join(" ");
+  return sanitizeText(text, { maxLength: 120, multiline: false });
+}
+
+// ---------------------------------------------------------------------------------------------
+// What reaches stderr while the host runs.
+
+let spinner: Ora | undefined;
+
+/** Writes one line to stderr, around the connecting spinner when it is on screen. */
+export function printLine(line: string): void {
+  if (spinner?.isSpinning) {
+    spinner.clear();
+    process.stderr.write(line + "\n");
+    spinner.render();
+  } else process.stderr.write(line + "\n");
+}
+
+/**
+ * A line filter for text from outside (a server's stderr, console output): splits it into lines
+ * (LF, CRLF or a lone CR, which would otherwise move the cursor back over what was printed), makes
+ * each inert with sanitizeText, drops the ones left empty, and hands them on with `prefix`. Bytes are
+ * decoded as UTF-8 across chunk boundaries; a line longer than MAX_LINE is passed on in pieces.
+ */
+export function inertLines(onLine: (line: string) => void, prefix = ""): { write(chunk: Buffer | string): void; end(): void } {
+  const decoder = new StringDecoder("utf8");
+  let pending = "";
+  const emit = (raw: string) => {
+    const text = sanitizeText(raw, { maxLength: MAX_LINE, multiline: false });
+    if (text) onLine(prefix + text);
+  };
+  const drain = () => {
+    for (let at = pending.search(/[\r\n]/); at >= 0; at = pending.search(/[\r\n]/)) {
+      emit(pending.slice(0, at));
+      pending = pending.slice(at + (pending[at] === "\r" && pending[at + 1] === "\n" ? 2 : 1));
+    }
+    // A CR at the very end may be the first half of a CRLF: it waits for the next chunk.
+    while (pending.length > MAX_LINE) {
+      const cut = /[\uD800-\uDBFF]/.test(pending[MAX_LINE - 1]!) ? MAX_LINE - 1 : MAX_LINE; // not inside a surrogate pair
+      emit(pending.slice(0, cut));
+      pending = pending.slice(cut);
+    }
+  };
+  return {
+    write(chunk) {
+      pending += typeof chunk === "string" ? chunk : decoder.write(chunk);
+      drain();
+    },
+    end() {
+      pending += decoder.end();
+      drain();
+      if (pending) emit(pending);
+      pending = "";
+    },
+  };
+}
+
+/** The SDK's warning when it leaves a tool out of tools/list (SDK 2.4 wording, pinned by a test). */
+const SDK_EXCLUDED_TOOL = /^\[mcp-sdk\] excluding tool '(.*)' from tools\/list: (.*)$/s;
+
+/**
+ * Routes console.log/info/warn/error (the SDK's warnings, and any library's) through `onText` while
+ * the host runs, so that nothing reaches the terminal raw and nothing reaches stdout, where `elicit
+ * call` prints its JSON. console.debug and console.trace are dropped unless ELICIT_DEBUG is set.
+ * Returns the function that puts console back.
+ */
+export function captureConsole(onText: (text: string) => void): () => void {
+  const saved = { log: console.log, info: console.info, warn: console.warn, error: console.error, debug: console.debug, trace: console.trace };
+  const route = (...args: unknown[]) => onText(format(...args));
+  console.log = console.info = console.warn = console.error = route;
+  console.debug = console.trace = (...args: unknown[]) => {
+    if (process.env.ELICIT_DEBUG) route(...args);
+  };
+  return () => Object.assign(console, saved);
+}
+
+/** Prints console text as inert lines on stderr; remembers the tools the SDK says it excluded. */
+function consoleSink(excluded: Map<string, string>): (text: string) => void {
+  return (text) => {
+    const m = SDK_EXCLUDED_TOOL.exec(text);
+    if (m) excluded.set(m[1]!, m[2]!);
+    const lines = inertLines(printLine);
+    lines.write(text);
+    lines.end();
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Connecting.
+
 function transportFor(target: ServerTarget, stderr: HostOptions["serverStderr"]): Transport {
   if ("url" in target) {
     let url: URL;
@@ -74,10 +198,80 @@ function transportFor(target: ServerTarget, stderr: HostOptions["serverStderr"])
     if (url.protocol !== "http:" && url.protocol !== "https:") throw new HostError(`--url must be http: or https:, got ${url.protocol}`);
     return new StreamableHTTPClientTransport(url);
   }
-  return new StdioClientTransport({ command: target.command, args: target.args, stderr: stderr ?? "inherit" });
+  const transport = new StdioClientTransport({ command: target.command, args: target.args, stderr: stderr === "ignore" ? "ignore" : "pipe" });
+  if (stderr !== "ignore") {
+    // The server's stderr, as inert `[server] …` lines; available before start (a PassThrough).
+    const lines = inertLines(printLine, "[server] ");
+    transport.stderr?.on("data", (chunk: Buffer) => lines.write(chunk));
+    transport.stderr?.on("end", () => lines.end());
+  }
+  return transport;
 }
 
-const describeTarget = (target: ServerTarget) => ("url" in target ? target.url : [target.command, ...target.args].join(" "));
+/** What the handshake of `protocol` is called, for the message when it does not come. */
+const handshake = (protocol: ProtocolChoice) =>
+  protocol === "auto" ? "server/discover or initialize" : protocol === "2026-07-28" ? "server/discover" : "initialize";
+
+/**
+ * Connects `client` over `transport`, showing that it waits (a spinner on a terminal, one line after
+ * CONNECT_NOTICE_AFTER_MS otherwise) and giving up after `timeoutS` seconds with a message that says
+ * what did not answer.
+ */
+async function connectWithin(client: Client, transport: Transport, options: HostOptions, timeoutS: number): Promise<void> {
+  const what = describeTarget(options.target);
+  const timeoutMs = Math.round(timeoutS * 1000);
+  let timedOut = false;
+  const interactive = process.stderr.isTTY === true;
+  if (interactive) {
+    spinner = ora({ text: `Connecting to ${what}…`, stream: process.stderr, discardStdin: false });
+    spinner.start();
+  }
+  const notice = interactive
+    ? undefined
+    : setTimeout(() => printLine(`elicit: connecting to ${what}… (gives up after ${timeoutS} s; see --connect-timeout)`), Math.min(CONNECT_NOTICE_AFTER_MS, timeoutMs / 2));
+  const timer = setTimeout(() => {
+    timedOut = true;
+    // Closing the transport ends the handshake (and, on stdio, the server process and the SDK's probe sibling).
+    transport.close().catch(() => {});
+  }, timeoutMs);
+  try {
+    await client.connect(transport, { timeout: timeoutMs });
+  } catch (error) {
+    await client.close().catch(() => {});
+    if (error instanceof HostError) throw error;
+    if (timedOut || isTimeout(error)) {
+      const started = "url" in options.target ? what : `${what} started but`;
+      throw new HostError(`${started} did not answer ${handshake(options.protocol)} within ${timeoutS} s (wait longer with --connect-timeout SECONDS).`);
+    }
+    throw new HostError(`Could not connect to ${what}: ${(error as Error).message}`);
+  } finally {
+    clearTimeout(timer);
+    clearTimeout(notice);
+    spinner?.stop();
+    spinner = undefined;
+  }
+}
+
+const isTimeout = (error: unknown) => /timed out|timeout/i.test((error as Error)?.message ?? "");
+
+const isImplementation = (value: unknown): value is Implementation =>
+  typeof value === "object" && value !== null && typeof (value as Implementation).name === "string" && typeof (value as Implementation).version === "string";
+
+/**
+ * The server's name and version. The SDK has them from `initialize` (2025 eras) or from the
+ * `server/discover` result's `_meta["io.modelcontextprotocol/serverInfo"]` (2026-07-28, where it is
+ * only a SHOULD); servers written to earlier 2026 drafts put `serverInfo` on the discover result
+ * itself, and any later result may carry the `_meta` key (we look at tools/list's).
+ */
+export function serverInfoOf(client: Client, seen?: Implementation): Implementation | undefined {
+  const known = client.getServerVersion();
+  if (known) return known;
+  const discover = client.getDiscoverResult() as (Record<string, unknown> & { _meta?: Record<string, unknown> }) | undefined;
+  for (const candidate of [discover?._meta?.[SERVER_INFO_META_KEY], discover?.serverInfo, seen]) {
+    if (isImplementation(candidate)) return candidate;
+  }
+  return undefined;
+}
 
 export async function openHost(options: HostOptions): Promise<Host> {
   const client = new Client(CLIENT_INFO, { capabilities: {}, ...clientOptions(options.protocol) } as never);
@@ -89,19 +283,43 @@ export async function openHost(options: HostOptions): Promise<Host> {
   } catch (error) {
     throw new HostError((error as Error).message);
   }
+  const excluded = new Map<string, string>();
+  const restoreConsole = captureConsole(consoleSink(excluded));
   try {
-    await client.connect(transportFor(options.target, options.serverStderr));
+    await connectWithin(client, transportFor(options.target, options.serverStderr), options, options.connectTimeoutS ?? DEFAULT_CONNECT_TIMEOUT_S);
+    const protocol = client.getNegotiatedProtocolVersion() ?? "unknown";
+    if (options.protocol !== "auto" && protocol !== options.protocol) {
+      await client.close().catch(() => {});
+      throw new HostError(`The server runs ${protocol}, not the pinned ${options.protocol}.`);
+    }
+    let seen: Implementation | undefined;
+    return {
+      client,
+      elicitation,
+      roots,
+      protocol,
+      excludedTools: excluded,
+      serverInfo: () => serverInfoOf(client, seen),
+      async listTools() {
+        // No cursor: the SDK walks every page and caches the list, which callTool reads for the
+        // x-mcp-header declarations it mirrors into Mcp-Param-* headers.
+        const result = await client.listTools();
+        const meta = result._meta?.[SERVER_INFO_META_KEY];
+        if (isImplementation(meta)) seen = meta;
+        return result.tools;
+      },
+      close: async () => {
+        try {
+          await client.close();
+        } finally {
+          restoreConsole();
+        }
+      },
+    };
   } catch (error) {
-    if (error instanceof HostError) throw error;
-    await client.close().catch(() => {});
-    throw new HostError(`Could not connect to ${describeTarget(options.target)}: ${(error as Error).message}`);
+    restoreConsole();
+    throw error;
   }
-  const protocol = client.getNegotiatedProtocolVersion() ?? "unknown";
-  if (options.protocol !== "auto" && protocol !== options.protocol) {
-    await client.close().catch(() => {});
-    throw new HostError(`The server runs ${protocol}, not the pinned ${options.protocol}.`);
-  }
-  return { client, elicitation, roots, protocol, close: () => client.close() };
 }
 
 /** What a command gives to open its host: the options as typed, checked here. */
@@ -111,6 +329,8 @@ export interface HostRequest {
   modes: string;
   protocol: string;
   roots: string[];
+  /** --connect-timeout as typed (seconds); ELICIT_CONNECT_TIMEOUT or the default when absent. */
+  connectTimeout?: string;
 }
 
 /**
@@ -121,19 +341,22 @@ export async function withHost(prepare: () => Promise<HostRequest>, body: (host:
   let host: Host | undefined;
   try {
     const request = await prepare();
+    const modes = parseModes(request.modes);
+    const protocol = parseProtocol(request.protocol);
+    const connectTimeoutS = parseConnectTimeout(request.connectTimeout);
     const provider = providerFromEnv();
-    host = await openHost({
-      target: request.target,
-      ui: request.ui,
-      modes: parseModes(request.modes),
-      protocol: parseProtocol(request.protocol),
-      roots: request.roots,
-      ...(provider ? { provider } : {}),
-    });
+    host = await openHost({ target: request.target, ui: request.ui, modes, protocol, roots: request.roots, connectTimeoutS, ...(provider ? { provider } : {}) });
     return await body(host, provider);
   } catch (error) {
     return reportFailure(error);
   } finally {
     await host?.close().catch(() => {});
   }
+}
+
+/** A server name and version as one inert line, e.g. for "Connected to …". */
+export function serverLabel(info: Implementation | undefined, fallback: string): string {
+  if (!info) return fallback;
+  const line = (text: unknown) => sanitizeText(text, { maxLength: MAX_LABEL_LENGTH, multiline: false });
+  return `${line(info.name) || fallback} ${line(info.version)}`.trim();
 }

@@ -6,6 +6,7 @@ import { call } from "./call.js";
 import { connect } from "./connect.js";
 import { demo } from "./demo.js";
 import { lint } from "./lint.js";
+import { DEFAULT_CONNECT_TIMEOUT_S } from "./host.js";
 import { serve, SERVER_NAMES } from "./serve.js";
 import { LATEST_REVISION, PROTOCOL_REVISIONS } from "../schema/types.js";
 
@@ -64,7 +65,8 @@ function serverOptions(command: Command): Command {
     .option("--url <url>", "the server's Streamable HTTP endpoint, e.g. http://127.0.0.1:3000/mcp")
     .option("--modes <modes>", "elicitation modes to declare: form, url or form,url", "form,url")
     .option("--protocol <rev>", `protocol revision: auto, ${PROTOCOL_REVISIONS.join(", ")}`, "auto")
-    .option("--root <dir>", "a directory the server may work in, sent as a file:// root (repeatable)", (dir: string, all: string[]) => [...all, dir], [] as string[]);
+    .option("--root <dir>", "a directory the server may work in, sent as a file:// root (repeatable)", (dir: string, all: string[]) => [...all, dir], [] as string[])
+    .option("--connect-timeout <seconds>", `give up when the server has not answered the handshake after this long (default ${DEFAULT_CONNECT_TIMEOUT_S}, or ELICIT_CONNECT_TIMEOUT)`);
 }
 
 const MODEL_ENV = `
@@ -83,8 +85,13 @@ serverOptions(
     .option("--answers <file>", "answers for the server's questions: a JSON or YAML list (- for standard input)"),
 )
   .addHelpText("after", `
+Before calling, it lists the server's tools: a tool that is not there, or that the MCP SDK excluded
+(an invalid x-mcp-header declaration), is not called, and --args are checked against the tool's
+input schema (a $ref to another document is not fetched, and what it describes is left to the server).
+
 Exit codes: 0 the tool succeeded, 1 the tool failed (isError, a JSON-RPC error, or a URL flow you declined),
-2 usage error, bad answers file, or the server could not be reached.
+2 usage error, bad answers file, no such tool, --args that do not fit its input schema, or the server
+could not be reached (or did not answer within --connect-timeout).
 
 Answers file: a list used in order; the first unused entry whose match (a regular expression on the
 message) fits answers. Forms and URL requests take an action; sampling requests take sample:

@@ -76,6 +76,15 @@ export async function serve(name: string, options: ServeOptions = {}): Promise<n
     return 2;
   }
   if (running.url) process.stderr.write(`elicit serve ${name}: listening on ${running.url.href} (Streamable HTTP, all protocol revisions); Ctrl-C stops it\n`);
+  else if (process.stdin.isTTY) {
+    // Someone typed the command at a terminal: say what it waits for, and how to talk to it.
+    process.stderr.write(
+      `elicit serve ${name}: waiting for an MCP client on stdio (standard input is this terminal, not a client).\n` +
+        `  Let a client start it instead:  elicit connect -- elicit serve ${name}\n` +
+        `  Or serve it over HTTP:          elicit serve ${name} --http 3000, then elicit connect --url http://127.0.0.1:3000/mcp\n` +
+        `  Ctrl-C stops it.\n`,
+    );
+  }
   return new Promise<number>((resolve) => {
     let stopping = false;
     const stop = (signal: NodeJS.Signals) => {

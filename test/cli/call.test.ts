@@ -1,12 +1,17 @@
 // `elicit call` and `elicit demo --answers`, as a user runs them: the built bin against `elicit serve
-// travel` over stdio and over Streamable HTTP, on each protocol revision.
+// travel` over stdio and over Streamable HTTP, on each protocol revision; against a recording
+// 2026-07-28 server for what it sends (tools/list first, Mcp-Param headers, no $ref fetched); against
+// a hostile server for what reaches the terminal; and against a server that never answers.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { createServer as createNetServer } from "node:net";
 import { join } from "node:path";
-import { BIN, runCli } from "../helpers/cli.js";
+import { BIN, runCli, type RunResult } from "../helpers/cli.js";
+import { BOOT_STDERR, HOSTILE, MARKERS } from "../fixtures/hostile-server.js";
+import { startRecorder, type Recorder } from "../fixtures/mcp-recorder.js";
 
 const dir = mkdtempSync(join(tmpdir(), "elicit-call-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -62,7 +67,8 @@ describe("elicit call book_trip with an answers file", () => {
         // Flights + hotel $3,000 and the $150 insurance the answers ticked.
         assert.equal(result.structuredContent.totalUsd, 3150);
         assert.match(result.content[0].text, /for Ana Garcia \(seat: aisle, room: garden view, travel insurance \$150\)/);
-        assert.equal(r.stderr, "", "every question matched an answer");
+        // Every question matched an answer: at most a line per answer saying which entry answered it.
+        for (const line of r.stderr.split("\n").filter(Boolean)) assert.match(line, /^elicit: answers entry \[\d\]/, r.stderr);
       });
     }
   }
@@ -101,10 +107,33 @@ describe("elicit call: exit codes", () => {
     assert.match(result.content[0].text, /Unknown destination "Atlantis"/);
   });
 
-  test("an unknown tool is a JSON-RPC error from the server: exit 1, the error as JSON", async () => {
+  test("a tool the server does not list is not called: exit 2, naming the tools it has", async () => {
     const r = await runCli(["call", "no_such_tool", ...STDIO]);
-    assert.equal(r.code, 1, r.stderr);
-    assert.ok(JSON.parse(r.stdout).error || JSON.parse(r.stdout).isError, r.stdout);
+    assert.equal(r.code, 2, r.stderr);
+    assert.equal(r.stdout, "");
+    assert.match(r.stderr, /^elicit: no tool named "no_such_tool": the server offers: search_flights, find_best_flight, book_trip, save_itinerary\.$/m);
+  });
+
+  test("--args that break the tool's input schema are refused before the call, naming each field and rule", async () => {
+    const r = await runCli(["call", "search_flights", "--args", '{"destination":5,"departDate":"2026-06-15"}', ...STDIO]);
+    assert.equal(r.code, 2, r.stderr);
+    assert.equal(r.stdout, "");
+    assert.match(r.stderr, /^elicit: --args do not fit the input schema of search_flights; nothing was called:$/m);
+    assert.match(r.stderr, /^ {2}destination: must be string \[type\]$/m);
+    assert.match(r.stderr, /^ {2}returnDate: required, but not given \[required\]$/m);
+  });
+
+  test("a usage error says only what is wrong: no word about answers or terminals first", async () => {
+    const r = await runCli(["call", "search_flights", "--protocol", "2024-01-01", ...STDIO]);
+    assert.equal(r.code, 2);
+    assert.equal(r.stderr, `elicit: --protocol must be auto or one of 2025-06-18, 2025-11-25, 2026-07-28; got "2024-01-01".\n`);
+  });
+
+  test("without --answers or a terminal, the notice comes when the server first asks, and the question is cancelled", async () => {
+    const r = await runCli(["call", "book_trip", "--args", TRIP, ...STDIO]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /^elicit: the server asks a question, but there is no --answers file and no terminal: every question is cancelled\.\nelicit: no scripted answer matches "Please confirm your Barcelona/m);
+    assert.equal(JSON.parse(r.stdout).structuredContent.reason, "cancelled");
   });
 
   const usage: [string, string[], RegExp][] = [
@@ -119,6 +148,7 @@ describe("elicit call: exit codes", () => {
     ["a server that cannot be reached", ["call", "x", "--url", "http://127.0.0.1:9/mcp"], /Could not connect to http:\/\/127\.0\.0\.1:9\/mcp/],
     ["a server command that does not exist", ["call", "x", "--", "/nonexistent/server"], /Could not connect to \/nonexistent\/server/],
     ["a root that is not a directory", ["call", "x", "--root", ANSWERS, ...STDIO], /not a directory/],
+    ["a --connect-timeout that is not a positive number", ["call", "x", "--connect-timeout", "soon", ...STDIO], /--connect-timeout takes a number of seconds greater than 0, e\.g\. 30; got "soon"/],
   ];
   for (const [what, args, message] of usage) {
     test(`${what}: exit 2 with a one-line reason`, async () => {
@@ -167,5 +197,174 @@ describe("elicit demo --answers", () => {
     const r = await runCli(["demo"]);
     assert.equal(r.code, 2);
     assert.match(r.stderr, /run it in a terminal, or give --answers FILE/);
+  });
+});
+
+/** The bin with extra environment variables (runCli passes the parent's as they are). */
+function runWithEnv(args: string[], env: Record<string, string>, timeoutMs = 20_000): Promise<RunResult & { ms: number }> {
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr, ms: Date.now() - started });
+    });
+  });
+}
+
+/** Characters a terminal acts on, or that make text read differently: C0 but \n, DEL, C1, bidi and other format characters. */
+const CONTROLS = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029]|\p{Cf}/u;
+
+describe("elicit call lists the tools first (a recording 2026-07-28 server)", () => {
+  const recorders: Recorder[] = [];
+  after(() => Promise.all(recorders.map((r) => r.close())));
+  const record = async () => {
+    const recorder = await startRecorder({
+      tools: (canary) => [
+        {
+          name: "headers_tool",
+          description: "Mirrors two parameters into headers",
+          inputSchema: {
+            type: "object",
+            properties: { region: { type: "string", "x-mcp-header": "Region" }, priority: { type: "integer", "x-mcp-header": "Priority" }, note: { type: "string" } },
+            required: ["region"],
+          },
+        },
+        { name: "bad_header_tool", description: "A header name with a space", inputSchema: { type: "object", properties: { value: { type: "string", "x-mcp-header": "My Region" } } } },
+        {
+          name: "ref_tool",
+          description: "Refers to a local definition and to a schema on the network",
+          inputSchema: {
+            $schema: "https://json-schema.org/draft/2020-12/schema",
+            type: "object",
+            $defs: { userId: { type: "string", pattern: "^[a-z0-9-]+$" } },
+            properties: { id: { $ref: "#/$defs/userId" }, profile: { $ref: canary } },
+            required: ["id"],
+          },
+        },
+      ],
+    });
+    recorders.push(recorder);
+    return recorder;
+  };
+
+  test("tools/list comes before tools/call, and x-mcp-header parameters ride in Mcp-Param-* headers", async () => {
+    const server = await record();
+    const r = await runCli(["call", "headers_tool", "--args", '{"region":"us-west1","priority":42,"note":"not a header"}', "--url", server.url]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(JSON.parse(r.stdout).content[0].text, 'called headers_tool with {"region":"us-west1","priority":42,"note":"not a header"}');
+    const methods = server.requests.map((q) => q.method);
+    assert.ok(methods.indexOf("tools/list") >= 0 && methods.indexOf("tools/list") < methods.indexOf("tools/call"), methods.join(", "));
+    const [call] = server.calls();
+    assert.equal(call!.headers["mcp-param-region"], "us-west1");
+    assert.equal(call!.headers["mcp-param-priority"], "42");
+    assert.equal(call!.headers["mcp-param-note"], undefined, "no header for a parameter without x-mcp-header");
+    assert.deepEqual([call!.headers["mcp-method"], call!.headers["mcp-name"]], ["tools/call", "headers_tool"]);
+  });
+
+  test("a tool the SDK excludes (invalid x-mcp-header) is refused with the SDK's reason, and nothing is called", async () => {
+    const server = await record();
+    const r = await runCli(["call", "bad_header_tool", "--args", '{"value":"x"}', "--url", server.url]);
+    assert.equal(r.code, 2, r.stderr);
+    assert.equal(r.stdout, "");
+    assert.deepEqual(server.calls(), []);
+    assert.match(r.stderr, /^\[mcp-sdk\] excluding tool 'bad_header_tool' from tools\/list: invalid x-mcp-header declaration/m);
+    assert.match(r.stderr, /^elicit: not calling bad_header_tool: the MCP SDK excluded it from the server's tools \(invalid x-mcp-header declaration — value: x-mcp-header 'My Region' is not a valid RFC 9110 token/m);
+  });
+
+  test("a $ref to a network URI is never fetched; local $defs still check --args", async () => {
+    const server = await record();
+    const ok = await runCli(["call", "ref_tool", "--args", '{"id":"ana-1","profile":{"displayName":"Ana"}}', "--url", server.url]);
+    assert.equal(ok.code, 0, ok.stderr);
+    const bad = await runCli(["call", "ref_tool", "--args", '{"id":"Ana Garcia"}', "--url", server.url]);
+    assert.equal(bad.code, 2, bad.stderr);
+    assert.match(bad.stderr, /^ {2}id: must match pattern "\^\[a-z0-9-\]\+\$" \[pattern\]$/m);
+    assert.equal(server.canaryHits, 0, "the canary URL was fetched");
+    assert.equal(server.calls().length, 1, "only the valid call reached the server");
+  });
+});
+
+describe("elicit call: connecting", () => {
+  const HANG = ["--", process.execPath, "-e", "setTimeout(() => {}, 100000)"];
+  const hang = `${process.execPath} -e setTimeout(() => {}, 100000)`.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+  test("a server that never answers: a notice while waiting, then exit 2 after --connect-timeout, saying what did not answer", async () => {
+    const r = await runWithEnv(["call", "x", "--connect-timeout", "1.5", ...HANG], {});
+    assert.equal(r.code, 2, r.stderr);
+    assert.equal(r.stdout, "");
+    assert.match(r.stderr, new RegExp(`^elicit: connecting to ${hang}… \\(gives up after 1\\.5 s; see --connect-timeout\\)$`, "m"));
+    assert.match(r.stderr, new RegExp(`^elicit: ${hang} started but did not answer server/discover or initialize within 1\\.5 s \\(wait longer with --connect-timeout SECONDS\\)\\.$`, "m"));
+    assert.ok(r.ms < 12_000, `took ${r.ms} ms`);
+  });
+
+  test("ELICIT_CONNECT_TIMEOUT sets it too; a pinned 2025 revision names its handshake", async () => {
+    const r = await runWithEnv(["call", "x", "--protocol", "2025-11-25", ...HANG], { ELICIT_CONNECT_TIMEOUT: "1" });
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, new RegExp(`^elicit: ${hang} started but did not answer initialize within 1 s`, "m"));
+    assert.ok(r.ms < 12_000, `took ${r.ms} ms`);
+  });
+
+  test("an HTTP server that accepts the connection and never answers", async () => {
+    const sockets: import("node:net").Socket[] = [];
+    const silent = createNetServer((socket) => void sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(silent.address() as import("node:net").AddressInfo).port}/mcp`;
+    try {
+      const r = await runWithEnv(["call", "x", "--connect-timeout", "1", "--url", url], {});
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(r.stderr, new RegExp(`^elicit: ${url.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")} did not answer server/discover or initialize within 1 s`, "m"));
+    } finally {
+      sockets.forEach((s) => s.destroy());
+      silent.close();
+    }
+  });
+});
+
+describe("elicit call: what a hostile server gets onto the terminal", () => {
+  const FIXTURE = join(import.meta.dirname, "..", "fixtures", "hostile-server.ts");
+  const HOSTILE_STDIO = ["--", process.execPath, "--import", "tsx", FIXTURE];
+
+  test("its stderr arrives line by line as inert `[server]` lines; the JSON on stdout has every control escaped", async () => {
+    const r = await runCli(["call", "hostile_tool", "--args", '{"region":"eu"}', ...HOSTILE_STDIO], { timeoutMs: 30_000 });
+    assert.equal(r.code, 0, r.stderr);
+    for (const line of r.stderr.split("\n").filter(Boolean)) assert.match(line, /^\[server\] /, `unlabelled: ${JSON.stringify(line)}`);
+    assert.match(r.stderr, /^\[server\] HOSTILE-BOOT-LINE one two click me three$/m);
+    assert.match(r.stderr, /^\[server\] coloured c1 osc dsr$/m);
+    assert.match(r.stderr, /^\[server\] fake-prompt\n\[server\] txet desrever end$/m, "a lone CR starts a new line instead of overwriting one");
+    assert.match(r.stderr, new RegExp(`^\\[server\\] ${MARKERS.call} `, "m"));
+    assert.doesNotMatch(r.stderr, CONTROLS);
+    assert.doesNotMatch(r.stdout, CONTROLS);
+    // Escaped, not changed: the value is the server's, byte for byte.
+    const result = JSON.parse(r.stdout);
+    assert.equal(result.content[0].text, `result ${Object.values(HOSTILE).join("")}`);
+    assert.ok(BOOT_STDERR.every((line) => !r.stderr.includes(line)));
+  });
+
+  test("the SDK's warning about its invalid x-mcp-header (over HTTP, 2026-07-28) is made inert too", async () => {
+    const server = spawn(process.execPath, ["--import", "tsx", FIXTURE, "--http"], { stdio: ["ignore", "pipe", "ignore"] });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = "";
+        server.stdout!.on("data", (d) => {
+          out += d;
+          if (out.includes("\n")) resolve(out.trim());
+        });
+        server.on("exit", (code) => reject(new Error(`hostile server exited ${code}`)));
+      });
+      const r = await runCli(["call", "hostile_tool", "--url", url], { timeoutMs: 30_000 });
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(r.stderr, new RegExp(`^\\[mcp-sdk\\] excluding tool 'hostile_tool' from tools/list: invalid x-mcp-header declaration — region: x-mcp-header '${MARKERS.header}click me$`, "m"));
+      assert.match(r.stderr, /^elicit: not calling hostile_tool: the MCP SDK excluded it/m);
+      assert.doesNotMatch(r.stderr, CONTROLS);
+      assert.equal(r.stdout, "");
+    } finally {
+      server.kill("SIGTERM");
+    }
   });
 });

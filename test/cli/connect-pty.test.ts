@@ -1,12 +1,17 @@
 // `elicit connect` in a real pseudo-terminal: the built bin (npm test builds first) against `elicit
 // serve travel` over stdio. Pick a tool from the menu, fill its arguments through the form built from
-// its input schema, read the result; add a root; quit from the menu, or with Ctrl-C.
+// its input schema, read the result; add a root; quit from the menu, or with Ctrl-C. Then against a
+// hostile server (nothing of its reaches the pty raw), a server that never answers (a spinner, then a
+// timeout), 2026-07-28 servers that name themselves in unusual places; and `elicit serve` at a terminal.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { basename } from "node:path";
+import { basename, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { BIN } from "../helpers/cli.js";
+import { HOSTILE, MARKERS } from "../fixtures/hostile-server.js";
+import { startRecorder } from "../fixtures/mcp-recorder.js";
 import { KEY, NO_MODEL_ENV, SLOW_MS, startProgram, tempDirs, type ProgramSession } from "../helpers/pty.js";
 
 const tempDir = tempDirs("elicit-connect-pty-");
@@ -93,6 +98,119 @@ describe("elicit connect in a terminal", () => {
       assert.equal(await s.exitCode(SLOW), 0);
       assert.doesNotMatch(s.screen(), /elicit: /, "no error");
       assert.ok(s.cursorVisible(), "the cursor is visible again");
+    } finally {
+      s.close();
+    }
+  });
+});
+
+const FIXTURE = join(import.meta.dirname, "..", "fixtures", "hostile-server.ts");
+
+/**
+ * The sequences of HOSTILE a terminal would act on and that our own screens never use (our styling
+ * moves the cursor and colours text, and the pty turns "\n" into "\r\n", so a cursor move, a bell
+ * or a CR of the server's cannot be told apart from ours in the bytes: those are checked by content).
+ */
+const SERVER_ONLY = Object.entries(HOSTILE).filter(([name]) => !["cursorUp", "bell", "carriageReturn"].includes(name));
+/** Introducers no screen of ours writes: OSC, DCS, SOS/PM/APC, DSR, C1 controls, DEL, bidi controls. */
+const FOREIGN = /\u001b[\]PX^_]|\u001b\[6n|[\u007f-\u009f]|[\u202a-\u202e\u2066-\u2069]/;
+
+function assertInert(raw: string) {
+  for (const [name, sequence] of SERVER_ONLY) assert.ok(!raw.includes(sequence), `the server's ${name} reached the terminal`);
+  const foreign = FOREIGN.exec(raw);
+  assert.equal(foreign, null, `a control sequence of the server's reached the terminal: ${JSON.stringify(raw.slice(Math.max(0, (foreign?.index ?? 0) - 40), (foreign?.index ?? 0) + 40))}`);
+}
+
+describe("elicit connect against a hostile server", () => {
+  test("stdio: the server's stderr, name and texts reach the pty inert; its stderr labelled [server]", async () => {
+    const s = startProgram(process.execPath, [BIN, "connect", "--", process.execPath, "--import", "tsx", FIXTURE], { env: NO_MODEL, name: "connect" });
+    try {
+      const menu = await s.waitFor("? What next?", { timeoutMs: SLOW });
+      assert.match(menu, /^\[server\] HOSTILE-BOOT-LINE one two click me three$/m);
+      assert.match(menu, /^\[server\] fake-prompt$/m);
+      assert.match(menu, /^Connected to evilserver 6\.6\.6 \(protocol [0-9-]+\)\.$/m);
+      assert.match(menu, /❯ Call hostile_tool\n {2}Call plain_tool\n/);
+      s.press(KEY.down, KEY.enter); // Call plain_tool: no arguments, so no form
+      const after = await s.waitFor("? What next?", { after: "plain result", timeoutMs: SLOW });
+      assert.ok(s.screen().includes(`[server] ${MARKERS.call} plain`), s.screen());
+      assert.doesNotMatch(after, /The tool reported an error/);
+      s.press(KEY.ctrlC);
+      assert.equal(await s.exitCode(SLOW), 0);
+      assertInert(s.raw());
+    } finally {
+      s.close();
+    }
+  });
+
+  test("HTTP at 2026-07-28: the SDK's warning quoting its invalid x-mcp-header is inert, and the tool is left out", async () => {
+    const server = spawn(process.execPath, ["--import", "tsx", FIXTURE, "--http"], { stdio: ["ignore", "pipe", "ignore"] });
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = "";
+      server.stdout!.on("data", (d) => (out += d).includes("\n") && resolve(out.trim()));
+      server.on("exit", (code) => reject(new Error(`hostile server exited ${code}`)));
+    });
+    const s = startProgram(process.execPath, [BIN, "connect", "--url", url], { env: NO_MODEL, name: "connect" });
+    try {
+      const menu = await s.waitFor("? What next?", { timeoutMs: SLOW });
+      assert.match(menu, new RegExp(`^\\[mcp-sdk\\] excluding tool 'hostile_tool' from tools/list: invalid x-mcp-header declaration — region: x-mcp-header '${MARKERS.header}click me$`, "m"));
+      assert.match(menu, /^Connected to evilserver 6\.6\.6 \(protocol 2026-07-28\)\.$/m);
+      assert.match(menu, /❯ Call plain_tool\n {2}Add a root directory/);
+      s.press(KEY.ctrlC);
+      assert.equal(await s.exitCode(SLOW), 0);
+      assertInert(s.raw());
+    } finally {
+      s.close();
+      server.kill("SIGTERM");
+    }
+  });
+});
+
+describe("elicit connect: connecting", () => {
+  test("a spinner names the server while it connects; one that never answers is given up after --connect-timeout (exit 2)", async () => {
+    const s = startProgram(process.execPath, [BIN, "connect", "--connect-timeout", "3", "--", process.execPath, "-e", "setTimeout(() => {}, 100000)"], { env: NO_MODEL, name: "connect" });
+    try {
+      await s.waitFor(/Connecting to \S+ -e setTimeout\(\(\) => \{\}, 100000\)…/);
+      assert.equal(await s.exitCode(SLOW), 2);
+      assert.match(s.screen(), /^elicit: \S+ -e setTimeout\(\(\) => \{\}, 100000\) started but did not answer server\/discover or initialize within 3 s \(wait longer with --connect-timeout SECONDS\)\.$/m);
+      assert.doesNotMatch(s.screen(), /Connecting to/, "the spinner line is cleared");
+      assert.ok(s.cursorVisible(), "the cursor is visible again");
+    } finally {
+      s.close();
+    }
+  });
+
+  test("2026-07-28 servers that name themselves outside the discover result's _meta are named anyway", async () => {
+    for (const [at, expected] of [
+      ["top", "Connected to draft-server 0.9.0 (protocol 2026-07-28)."],
+      ["tools-list-meta", "Connected to listed-server 1.2.3 (protocol 2026-07-28)."],
+      ["none", "Connected to a server that gave no name (protocol 2026-07-28)."],
+    ] as const) {
+      const name = at === "top" ? "draft-server" : "listed-server";
+      const recorder = await startRecorder({ tools: [{ name: "t", inputSchema: { type: "object" } }], serverInfo: { name, version: at === "top" ? "0.9.0" : "1.2.3", at } });
+      const s = startProgram(process.execPath, [BIN, "connect", "--url", recorder.url], { env: NO_MODEL, name: "connect" });
+      try {
+        const menu = await s.waitFor("? What next?", { timeoutMs: SLOW });
+        assert.ok(menu.includes(expected), menu);
+        s.press(KEY.ctrlC);
+        assert.equal(await s.exitCode(SLOW), 0);
+      } finally {
+        s.close();
+        await recorder.close();
+      }
+    }
+  });
+});
+
+describe("elicit serve at a terminal", () => {
+  test("on stdio with a terminal for stdin, it says it waits for an MCP client and how to connect one; Ctrl-C stops it", async () => {
+    const s = startProgram(process.execPath, [BIN, "serve", "travel"], { name: "server" });
+    try {
+      const screen = await s.waitFor("Ctrl-C stops it.", { timeoutMs: SLOW });
+      assert.match(screen, /^elicit serve travel: waiting for an MCP client on stdio \(standard input is this terminal, not a client\)\.$/m);
+      assert.match(screen, /^ {2}Let a client start it instead: {2}elicit connect -- elicit serve travel$/m);
+      assert.match(screen, /^ {2}Or serve it over HTTP: {10}elicit serve travel --http 3000, then elicit connect --url http:\/\/127\.0\.0\.1:3000\/mcp$/m);
+      s.press(KEY.ctrlC);
+      assert.equal(await s.exitCode(SLOW), 0);
     } finally {
       s.close();
     }
