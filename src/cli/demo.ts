@@ -2,12 +2,13 @@
 // walks a person through a Barcelona trip (2026-06-15 → 2026-06-22): search, the best flight chosen
 // by the client's model after they review the model call, the booking forms, and the itinerary saved
 // into a root directory.
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { CallToolResult } from "@modelcontextprotocol/client";
+import { ProtocolError, type CallToolResult } from "@modelcontextprotocol/client";
 import { sanitizeText } from "../client/sanitize.js";
+import { USER_REJECTED } from "../client/sampling.js";
 import { DEMO_TRIP } from "../examples/travel/flights.js";
 import { DEFAULT_PREFERENCES } from "../examples/travel/ranking.js";
 import { readAnswersFile } from "../ui/answers-file.js";
@@ -30,13 +31,14 @@ const out = (text: string) => process.stdout.write(text + "\n");
 
 export async function demo(options: DemoOptions): Promise<number> {
   const roots = [...options.root];
-  return withHost(
+  let madeRoot: string | undefined;
+  const code = await withHost(
     async () => {
       if (options.answers === undefined && !(process.stdin.isTTY && process.stdout.isTTY)) {
         throw new HostError("the demo asks you questions: run it in a terminal, or give --answers FILE to answer from a file.");
       }
       const ui = options.answers !== undefined ? scriptedUI(await readAnswersFile(options.answers)) : terminalUI();
-      if (roots.length === 0) roots.push(mkdtempSync(join(tmpdir(), "elicit-demo-")));
+      if (roots.length === 0) roots.push((madeRoot = mkdtempSync(join(tmpdir(), "elicit-demo-"))));
       return { target: { command: process.execPath, args: [MAIN, "serve", "travel"] }, ui, modes: options.modes, protocol: options.protocol, roots };
     },
     async (host, provider) => {
@@ -46,6 +48,9 @@ export async function demo(options: DemoOptions): Promise<number> {
       return walk(host);
     },
   );
+  // withHost never throws. A root the demo made itself goes away again when nothing was saved in it.
+  if (madeRoot && readdirSync(madeRoot).length === 0) rmSync(madeRoot, { recursive: true, force: true });
+  return code;
 }
 
 async function walk(host: Host): Promise<number> {
@@ -61,7 +66,17 @@ async function walk(host: Host): Promise<number> {
   out(`${sanitizeText(firstLine, { maxLength: 400, multiline: false }).replace(/:$/, ".")} The server hands them all to the model in the next step.\n`);
   if (search.isError) return finish(search);
 
-  const best = await call("2 of 4: the best flight, chosen by the client's model", "find_best_flight", { ...TRIP, preferences: DEFAULT_PREFERENCES });
+  const bestArgs = { ...TRIP, preferences: DEFAULT_PREFERENCES };
+  let best: CallToolResult;
+  try {
+    best = await call("2 of 4: the best flight, chosen by the client's model", "find_best_flight", bestArgs);
+  } catch (error) {
+    // On 2026-07-28 a refused model request ends the call at the client (the revision has no way to
+    // answer it with an error), so the demo asks the server for its rule, as 2025 servers fall back by themselves.
+    if (!(error instanceof ProtocolError && error.code === USER_REJECTED)) throw error;
+    out(`You refused the model request (${sanitizeText(error.message, { maxLength: 200, multiline: false })}), so the server ranks the flights by its built-in rule instead.`);
+    best = (await host.elicitation.callTool({ name: "find_best_flight", arguments: { ...bestArgs, rankBy: "rule" } })) as CallToolResult;
+  }
   printResult(best, out);
   out("");
   if (best.isError) return finish(best);

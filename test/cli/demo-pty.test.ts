@@ -3,16 +3,12 @@
 // fills the booking and contact forms, and finds the itinerary saved in the root.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { contactForm } from "../../src/examples/travel/book-trip.js";
 import { validateContent } from "../../src/schema/validate.js";
 import { BIN } from "../helpers/cli.js";
 import { KEY, NO_MODEL_ENV, SLOW_MS, startProgram, tempDirs, type ProgramSession } from "../helpers/pty.js";
-
-/** Where the final screen of the successful walk goes, for pasting into a note (not asserted on). */
-const SCREEN_FILE = join(tmpdir(), "elicit-demo-screen.txt");
 
 const tempDir = tempDirs("elicit-demo-pty-");
 const NO_MODEL = NO_MODEL_ENV;
@@ -33,16 +29,32 @@ async function throughModelReview(s: ProgramSession): Promise<void> {
   assert.match(request, /── 1 of 4: search flights ──\n44 round-trip fares from New York to Barcelona \(BCN\), June 15-22, per traveler\. The server hands them all to the model/);
   const review = request.slice(request.indexOf("── 2 of 4: the best flight, chosen by the client's model ──"));
   assert.match(review, /^Model request from mcp-elicit-travel 1\.0\.0$/m, "says which server asks");
-  assert.match(review, /No model provider is configured: if you approve, you will type the answer yourself\./);
+  assert.match(review, /No model is configured: if you approve, you type the answer yourself\./);
   assert.match(review, /System prompt:\n {4}You are a travel expert helping users find the best flights based on their preferences/);
-  assert.match(review, /\[1\] user:\n {6}Analyze these flight options and recommend the best choice:/);
-  assert.equal(review.match(/^ {6}BCN-\d\d: /gm)?.length, 44, "the whole flight list is shown");
-  assert.match(review, /^ {6}BCN-11: British Airways, economy, \$1,180 round trip \| out 08:25 JFK/m);
-  assert.match(review, /User preferences: morning departure, max 1 layover/);
+  assert.match(review, /\[1\] user:\n {6}Analyze these flight options and recommend the best choice:\n {6}BCN-01: /);
+  // The 44 fares are folded: the first lines and a count, with a way to read them all.
+  assert.ok((review.match(/^ {6}BCN-\d\d: /gm)?.length ?? 0) < 5, "the flight list is folded");
+  assert.match(review, /^ {6}… \d+ more lines \(\d+ characters in all\)$/m);
   assert.match(review, /Model hints: claude-3-5-sonnet/);
   assert.match(review, /Max tokens: +1500/);
   assert.match(review, /Priorities: +cost 0\.3, speed 0\.2, intelligence 0\.9/);
-  assert.match(review, /❯ Approve \(then type the answer yourself\)\n {2}Edit the request\n {2}Deny/);
+  assert.match(review, /❯ Approve \(then type the answer yourself\)\n {2}Read the request in full\n {2}Edit the request\n {2}Deny/);
+
+  // Read in full: page by page, every fare and the preferences, then back to the same question.
+  s.press(KEY.down, KEY.enter);
+  const first = await s.waitFor(/\(page 1 of (\d+)\)/, { after: "✔ Send this request to the model? Read the request in full" });
+  const pages = Number(/\(page 1 of (\d+)\)/.exec(first)![1]);
+  assert.ok(pages >= 2, "more than one page");
+  for (let page = 2; page <= pages; page++) {
+    await s.waitFor("? Read on?", { after: `(page ${page - 1} of ${pages})` });
+    s.press(KEY.enter); // Next page
+    await s.waitFor(`(page ${page} of ${pages})`);
+  }
+  const read = await s.waitFor("? Send this request to the model?", { after: `(page ${pages} of ${pages})` });
+  assert.match(read, /❯ Approve/);
+  const text = s.screen().slice(s.screen().lastIndexOf("(page 1 of"));
+  assert.equal(new Set(text.match(/BCN-\d\d: /g)).size, 44, "every fare was readable");
+  assert.match(text, /User preferences: morning departure, max 1 layover/);
   s.press(KEY.enter);
 
   const ask = await s.waitFor(asking("Your answer:"), { after: "✔ Send this request to the model?" });
@@ -69,6 +81,32 @@ async function bookingForm(s: ProgramSession): Promise<string> {
 }
 
 describe("elicit demo in a terminal, with no model configured", () => {
+  test("80×24: the model step keeps its header on screen; denying it goes on with the server's rule; an unused root is removed", async () => {
+    assert.ok(existsSync(BIN), `${BIN} is missing: run npm run build first`);
+    const s = startProgram(process.execPath, [BIN, "demo"], { env: NO_MODEL, name: "demo", cols: 80, rows: 24 });
+    try {
+      const intro = await s.waitFor(/The itinerary will be saved into (\S+)\.$/m, { timeoutMs: SLOW });
+      const root = /The itinerary will be saved into (\S+)\.$/m.exec(intro)![1]!;
+      assert.ok(existsSync(root), "the demo made its root");
+      await s.waitFor("? Send this request to the model?", { timeoutMs: SLOW });
+      const seen = s.viewport();
+      for (const line of ["── 2 of 4: the best flight, chosen by the client's model ──", "Model request from mcp-elicit-travel 1.0.0", "Analyze these flight options", "? Send this request to the model?", "Deny"]) {
+        assert.ok(seen.includes(line), `${JSON.stringify(line)} is on the 24 rows:\n${seen}`);
+      }
+      s.press(KEY.down, KEY.down, KEY.down, KEY.enter); // Deny
+      const ranked = await s.waitFor(/ranked by the built-in rule/, { after: "✔ Send this request to the model? Deny", timeoutMs: SLOW });
+      assert.match(ranked, /You refused the model request \(User rejected sampling request\), so the server ranks the flights by its built-in rule instead\./);
+      assert.doesNotMatch(s.screen(), /"code"|the server refused the call/, "no raw JSON-RPC, and nobody blames the server");
+      await bookingForm(s);
+      s.press(KEY.down, KEY.enter); // Decline
+      await s.waitFor("The demo ends here.", { timeoutMs: SLOW });
+      assert.equal(await s.exitCode(SLOW), 0);
+      assert.ok(!existsSync(root), "the root the demo made, still empty, is removed");
+    } finally {
+      s.close();
+    }
+  });
+
   test("review the model request, type its answer, book through both forms (with an edit and a bad email), save the itinerary", async () => {
     const root = tempDir();
     const s = startDemo(root);
@@ -142,7 +180,6 @@ describe("elicit demo in a terminal, with no model configured", () => {
 
       assert.equal(await s.exitCode(SLOW), 0);
       assert.ok(s.cursorVisible(), "the cursor is visible again");
-      writeFileSync(SCREEN_FILE, s.screen() + "\n");
 
       const file = join(root, `itinerary-${reference}.md`);
       assert.deepEqual(readdirSync(root), [`itinerary-${reference}.md`], "exactly the itinerary, nothing else, in the root");

@@ -33,6 +33,8 @@ const ROWS = 40;
 export interface ProgramSession {
   /** The whole terminal: scrollback and screen, one line per row ("\n"; wrapped rows joined), trailing blanks trimmed. */
   screen(): string;
+  /** Only the rows visible now (no scrollback), one per row, as a person sees them. */
+  viewport(): string;
   /**
    * Waits until the screen contains `what` (a string or regex) and returns the screen. With `after`,
    * only the text after the last occurrence of that anchor counts: an earlier question's lines stay
@@ -89,7 +91,7 @@ const poll = async (what: () => boolean, timeoutMs: number, failure: (why: strin
 function environment(): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (value !== undefined && !["CI", "NO_COLOR", "FORCE_COLOR", "NODE_TEST_CONTEXT"].includes(key)) env[key] = value;
+    if (value !== undefined && !["CI", "NO_COLOR", "FORCE_COLOR", "NODE_TEST_CONTEXT", "EDITOR", "VISUAL"].includes(key)) env[key] = value;
   }
   return env;
 }
@@ -135,6 +137,12 @@ export function startProgram(command: string, args: string[], options: ProgramOp
 
   return {
     screen,
+    viewport() {
+      const buffer = term.buffer.active;
+      const rows: string[] = [];
+      for (let y = buffer.viewportY; y < buffer.viewportY + term.rows; y++) rows.push(buffer.getLine(y)?.translateToString(true) ?? "");
+      return rows.join("\n").trimEnd();
+    },
     raw: () => raw,
     cursorVisible: () => raw.lastIndexOf("\x1b[?25h") >= raw.lastIndexOf("\x1b[?25l"),
     underlined() {

@@ -3,11 +3,14 @@
 // Related flows share one driver process (steps run in order) to keep the spawns few.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { SamplingAnswerView, SamplingRequestView } from "../../src/client/ui.js";
 import type { RequestedSchema } from "../../src/schema/types.js";
 import { validateContent } from "../../src/schema/validate.js";
 import type { Step } from "../fixtures/terminal/scenario.js";
-import { KEY, startDriver, type PtySession } from "../helpers/pty.js";
+import { KEY, startDriver, tempDirs, type PtySession } from "../helpers/pty.js";
 
 /** Runs `body` against a driver for `steps`, then checks it exited by itself with the terminal restored (cooked mode, cursor shown). */
 async function session(steps: Step[], body: (s: PtySession) => Promise<void>, options: Parameters<typeof startDriver>[1] = {}): Promise<void> {
@@ -619,6 +622,40 @@ describe("terminalUI sampling review", () => {
     });
   });
 
+  test("a long request: folded with a count, read in full page by page, a multi-line message edited in $EDITOR", async () => {
+    const fares = Array.from({ length: 60 }, (_, i) => `Fare ${String(i + 1).padStart(2, "0")}: an option with a long description that fills the row`);
+    const long: SamplingRequestView = { ...REQUEST, messages: [{ role: "user", text: ["Pick one:", ...fares].join("\n") }, REQUEST.messages[1]!] };
+    const log = join(tempDirs("elicit-editor-")(), "editor.log");
+    const fakeEditor = fileURLToPath(new URL("../fixtures/terminal/fake-editor.mjs", import.meta.url));
+    const env = { EDITOR: `${process.execPath} ${fakeEditor}`, FAKE_EDITOR_LOG: log };
+    await session([{ kind: "reviewRequest", request: long }], async (s) => {
+      const shown = await s.waitFor("? Send this request to the model?");
+      assert.match(shown, /\[1\] user:\n {6}Pick one:\n {6}Fare 01: [^\n]*\n {6}Fare 02: [^\n]*\n {6}… 58 more lines \(\d+ characters in all\)\n {4}\[2\] assistant:/);
+      assert.doesNotMatch(shown, /Fare 03:/, "the rest is folded");
+      assert.match(shown, /❯ Approve \(send it to gpt-5-mini\)\n {2}Read the request in full\n {2}Edit the request\n {2}Deny/);
+      s.press(KEY.down, KEY.enter);
+      const first = await s.waitFor(/\(page 1 of (\d+)\)/);
+      const pages = Number(/\(page 1 of (\d+)\)/.exec(first)![1]);
+      assert.ok(pages >= 2);
+      for (let page = 2; page <= pages; page++) {
+        await s.waitFor("? Read on?", { after: `(page ${page - 1} of ${pages})` });
+        s.press(KEY.enter);
+      }
+      await s.waitFor("? Send this request to the model?", { after: `(page ${pages} of ${pages})` });
+      assert.equal(new Set(s.screen().match(/Fare \d\d:/g)).size, 60, "every line was readable");
+
+      s.press(KEY.down, KEY.down, KEY.enter); // Edit the request
+      await s.waitFor("? What do you want to change?");
+      s.press(KEY.down, KEY.down, KEY.enter); // Message 2: multi-line, so the editor opens
+      await s.waitFor(/Opening message 2 \(assistant\) in your editor \(.*fake-editor\.mjs\); save and close it to go on\./);
+      const edited = await s.waitFor("? Send this request to the model?", { after: "[2] assistant (edited)" });
+      assert.match(edited, /^\[2\] assistant \(edited\):\n {6}Morning: Sintra\.\n {6}Afternoon: Belém\.\n {6}Evening: fado\./);
+      s.press(KEY.enter);
+      assert.deepEqual(await s.result(0), { action: "approve", edit: { messages: { 1: "Morning: Sintra.\nAfternoon: Belém.\nEvening: fado." } } });
+      assert.deepEqual(readFileSync(log, "utf8"), JSON.stringify("Morning: Alfama.\nAfternoon: Belém.") + "\n", "the editor got the message as it was");
+    }, { env });
+  });
+
   test("no model provider: the review says so, and the person types the answer", async () => {
     const { model: _model, ...noModel } = REQUEST;
     const steps: Step[] = [
@@ -627,7 +664,7 @@ describe("terminalUI sampling review", () => {
     ];
     await session(steps, async (s) => {
       const shown = await s.waitFor("? Send this request to the model?");
-      assert.match(shown, /No model provider is configured: if you approve, you will type the answer yourself\./);
+      assert.match(shown, /No model is configured: if you approve, you type the answer yourself\./);
       assert.match(shown, /❯ Approve \(then type the answer yourself\)/);
       s.press(KEY.enter);
       assert.deepEqual(await s.result(0), { action: "approve" });

@@ -25,6 +25,8 @@ export interface FindBestFlightArgs {
   departDate: string;
   returnDate: string;
   preferences: string;
+  /** "rule" skips the model, e.g. after the person refused the model request on 2026-07-28 (where that ends the call). */
+  rankBy?: "model" | "rule";
 }
 
 export function samplingPrompt(flights: readonly Flight[], preferences: string): string {
@@ -79,7 +81,9 @@ export async function findBestFlight(args: FindBestFlightArgs, ctx: ElicitContex
 
   let top: Flight[] = ranked.slice(0, 3).map((r) => r.flight);
   let method: Method;
-  if (!ctx.supports("sampling")) {
+  if (args.rankBy === "rule") {
+    method = { by: "rule", why: "the client asked for the rule instead of a model" };
+  } else if (!ctx.supports("sampling")) {
     method = { by: "rule", why: "the client did not declare the sampling capability, so no model could be asked" };
   } else {
     try {

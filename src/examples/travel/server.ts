@@ -78,7 +78,11 @@ export function createTravelServer(kit: Elicitation, options: TravelServerOption
     kit.registerTool(server, "find_best_flight", {
       title: "Find the best flight",
       description: "Recommends the three best flights for stated preferences (e.g. \"morning departure, max 1 layover\"), asking the client's model when it offers sampling, else by a documented rule.",
-      inputSchema: z.object({ ...tripArgs, preferences: z.string().describe("What matters, in words: time of day, max layovers, cheapest, cabin...") }),
+      inputSchema: z.object({
+        ...tripArgs,
+        preferences: z.string().describe("What matters, in words: time of day, max layovers, cheapest, cabin..."),
+        rankBy: z.enum(["model", "rule"]).optional().describe("model (default): ask the client's model when it can sample; rule: the documented ranking rule, no model"),
+      }),
       annotations: { readOnlyHint: true },
     }, (args, ctx) => findBestFlight(args, ctx));
 

@@ -5,6 +5,7 @@ import { select } from "@inquirer/prompts";
 import type { SamplingAnswerReview, SamplingAnswerView, SamplingEdit, SamplingRequestReview, SamplingRequestView, UIContext } from "../../client/ui.js";
 import { Cancelled, type TerminalIO } from "./io.js";
 import { indent, inert, inertLine, serverName } from "./style.js";
+import { editInEditor, foldText, pageThrough, wantsEditor } from "./long-text.js";
 import { textPrompt } from "./text-prompt.js";
 
 const LINE_BREAK_HINT = "Type \\n for a line break. Enter keeps what is shown.";
@@ -17,19 +18,25 @@ export async function reviewRequest(io: TerminalIO, request: SamplingRequestView
   let maxTokens = request.maxTokens;
   try {
     for (;;) {
-      showRequest(io, request, { systemPrompt, messages, maxTokens }, server);
+      const now = { systemPrompt, messages, maxTokens };
+      const folded = showRequest(io, request, now, server);
       const next = await io.ask(
-        select<"approve" | "edit" | "deny">,
+        select<"approve" | "read" | "edit" | "deny">,
         {
           message: "Send this request to the model?",
           choices: [
             { name: request.model === undefined ? "Approve (then type the answer yourself)" : `Approve (send it to ${inertLine(request.model)})`, value: "approve" },
+            ...(folded ? [{ name: "Read the request in full", value: "read" as const }] : []),
             { name: "Edit the request", value: "edit" },
             { name: "Deny", value: "deny" },
           ],
         },
         context.signal,
       );
+      if (next === "read") {
+        await pageThrough(io, `Model request from ${server}`, fullText(request, now), context.signal);
+        continue;
+      }
       if (next === "deny") {
         io.print(`Denied: ${server} gets no answer from a model.`);
         return { action: "deny" };
@@ -123,27 +130,42 @@ interface Current {
   maxTokens: number;
 }
 
-function showRequest(io: TerminalIO, request: SamplingRequestView, now: Current, server: string): void {
+/** Prints the request with long texts folded; true when something was folded. */
+function showRequest(io: TerminalIO, request: SamplingRequestView, now: Current, server: string): boolean {
   const { style } = io;
+  let folded = false;
+  const fold = (text: string, by: string) => {
+    const f = foldText(io, text, by);
+    folded ||= f.folded;
+    return f.shown;
+  };
   const changed = (yes: boolean) => (yes ? style.warning(" (edited)") : "");
   io.print("", style.bold(`Model request from ${style.server(server)}`));
   io.print(
     request.model === undefined
-      ? style.warning("  No model provider is configured: if you approve, you will type the answer yourself.")
+      ? style.warning("  No model is configured: if you approve, you type the answer yourself.")
       : `  Model:       ${inertLine(request.model)} (the model that will answer)`,
   );
-  if (now.systemPrompt !== undefined) io.print(`  System prompt${changed(now.systemPrompt !== orig(request.systemPrompt))}:`, indent(now.systemPrompt, "    "));
+  if (now.systemPrompt !== undefined) io.print(`  System prompt${changed(now.systemPrompt !== orig(request.systemPrompt))}:`, fold(now.systemPrompt, "    "));
   io.print(`  Messages:`);
   now.messages.forEach((text, i) => {
     const m = request.messages[i]!;
-    io.print(`    [${i + 1}] ${m.role}${changed(text !== inert(m.text))}:`, indent(text, "      "));
+    io.print(`    [${i + 1}] ${m.role}${changed(text !== inert(m.text))}:`, fold(text, "      "));
   });
   if (request.modelHints.length) io.print(`  Model hints: ${request.modelHints.map(inertLine).join(", ")}`);
   io.print(`  Max tokens:  ${now.maxTokens}${changed(now.maxTokens !== request.maxTokens)}`);
   const p = request.priorities;
   const priorities = (["cost", "speed", "intelligence"] as const).filter((k) => p[k] !== undefined).map((k) => `${k} ${p[k]}`);
-  if (priorities.length) io.print(`  Priorities:  ${priorities.join(", ")} (0 = not important, 1 = most important)`);
+  if (priorities.length) io.print(`  Priorities:  ${priorities.join(", ")} (0 to 1: how much it matters)`);
   if (request.tools.length) io.print(`  Tools:       ${request.tools.map(inertLine).join(", ")}`);
+  return folded;
+}
+
+/** The system prompt and every message, unfolded, for reading page by page. */
+function fullText(request: SamplingRequestView, now: Current): string {
+  const parts = now.systemPrompt === undefined ? [] : ["System prompt:", indent(now.systemPrompt, "  ")];
+  now.messages.forEach((text, i) => parts.push(`[${i + 1}] ${request.messages[i]!.role}:`, indent(text, "  ")));
+  return parts.join("\n");
 }
 
 function showAnswer(io: TerminalIO, answer: SamplingAnswerView | undefined, text: string, edited: boolean, server: string): void {
@@ -168,15 +190,20 @@ function editOf(request: SamplingRequestView, now: Current): SamplingEdit | unde
 
 const orig = (text: string | undefined) => (text === undefined ? undefined : inert(text));
 
-/** Edits a possibly multi-line text on one line: line breaks show as \n (and a backslash as \\). */
+/**
+ * Edits a text: a long or multi-line one in the person's editor when they have one, else on one line,
+ * where line breaks show as \n (and a backslash as \\).
+ */
 async function editText(io: TerminalIO, label: string, current: string, signal: AbortSignal, required: boolean): Promise<string> {
+  const check = (s: string) => (required && !s.trim() ? `${label} cannot be empty (Esc to give up)` : undefined);
+  if (wantsEditor(current)) return inert((await editInEditor(io, label, current, signal, check)).replace(/\n$/, ""));
   const value = await io.ask(
     textPrompt,
     {
       message: `${label}:`,
       initial: escapeLines(current),
       hint: io.style.dim(LINE_BREAK_HINT),
-      validate: (s) => (required && !s.trim() ? `${label} cannot be empty (Esc to give up)` : undefined),
+      validate: (s) => check(unescapeLines(s)),
       error: (m) => io.style.error(`Error: ${m}`),
       format: (s) => preview(unescapeLines(s)),
     },
