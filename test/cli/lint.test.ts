@@ -1,11 +1,12 @@
-import { test } from "node:test";
+import { after, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runCli } from "../helpers/cli.js";
 
 const dir = mkdtempSync(join(tmpdir(), "elicit-lint-"));
+after(() => rmSync(dir, { recursive: true, force: true }));
 const file = (name: string, body: unknown) => {
   const path = join(dir, name);
   writeFileSync(path, typeof body === "string" ? body : JSON.stringify(body));
