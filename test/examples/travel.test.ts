@@ -258,6 +258,12 @@ for (const revision of PROTOCOL_REVISIONS) {
           if (revision === "2026-07-28") {
             // 2026-07-28 has no way to send a refusal back: the client does not retry, so the call ends client-side.
             await assert.rejects(s.call("find_best_flight", { ...TRIP, preferences: "cheapest" }), /User rejected sampling request/);
+            // What elicit demo does then: ask for the rule, and no model request is made.
+            const ruled = await s.call("find_best_flight", { ...TRIP, preferences: "cheapest", rankBy: "rule" });
+            assert.equal(ruled.structuredContent!.method, "rule");
+            assert.deepEqual(ruled.structuredContent!.top.map((f: { id: string }) => f.id), ["BCN-37", "BCN-33", "BCN-07"]);
+            assert.match(textOf(ruled), /ranked by the built-in rule because the client asked for the rule instead of a model:/);
+            assert.equal(s.sampled.length, 1, "only the refused request; none for the ruled call");
             return;
           }
           const result = await s.call("find_best_flight", { ...TRIP, preferences: "cheapest" });
