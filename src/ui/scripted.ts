@@ -79,11 +79,11 @@ export function scriptedUI(
       return entry.action === "accept" ? { action: "accept", content: entry.content ?? {} } : { action: entry.action };
     },
     async url(request): Promise<UrlAnswer> {
-      const entry = take("action", request.message);
-      if (!entry || !("action" in entry)) return "cancel";
-      // No person reads the consent screen: its warnings go to the log before the answer is applied.
+      // No person reads the consent screen: its warnings go to the log before any answer is chosen.
       const host = sanitizeText(request.analysis.host ?? request.analysis.url, { maxLength: MAX_LABEL_LENGTH, multiline: false });
       for (const w of request.analysis.warnings) log(`elicit: warning about ${host}: ${sanitizeText(w.message, { maxLength: MAX_LABEL_LENGTH * 2, multiline: false })}`);
+      const entry = take("action", request.message);
+      if (!entry || !("action" in entry)) return "cancel";
       retryAfterMs = entry.retryAfterMs ?? URL_RETRY_AFTER_MS;
       return entry.action;
     },

@@ -267,8 +267,8 @@ for (const transport of ["stdio", "http"] as const) {
           const warnings = lines.filter((l) => l.startsWith(`elicit: warning about ${host}: `));
           assert.ok(answered >= 0, r.stderr);
           assert.ok(warnings.some((l) => says.test(l)), r.stderr);
-          // Logged right with the consent, before the call goes on.
-          assert.ok(lines.indexOf(warnings[0]!) > answered, r.stderr);
+          // Logged before the consent is given, as a person would read them before answering.
+          assert.ok(lines.indexOf(warnings.at(-1)!) < answered, r.stderr);
         });
       }
 

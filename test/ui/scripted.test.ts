@@ -242,6 +242,7 @@ describe("scriptedUI: sampling entries and URL waits", () => {
       assert.equal(await ui.url(urlRequest("Open", url), context), "accept");
       const warnings = log.filter((l) => l.startsWith("elicit: warning about "));
       assert.ok(warnings.length > 0, `no warning logged for ${url}: ${JSON.stringify(log)}`);
+      assert.ok(log.indexOf(warnings.at(-1)!) < log.findIndex((l) => l.includes("answers entry")), "warnings come before the answer");
       assert.match(warnings.join("\n"), pattern);
     }
   });
