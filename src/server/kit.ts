@@ -20,10 +20,13 @@ import { elicitValidated, type ElicitOptions, type ElicitOutcome } from "./elici
 import { toToolError, InputUnavailableError } from "./errors.js";
 import { liveInputs, replayInputs, type ClientInputs } from "./inputs.js";
 import { ProgressKeepAlive, sendLive } from "./live.js";
+import { memoryStore } from "../store/memory.js";
+import type { KeyValueStore } from "../store/types.js";
+import { CallLedger } from "./ledger.js";
 import { emptyJournal, ReplayRun, type InputMethod, type Journal } from "./replay.js";
 import { watchRootsChanges } from "./roots.js";
 import { guardedCall, installStateGuard } from "./state-guard.js";
-import { DEFAULT_MAX_STATE_BYTES, open, seal, toStateKey, type StateBinding } from "./state.js";
+import { DEFAULT_MAX_STATE_BYTES, open, seal, StateError, toStateKey, type StateBinding } from "./state.js";
 
 export interface ElicitationOptions {
   /** AES-256 key for requestState (32 bytes, or base64url/hex text). Share it across a fleet; default: random per process. */
@@ -40,6 +43,18 @@ export interface ElicitationOptions {
   attempts?: number;
   /** Who is calling; requestState is bound to it. Default: the auth subject, else the OAuth client id, else "anonymous". */
   principal?: (ctx: ServerContext) => string;
+  /**
+   * Where 2026-07-28 calls are recorded (the latest round, ctx.step results, the final result) so that
+   * an old requestState cannot run a step twice. Default: memory, for one process; `sqliteStore(file)`
+   * survives restarts; a fleet needs a store all instances share (and one stateKey).
+   */
+  store?: KeyValueStore;
+}
+
+/** What the state guard hands a replayed call: its journal, and the result when the call already finished. */
+interface OpenedCall {
+  journal: Journal;
+  done?: CallToolResult;
 }
 
 /**
@@ -94,6 +109,20 @@ export function createElicitation(options: ElicitationOptions = {}) {
   const principalOf = options.principal ?? defaultPrincipal;
   const sealOptions = () => ({ key, ttlMs: settings.stateTtlMs, maxBytes: settings.maxStateBytes });
   const bindingFor = (ctx: ServerContext, tool: string, args: unknown): StateBinding => ({ principal: principalOf(ctx), tool, args });
+  // Entries outlive every state that can name them.
+  const ledger = new CallLedger(options.store ?? memoryStore(), settings.stateTtlMs + 60_000);
+
+  /** Opens a requestState and checks it against the ledger: a finished call answers with its result, an old round is refused. */
+  async function openCall(ctx: ServerContext, tool: string, args: unknown, state: string): Promise<OpenedCall> {
+    const journal = open<Journal>(state, bindingFor(ctx, tool, args), sealOptions());
+    const done = await ledger.result(journal.call);
+    if (done) return { journal, done };
+    const latest = await ledger.latestRound(journal.call);
+    if (journal.round < latest) {
+      throw new StateError("replayed", `it is from round ${journal.round} of this tool call, which has moved on to round ${latest}; use the latest requestState, or call the tool again.`);
+    }
+    return { journal };
+  }
 
   function liveContext(server: McpServer, ctx: ServerContext, protocol: ProtocolRevision): ElicitContext {
     const keepAlive = new ProgressKeepAlive(ctx, settings.progressIntervalMs);
@@ -130,8 +159,7 @@ export function createElicitation(options: ElicitationOptions = {}) {
   }
 
   /** The journal the guard opened from requestState, with the client's answers for last round's keys filed. */
-  function restoreJournal(ctx: ServerContext): Journal {
-    const journal = (guardedCall(ctx)?.opened as Journal | undefined) ?? emptyJournal();
+  function restoreJournal(journal: Journal, ctx: ServerContext): Journal {
     const responses = (ctx.mcpReq.inputResponses ?? {}) as Record<string, unknown>;
     for (const key of Object.keys(journal.asked)) {
       if (!Object.hasOwn(journal.answers, key) && Object.hasOwn(responses, key)) journal.answers[key] = responses[key];
@@ -141,10 +169,19 @@ export function createElicitation(options: ElicitationOptions = {}) {
 
   async function runReplay(server: McpServer, ctx: ServerContext, tool: string, handler: (ectx: ElicitContext) => Promise<CallToolResult>) {
     // Bound to the arguments as sent (the guard saw them before any schema parsing).
-    const binding = bindingFor(ctx, tool, guardedCall(ctx)?.args ?? {});
-    const run = new ReplayRun(restoreJournal(ctx));
+    const guarded = guardedCall(ctx);
+    const binding = bindingFor(ctx, tool, guarded?.args ?? {});
+    const opened = guarded?.opened as OpenedCall | undefined;
+    if (opened?.done) return opened.done;
+    const journal = restoreJournal(opened?.journal ?? emptyJournal(), ctx);
+    const run = new ReplayRun(journal, (name, fn) => ledger.step(journal.call, name, fn));
     const outcome = await run.run(() => handler(replayContext(server, ctx, run)));
-    if (outcome.kind === "done") return outcome.result;
+    if (outcome.kind === "done") {
+      await ledger.recordResult(journal.call, outcome.result);
+      return outcome.result;
+    }
+    journal.round++;
+    await ledger.recordRound(journal.call, journal.round);
     const inputRequests = Object.fromEntries(
       Object.entries(outcome.inputRequests).map(([k, r]) => [k, { method: r.method as InputMethod, params: r.params }]),
     );
@@ -174,7 +211,7 @@ export function createElicitation(options: ElicitationOptions = {}) {
       const tool = config.inputSchema
         ? register(name, config, (args, ctx) => run(args, ctx as ServerContext))
         : register(name, config, (ctx) => run({}, ctx as ServerContext));
-      installStateGuard(server, name, (ctx, args, state) => open(state, bindingFor(ctx, name, args), sealOptions()));
+      installStateGuard(server, name, (ctx, args, state) => openCall(ctx, name, args, state));
       watchRootsChanges(server);
       return tool;
     },

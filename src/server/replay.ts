@@ -1,10 +1,14 @@
 // Replay of a tool handler across 2026-07-28 round trips. The handler runs again on every retry;
 // each input request it makes is answered from the journal when the answer is known, and otherwise
 // suspends the run. Requests made in the same tick (Promise.all) go out together in one round.
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 
 /** What travels (sealed) in requestState between rounds. */
 export interface Journal {
+  /** This tool call's id, the same in every round: the key of its entries in the call ledger. */
+  call: string;
+  /** How many rounds were issued before this one (0 on the first run). */
+  round: number;
   /** Answers by input key, e.g. "elicit-1". */
   answers: Record<string, unknown>;
   /** ctx.step results by step name, so side effects run once. */
@@ -13,7 +17,11 @@ export interface Journal {
   asked: Record<string, string>;
 }
 
-export const emptyJournal = (): Journal => ({ answers: {}, steps: {}, asked: {} });
+export const emptyJournal = (): Journal => ({ call: randomUUID(), round: 0, answers: {}, steps: {}, asked: {} });
+
+/** How a step's function is run the first time: by default right here; the kit passes the call ledger's. */
+export type StepRunner = <T>(name: string, fn: () => Promise<T>) => Promise<T>;
+const runHere: StepRunner = (_name, fn) => fn();
 
 export type InputMethod = "elicitation/create" | "sampling/createMessage" | "roots/list";
 
@@ -52,7 +60,10 @@ export class ReplayRun {
   private suspend?: (outcome: ReplayOutcome<never>) => void;
   private flushScheduled = false;
 
-  constructor(readonly journal: Journal) {}
+  constructor(
+    readonly journal: Journal,
+    private readonly runStep: StepRunner = runHere,
+  ) {}
 
   /** An input request: the recorded answer, or a suspension until the client answers. */
   request<T>(method: InputMethod, params: Record<string, unknown>, explicitKey?: string): Promise<T> {
@@ -78,10 +89,13 @@ export class ReplayRun {
     if (recorded) return recorded.value as T;
     this.stepsInFlight++;
     try {
-      const value = await fn();
-      if (value !== undefined && !isJsonSafe(value)) {
-        throw new TypeError(`ctx.step("${name}") must return JSON-serialisable data, since it is recorded across round trips.`);
-      }
+      const value = await this.runStep(name, async () => {
+        const v = await fn();
+        if (v !== undefined && !isJsonSafe(v)) {
+          throw new TypeError(`ctx.step("${name}") must return JSON-serialisable data, since it is recorded across round trips.`);
+        }
+        return v;
+      });
       this.journal.steps[name] = { value };
       return value;
     } finally {

@@ -8,7 +8,7 @@ import { ProtocolError, ProtocolErrorCode, type McpServer, type ServerContext } 
 import { StateError } from "./state.js";
 
 type Handler = (request: { params?: Record<string, unknown> }, ctx: ServerContext) => Promise<unknown>;
-/** Opens a requestState for a call; throws StateError. */
+/** Opens a requestState for a call; throws (or rejects with) StateError. */
 type Open = (ctx: ServerContext, args: unknown, state: string) => unknown;
 
 export interface GuardedCall {
@@ -44,7 +44,7 @@ export function installStateGuard(server: McpServer, tool: string, open: Open): 
             throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Invalid requestState: it must be the string this server issued.", { reason: "malformed" });
           }
           try {
-            call.opened = openState(ctx, call.args, state);
+            call.opened = await openState(ctx, call.args, state);
           } catch (error) {
             if (!(error instanceof StateError)) throw error;
             throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid requestState: ${error.message}`, { reason: error.problem });

@@ -22,7 +22,7 @@ export interface StateBinding {
   args: unknown;
 }
 
-export type StateProblem = "malformed" | "tampered" | "expired" | "principal" | "tool" | "arguments" | "too-large";
+export type StateProblem = "malformed" | "tampered" | "expired" | "principal" | "tool" | "arguments" | "too-large" | "replayed";
 
 /** A requestState that cannot be used; `problem` says why. Maps to JSON-RPC -32602. */
 export class StateError extends Error {

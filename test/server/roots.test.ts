@@ -185,14 +185,15 @@ describe("a malformed roots answer", () => {
     await connect(client, makeInputsFactory().factory, "2026-07-28", "memory");
     const call = (params: Record<string, unknown>) => client.callTool({ name: "list_roots", arguments: {}, ...params } as never, { allowInputRequired: true } as never) as Promise<any>;
     try {
-      const first = await call({});
       const answers: [unknown, string][] = [
         [{ roots: [project, { name: "no uri" }] }, 'roots[1] has no string "uri".'],
         [{ roots: [{ uri: "file:///x", name: 7 }] }, "roots[0].name is not a string."],
         [{ roots: "file:///x" }, 'it has no "roots" array.'],
       ];
+      // Each answer in a call of its own: a finished call answers any later state with its recorded result.
       for (const [answer, problem] of answers) {
-        const result = await call({ inputResponses: { "roots-1": answer }, requestState: first.requestState });
+        const { requestState } = await call({});
+        const result = await call({ inputResponses: { "roots-1": answer }, requestState });
         assert.equal(result.isError, true);
         assert.equal(result.content[0].text, `The client's answer to roots/list is not valid: ${problem}`);
       }

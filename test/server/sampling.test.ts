@@ -321,8 +321,10 @@ describe("a malformed answer from the client", () => {
         [{ role: "assistant", model: "m" }, "it has no content."],
         [{ role: "assistant", content: [{ text: "no type" }], model: "m" }, 'content[0] is not a content block with a "type".'],
       ];
+      // Each answer in a call of its own: a finished call answers any later state with its recorded result.
       for (const [answer, problem] of answers) {
-        const { text } = toolError(await call({ inputResponses: { "sample-1": answer }, requestState: first.requestState }));
+        const { requestState } = await call({});
+        const { text } = toolError(await call({ inputResponses: { "sample-1": answer }, requestState }));
         assert.equal(text, `The client's answer to sampling/createMessage is not valid: ${problem}`);
       }
     } finally {

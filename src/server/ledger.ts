@@ -1,0 +1,73 @@
+// The call ledger of 2026-07-28: requestState travels through the client, so an old state can come
+// back (a replay, a retry of a round long gone). The sealed journal alone cannot tell; this small
+// server-side record can. Per tool call (a random id sealed in the journal) it keeps:
+//   round:<call>       the latest round issued; a state from an earlier round is refused
+//   step:<call>:<name>  each ctx.step result, so a side effect runs once per call, whatever is replayed
+//   done:<call>        the final result, returned again for any later state of a finished call
+import type { CallToolResult } from "@modelcontextprotocol/server";
+import type { KeyValueStore } from "../store/types.js";
+
+/** A ctx.step claimed by a request that is still running it. */
+const RUNNING = "\u0000running";
+const POLL_MS = 25;
+
+export class StepBusyError extends Error {
+  constructor(name: string) {
+    super(`ctx.step("${name}") is still running for this tool call in another request; retry with the latest requestState.`);
+    this.name = "StepBusyError";
+  }
+}
+
+export class CallLedger {
+  constructor(
+    private readonly store: KeyValueStore,
+    /** How long entries live: as long as a requestState can (its TTL), plus a margin. */
+    private readonly ttlMs: number,
+    /** How long a replay waits for a step another request is running (default 30 s). */
+    private readonly stepWaitMs = 30_000,
+  ) {}
+
+  /** The latest round issued for the call (0 when none was). */
+  async latestRound(call: string): Promise<number> {
+    return Number((await this.store.get(`round:${call}`)) ?? 0);
+  }
+
+  async recordRound(call: string, round: number): Promise<void> {
+    // Two requests answering the same round both issue round+1; a lower number never overwrites.
+    if ((await this.latestRound(call)) < round) await this.store.set(`round:${call}`, String(round), this.ttlMs);
+  }
+
+  async result(call: string): Promise<CallToolResult | undefined> {
+    const text = await this.store.get(`done:${call}`);
+    return text === undefined ? undefined : (JSON.parse(text) as CallToolResult);
+  }
+
+  async recordResult(call: string, result: CallToolResult): Promise<void> {
+    await this.store.add(`done:${call}`, JSON.stringify(result), this.ttlMs);
+  }
+
+  /**
+   * Runs `fn` once for this call and step name, across rounds, replays, restarts and (with a shared
+   * store) instances: the first request claims the step, later ones get its recorded value.
+   */
+  async step<T>(call: string, name: string, fn: () => T | Promise<T>): Promise<T> {
+    const key = `step:${call}:${name}`;
+    const deadline = Date.now() + this.stepWaitMs;
+    for (;;) {
+      const recorded = await this.store.get(key);
+      if (recorded !== undefined && recorded !== RUNNING) return (JSON.parse(recorded) as { value: T }).value;
+      if (recorded === undefined && (await this.store.add(key, RUNNING, this.ttlMs))) break;
+      if (Date.now() > deadline) throw new StepBusyError(name);
+      await new Promise((r) => setTimeout(r, POLL_MS));
+    }
+    try {
+      const value = await fn();
+      await this.store.set(key, JSON.stringify({ value }), this.ttlMs);
+      return value;
+    } catch (error) {
+      // A step that failed did not happen: the next round may try it again.
+      await this.store.delete(key);
+      throw error;
+    }
+  }
+}

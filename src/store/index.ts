@@ -1,0 +1,4 @@
+// mcp-elicit/store: where a server keeps what must outlive one request.
+export type { KeyValueStore } from "./types.js";
+export { memoryStore, type MemoryStoreOptions } from "./memory.js";
+export { sqliteStore, type SqliteStoreOptions } from "./sqlite.js";

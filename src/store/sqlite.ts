@@ -1,0 +1,60 @@
+// The embedded durable store: one SQLite file (better-sqlite3, loaded only when asked for), WAL
+// journal so readers never block the writer, so what a server remembers survives a restart.
+// Several processes on one machine may share the file; a fleet on several machines needs Redis.
+import { createRequire } from "node:module";
+import type { KeyValueStore } from "./types.js";
+
+export interface SqliteStoreOptions {
+  /** How often expired rows are deleted (default 60 s). */
+  sweepMs?: number;
+}
+
+type Database = import("better-sqlite3").Database;
+
+function openDatabase(path: string): Database {
+  let Sqlite: typeof import("better-sqlite3");
+  try {
+    Sqlite = createRequire(import.meta.url)("better-sqlite3");
+  } catch {
+    throw new Error("sqliteStore needs the better-sqlite3 package: npm install better-sqlite3");
+  }
+  const db = new Sqlite(path);
+  db.pragma("journal_mode = WAL");
+  db.pragma("busy_timeout = 5000");
+  db.exec("CREATE TABLE IF NOT EXISTS mcp_elicit_kv (key TEXT PRIMARY KEY, value TEXT NOT NULL, expires INTEGER NOT NULL) WITHOUT ROWID");
+  return db;
+}
+
+/** A store in the SQLite file at `path` (created when missing). */
+export function sqliteStore(path: string, options: SqliteStoreOptions = {}): KeyValueStore {
+  const db = openDatabase(path);
+  const get = db.prepare<[string, number], { value: string }>("SELECT value FROM mcp_elicit_kv WHERE key = ? AND expires > ?");
+  // An expired row counts as absent: the upsert only replaces it when it has expired.
+  const add = db.prepare<[string, string, number, number]>(
+    "INSERT INTO mcp_elicit_kv (key, value, expires) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value, expires = excluded.expires WHERE mcp_elicit_kv.expires <= ?",
+  );
+  const set = db.prepare<[string, string, number]>("INSERT OR REPLACE INTO mcp_elicit_kv (key, value, expires) VALUES (?, ?, ?)");
+  const del = db.prepare<[string]>("DELETE FROM mcp_elicit_kv WHERE key = ?");
+  const sweep = db.prepare<[number]>("DELETE FROM mcp_elicit_kv WHERE expires <= ?");
+  const timer = setInterval(() => sweep.run(Date.now()), options.sweepMs ?? 60_000);
+  timer.unref();
+  return {
+    async get(key) {
+      return get.get(key, Date.now())?.value;
+    },
+    async add(key, value, ttlMs) {
+      const now = Date.now();
+      return add.run(key, value, now + ttlMs, now).changes === 1;
+    },
+    async set(key, value, ttlMs) {
+      set.run(key, value, Date.now() + ttlMs);
+    },
+    async delete(key) {
+      del.run(key);
+    },
+    async close() {
+      clearInterval(timer);
+      db.close();
+    },
+  };
+}
