@@ -166,7 +166,7 @@ export function attachElicitation(client: Client, options: AttachOptions): Elici
     if (consent !== "accept") throw new UrlElicitationEndedError(consent === "decline" ? "declined" : "cancelled", `You ${consent === "decline" ? "declined" : "cancelled"} the URL the tool needs; the tool call was not retried.`);
     const completed = pending.track(elicitation.elicitationId);
     const analysis = analyzeUrl(elicitation.url);
-    const host = analysis.unicodeHost ?? analysis.host ?? "";
+    const host = sanitizeText(analysis.unicodeHost && analysis.unicodeHost !== analysis.host ? `${analysis.unicodeHost} (${analysis.host})` : analysis.host, { multiline: false });
     const outcome = options.ui.waitForUrl
       ? await options.ui.waitForUrl({ message, host, completed }, context)
       : await Promise.race([completed.then(() => "completed" as const), aborted(signal)]);

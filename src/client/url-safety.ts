@@ -4,32 +4,65 @@
 // defeat subdomain spoofing, warn about ambiguous or suspicious URLs (punycode), never pre-fetch it, and
 // open it only after explicit consent. This module only looks at the text of the URL: it never resolves
 // or fetches anything. The public suffix list comes from `tldts`, which bundles it (works offline).
+// Helpers live in ./url-safety/ (text.ts: characters; host.ts: IPs, local names, the written host;
+// lookalike.ts: scripts, skeletons, brands).
 //
 // Decisions:
 // - Only http: and https: URLs can be offered; anything else (javascript:, data:, file:, blob:, about:,
 //   custom schemes) is refused, as is anything the WHATWG URL parser rejects.
 // - `url` is the parser's normalized href, which is what a browser would open: pure printable ASCII (the
-//   host in punycode, everything else percent-encoded), so what is shown is exactly what is opened.
-// - Leading and trailing ASCII whitespace is tolerated and dropped (the URL parser does the same, and
-//   nothing is hidden by it). Whitespace, control, invisible or direction-changing characters anywhere
-//   else are refused: the parser silently deletes tabs and line breaks inside a URL, and the other
-//   characters only serve to make the raw text read differently from the URL that would be opened.
+//   host in punycode, everything else percent-encoded), so what is shown is exactly what is opened. `host`
+//   is that ASCII host; `unicodeHost` is how an internationalized one reads. UIs show both.
+// - What the server wrote is compared with what opens. Where the text itself cannot be shown honestly
+//   (whitespace, control, invisible or direction-changing characters anywhere but at the ends: the parser
+//   silently deletes tabs and line breaks, and the others make the text read differently) it is refused.
+//   Where it can, but reads differently from what opens, there is a warning: a host the browser rewrites
+//   (`host-rewritten`: dot look-alikes such as "。", fullwidth letters, %-codes), backslashes read as "/"
+//   (`backslash`), and "@name" after the host (`misleading-at`, as in evil.com#@good.com).
+//   Leading and trailing ASCII whitespace is tolerated and dropped (nothing is hidden by it).
+// - Every internationalized (punycode) name gets the `punycode` warning, also a legitimate one such as
+//   münchen.de: the spec names punycode as the case to warn about, and the warning is where both forms
+//   are spelled out (a scripted UI logs only warnings). Mixed scripts, Latin look-alike letters and
+//   look-alike symbols get warnings of their own on top.
+// - Names that are not public internet names warn (`local-name`): localhost and *.localhost, names under
+//   a top-level name that is not in the public suffix list (.local, .internal, .lan, .test, ...),
+//   .home.arpa, and the services whose names all resolve to 127.0.0.1 (lvh.me, localtest.me, ...).
+//   Names that carry an IP address (127.0.0.1.nip.io, 10.0.0.1.evil.com) warn `ip-in-name`.
+// - A host that is exactly a hosting service's suffix in the public suffix list (s3.amazonaws.com,
+//   github.io) belongs to that service: its registrable domain is the service's (amazonaws.com), with no
+//   warning. Only a bare public suffix (com, co.uk) has no registrable domain.
+// - A host longer than 253 characters, or with a label longer than 63, cannot exist in DNS: refused.
 // - Longer than MAX_URL_LENGTH is refused: a person cannot examine it. Longer than LONG_URL_LENGTH warns.
 // - Loopback hosts (localhost, *.localhost, 127.0.0.0/8, ::1) are not `insecure` over http:, like in
-//   browsers, but keep their `ip-host` / `no-registrable-domain` / `non-standard-port` warnings.
+//   browsers, but keep their `ip-host` / `local-name` / `non-standard-port` warnings.
 import { domainToUnicode } from "node:url";
 import { parse as parseDomain } from "tldts";
+import { hostRewrite, ipInName, ipKind, ipv4Scope, isLoopback, localName, rawHost } from "./url-safety/host.js";
+import { brandLookalike, domainInSubdomain, isAllowedScriptSet, latinSkeleton, scriptsOf } from "./url-safety/lookalike.js";
+import { codePoint, decodeSafe, describeChar, display, FORBIDDEN, hiddenCharacter, LONG_URL_LENGTH, percentDecode } from "./url-safety/text.js";
 
-/** URLs longer than this (in characters of the normalized href) get the `long-url` warning. */
-export const LONG_URL_LENGTH = 2048;
+export { LONG_URL_LENGTH } from "./url-safety/text.js";
 /** URLs longer than this are refused outright. */
 export const MAX_URL_LENGTH = 32_768;
+/** Longest host name DNS can hold (without the final dot). */
+export const MAX_HOST_LENGTH = 253;
+/** Longest part of a host name between dots. */
+export const MAX_HOST_LABEL_LENGTH = 63;
 
 export type UrlWarningCode =
   | "punycode"
   | "mixed-script"
   | "lookalike-character"
+  | "lookalike-brand"
+  | "domain-in-subdomain"
+  | "host-rewritten"
+  | "backslash"
+  | "misleading-at"
+  | "hidden-characters"
   | "ip-host"
+  | "ip-in-name"
+  | "local-name"
+  | "trailing-dot"
   | "credentials"
   | "insecure"
   | "long-url"
@@ -48,9 +81,9 @@ export interface UrlAnalysis {
   url: string;
   /** Scheme without the colon ("https"); "" when the input is not a URL. */
   scheme: string;
-  /** The host as shown: ASCII (punycode) form, IPv6 in brackets, without the port; "" when refused early. */
+  /** The host that opens, as shown: ASCII (punycode) form, IPv6 in brackets, without the port; "" when refused. */
   host: string;
-  /** The host's Unicode form, when it has punycode labels. */
+  /** How the host reads: its Unicode form, when it has punycode labels (show it next to `host`). */
   unicodeHost?: string;
   /** The explicit port, when there is one (the default port of the scheme is never explicit). */
   port?: string;
@@ -63,9 +96,10 @@ export interface UrlAnalysis {
   refusal?: string;
 }
 
-// C0 and C1 controls, DEL, any Unicode whitespace, format characters (bidi controls, zero-width
-// characters, soft hyphen, BOM, tags...), Unicode line/paragraph separators and lone surrogates.
-const FORBIDDEN = /[\u0000-\u001F\u007F-\u009F\s\p{Cf}\u2028\u2029]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/u;
+/** The host as a person should see it: "pаypal.com (xn--pypal-4ve.com)" for an internationalized name, else the host. */
+export function hostForDisplay(a: Pick<UrlAnalysis, "host" | "unicodeHost">): string {
+  return a.unicodeHost && a.unicodeHost !== a.host ? `${a.unicodeHost} (${a.host})` : a.host;
+}
 
 /** Analyzes a URL-mode elicitation URL for display before consent. Never throws, never fetches. */
 export function analyzeUrl(url: string): UrlAnalysis {
@@ -104,209 +138,164 @@ export function analyzeUrl(url: string): UrlAnalysis {
     return refuse(`The URL is ${href.length} characters long, too long to be checked by a person (limit ${MAX_URL_LENGTH}).`, scheme, href);
   }
   const host = parsed.hostname;
-  const warnings: UrlWarning[] = [];
-  const result: UrlAnalysis = { ok: true, url: href, scheme, host, warnings };
-  if (parsed.port) result.port = parsed.port;
-
   const ip = ipKind(host);
-  const loopback = isLoopback(host);
-
-  // Punycode / internationalized names: show both forms.
-  const labels = host.split(".");
-  if (!ip && labels.some((l) => l.startsWith("xn--"))) {
-    const unicode = domainToUnicode(host);
-    if (unicode && unicode !== host) result.unicodeHost = unicode;
-    const skeleton = unicode ? latinSkeleton(unicode) : undefined;
-    warnings.push({
-      code: "punycode",
-      message: `The address uses an internationalized name: it reads as ${unicode || "(undecodable)"} but is really ${host}${skeleton ? `, and can pass for ${skeleton}` : ""}. Make sure this is the site you expect, not a look-alike.`,
-    });
-    const unicodeLabels = (unicode || host).split(".");
-    const mixed = unicodeLabels.map((label) => ({ label, scripts: scriptsOf(label) })).filter((l) => !isAllowedScriptSet(l.scripts));
-    if (mixed.length) {
-      const what = mixed.map((l) => `“${l.label}” (${[...l.scripts].join(" + ")})`).join(", ");
-      warnings.push({
-        code: "mixed-script",
-        message: `The name mixes alphabets in ${what}: letters from one alphabet can pose as letters of another. Check the name letter by letter.`,
-      });
-    }
-    const symbols = [...new Set([...(unicode || host)].filter((c) => c !== "." && c !== "-" && !/[\p{L}\p{M}\p{N}]/u.test(c)))];
-    if (symbols.length) {
-      warnings.push({
-        code: "lookalike-character",
-        message: `The name contains the symbol${symbols.length > 1 ? "s" : ""} ${symbols.map((c) => `“${c}” (U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")})`).join(", ")}, which can pass for “/”, “.” or other parts of an address. Check where the domain really ends.`,
-      });
+  if (!ip) {
+    const name = host.replace(/\.$/, "");
+    const longest = Math.max(...name.split(".").map((l) => l.length));
+    if (name.length > MAX_HOST_LENGTH || longest > MAX_HOST_LABEL_LENGTH) {
+      const what = name.length > MAX_HOST_LENGTH ? `is ${name.length} characters long` : `has a part ${longest} characters long`;
+      return refuse(`The host name ${what}; names on the internet have at most ${MAX_HOST_LENGTH} characters and ${MAX_HOST_LABEL_LENGTH} between dots, so no website has it.`, scheme, href);
     }
   }
 
+  const warnings: UrlWarning[] = [];
+  const warn = (code: UrlWarningCode, message: string) => warnings.push({ code, message });
+  const result: UrlAnalysis = { ok: true, url: href, scheme, host, warnings };
+  if (parsed.port) result.port = parsed.port;
+  const loopback = isLoopback(host);
+  const labels = host.split(".");
+  const h = clip(host);
+
+  // Punycode / internationalized names: show both forms.
+  let unicode: string | undefined;
+  if (!ip && labels.some((l) => l.startsWith("xn--"))) {
+    unicode = domainToUnicode(host) || undefined;
+    if (unicode && unicode !== host) result.unicodeHost = unicode;
+    const passesFor = unicode ? latinSkeleton(unicode) : undefined;
+    warn("punycode", `The address uses an internationalized name: it reads as ${unicode ? clip(unicode) : "(undecodable)"} but is really ${h}${passesFor ? `, and can pass for ${clip(passesFor)}` : ""}. Make sure this is the site you expect, not a look-alike.`);
+    const mixed = (unicode ?? host).split(".").map((label) => ({ label, scripts: scriptsOf(label) })).filter((l) => !isAllowedScriptSet(l.scripts));
+    if (mixed.length) {
+      const what = mixed.map((l) => `“${l.label}” (${[...l.scripts].join(" + ")})`).join(", ");
+      warn("mixed-script", `The name mixes alphabets in ${what}: letters from one alphabet can pose as letters of another. Check the name letter by letter.`);
+    }
+    const symbols = [...new Set([...(unicode ?? host)].filter((c) => c !== "." && c !== "-" && !/[\p{L}\p{M}\p{N}]/u.test(c)))];
+    if (symbols.length) {
+      warn("lookalike-character", `The name contains the symbol${symbols.length > 1 ? "s" : ""} ${symbols.map((c) => `“${c}” (${codePoint(c)})`).join(", ")}, which can pass for “/”, “.” or other parts of an address. Check where the domain really ends.`);
+    }
+  }
+
+  // What the server wrote against what opens.
+  const written = rawHost(input);
   if (ip) {
-    const written = rawHost(input);
-    const obfuscated = ip === "IPv4" && written !== undefined && written !== host && written !== `${host}.`;
-    warnings.push({
-      code: "ip-host",
-      message: obfuscated
-        ? `The address is written as the number ${written}, which means the IP address ${host}: a disguised address with no name to check. Open it only if you expect this exact server.`
-        : `The address is an ${ip} address (${host}), not a name: there is no domain to check. Open it only if you expect this exact server${loopback ? " (it is on your own computer)" : ""}.`,
-    });
+    const obfuscated = ip === "IPv4" && written !== undefined && written.toLowerCase() !== host && written.toLowerCase() !== `${host}.`;
+    warn(
+      "ip-host",
+      obfuscated
+        ? `The address is written as the number ${display(written, 80)}, which means the IP address ${h}: a disguised address with no name to check. Open it only if you expect this exact server.`
+        : `The address is an ${ip} address (${h}), not a name: there is no domain to check. Open it only if you expect this exact server${loopback ? " (it is on your own computer)" : ""}.`,
+    );
+  } else if (written !== undefined) {
+    const why = hostRewrite(written, host, unicode);
+    if (why) warn("host-rewritten", `The server wrote the name as “${display(written, 60)}”, but a browser opens ${clip(hostForDisplay(result), 100)} (${why}). The address above is the one that opens.`);
+  }
+  const beforeQuery = input.replace(/[?#].*$/s, "");
+  if (beforeQuery.includes("\\")) {
+    warn("backslash", `The address has a backslash (“\\”), which a browser reads as “/”: it opens ${h}${parsed.pathname === "/" ? "" : ` with the path ${display(parsed.pathname, 80)}`}, whatever the text seems to say.`);
   }
 
   if (parsed.username || parsed.password) {
     const name = parsed.username ? decodeSafe(parsed.username) : "";
-    warnings.push({
-      code: "credentials",
-      message: `The address has ${name ? `the user name “${name}”` : "a user name"}${parsed.password ? " and a password" : ""} before “@”. That part is not where the link goes: it goes to ${host}.`,
-    });
+    warn("credentials", `The address has ${name ? `the user name “${name}”` : "a user name"}${parsed.password ? " and a password" : ""} before “@”. That part is not where the link goes: it goes to ${h}.`);
   }
+  const at = misleadingAt(parsed, host);
+  if (at) warn("misleading-at", `The address has “@${display(at, 80)}” after the host: it does not go to ${display(at, 80)} (a name before “@” is a user name only right after “//”). It opens ${h}.`);
 
   if (scheme === "http" && !loopback) {
-    warnings.push({
-      code: "insecure",
-      message: `The link is not encrypted (http:, not https:): what you type there can be read or changed on the way. Do not enter passwords or payment details.`,
-    });
+    warn("insecure", `The link is not encrypted (http:, not https:): what you type there can be read or changed on the way. Do not enter passwords or payment details.`);
   }
 
   if (href.length > LONG_URL_LENGTH) {
-    warnings.push({
-      code: "long-url",
-      message: `The address is ${href.length} characters long; long addresses can hide where they go. Check the host (${host}) rather than the end of the address.`,
-    });
+    warn("long-url", `The address is ${href.length} characters long; long addresses can hide where they go. Check the host (${h}) rather than the end of the address.`);
   }
 
-  if (!ip) {
-    const info = parseDomain(host, { allowPrivateDomains: true });
-    const domain = info.domain ?? undefined;
-    if (domain) {
-      result.registrableDomain = domain;
-      // tldts ignores a final dot (an absolute name); it stays in the highlighted part.
-      const registrable = host.endsWith(`${domain}.`) ? `${domain}.` : domain;
-      if (host.endsWith(registrable)) result.hostParts = { before: host.slice(0, host.length - registrable.length), registrable };
-    } else {
-      warnings.push({
-        code: "no-registrable-domain",
-        message: loopback
-          ? `The address (${host}) points to a program on your own computer, not to a website. Open it only if you expect a local program to ask.`
-          : labels.length <= 1 || (labels.length === 2 && labels[1] === "")
-            ? `The address (${host}) is a single name with no domain, such as a machine on a local network. Check that you expect it.`
-            : `The address (${host}) is a shared suffix that no single owner controls. Check that you expect it.`,
-      });
+  for (const [part, text] of [["path", parsed.pathname], ["query", parsed.search], ["fragment", parsed.hash]] as const) {
+    const hidden = hiddenCharacter(percentDecode(text));
+    if (hidden) {
+      warn("hidden-characters", `The address's ${part}, once its %-codes are decoded, contains ${describeChar(hidden)}: a page or app that shows it decoded can show it reordered or with hidden text.`);
+      break;
     }
   }
 
+  if (!ip) analyzeName(result, host, unicode, loopback, warn);
+
   if (parsed.port) {
-    warnings.push({
-      code: "non-standard-port",
-      message: `The address uses port ${parsed.port} instead of the usual one for ${scheme}:. Check that you expect this server.`,
-    });
+    warn("non-standard-port", `The address uses port ${parsed.port} instead of the usual one for ${scheme}:. Check that you expect this server.`);
   }
 
   return result;
 }
 
-/** "IPv4" / "IPv6" when the (normalized) hostname is an IP literal. */
-function ipKind(host: string): "IPv4" | "IPv6" | undefined {
-  if (host.startsWith("[")) return "IPv6";
-  // The URL parser turns every IPv4 spelling (0x7f000001, 2130706433, 0177.1, 127.1) into dotted decimal.
-  if (/^\d{1,3}(?:\.\d{1,3}){3}$/.test(host)) return "IPv4";
+/** Registrable domain, local names, names carrying an IP, brand look-alikes, trailing dot. */
+function analyzeName(result: UrlAnalysis, host: string, unicode: string | undefined, loopback: boolean, warn: (code: UrlWarningCode, message: string) => void): void {
+  const h = clip(host);
+  const info = parseDomain(host, { allowPrivateDomains: true });
+  // A host that is itself a hosting service's suffix (s3.amazonaws.com) belongs to the service.
+  const domain = info.domain ?? (info.isPrivate ? parseDomain(host).domain : null) ?? undefined;
+  const local = localName(host);
+  if (domain) {
+    result.registrableDomain = domain;
+    // tldts ignores a final dot (an absolute name); it stays in the highlighted part.
+    const registrable = host.endsWith(`${domain}.`) ? `${domain}.` : domain;
+    if (host.endsWith(registrable)) result.hostParts = { before: host.slice(0, host.length - registrable.length), registrable };
+  }
+
+  if (local) {
+    warn(
+      "local-name",
+      local.loopback
+        ? `The address (${h}) points to a program on your own computer, not to a website. Open it only if you expect a local program to ask.`
+        : local.why
+          ? `The address (${h}) is not a public internet name (${local.why}): it reaches a machine on a local network, if any. Check that you expect it.`
+          : `The address (${h}) is a single name with no domain, such as a machine on a local network. Check that you expect it.`,
+    );
+  } else if (!domain) {
+    warn("no-registrable-domain", `The address (${h}) is a public suffix such as .com or .co.uk, which no single owner controls. Check that you expect it.`);
+  }
+
+  const carried = ipInName(host);
+  if (carried) {
+    const scope = carried.ip ? ipv4Scope(carried.ip) : "";
+    warn(
+      "ip-in-name",
+      carried.service
+        ? `${carried.service} names resolve to the IP address written in them${carried.ip ? `: this one is ${carried.ip}${scope ? ` (${scope})` : ""}` : ""}. It is an IP address posing as a name; open it only if you expect this exact server.`
+        : `The name contains the IP address ${carried.ip}${scope ? ` (${scope})` : ""}, but it is a name under ${clip(domain ?? host)}, whose owner can point it anywhere. Open it only if you expect this exact server.`,
+    );
+  }
+
+  if (domain && !local) {
+    const unicodeDomain = unicode && domain.includes("xn--") ? domainToUnicode(domain) || undefined : undefined;
+    const brand = brandLookalike(domain, unicodeDomain);
+    if (brand) warn("lookalike-brand", `The name ${clip(unicodeDomain ?? domain)} looks like ${brand.brand} but is a different domain. Check it letter by letter.`);
+    const before = result.hostParts?.before;
+    const unicodeBefore = unicode && before ? unicode.split(".").slice(0, before.split(".").length - 1).join(".") : before;
+    const prefix = unicodeBefore ? domainInSubdomain(unicodeBefore) : undefined;
+    if (prefix) warn("domain-in-subdomain", `The name begins with ${clip(prefix)}, but that is only the start of a longer name: the site belongs to ${clip(unicodeDomain ?? domain)}.`);
+  }
+
+  if (host.endsWith(".")) {
+    warn("trailing-dot", `The name ends with a dot (${h}). It reaches the same server as without it, but the browser treats it as another site: sign-ins and security checks can differ. Open it only if you expect this.`);
+  }
+}
+
+/** A name for a message: its end (where the registrable domain is) when it is long; the full one is on screen. */
+const clip = (name: string, max = 60) => (name.length > max ? `…${name.slice(-(max - 1))}` : name);
+
+/**
+ * A name after "@" in the path, query or fragment that reads as the host to someone who knows that
+ * "user@host" names a host (evil.com#@good.com, evil.com/?@good.com, evil.com/x@good.com). An "@" inside a
+ * query value (?next=a@b.com) or one naming the host's own domain does not count.
+ */
+function misleadingAt(parsed: URL, host: string): string | undefined {
+  const tail = parsed.pathname + parsed.search + parsed.hash;
+  const own = parseDomain(host).domain;
+  for (const m of tail.matchAll(/@([a-z0-9.-]+)/gi)) {
+    const segment = tail.slice(0, m.index).split(/[/?#&;]/).pop() ?? "";
+    if (segment.includes("=")) continue;
+    const name = m[1]!.replace(/\.$/, "").toLowerCase();
+    if (ipKind(name) === "IPv4") return name;
+    const info = parseDomain(name);
+    if (info.domain && info.isIcann && info.domain !== own) return name;
+  }
   return undefined;
-}
-
-/** localhost, *.localhost, 127.0.0.0/8, ::1 and IPv4-mapped loopback. */
-function isLoopback(host: string): boolean {
-  if (host === "localhost" || host.endsWith(".localhost") || host === "localhost." || host.endsWith(".localhost.")) return true;
-  if (/^127\.\d+\.\d+\.\d+$/.test(host)) return true;
-  return host === "[::1]" || /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/.test(host);
-}
-
-/** The host as the server wrote it (lower-cased), for telling a disguised IP from a plain one. */
-function rawHost(input: string): string | undefined {
-  const m = /^[a-z][a-z0-9+.-]*:[/\\]*([^/\\?#]*)/i.exec(input);
-  if (!m) return undefined;
-  const authority = m[1]!;
-  const hostPort = authority.slice(authority.lastIndexOf("@") + 1);
-  return hostPort.replace(/:\d*$/, "").toLowerCase();
-}
-
-function decodeSafe(s: string): string {
-  let out: string;
-  try {
-    out = decodeURIComponent(s);
-  } catch {
-    out = s;
-  }
-  // Shown inside a message: keep it printable and short.
-  out = FORBIDDEN.test(out) ? s : out;
-  return out.length > 80 ? `${out.slice(0, 79)}…` : out;
-}
-
-/** An inert, one-line, bounded rendering of refused input (it may hold anything). */
-function display(s: string): string {
-  const clean = [...s.slice(0, LONG_URL_LENGTH + 1)].map((c) => (/^[\u0000-\u001F\u007F-\u009F\p{Cf}\u2028\u2029]$/u.test(c) || /^[\uD800-\uDFFF]$/.test(c) ? `\\u{${c.codePointAt(0)!.toString(16)}}` : c)).join("");
-  return clean.length > LONG_URL_LENGTH ? `${clean.slice(0, LONG_URL_LENGTH - 1)}…` : clean;
-}
-
-function describeChar(c: string): string {
-  const cp = c.codePointAt(0)!;
-  const hex = `U+${cp.toString(16).toUpperCase().padStart(4, "0")}`;
-  if (c === " ") return "a space";
-  if (c === "\t") return "a tab";
-  if (c === "\n" || c === "\r") return "a line break";
-  if (/\p{Cf}/u.test(c)) return `an invisible formatting character (${hex})`;
-  if (/\s/.test(c)) return `a space character (${hex})`;
-  if (cp >= 0xd800 && cp <= 0xdfff) return `a broken character (${hex})`;
-  return `a control character (${hex})`;
-}
-
-// Scripts a look-alike attack draws from, and the others of IDNs. A letter of none of these counts as
-// its own "Other" script, so mixing it with any of them is still flagged.
-const SCRIPTS = [
-  "Latin", "Greek", "Cyrillic", "Armenian", "Hebrew", "Arabic", "Syriac", "Thaana", "Nko", "Devanagari", "Bengali",
-  "Gurmukhi", "Gujarati", "Oriya", "Tamil", "Telugu", "Kannada", "Malayalam", "Sinhala", "Thai", "Lao", "Tibetan",
-  "Myanmar", "Georgian", "Hangul", "Ethiopic", "Cherokee", "Canadian_Aboriginal", "Ogham", "Runic", "Khmer",
-  "Mongolian", "Hiragana", "Katakana", "Bopomofo", "Han", "Yi", "Lisu", "Vai", "Coptic", "Tifinagh", "Javanese",
-  "Balinese", "Sundanese", "Osage", "Adlam",
-] as const;
-const SCRIPT_RES = SCRIPTS.map((name) => [name, new RegExp(`\\p{Script=${name}}`, "u")] as const);
-
-/** The scripts of the letters (and script-specific digits) of a label; Common and Inherited count as none. */
-function scriptsOf(label: string): Set<string> {
-  const found = new Set<string>();
-  for (const c of label) {
-    if (!/[\p{L}\p{N}\p{M}]/u.test(c) || /[\p{Script=Common}\p{Script=Inherited}]/u.test(c)) continue;
-    found.add(SCRIPT_RES.find(([, re]) => re.test(c))?.[0] ?? "Other");
-  }
-  return found;
-}
-
-// Script mixes that are normal in one writing system (UTS #39 "highly restrictive" level).
-const ALLOWED_MIXES: ReadonlySet<string>[] = [
-  new Set(["Latin", "Han", "Hiragana", "Katakana"]),
-  new Set(["Latin", "Han", "Bopomofo"]),
-  new Set(["Latin", "Han", "Hangul"]),
-];
-
-function isAllowedScriptSet(scripts: Set<string>): boolean {
-  if (scripts.size <= 1) return true;
-  return ALLOWED_MIXES.some((allowed) => [...scripts].every((s) => allowed.has(s)));
-}
-
-// Cyrillic and Greek letters that look like Latin ones: a name made only of them (and ASCII) is a
-// "whole-script" look-alike, such as аррӏе.com for apple.com, which mixes no scripts within a label.
-const LATIN_LOOKALIKES: Record<string, string> = {
-  а: "a", с: "c", ԁ: "d", е: "e", һ: "h", і: "i", ј: "j", ӏ: "l", о: "o", р: "p", ԛ: "q", ѕ: "s", у: "y", ԝ: "w",
-  х: "x", ү: "y", ѵ: "v", ɡ: "g",
-  α: "a", ε: "e", ι: "i", κ: "k", ν: "v", ο: "o", ρ: "p", υ: "u", χ: "x", γ: "y",
-};
-
-/** The plain-Latin name a Unicode host can pass for, when every non-ASCII letter of it has a Latin twin. */
-function latinSkeleton(unicodeHost: string): string | undefined {
-  let changed = false;
-  let out = "";
-  for (const c of unicodeHost) {
-    if (c.charCodeAt(0) < 0x80) out += c;
-    else if (LATIN_LOOKALIKES[c]) {
-      out += LATIN_LOOKALIKES[c];
-      changed = true;
-    } else return undefined;
-  }
-  return changed ? out : undefined;
 }

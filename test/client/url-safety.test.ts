@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { analyzeUrl, LONG_URL_LENGTH, MAX_URL_LENGTH, type UrlAnalysis } from "../../src/client/url-safety.js";
+import { readFileSync } from "node:fs";
+import { analyzeUrl, hostForDisplay, LONG_URL_LENGTH, MAX_URL_LENGTH, type UrlAnalysis } from "../../src/client/url-safety.js";
 
 const codes = (a: UrlAnalysis) => a.warnings.map((w) => w.code).sort();
 function message(a: UrlAnalysis, code: string): string {
@@ -59,7 +60,13 @@ test("subdomain spoofing: the registrable domain is what the name really belongs
   const a = accepted("https://accounts.google.com.evil.co.uk/login");
   assert.equal(a.registrableDomain, "evil.co.uk");
   assert.deepEqual(a.hostParts, { before: "accounts.google.com.", registrable: "evil.co.uk" });
-  assert.deepEqual(codes(a), []);
+  // The name begins with a complete, well-known domain: said in words as well as highlighted.
+  assert.deepEqual(codes(a), ["domain-in-subdomain"]);
+  assert.match(message(a, "domain-in-subdomain"), /begins with google\.com.*belongs to evil\.co\.uk/);
+  assert.deepEqual(codes(accepted("https://mybank.com.secure-login.net/")), ["domain-in-subdomain"]);
+  // Ordinary subdomains, and new top-level names that are also words (app, dev), are not domains.
+  assert.deepEqual(codes(accepted("https://app.dev.example.com/")), []);
+  assert.deepEqual(codes(accepted("https://www.google.com.au/")), []);
   // Private suffixes count: each github.io site is its own owner.
   assert.equal(accepted("https://evil.github.io/x").registrableDomain, "evil.github.io");
   assert.equal(accepted("https://a.b.example.com.au/").registrableDomain, "example.com.au");
@@ -134,21 +141,22 @@ test("punycode: any xn-- label or non-ASCII host is flagged and both forms are s
   const cyrillicA = accepted("https://\u0430pple.com/"); // Cyrillic а
   assert.equal(cyrillicA.host, "xn--pple-43d.com");
   assert.equal(cyrillicA.unicodeHost, "\u0430pple.com");
-  assert.deepEqual(codes(cyrillicA), ["mixed-script", "punycode"]);
+  assert.deepEqual(codes(cyrillicA), ["lookalike-brand", "mixed-script", "punycode"]);
   const m = message(cyrillicA, "punycode");
   assert.ok(m.includes("xn--pple-43d.com") && m.includes("\u0430pple.com"), m);
   assert.ok(m.includes("apple.com"), m); // what it can pass for
 
   const written = accepted("https://xn--pple-43d.com");
   assert.equal(written.unicodeHost, "\u0430pple.com");
-  assert.deepEqual(codes(written), ["mixed-script", "punycode"]);
+  assert.deepEqual(codes(written), ["lookalike-brand", "mixed-script", "punycode"]);
   assert.equal(written.registrableDomain, "xn--pple-43d.com");
 
   // Whole-script look-alike: all Cyrillic, no mixing within the label, but it still reads as "apple".
   const whole = accepted("https://xn--80ak6aa92e.com/");
   assert.equal(whole.unicodeHost, "аррӏе.com");
-  assert.deepEqual(codes(whole), ["punycode"]);
+  assert.deepEqual(codes(whole), ["lookalike-brand", "punycode"]);
   assert.match(message(whole, "punycode"), /can pass for apple\.com/);
+  assert.match(message(whole, "lookalike-brand"), /аррӏе\.com looks like apple\.com/);
 
   // A legitimate IDN is still flagged (the person should see both forms), without mixed-script.
   const jp = accepted("https://例え.jp/");
@@ -247,7 +255,11 @@ test("credentials: user:password@ and user@ are flagged, naming where the link r
 
   assert.deepEqual(codes(accepted("https://:secret@example.com/")), ["credentials"]);
   assert.deepEqual(codes(accepted("https://@example.com/")), []); // empty userinfo is dropped by the parser
-  assert.deepEqual(codes(accepted("https://example.com/path@other.com")), []);
+  // "@name" after the host reads as user@host to whoever knows the rule: it does not go there.
+  assert.deepEqual(codes(accepted("https://example.com/path@other.com")), ["misleading-at"]);
+  assert.match(message(accepted("https://evil.com#@good.com"), "misleading-at"), /“@good\.com”.*not go to good\.com.*opens evil\.com/);
+  assert.deepEqual(codes(accepted("https://example.com/users/ana@example.com")), []); // its own domain
+  assert.deepEqual(codes(accepted("https://mastodon.social/@Gargron")), []); // not a name
   assert.deepEqual(codes(accepted("https://example.com/?next=a@b.com")), []);
 });
 
@@ -277,19 +289,48 @@ test("long-url: over 2048 characters warns, but the URL is kept whole", () => {
   assert.ok(refused(base + "a".repeat(MAX_URL_LENGTH)).url.length <= LONG_URL_LENGTH);
 });
 
-test("no-registrable-domain: single-label hosts, bare public suffixes, localhost", () => {
-  for (const [u, host] of [["https://intranet/", "intranet"], ["https://co.uk/", "co.uk"], ["https://github.io/", "github.io"], ["https://com/", "com"]] as const) {
+test("no-registrable-domain: bare public suffixes; hosting-service suffixes belong to the service", () => {
+  for (const [u, host] of [["https://co.uk/", "co.uk"], ["https://com/", "com"]] as const) {
     const a = accepted(u);
     assert.equal(a.host, host);
     assert.deepEqual(codes(a), ["no-registrable-domain"], u);
+    assert.match(message(a, "no-registrable-domain"), /public suffix/);
     assert.equal(a.registrableDomain, undefined);
     assert.equal(a.hostParts, undefined);
   }
+  // A private (hosting) suffix itself is the service's own name: no false alarm, the service's domain.
+  for (const [u, domain, before] of [
+    ["https://s3.amazonaws.com/bucket/key", "amazonaws.com", "s3."],
+    ["https://s3.us-east-1.amazonaws.com/bucket/key", "amazonaws.com", "s3.us-east-1."],
+    ["https://github.io/", "github.io", ""],
+  ] as const) {
+    const a = accepted(u);
+    assert.deepEqual(codes(a), [], u);
+    assert.equal(a.registrableDomain, domain, u);
+    assert.deepEqual(a.hostParts, { before, registrable: domain }, u);
+  }
+  // Under it, each customer is its own owner.
+  assert.equal(accepted("https://bucket.s3.amazonaws.com/k").registrableDomain, "bucket.s3.amazonaws.com");
+});
+
+test("local-name: this computer, local networks and names outside the public suffix list", () => {
   const local = accepted("http://localhost:3000/callback");
-  assert.deepEqual(codes(local), ["no-registrable-domain", "non-standard-port"]);
-  assert.match(message(local, "no-registrable-domain"), /your own computer/);
-  // Negative: unknown top-level names still have a registrable domain (one label above the suffix).
-  assert.equal(accepted("https://mcp.example.internal/").registrableDomain, "example.internal");
+  assert.deepEqual(codes(local), ["local-name", "non-standard-port"]);
+  assert.match(message(local, "local-name"), /your own computer/);
+  for (const u of ["http://evil.localhost/", "https://localhost.localdomain/", "https://app.lvh.me/", "https://x.localtest.me/"]) {
+    assert.match(message(accepted(u), "local-name"), /your own computer/, u);
+  }
+  const single = accepted("https://intranet/");
+  assert.deepEqual(codes(single), ["local-name"]);
+  assert.match(message(single, "local-name"), /single name/);
+  for (const [u, why] of [["https://printer.local/", /\.local is for local-network/], ["https://router.home.arpa/", /home\.arpa/], ["https://x.zzzz/", /\.zzzz is not a top-level name/]] as const) {
+    assert.match(message(accepted(u), "local-name"), why, u);
+  }
+  // Unknown top-level names still have a registrable domain (one label above the suffix), for the highlight.
+  const internal = accepted("https://mcp.example.internal/");
+  assert.equal(internal.registrableDomain, "example.internal");
+  assert.deepEqual(codes(internal), ["local-name"]);
+  assert.match(message(internal, "local-name"), /\.internal is for names inside private networks/);
 });
 
 test("non-standard-port: any explicit port other than the scheme's default", () => {
@@ -307,7 +348,7 @@ test("several problems at once are all reported", () => {
   const a = accepted("http://admin:pw@0x7f000001:8080/" + "x".repeat(2100));
   assert.deepEqual(codes(a), ["credentials", "ip-host", "long-url", "non-standard-port"]);
   const b = accepted("http://user@\u0430pple.com:81/");
-  assert.deepEqual(codes(b), ["credentials", "insecure", "mixed-script", "non-standard-port", "punycode"]);
+  assert.deepEqual(codes(b), ["credentials", "insecure", "lookalike-brand", "mixed-script", "non-standard-port", "punycode"]);
 });
 
 test("backslashes are read as a browser reads them", () => {
@@ -315,4 +356,103 @@ test("backslashes are read as a browser reads them", () => {
   const a = accepted("https://evil.com\\@good.com/");
   assert.equal(a.host, "evil.com");
   assert.equal(a.url, "https://evil.com/@good.com/");
+  assert.deepEqual(codes(a), ["backslash", "misleading-at"]);
+  assert.match(message(a, "backslash"), /reads as “\/”: it opens evil\.com with the path \/@good\.com\//);
+  const b = accepted("https:\\\\evil.com");
+  assert.deepEqual(codes(b), ["backslash"]);
+  // In the query or fragment a backslash is just a character.
+  assert.deepEqual(codes(accepted("https://example.com/?q=a\\b")), []);
+});
+
+test("trailing dot, overlong names and hidden characters once decoded", () => {
+  const dot = accepted("https://example.com./");
+  assert.deepEqual(codes(dot), ["trailing-dot"]);
+  assert.match(message(dot, "trailing-dot"), /ends with a dot \(example\.com\.\)/);
+  // DNS limits: 63 per label, 253 in all (a final dot not counted).
+  assert.deepEqual(codes(accepted(`https://${"a".repeat(63)}.com/`)), []);
+  assert.match(refused(`https://${"a".repeat(64)}.com/`).refusal!, /a part 64 characters long/);
+  const longest = `${"a".repeat(63)}.${"b".repeat(63)}.${"c".repeat(63)}.${"d".repeat(57)}.com`;
+  assert.equal(longest.length, 253);
+  assert.deepEqual(codes(accepted(`https://${longest}/`)), []);
+  assert.deepEqual(codes(accepted(`https://${longest}./`)), ["trailing-dot"]);
+  assert.match(refused(`https://x${longest}/`).refusal!, /host name is 254 characters long/);
+  assert.equal(refused(`https://x${longest}/`).scheme, "https");
+
+  const rlo = accepted("https://example.com/download?file=invoice%E2%80%AEfdp.exe");
+  assert.deepEqual(codes(rlo), ["hidden-characters"]);
+  assert.match(message(rlo, "hidden-characters"), /query, once its %-codes are decoded, contains an invisible formatting character \(U\+202E\)/);
+  assert.equal(rlo.url, "https://example.com/download?file=invoice%E2%80%AEfdp.exe", "shown encoded, as it opens");
+  // Emoji sequences, multi-line query values and undecodable bytes are not hiding anything.
+  for (const u of ["https://example.com/?q=%F0%9F%91%A9%E2%80%8D%F0%9F%92%BB", "https://example.com/?q=%F0%9F%8F%B4%F3%A0%81%A7%F3%A0%81%A2%F3%A0%81%B3%F3%A0%81%A3%F3%A0%81%B4%F3%A0%81%BF", "https://example.com/?t=a%0D%0Ab%09c", "https://example.com/%FF%FE"]) {
+    assert.deepEqual(codes(accepted(u)), [], u);
+  }
+});
+
+test("host-rewritten: the name the server wrote against the one that opens", () => {
+  const a = accepted("https://google.com\u3002evil.com/");
+  assert.equal(a.host, "google.com.evil.com");
+  assert.equal(a.registrableDomain, "evil.com");
+  assert.match(message(a, "host-rewritten"), /wrote the name as “google\.com。evil\.com”, but a browser opens google\.com\.evil\.com \(“。” \(U\+3002\) is read as a dot\)/);
+  assert.match(message(accepted("https://\uff45\uff56\uff49\uff4c.com/"), "host-rewritten"), /fullwidth letters/);
+  assert.match(message(accepted("https://%65vil.com/"), "host-rewritten"), /opens evil\.com \(%-codes in the name are decoded\)/);
+  // Case, Unicode normalization and either form of an internationalized name are not rewrites.
+  for (const u of ["https://EXAMPLE.com/", "https://M\u00dcNCHEN.de/", "https://mu\u0308nchen.de/", "https://XN--MNCHEN-3YA.de/", "https://xn--mnchen-3ya.m\u00fcnchen.de/", "https://user@Example.com:8443/"]) {
+    assert.ok(!codes(accepted(u)).includes("host-rewritten"), u);
+  }
+  // The internationalized host is shown in both forms wherever a host is shown.
+  const idn = accepted("https://p\u0430ypal.com/");
+  assert.equal(hostForDisplay(idn), "p\u0430ypal.com (xn--pypal-4ve.com)");
+  assert.equal(hostForDisplay(accepted("https://example.com/")), "example.com");
+  assert.match(message(accepted("https://\u0261oogle.com/"), "lookalike-brand"), /ɡoogle\.com looks like google\.com/);
+});
+
+test("ip-in-name: wildcard-DNS names and names that read as an IP address", () => {
+  const nip = accepted("https://127.0.0.1.nip.io/");
+  assert.deepEqual(codes(nip), ["ip-in-name"]);
+  assert.match(message(nip, "ip-in-name"), /nip\.io names resolve to the IP address written in them: this one is 127\.0\.0\.1 \(your own computer\)/);
+  assert.match(message(accepted("https://7f000001.nip.io/"), "ip-in-name"), /127\.0\.0\.1/);
+  assert.match(message(accepted("https://app-10-1-2-3.sslip.io/"), "ip-in-name"), /10\.1\.2\.3 \(a private network\)/);
+  assert.match(message(accepted("https://10.0.0.1.evil.com/"), "ip-in-name"), /contains the IP address 10\.0\.0\.1 \(a private network\), but it is a name under evil\.com/);
+  // Negative: digits in names, and dashed addresses outside the wildcard services (EC2 host names).
+  for (const u of ["https://1.2.3.example.com/", "https://ec2-54-1-2-3.compute-1.amazonaws.com/", "https://web-1-2-3-4.example.com/"]) {
+    assert.ok(!codes(accepted(u)).includes("ip-in-name"), u);
+  }
+});
+
+interface CorpusEntry {
+  url: string;
+  kind: "hostile" | "benign";
+  expect: string;
+  note: string;
+}
+const CORPUS: CorpusEntry[] = JSON.parse(readFileSync(new URL("../data/url-corpus.json", import.meta.url), "utf8")).urls;
+const verdict = (a: UrlAnalysis) => (!a.ok ? "refuse" : a.warnings.length ? `warn:${codes(a).join(",")}` : "ok");
+const normalized = (expect: string) => (expect.startsWith("warn:") ? `warn:${expect.slice(5).split(",").sort().join(",")}` : expect);
+
+test("URL corpus: every hostile and benign URL gets its expected verdict", (t) => {
+  const hostile = CORPUS.filter((e) => e.kind === "hostile");
+  const benign = CORPUS.filter((e) => e.kind === "benign");
+  assert.ok(hostile.length >= 100 && benign.length >= 40, `${hostile.length} hostile, ${benign.length} benign`);
+  assert.equal(new Set(CORPUS.map((e) => e.url)).size, CORPUS.length, "no URL twice");
+  const mismatches: string[] = [];
+  let falseAccepts = 0;
+  let falseAlarms = 0;
+  let policyAlarms = 0;
+  for (const e of CORPUS) {
+    assert.ok(e.note && /^(refuse|ok|warn:[a-z-]+(,[a-z-]+)*)$/.test(e.expect), JSON.stringify(e));
+    const a = e.expect === "refuse" ? refused(e.url) : accepted(e.url);
+    const got = verdict(a);
+    if (got !== normalized(e.expect)) mismatches.push(`${JSON.stringify(e.url)} (${e.note}): expected ${e.expect}, got ${got}`);
+    if (e.kind === "hostile" && got === "ok") falseAccepts++;
+    if (e.kind === "benign" && got !== "ok") {
+      falseAlarms++;
+      if (got === "warn:punycode") policyAlarms++;
+    }
+  }
+  t.diagnostic(`${hostile.length} hostile, ${benign.length} benign`);
+  t.diagnostic(`false accepts (hostile, no warning): ${falseAccepts}`);
+  t.diagnostic(`false alarms (benign with a warning): ${falseAlarms}, of which ${policyAlarms} are the punycode warning every IDN gets by policy`);
+  assert.deepEqual(mismatches, []);
+  assert.equal(falseAccepts, 0);
+  assert.equal(falseAlarms, policyAlarms, "no benign URL warns except internationalized names, by policy");
 });

@@ -44,7 +44,10 @@ export async function runUrl(io: TerminalIO, request: UrlRequest, context: UICon
   return "accept";
 }
 
-/** The full address, the host with its registrable domain highlighted, and both forms of an IDN host. */
+/**
+ * The full address, the host that opens (ASCII/punycode) with its registrable domain highlighted, and, for
+ * an internationalized name, how it reads next to what opens.
+ */
 function describeAddress(io: TerminalIO, a: UrlAnalysis): string[] {
   const { style } = io;
   const host = inertLine(a.host);
@@ -52,7 +55,8 @@ function describeAddress(io: TerminalIO, a: UrlAnalysis): string[] {
   const parts = a.hostParts;
   const lines = [`  Address: ${inertLine(a.url)}`];
   lines.push(`  Host:    ${parts ? inertLine(parts.before) + style.domain(inertLine(parts.registrable)) : host}${port}`);
-  if (a.unicodeHost) lines.push(`  Reads as: ${inertLine(a.unicodeHost)}  (an internationalized name; the real name is ${host})`);
+  const reads = a.unicodeHost && a.unicodeHost !== a.host ? inertLine(a.unicodeHost) : "";
+  if (reads) lines.push(`  Reads as: ${reads}  (an internationalized name: what opens is ${host})`);
   if (a.registrableDomain) {
     const unicode = a.registrableDomain.includes("xn--") ? inertLine(domainToUnicode(a.registrableDomain)) : "";
     lines.push(`  Domain:  ${style.domain(inertLine(a.registrableDomain))}${unicode ? ` (reads as ${unicode})` : ""}  (who the site belongs to)`);
