@@ -144,13 +144,17 @@ export function checkArguments(inputSchema: unknown, args: Record<string, unknow
   const dialect = dialectOf(inputSchema as Record<string, unknown>);
   if (!dialect) return { errors: [], unchecked: `the tool's input schema declares a JSON Schema dialect elicit does not check (${JSON.stringify((inputSchema as Record<string, unknown>).$schema)}); --args are sent unchecked.` };
   const schema = localRefsOnly(inputSchema) as Record<string, unknown>;
+  // A null for a parameter that is not required counts as not given (SEP-2243 has clients omit the
+  // Mcp-Param header of a null; tool-calling models send null for "no value"). It is still sent.
+  const required = new Set(Array.isArray(schema.required) ? schema.required : []);
+  const checked = Object.fromEntries(Object.entries(args).filter(([key, value]) => value !== null || required.has(key)));
   let validate;
   try {
     validate = engineFor(dialect).compile(schema);
   } catch (error) {
     return { errors: [], unchecked: `cannot check --args against the tool's input schema (${(error as Error).message}); they are sent unchecked.` };
   }
-  if (validate(args)) return { errors: [] };
+  if (validate(checked)) return { errors: [] };
   return { errors: [...new Set((validate.errors ?? []).map(describeError))] };
 }
 
@@ -169,6 +173,22 @@ async function findTool(host: Host, name: string): Promise<Tool> {
   const offered = tools.map((t) => label(t.name));
   const list = offered.length === 0 ? "the server offers no tools" : `the server offers: ${offered.slice(0, 20).join(", ")}${offered.length > 20 ? `, and ${offered.length - 20} more` : ""}`;
   throw new HostError(`no tool named ${JSON.stringify(label(name))}: ${list}.`);
+}
+
+/** `elicit tools`: the server's tools (every page, as the SDK keeps them) as JSON on stdout. */
+export async function tools(command: string[], options: TargetOptions): Promise<number> {
+  return withHost(
+    async () => {
+      const target = targetOf(options, command);
+      // Nothing is called, so nothing is asked; a server that asks anyway gets cancel.
+      return { target, ui: scriptedUI([], { log: printLine }), modes: options.modes, protocol: options.protocol, roots: options.root, ...(options.connectTimeout !== undefined ? { connectTimeout: options.connectTimeout } : {}) };
+    },
+    async (host) => {
+      const listed = await host.listTools();
+      process.stdout.write(inertJson({ tools: listed }) + "\n");
+      return EXIT.ok;
+    },
+  );
 }
 
 export async function call(tool: string, command: string[], options: CallOptions): Promise<number> {

@@ -2,7 +2,7 @@
 // The `elicit` command.
 import { Command } from "commander";
 import { createRequire } from "node:module";
-import { call } from "./call.js";
+import { call, tools } from "./call.js";
 import { connect } from "./connect.js";
 import { demo } from "./demo.js";
 import { lint } from "./lint.js";
@@ -87,7 +87,8 @@ serverOptions(
   .addHelpText("after", `
 Before calling, it lists the server's tools: a tool that is not there, or that the MCP SDK excluded
 (an invalid x-mcp-header declaration), is not called, and --args are checked against the tool's
-input schema (a $ref to another document is not fetched, and what it describes is left to the server).
+input schema (a $ref to another document is not fetched, and what it describes is left to the server;
+a null for a parameter that is not required counts as not given, and is sent as it is).
 
 Exit codes: 0 the tool succeeded, 1 the tool failed (isError, a JSON-RPC error, or a URL flow you declined),
 2 usage error, bad answers file, no such tool, --args that do not fit its input schema, or the server
@@ -113,6 +114,22 @@ Examples:
   elicit call book_trip --args '{"destination":"Barcelona","departDate":"2026-06-15","returnDate":"2026-06-22"}' --answers answers.yaml --url http://127.0.0.1:3000/mcp`)
   .action(async (tool: string, server: string[], opts) => {
     process.exitCode = await call(tool, server, opts);
+  });
+
+serverOptions(
+  program
+    .command("tools")
+    .description("List the server's tools (every page) and print them as JSON, as the MCP SDK keeps them: tools it excludes (an invalid x-mcp-header declaration) are left out, with a warning.")
+    .argument("[server...]", "after --: the command that starts a stdio server"),
+)
+  .addHelpText("after", `
+Exit codes: 0 listed, 2 usage error or the server could not be reached.
+
+Examples:
+  elicit tools -- elicit serve travel
+  elicit tools --url http://127.0.0.1:3000/mcp --protocol 2025-11-25`)
+  .action(async (server: string[], opts) => {
+    process.exitCode = await tools(server, opts);
   });
 
 serverOptions(

@@ -278,6 +278,27 @@ describe("elicit call lists the tools first (a recording 2026-07-28 server)", ()
     assert.match(r.stderr, /^elicit: not calling bad_header_tool: the MCP SDK excluded it from the server's tools \(invalid x-mcp-header declaration — value: x-mcp-header 'My Region' is not a valid RFC 9110 token/m);
   });
 
+  test("a null for a parameter that is not required passes the check, is sent, and gets no Mcp-Param header", async () => {
+    const server = await record();
+    const r = await runCli(["call", "headers_tool", "--args", '{"region":"eu","priority":null}', "--url", server.url]);
+    assert.equal(r.code, 0, r.stderr);
+    const [call] = server.calls();
+    assert.deepEqual(call!.params.arguments, { region: "eu", priority: null });
+    assert.equal(call!.headers["mcp-param-priority"], undefined);
+    const required = await runCli(["call", "headers_tool", "--args", '{"region":null}', "--url", server.url]);
+    assert.equal(required.code, 2, required.stderr);
+    assert.match(required.stderr, /^ {2}region: must be string \[type\]$/m);
+  });
+
+  test("elicit tools prints the list as the SDK keeps it: the excluded tool left out, with the SDK's warning", async () => {
+    const server = await record();
+    const r = await runCli(["tools", "--url", server.url]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(JSON.parse(r.stdout).tools.map((t: { name: string }) => t.name), ["headers_tool", "ref_tool"]);
+    assert.match(r.stderr, /^\[mcp-sdk\] excluding tool 'bad_header_tool' from tools\/list/m);
+    assert.deepEqual(server.calls(), []);
+  });
+
   test("a $ref to a network URI is never fetched; local $defs still check --args", async () => {
     const server = await record();
     const ok = await runCli(["call", "ref_tool", "--args", '{"id":"ana-1","profile":{"displayName":"Ana"}}', "--url", server.url]);

@@ -1,0 +1,111 @@
+#!/usr/bin/env node
+// `elicit` as the client of the official MCP conformance suite's client scenarios. The suite runs
+//   conformance client --command "node scripts/conformance-client.mjs" --scenario NAME
+// and calls this with the scenario server's URL as the last argument, the scenario's name in
+// MCP_CONFORMANCE_SCENARIO, the protocol revision to speak in MCP_CONFORMANCE_PROTOCOL_VERSION (0.2.x;
+// `--protocol auto` when absent) and scenario data in MCP_CONFORMANCE_CONTEXT.
+//
+// Each scenario maps to what a person would type: `elicit tools` or `elicit call TOOL --args JSON
+// [--answers FILE]` (answers files in scripts/conformance/answers/), each with the exit code it must
+// end with. A step that ends otherwise prints "conformance-client: UNEXPECTED …" and this exits 1; the
+// runner (scripts/conformance-clients.ts) fails the scenario on that line even where the suite itself
+// tolerates a client error. Plain JavaScript on purpose: the suite starts it once per scenario.
+import { spawnSync } from "node:child_process";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const ELICIT = join(here, "..", "dist", "cli", "main.js");
+const ANSWERS = join(here, "conformance", "answers");
+
+const url = process.argv.at(-1);
+const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? "";
+// 0.2.x names the revision to speak; 0.1.x does not, and gets the CLI's default (auto: server/discover
+// first, initialize with whatever 2025-era version the server picks when it has no discover).
+const protocol = process.env.MCP_CONFORMANCE_PROTOCOL_VERSION ?? "auto";
+const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}");
+
+if (!url || !/^https?:\/\//.test(url) || !scenario) {
+  console.error("usage: MCP_CONFORMANCE_SCENARIO=NAME conformance-client.mjs SERVER_URL (the conformance suite runs it so)");
+  process.exit(2);
+}
+
+/** `elicit tools`: connect, list every tool (the SDK's view), print them as JSON. */
+const list = (expect = 0, why = "lists the tools") => ({ args: ["tools"], expect, why });
+/** `elicit call TOOL --args JSON [--answers FILE]`. */
+const call = (tool, args = {}, { answers, expect = 0, why = `calls ${tool}` } = {}) => ({
+  args: ["call", tool, "--args", JSON.stringify(args), ...(answers ? ["--answers", join(ANSWERS, answers)] : [])],
+  expect,
+  why,
+});
+
+// The tools of http-invalid-tool-headers whose x-mcp-header declarations are invalid (empty, on a
+// non-primitive or number, duplicated, not an RFC 9110 token): each is tried, and must be refused.
+const INVALID_HEADER_TOOLS = [
+  "invalid_empty_header", "invalid_object_header", "invalid_array_header", "invalid_null_header", "invalid_number_header",
+  "invalid_duplicate_same_case", "invalid_duplicate_diff_case", "invalid_space_in_name", "invalid_colon_in_name",
+  "invalid_non_ascii_name", "invalid_control_char_name",
+];
+
+/**
+ * Scenario → steps. A plan that is a function makes its steps from the scenario's context; a step that
+ * is a function makes itself from the stdout of the steps before it (tools/list → tools/call).
+ */
+const PLAN = {
+  initialize: [list()],
+  tools_call: [call("add_numbers", { a: 2, b: 3 })],
+  "elicitation-sep1034-client-defaults": [call("test_client_elicitation_defaults", {}, { answers: "sep1034-accept-defaults.yaml", why: "accepts the form empty: the client applies the defaults" })],
+  "sse-retry": [call("test_reconnection", {}, { why: "waits through the closed SSE stream; the result comes on the resumed GET stream" })],
+  "request-metadata": [list(0, "lists the tools; the first request is refused -32022 and retried at 2026-07-28")],
+  "sep-2322-client-request-state": [
+    call("test_mrtr_echo_state", {}, { answers: "sep2322-confirm.yaml", why: "answers input_required and echoes requestState" }),
+    call("test_mrtr_no_state", {}, { answers: "sep2322-confirm.yaml", why: "answers input_required without requestState" }),
+    call("test_mrtr_unrelated", {}, { why: "an unrelated call carries no inputResponses or requestState" }),
+    call("test_mrtr_no_result_type", {}, { why: "a result without resultType is complete" }),
+  ],
+  "http-standard-headers": [call("test_headers"), call("my-hyphenated-tool")],
+  "http-custom-headers": () => (context.toolCalls ?? []).map((c) => call(c.name, c.arguments ?? {}, { why: "mirrors x-mcp-header parameters into Mcp-Param-* headers" })),
+  "http-invalid-tool-headers": [
+    call("valid_tool", { region: "us-west1" }, { why: "a valid tool is still called" }),
+    ...INVALID_HEADER_TOOLS.map((tool) => call(tool, {}, { expect: 2, why: "refused: the SDK excluded it" })),
+  ],
+  // The scenario's server answers tools/list only (-32601 to tools/call): what it checks is that the
+  // client never fetches the network $ref, here while `call` checks --args against that schema.
+  "json-schema-ref-no-deref": [call("lookup_user", { id: "ana-1" }, { expect: 1, why: "checks --args without fetching the $ref; the server has no tools/call (-32601)" })],
+  "json-schema-2020-12-preservation": [
+    list(0, "lists the tools, to echo one's inputSchema back"),
+    (outputs) => {
+      const listed = JSON.parse(outputs[0] || "{}").tools?.find((t) => t.name === "json_schema_2020_12_tool");
+      return call("json_schema_echo", { schema: listed?.inputSchema ?? {} }, { why: "echoes the inputSchema elicit received, as it received it" });
+    },
+  ],
+};
+
+/** Scenarios without an entry: OAuth (auth/*, another issue) and the skills extension (sep-2640-*) get a listing, like any server. */
+function planFor(name) {
+  const plan = PLAN[name];
+  if (plan) return plan;
+  if (!name.startsWith("auth/") && !name.startsWith("sep-2640-")) console.error(`conformance-client: no plan for scenario ${name}; listing the tools only`);
+  return [list()];
+}
+
+let failed = false;
+const outputs = [];
+const run = (step) => {
+  const argv = [ELICIT, ...step.args, "--url", url, "--protocol", protocol];
+  console.error(`conformance-client: ${scenario}: elicit ${step.args.join(" ")} (${step.why}; expect exit ${step.expect})`);
+  const r = spawnSync(process.execPath, argv, { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 64 * 1024 * 1024 });
+  process.stdout.write(r.stdout ?? "");
+  outputs.push(r.stdout ?? "");
+  const code = r.status ?? -1;
+  if (code !== step.expect) {
+    failed = true;
+    console.error(`conformance-client: UNEXPECTED exit ${code} (expected ${step.expect}) for: elicit ${step.args.join(" ")}`);
+  }
+};
+
+const plan = planFor(scenario);
+for (const step of typeof plan === "function" ? plan() : plan) {
+  run(typeof step === "function" ? step(outputs) : step);
+}
+process.exit(failed ? 1 : 0);
