@@ -3,6 +3,7 @@
 import { ProtocolError, ProtocolErrorCode, type CallToolResult, type Client, type ElicitRequestURLParams } from "@modelcontextprotocol/client";
 import { checkSchema, hasErrors } from "../schema/check.js";
 import { applyDefaults } from "../schema/defaults.js";
+import { describeProblem, MESSAGE_LIMITS, shapeProblem } from "../schema/limits.js";
 import { describeFields, type Field } from "../schema/fields.js";
 import { SENSITIVE_LABELS } from "../schema/sensitive.js";
 import type { ProtocolRevision, RequestedSchema } from "../schema/types.js";
@@ -91,6 +92,7 @@ export function attachElicitation(client: Client, options: AttachOptions): Elici
       const wrapped = sdkWrap.call(client, method, handler);
       if (method !== "elicitation/create") return wrapped;
       return async (request, ctx) => {
+        checkShape(request.params);
         const params = (request.params ?? {}) as Record<string, unknown>;
         if ((params.mode ?? "form") === "form" && modes.has("form")) checkForm(params, revisionOf(client));
         return wrapped(request, ctx);
@@ -105,6 +107,7 @@ export function attachElicitation(client: Client, options: AttachOptions): Elici
   }
 
   async function handler(request: { params: unknown }, ctx: { mcpReq: { signal: AbortSignal } }) {
+    checkShape(request.params);
     const params = request.params as Record<string, unknown>;
     const mode = (params.mode ?? "form") as string;
     if (mode !== "form" && mode !== "url") throw invalidParams(`Unknown elicitation mode ${JSON.stringify(mode)}.`);
@@ -187,6 +190,12 @@ export function attachElicitation(client: Client, options: AttachOptions): Elici
     options.ui.notice(`Declined a request from ${context.server.name} without showing it: over the limit of ${limiter.max} requests per ${limiter.windowMs / 1000} s.`, context);
     return { action: "decline" as const };
   }
+}
+
+/** Bounds the request before anything walks it (checks, sanitizing, messages): -32602 naming the limit. */
+function checkShape(params: unknown): void {
+  const problem = shapeProblem(params, MESSAGE_LIMITS);
+  if (problem) throw invalidParams(`The elicitation request is ${describeProblem(problem)}; refused unread.`);
 }
 
 const refusalOf = (url: unknown) => analyzeUrl(String(url ?? "")).refusal ?? "not a URL";

@@ -35,7 +35,7 @@ export type UrlAnswer = "accept" | "decline" | "cancel";
 /** A URL-mode flow the person consented to and that the client now waits on (a -32042 from a tool call). */
 export interface UrlWait {
   message: string;
-  /** The host the person went to (sanitized, Unicode form). */
+  /** The host the person went to (sanitized): as it reads, with the ASCII form that opened when they differ, e.g. "pаypal.com (xn--pypal-4ve.com)". */
   host: string;
   /** Settles when the server's notifications/elicitation/complete for this URL arrives. */
   completed: Promise<void>;

@@ -2,6 +2,7 @@
 //   const f = form({ seat: choice({ window: "Window", aisle: "Aisle" }), insurance: yesNo({ default: false }) });
 //   type Answer = Infer<typeof f>; // { seat: "window" | "aisle"; insurance: boolean }
 // `form()` returns the plain wire schema; the answer type rides along as a type-only brand.
+import { setOwn } from "./own.js";
 import type {
   BooleanSchema,
   MultiSelectEnumSchema,
@@ -128,7 +129,7 @@ export function form<S extends Shape>(shape: S): Form<ShapeAnswer<S>> {
   const properties: Record<string, PrimitiveSchema> = {};
   const required: string[] = [];
   for (const [name, builder] of Object.entries(shape)) {
-    properties[name] = builder.schema;
+    setOwn(properties, name, builder.schema);
     if (builder.isRequired) required.push(name);
   }
   return required.length ? { type: "object", properties, required } : { type: "object", properties };

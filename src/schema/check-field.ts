@@ -1,4 +1,5 @@
 // The per-field rules of checkSchema: everything one property schema can get wrong.
+import { excerpt, quoteText } from "./excerpt.js";
 import { matchesFormat, FORMAT_HINTS } from "./formats.js";
 import { issue, pointer, type SchemaIssue } from "./rules.js";
 import { sensitiveKind, SENSITIVE_LABELS } from "./sensitive.js";
@@ -32,7 +33,7 @@ export function checkField(name: string, field: unknown, protocol: ProtocolRevis
   const add = (code: Parameters<typeof issue>[0], path: string, message: string) => out.push(issue(code, path, message));
 
   if (!isObject(field)) {
-    add("field-not-object", at(), `Field "${name}" must be a JSON object schema, got ${JSON.stringify(field) ?? typeof field}.`);
+    add("field-not-object", at(), `Field ${quoteText(name)} must be a JSON object schema, got ${excerpt(field)}.`);
     return out;
   }
   const type = field.type;
@@ -42,33 +43,33 @@ export function checkField(name: string, field: unknown, protocol: ProtocolRevis
 
   for (const key of COMPOSITION) {
     if (!(key in field) || (key === "oneOf" && isTitledSingle)) continue;
-    add("composition-keyword", at(key), `Field "${name}" uses "${key}", which elicitation forms do not support; forms are flat lists of primitive fields.`);
+    add("composition-keyword", at(key), `Field ${quoteText(name)} uses ${quoteText(key)}, which elicitation forms do not support; forms are flat lists of primitive fields.`);
   }
   if (type === undefined) {
     add(isObject(field.properties) ? "nested-object" : "type-missing", at(), isObject(field.properties)
-      ? `Field "${name}" is a nested object; elicitation forms are flat.`
-      : `Field "${name}" has no "type"; use string, number, integer, boolean or array.`);
+      ? `Field ${quoteText(name)} is a nested object; elicitation forms are flat.`
+      : `Field ${quoteText(name)} has no "type"; use string, number, integer, boolean or array.`);
     return out;
   }
   if (type === "object") {
-    add("nested-object", at("type"), `Field "${name}" is a nested object; elicitation forms are flat: move its fields to the top level.`);
+    add("nested-object", at("type"), `Field ${quoteText(name)} is a nested object; elicitation forms are flat: move its fields to the top level.`);
     return out;
   }
   if (typeof type !== "string" || !Object.hasOwn(KNOWN, type) || type === "common") {
-    add("unknown-type", at("type"), `Field "${name}" has type ${JSON.stringify(type)}; use string, number, integer, boolean or array.`);
+    add("unknown-type", at("type"), `Field ${quoteText(name)} has type ${excerpt(type)}; use string, number, integer, boolean or array.`);
     return out;
   }
 
   for (const key of ["title", "description"]) {
-    if (key in field && typeof field[key] !== "string") add("annotation-invalid", at(key), `Field "${name}": "${key}" must be a string.`);
+    if (key in field && typeof field[key] !== "string") add("annotation-invalid", at(key), `Field ${quoteText(name)}: ${quoteText(key)} must be a string.`);
   }
   for (const key of Object.keys(field)) {
     if (KNOWN.common!.includes(key) || KNOWN[type]!.includes(key) || (COMPOSITION as readonly string[]).includes(key)) continue;
-    add("unsupported-keyword", at(key), `Field "${name}": "${key}" is not part of the elicitation schema subset; clients will ignore it.`);
+    add("unsupported-keyword", at(key), `Field ${quoteText(name)}: ${quoteText(key)} is not part of the elicitation schema subset; clients will ignore it.`);
   }
   const kind = sensitiveKind(name, field.title, field.description);
   if (kind) {
-    add("sensitive-field", at(), `Field "${name}" looks like it asks for ${SENSITIVE_LABELS[kind]}; the spec forbids collecting that in form mode: use a URL-mode elicitation.`);
+    add("sensitive-field", at(), `Field ${quoteText(name)} looks like it asks for ${SENSITIVE_LABELS[kind]}; the spec forbids collecting that in form mode: use a URL-mode elicitation.`);
   }
 
   // Bounds: each must be well-formed, and each min must not exceed its max.
@@ -80,68 +81,68 @@ export function checkField(name: string, field: unknown, protocol: ProtocolRevis
     for (const key of [lo, hi]) {
       if (!(key in field)) continue;
       const ok = counts ? isNonNegativeInteger(field[key]) : typeof field[key] === "number" && Number.isFinite(field[key]);
-      if (!ok) add("bound-invalid", at(key), `Field "${name}": "${key}" must be ${counts ? "a non-negative integer" : "a number"}, got ${JSON.stringify(field[key])}.`);
+      if (!ok) add("bound-invalid", at(key), `Field ${quoteText(name)}: ${quoteText(key)} must be ${counts ? "a non-negative integer" : "a number"}, got ${excerpt(field[key])}.`);
     }
     const [a, b] = [field[lo], field[hi]];
     if (typeof a === "number" && typeof b === "number" && a > b) {
-      add("bounds-inverted", at(lo), `Field "${name}": ${lo} (${a}) is greater than ${hi} (${b}), so no answer can be valid.`);
+      add("bounds-inverted", at(lo), `Field ${quoteText(name)}: ${lo} (${a}) is greater than ${hi} (${b}), so no answer can be valid.`);
     }
   }
 
   // Options of enum fields.
   let options: string[] | undefined;
   if ("enum" in field && type !== "string") {
-    add("enum-not-string", at("enum"), `Field "${name}" has "enum" but type "${type}"; options are only defined for string fields.`);
+    add("enum-not-string", at("enum"), `Field ${quoteText(name)} has "enum" but type "${type}"; options are only defined for string fields.`);
   }
   if (type === "string" && "enum" in field && "oneOf" in field) {
-    add("options-conflict", at("oneOf"), `Field "${name}" has both "enum" and "oneOf"; give its options one way only.`);
+    add("options-conflict", at("oneOf"), `Field ${quoteText(name)} has both "enum" and "oneOf"; give its options one way only.`);
   }
   if (type === "string" && "enum" in field) options = checkOptionValues(field.enum, at("enum"), name, add);
   if (isTitledSingle) options = checkTitled(field.oneOf, at("oneOf"), name, add);
   if (type === "string" && "enumNames" in field) {
     const names = field.enumNames;
     if (!Array.isArray(names) || !names.every((n) => typeof n === "string")) {
-      add("enum-not-string", at("enumNames"), `Field "${name}": "enumNames" must be an array of strings.`);
+      add("enum-not-string", at("enumNames"), `Field ${quoteText(name)}: "enumNames" must be an array of strings.`);
     } else if (!Array.isArray(field.enum) || names.length !== field.enum.length) {
-      add("enum-names-length", at("enumNames"), `Field "${name}": "enumNames" has ${names.length} names but "enum" has ${Array.isArray(field.enum) ? field.enum.length : "no"} values.`);
+      add("enum-names-length", at("enumNames"), `Field ${quoteText(name)}: "enumNames" has ${names.length} names but "enum" has ${Array.isArray(field.enum) ? field.enum.length : "no"} values.`);
     }
     if (protocol !== "2025-06-18") {
-      add("enum-names-legacy", at("enumNames"), `Field "${name}": "enumNames" is legacy since 2025-11-25; use "oneOf": [{ "const", "title" }].`);
+      add("enum-names-legacy", at("enumNames"), `Field ${quoteText(name)}: "enumNames" is legacy since 2025-11-25; use "oneOf": [{ "const", "title" }].`);
     }
   }
   if (type === "array") {
     if (!items || !("enum" in items || isTitledMulti)) {
-      add("array-not-enum", at("items"), `Field "${name}" is an array but not a multi-select: "items" must have "enum" (string values) or "anyOf" of { const, title }.`);
+      add("array-not-enum", at("items"), `Field ${quoteText(name)} is an array but not a multi-select: "items" must have "enum" (string values) or "anyOf" of { const, title }.`);
     } else {
       options = isTitledMulti
         ? checkTitled(items.anyOf, at("items", "anyOf"), name, add)
         : checkOptionValues(items.enum, at("items", "enum"), name, add);
       if (("enum" in items && items.type !== "string") || ("type" in items && items.type !== "string")) {
-        add("enum-not-string", at("items", "type"), `Field "${name}": "items.type" must be "string".`);
+        add("enum-not-string", at("items", "type"), `Field ${quoteText(name)}: "items.type" must be "string".`);
       }
       for (const key of Object.keys(items)) {
         if (!["type", "enum", "anyOf"].includes(key)) {
-          add("unsupported-keyword", at("items", key), `Field "${name}": "items.${key}" is not part of the elicitation schema subset; clients will ignore it.`);
+          add("unsupported-keyword", at("items", key), `Field ${quoteText(name)}: "items.${key}" is not part of the elicitation schema subset; clients will ignore it.`);
         }
       }
     }
   }
 
   if (type === "string" && "format" in field && !(STRING_FORMATS as readonly unknown[]).includes(field.format)) {
-    add("unknown-format", at("format"), `Field "${name}" has format ${JSON.stringify(field.format)}; supported formats are ${STRING_FORMATS.join(", ")}.`);
+    add("unknown-format", at("format"), `Field ${quoteText(name)} has format ${excerpt(field.format)}; supported formats are ${STRING_FORMATS.join(", ")}.`);
   }
   if ("pattern" in field) {
-    add("pattern-unsupported", at("pattern"), `Field "${name}": "pattern" is not in the spec's schema; most clients ignore it, so validate on the server too.`);
+    add("pattern-unsupported", at("pattern"), `Field ${quoteText(name)}: "pattern" is not in the spec's schema; most clients ignore it, so validate on the server too.`);
     if (typeof field.pattern !== "string" || !compiles(field.pattern)) {
-      add("pattern-invalid", at("pattern"), `Field "${name}": "pattern" ${JSON.stringify(field.pattern)} is not a valid regular expression.`);
+      add("pattern-invalid", at("pattern"), `Field ${quoteText(name)}: "pattern" ${excerpt(field.pattern)} is not a valid regular expression.`);
     }
   }
 
   // Revision limits.
   if (protocol === "2025-06-18") {
-    if (isTitledSingle) add("revision-titled-enum", at("oneOf"), `Field "${name}": titled options ("oneOf") do not exist in 2025-06-18; use "enum" with "enumNames".`);
-    if (type === "array") add("revision-multi-select", at("type"), `Field "${name}": multi-select fields do not exist in 2025-06-18.`);
-    if ("default" in field && type !== "boolean") add("revision-default", at("default"), `Field "${name}": 2025-06-18 defines defaults for boolean fields only.`);
+    if (isTitledSingle) add("revision-titled-enum", at("oneOf"), `Field ${quoteText(name)}: titled options ("oneOf") do not exist in 2025-06-18; use "enum" with "enumNames".`);
+    if (type === "array") add("revision-multi-select", at("type"), `Field ${quoteText(name)}: multi-select fields do not exist in 2025-06-18.`);
+    if ("default" in field && type !== "boolean") add("revision-default", at("default"), `Field ${quoteText(name)}: 2025-06-18 defines defaults for boolean fields only.`);
   }
 
   if ("default" in field) checkDefault(name, type, field, options, at("default"), add);
@@ -161,7 +162,7 @@ type Add = (code: Parameters<typeof issue>[0], path: string, message: string) =>
 
 function checkOptionValues(values: unknown, path: string, name: string, add: Add): string[] | undefined {
   if (!Array.isArray(values) || !values.every((v) => typeof v === "string")) {
-    add("enum-not-string", path, `Field "${name}": options must be an array of strings.`);
+    add("enum-not-string", path, `Field ${quoteText(name)}: options must be an array of strings.`);
     return undefined;
   }
   return checkDistinct(values, path, name, add);
@@ -171,17 +172,17 @@ function checkTitled(list: unknown, path: string, name: string, add: Add): strin
   const opts = titledOptions(list) ?? [];
   const bad = opts.findIndex((o) => typeof o.const !== "string" || typeof o.title !== "string");
   if (bad >= 0) {
-    add("option-invalid", `${path}/${bad}`, `Field "${name}": option ${bad} must be { "const": string, "title": string }.`);
+    add("option-invalid", `${path}/${bad}`, `Field ${quoteText(name)}: option ${bad} must be { "const": string, "title": string }.`);
     return undefined;
   }
   return checkDistinct(opts.map((o) => o.const as string), path, name, add);
 }
 
 function checkDistinct(values: string[], path: string, name: string, add: Add): string[] {
-  if (values.length === 0) add("enum-empty", path, `Field "${name}" has no options to choose from.`);
+  if (values.length === 0) add("enum-empty", path, `Field ${quoteText(name)} has no options to choose from.`);
   const seen = new Set<string>();
   values.forEach((v, i) => {
-    if (seen.has(v)) add("enum-duplicate", `${path}/${i}`, `Field "${name}": option ${JSON.stringify(v)} appears more than once.`);
+    if (seen.has(v)) add("enum-duplicate", `${path}/${i}`, `Field ${quoteText(name)}: option ${excerpt(v)} appears more than once.`);
     seen.add(v);
   });
   return values;
@@ -197,22 +198,22 @@ function checkDefault(name: string, type: string, field: Json, options: string[]
     : type === "integer" ? Number.isInteger(value)
     : Array.isArray(value) && value.every((v) => typeof v === "string");
   if (!typeOk) {
-    add("default-not-allowed", path, `Field "${name}": default ${JSON.stringify(value)} is not ${expected}.`);
+    add("default-not-allowed", path, `Field ${quoteText(name)}: default ${excerpt(value)} is not ${expected}.`);
     return;
   }
   const values = Array.isArray(value) ? (value as string[]) : [value];
   const notOption = options ? values.find((v) => !options.includes(v as string)) : undefined;
   if (notOption !== undefined) {
-    add("default-not-allowed", path, `Field "${name}": default ${JSON.stringify(notOption)} is not one of the options.`);
+    add("default-not-allowed", path, `Field ${quoteText(name)}: default ${excerpt(notOption)} is not one of the options.`);
   }
   const format = field.format as StringFormat | undefined;
   if (typeof value === "string" && format && FORMAT_HINTS[format] && !matchesFormat(format, value)) {
-    add("default-not-allowed", path, `Field "${name}": default ${JSON.stringify(value)} is not ${FORMAT_HINTS[format].noun}.`);
+    add("default-not-allowed", path, `Field ${quoteText(name)}: default ${excerpt(value)} is not ${FORMAT_HINTS[format].noun}.`);
   }
   const bound = (actual: number, key: string, isMin: boolean, what: string) => {
     const limit = field[key];
     if (typeof limit === "number" && (isMin ? actual < limit : actual > limit)) {
-      add("default-out-of-bounds", path, `Field "${name}": default has ${what} ${actual}, ${isMin ? "below" : "above"} ${key} ${limit}.`);
+      add("default-out-of-bounds", path, `Field ${quoteText(name)}: default has ${what} ${actual}, ${isMin ? "below" : "above"} ${key} ${limit}.`);
     }
   };
   if (typeof value === "string") {

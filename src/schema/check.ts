@@ -1,5 +1,7 @@
 // checkSchema: every way a requestedSchema departs from the restricted subset of a revision.
 import { checkField } from "./check-field.js";
+import { excerpt, quoteText } from "./excerpt.js";
+import { describeProblem, SCHEMA_LIMITS, shapeProblem } from "./limits.js";
 import { issue, pointer, type SchemaIssue } from "./rules.js";
 import { LATEST_REVISION, type ProtocolRevision } from "./types.js";
 
@@ -16,18 +18,24 @@ export function checkSchema(schema: unknown, options: CheckOptions = {}): Schema
   const protocol = options.protocol ?? LATEST_REVISION;
   const out: SchemaIssue[] = [];
   if (typeof schema !== "object" || schema === null || Array.isArray(schema)) {
-    return [issue("root-not-object", "", `The schema must be a JSON object, got ${Array.isArray(schema) ? "an array" : JSON.stringify(schema) ?? typeof schema}.`)];
+    return [issue("root-not-object", "", `The schema must be a JSON object, got ${Array.isArray(schema) ? "an array" : excerpt(schema)}.`)];
   }
+  // Before anything walks it: the checks below (and every message) must not recurse without bound.
+  const shape = shapeProblem(schema, SCHEMA_LIMITS);
+  if (shape) return [issue(shape.limit === "depth" ? "schema-too-deep" : "schema-too-large", "", `The schema is ${describeProblem(shape)}; elicitation forms are flat.`)];
   const root = schema as Record<string, unknown>;
   if (root.type !== "object") {
-    out.push(issue("root-not-object", "/type", `The schema's "type" must be "object", got ${JSON.stringify(root.type) ?? "nothing"}.`));
+    out.push(issue("root-not-object", "/type", `The schema's "type" must be "object", got ${excerpt(root.type)}.`));
+  }
+  for (const key of ["$schema", "title", "description"]) {
+    if (Object.hasOwn(root, key) && typeof root[key] !== "string") out.push(issue("annotation-invalid", pointer(key), `The schema's ${quoteText(key)} must be a string, got ${excerpt(root[key])}.`));
   }
   for (const key of ROOT_COMPOSITION) {
-    if (key in root) out.push(issue("composition-keyword", pointer(key), `The schema uses "${key}" at the top level; elicitation forms are a flat "properties" object.`));
+    if (key in root) out.push(issue("composition-keyword", pointer(key), `The schema uses ${quoteText(key)} at the top level; elicitation forms are a flat "properties" object.`));
   }
   for (const key of Object.keys(root)) {
     if (!ROOT_KEYS.has(key) && !ROOT_COMPOSITION.includes(key)) {
-      out.push(issue("unsupported-keyword", pointer(key), `"${key}" at the top level is not part of the elicitation schema subset; clients will ignore it.`));
+      out.push(issue("unsupported-keyword", pointer(key), `${quoteText(key)} at the top level is not part of the elicitation schema subset; clients will ignore it.`));
     }
   }
 
@@ -40,7 +48,10 @@ export function checkSchema(schema: unknown, options: CheckOptions = {}): Schema
     if (names.length === 0) {
       out.push(issue("form-empty", "/properties", "The form has no fields; several clients render a form that cannot be submitted."));
     }
-    for (const name of names) out.push(...checkField(name, (properties as Record<string, unknown>)[name], protocol));
+    for (const name of names) {
+      if (name === "__proto__") out.push(issue("field-name-reserved", pointer("properties", name), `A field named "__proto__" is dropped from answers by JSON libraries (the MCP SDK's among them), so it could never be answered; rename it.`));
+      out.push(...checkField(name, (properties as Record<string, unknown>)[name], protocol));
+    }
   }
 
   if ("required" in root) {
@@ -50,7 +61,7 @@ export function checkSchema(schema: unknown, options: CheckOptions = {}): Schema
     } else if (hasProperties) {
       required.forEach((name, i) => {
         if (!Object.hasOwn(properties, name)) {
-          out.push(issue("required-unknown-field", pointer("required", i), `"required" names "${name}", which is not a field in "properties".`));
+          out.push(issue("required-unknown-field", pointer("required", i), `"required" names ${quoteText(name)}, which is not a field in "properties".`));
         }
       });
     }

@@ -1,6 +1,7 @@
 // encodeForRevision: the same form, written the way a given protocol revision expresses it.
 import { describeFields } from "./fields.js";
 import { toRequestedSchema, type SchemaInput } from "./normalize.js";
+import { setOwn } from "./own.js";
 import type { PrimitiveSchema, ProtocolRevision, RequestedSchema } from "./types.js";
 
 export class RevisionError extends Error {
@@ -32,7 +33,7 @@ function encode(schema: RequestedSchema, protocol: ProtocolRevision): RequestedS
   describeFields(schema); // throws InvalidSchemaError (cached per schema)
   const properties: Record<string, PrimitiveSchema> = {};
   for (const [name, prop] of Object.entries(schema.properties)) {
-    properties[name] = protocol === "2025-06-18" ? toLegacy(name, prop) : prop;
+    setOwn(properties, name, protocol === "2025-06-18" ? toLegacy(name, prop) : prop);
   }
   const { $schema: _drop, ...rest } = schema;
   return { ...rest, properties };

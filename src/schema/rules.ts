@@ -4,11 +4,14 @@
 export type Severity = "error" | "warning";
 
 export const SCHEMA_RULES = {
+  "schema-too-deep": { severity: "error", summary: "The schema nests objects or arrays more than 16 levels deep: no form needs that, and walking it could exhaust the stack." },
+  "schema-too-large": { severity: "error", summary: "The schema holds more than 50,000 values in all." },
   "root-not-object": { severity: "error", summary: 'The schema is not a JSON object with `type: "object"`.' },
   "properties-missing": { severity: "error", summary: "`properties` is missing or not an object." },
   "form-empty": { severity: "warning", summary: "No fields at all: several clients render a form that cannot be submitted." },
   "required-invalid": { severity: "error", summary: "`required` is not an array of strings." },
   "required-unknown-field": { severity: "error", summary: "`required` names a field that is not in `properties`." },
+  "field-name-reserved": { severity: "error", summary: 'A field named `__proto__`: JSON libraries (zod, and so the MCP SDK) drop that key from answers, so it could never be answered.' },
   "field-not-object": { severity: "error", summary: "A field's schema is not a JSON object." },
   "nested-object": { severity: "error", summary: "A field is itself an object: forms are flat." },
   "array-not-enum": { severity: "error", summary: "An array field that is not a multi-select of string options (`items.enum` or `items.anyOf`)." },
@@ -27,7 +30,7 @@ export const SCHEMA_RULES = {
   "default-out-of-bounds": { severity: "error", summary: "A default that breaks the field's own bounds (length, minimum/maximum, item counts)." },
   "bound-invalid": { severity: "error", summary: "A bound that is not a number (lengths and item counts: a non-negative integer)." },
   "bounds-inverted": { severity: "error", summary: "minimum > maximum, minLength > maxLength or minItems > maxItems." },
-  "annotation-invalid": { severity: "error", summary: "`title` or `description` is not a string." },
+  "annotation-invalid": { severity: "error", summary: "`$schema`, `title` or `description` is not a string." },
   "pattern-invalid": { severity: "error", summary: "`pattern` is not a valid regular expression (Unicode mode)." },
   "pattern-unsupported": { severity: "warning", summary: "`pattern` is not in the spec's schema.json; most clients ignore it." },
   "unsupported-keyword": { severity: "warning", summary: "A keyword outside the elicitation subset; clients ignore it." },

@@ -5,6 +5,8 @@ import type { Infer } from "./builders.js";
 import { describeFields, type Field } from "./fields.js";
 import { FORMAT_HINTS, matchesFormat } from "./formats.js";
 import type { SchemaInput } from "./normalize.js";
+import { excerpt } from "./excerpt.js";
+import { getOwn, setOwn } from "./own.js";
 import type { FieldValue, FormContent } from "./types.js";
 
 /** The rule a value broke. */
@@ -53,7 +55,7 @@ function checkValue(f: Field, v: unknown): Omit<FieldError, "field"> | undefined
       if (!Array.isArray(v)) return err("type", `must be a list of choices from: ${quoteList(f)}`);
       const allowed = f.options!;
       const stray = v.find((item) => !allowed.some((o) => o.value === item));
-      if (stray !== undefined) return err("option", `cannot include ${JSON.stringify(stray)}; choose from: ${quoteList(f)}`);
+      if (stray !== undefined) return err("option", `cannot include ${excerpt(stray)}; choose from: ${quoteList(f)}`);
       if (c.minItems !== undefined && v.length < c.minItems) return err("minItems", `needs at least ${plural(c.minItems, "choice")}`);
       if (c.maxItems !== undefined && v.length > c.maxItems) return err("maxItems", `allows at most ${plural(c.maxItems, "choice")}`);
       return undefined;
@@ -88,17 +90,14 @@ export function validateContent<S extends SchemaInput>(schema: S, content: unkno
   const errors: FieldError[] = [];
   const value: FormContent = {};
   for (const f of fields) {
-    const v = Object.hasOwn(input, f.name) ? input[f.name] : undefined;
+    const v = getOwn(input, f.name);
     if (v === undefined) {
       if (f.required) errors.push({ field: f.name, rule: "required", message: `${f.label} is required` });
       continue;
     }
     const problem = checkValue(f, v);
     if (problem) errors.push({ field: f.name, ...problem });
-    else if (f.name === "__proto__") {
-      // An own key like any other; `value.__proto__ = v` would set the prototype instead.
-      Object.defineProperty(value, f.name, { value: v, enumerable: true, writable: true, configurable: true });
-    } else value[f.name] = v as FieldValue;
+    else setOwn(value, f.name, v);
   }
   return errors.length ? { ok: false, errors } : { ok: true, value: value as AnswerOf<S> };
 }

@@ -3,6 +3,7 @@
 import * as z from "zod";
 import type { Form } from "./builders.js";
 import { checkSchema, hasErrors } from "./check.js";
+import { setOwn } from "./own.js";
 import { STRING_FORMATS, type PrimitiveSchema, type RequestedSchema } from "./types.js";
 
 export class ZodConversionError extends Error {
@@ -25,7 +26,7 @@ export function fromZod<T extends AnyZodObject>(schema: T): Form<z.output<T>> {
   const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
   const properties: Record<string, PrimitiveSchema> = {};
   for (const [name, prop] of Object.entries(json.properties as Record<string, Record<string, unknown>>)) {
-    properties[name] = convertField(name, prop, schema.shape[name] as z.ZodType);
+    setOwn(properties, name, convertField(name, prop, schema.shape[name] as z.ZodType));
   }
   const required = (json.required as string[] | undefined) ?? [];
   const form: RequestedSchema = required.length ? { type: "object", properties, required } : { type: "object", properties };

@@ -4,6 +4,7 @@
 import { applyDefaults } from "../schema/defaults.js";
 import { encodeForRevision } from "../schema/encode.js";
 import { toRequestedSchema, type SchemaInput } from "../schema/normalize.js";
+import { getOwn, setOwn } from "../schema/own.js";
 import type { ProtocolRevision, RequestedSchema } from "../schema/types.js";
 import { validateContent, type AnswerOf, type FieldError } from "../schema/validate.js";
 
@@ -30,9 +31,11 @@ export class InvalidAnswerError extends Error {
 }
 
 function withDefaults(schema: RequestedSchema, previous: Record<string, unknown>): RequestedSchema {
-  const properties = Object.fromEntries(
-    Object.entries(schema.properties).map(([name, prop]) => [name, previous[name] === undefined ? prop : { ...prop, default: previous[name] }]),
-  ) as RequestedSchema["properties"];
+  const properties: RequestedSchema["properties"] = {};
+  for (const [name, prop] of Object.entries(schema.properties)) {
+    const kept = getOwn(previous, name);
+    setOwn(properties, name, kept === undefined ? prop : { ...prop, default: kept });
+  }
   return { ...schema, properties };
 }
 

@@ -13,6 +13,7 @@ import {
   type ToolAnnotations,
 } from "@modelcontextprotocol/server";
 import { describeFields } from "../schema/fields.js";
+import { setOwn } from "../schema/own.js";
 import { toRequestedSchema, type SchemaInput } from "../schema/normalize.js";
 import type { ProtocolRevision } from "../schema/types.js";
 import type { AnswerOf } from "../schema/validate.js";
@@ -162,7 +163,7 @@ export function createElicitation(options: ElicitationOptions = {}) {
   function restoreJournal(journal: Journal, ctx: ServerContext): Journal {
     const responses = (ctx.mcpReq.inputResponses ?? {}) as Record<string, unknown>;
     for (const key of Object.keys(journal.asked)) {
-      if (!Object.hasOwn(journal.answers, key) && Object.hasOwn(responses, key)) journal.answers[key] = responses[key];
+      if (!Object.hasOwn(journal.answers, key) && Object.hasOwn(responses, key)) setOwn(journal.answers, key, responses[key]);
     }
     return journal;
   }

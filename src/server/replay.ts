@@ -2,6 +2,7 @@
 // each input request it makes is answered from the journal when the answer is known, and otherwise
 // suspends the run. Requests made in the same tick (Promise.all) go out together in one round.
 import { createHash, randomUUID } from "node:crypto";
+import { setOwn } from "../schema/own.js";
 
 /** What travels (sealed) in requestState between rounds. */
 export interface Journal {
@@ -77,16 +78,15 @@ export class ReplayRun {
       if (this.journal.asked[key] !== fingerprint) throw new ReplayMismatchError(key);
       return Promise.resolve(this.journal.answers[key] as T);
     }
-    this.journal.asked[key] = fingerprint;
-    this.pending[key] = { method, params };
+    setOwn(this.journal.asked, key, fingerprint);
+    setOwn(this.pending, key, { method, params });
     this.scheduleFlush();
     return never<T>();
   }
 
   /** Runs `fn` once across all rounds; later rounds get the recorded value. */
   async step<T>(name: string, fn: () => T | Promise<T>): Promise<T> {
-    const recorded = this.journal.steps[name];
-    if (recorded) return recorded.value as T;
+    if (Object.hasOwn(this.journal.steps, name)) return this.journal.steps[name]!.value as T;
     this.stepsInFlight++;
     try {
       const value = await this.runStep(name, async () => {
@@ -96,7 +96,7 @@ export class ReplayRun {
         }
         return v;
       });
-      this.journal.steps[name] = { value };
+      setOwn(this.journal.steps, name, { value });
       return value;
     } finally {
       this.stepsInFlight--;

@@ -5,6 +5,7 @@
 // The guard also hands the handler the raw arguments (which requestState is bound to) and the
 // journal it opened, so the state is decrypted once per call.
 import { ProtocolError, ProtocolErrorCode, type McpServer, type ServerContext } from "@modelcontextprotocol/server";
+import { describeProblem, MESSAGE_LIMITS, shapeProblem } from "../schema/limits.js";
 import { StateError } from "./state.js";
 
 type Handler = (request: { params?: Record<string, unknown> }, ctx: ServerContext) => Promise<unknown>;
@@ -36,6 +37,9 @@ export function installStateGuard(server: McpServer, tool: string, open: Open): 
       const params = request.params ?? {};
       const openState = guarded.get(params.name as string);
       if (openState) {
+        // Answers are sealed and validated below: bound them first, so nothing recurses without end.
+        const problem = shapeProblem(ctx.mcpReq.inputResponses ?? params.inputResponses, MESSAGE_LIMITS);
+        if (problem) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `inputResponses is ${describeProblem(problem)}; refused unread.`, { reason: "too-large" });
         const call: GuardedCall = { args: params.arguments ?? {} };
         // The SDK lifts requestState out of the params into the context before handlers run.
         const state = ctx.mcpReq.requestState() as unknown;

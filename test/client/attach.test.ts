@@ -276,6 +276,28 @@ describe("attachElicitation: forms the client refuses (-32602, the UI is never c
     });
   });
 
+  test("a form nested 5,000 levels deep (in type, default, pattern, minLength, or a field) is answered -32602 naming the limit", async () => {
+    let deep: unknown = "x";
+    for (let i = 0; i < 5000; i++) deep = [deep];
+    const requests = {
+      type: form("Deep type", { f: { type: deep } }),
+      default: form("Deep default", { f: { type: "string", default: deep } }),
+      pattern: form("Deep pattern", { f: { type: "string", pattern: deep } }),
+      minLength: form("Deep minLength", { f: { type: "string", minLength: deep } }),
+      field: form("Deep field", { f: deep }),
+      message: { ...simple("x"), message: deep },
+    };
+    for (const which of Object.keys(requests)) {
+      // The spec's schema has no "pattern", so a deep one does not break it: the client refuses it all the same.
+      await withClient(requests, { invalidOnPurpose: which !== "pattern" }, async ({ ui, wire, ask }) => {
+        const out = await ask(which);
+        assert.equal(out.error.code, -32602, `${which}: ${JSON.stringify(out.error)}`);
+        assertInvalidParams(wire, /The elicitation request is nested more than 64 levels deep; refused unread\./);
+        assert.equal(ui.calls, 0);
+      });
+    }
+  });
+
   test("a javascript: URL is refused with -32602 and never offered", async () => {
     const requests = { js: { mode: "url", message: "Open this", url: "javascript:alert(document.cookie)", elicitationId: "e-2" } };
     await withClient(requests, {}, async ({ ui, wire, ask }) => {
@@ -584,6 +606,22 @@ describe("attachElicitation on 2026-07-28 (input_required, auto-fulfilled throug
       assert.deepEqual(retry.message.params.inputResponses, { k: { action: "accept", content: { name: "Ada", age: 36 } } });
       assertWire("2026-07-28", "ElicitResult", retry.message.params.inputResponses.k);
       assert.ok(assertWireValid(wire, "2026-07-28") >= 2);
+    });
+  });
+
+  test("an embedded form nested 5,000 levels deep never reaches the UI and ends the call with the limit named", async () => {
+    let deep: unknown = "x";
+    for (let i = 0; i < 5000; i++) deep = [deep];
+    const modern = { message: "Deep", requestedSchema: { type: "object", properties: { f: { type: "string", default: deep } } } };
+    await withClient({ modern }, { revision: "2026-07-28", invalidOnPurpose: true }, async ({ client, ui }) => {
+      const outcome = await client.callTool({ name: "ask26", arguments: {} }).then(
+        (r) => ({ ok: r }),
+        (e: Error) => ({ error: e }),
+      );
+      assert.ok("error" in outcome, JSON.stringify(outcome));
+      assert.match(outcome.error.message, /nested more than 64 levels deep/);
+      assert.doesNotMatch(outcome.error.message, /call stack/);
+      assert.equal(ui.calls, 0);
     });
   });
 

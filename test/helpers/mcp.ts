@@ -12,6 +12,15 @@ export type WireMessage = { dir: "in" | "out"; message: Record<string, any> };
 
 type AnyTransport = { onmessage?: (m: unknown, extra?: unknown) => void; send(m: unknown, o?: unknown): Promise<void> };
 
+/** A copy for the log; a message too deep to clone (a hostile one, on purpose) is logged as it is. */
+function copy(message: unknown): Record<string, any> {
+  try {
+    return structuredClone(message) as Record<string, any>;
+  } catch {
+    return message as Record<string, any>;
+  }
+}
+
 /** Wraps a client transport so every message in and out is appended to `log`. */
 export function tap<T extends object>(transport: T, log: WireMessage[]): T {
   return new Proxy(transport, {
@@ -19,7 +28,7 @@ export function tap<T extends object>(transport: T, log: WireMessage[]): T {
       const value = Reflect.get(target, prop, target);
       if (prop === "send") {
         return (message: Record<string, any>, options?: unknown) => {
-          log.push({ dir: "out", message: structuredClone(message) });
+          log.push({ dir: "out", message: copy(message) });
           return (target as unknown as AnyTransport).send(message, options);
         };
       }
@@ -28,7 +37,7 @@ export function tap<T extends object>(transport: T, log: WireMessage[]): T {
     set(target, prop, value) {
       if (prop === "onmessage" && typeof value === "function") {
         (target as AnyTransport).onmessage = (message, extra) => {
-          log.push({ dir: "in", message: structuredClone(message) as Record<string, any> });
+          log.push({ dir: "in", message: copy(message) });
           value(message, extra);
         };
         return true;

@@ -15,7 +15,25 @@ interface Case {
   protocol?: ProtocolRevision;
 }
 
+/** A value nested `levels` arrays deep, built without recursion (4,122 levels overflowed the stack before). */
+const nested = (levels: number): unknown => {
+  let v: unknown = "x";
+  for (let i = 0; i < levels; i++) v = [v];
+  return v;
+};
+const DEEP = 5000;
+
 const CASES: Case[] = [
+  { name: "type nested 5,000 deep", schema: one({ type: nested(DEEP) }), code: "schema-too-deep", path: "" },
+  { name: "default nested 5,000 deep", schema: one({ type: "string", default: nested(DEEP) }), code: "schema-too-deep" },
+  { name: "pattern nested 5,000 deep", schema: one({ type: "string", pattern: nested(DEEP) }), code: "schema-too-deep" },
+  { name: "minLength nested 5,000 deep", schema: one({ type: "string", minLength: nested(DEEP) }), code: "schema-too-deep" },
+  { name: "a field nested 5,000 deep", schema: form({ f: nested(DEEP) }), code: "schema-too-deep" },
+  { name: "17 levels", schema: one({ type: "string", default: nested(14) }), code: "schema-too-deep" },
+  { name: "60,000 options", schema: one({ type: "string", enum: Array.from({ length: 60_000 }, (_, i) => `o${i}`) }), code: "schema-too-large", path: "" },
+  { name: "a field named __proto__", schema: JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string"}}}'), code: "field-name-reserved", path: "/properties/__proto__" },
+  { name: "$schema a number", schema: { type: "object", $schema: 7, properties: { a: { type: "string" } } }, code: "annotation-invalid", path: "/$schema" },
+  { name: "$schema an object", schema: { type: "object", $schema: { x: 1 }, properties: { a: { type: "string" } } }, code: "annotation-invalid", path: "/$schema" },
   { name: "null", schema: null, code: "root-not-object", path: "" },
   { name: "an array", schema: [], code: "root-not-object" },
   { name: "a string", schema: "form", code: "root-not-object" },
@@ -130,6 +148,22 @@ test("errors come before warnings and a clean form has no findings", () => {
   assert.deepEqual(checkSchema(mixed).map((i) => i.severity), ["error", "warning"]);
   const clean = form({ name: { type: "string", minLength: 1 }, age: { type: "integer", minimum: 0 } }, { required: ["name"] });
   assert.deepEqual(checkSchema(clean), []);
+});
+
+test("15 levels are fine: the limit is on depth, not on any nesting", () => {
+  assert.deepEqual(checkSchema(one({ type: "array", items: { anyOf: [{ const: "a", title: "A" }] }, default: ["a"] })), []);
+  assert.deepEqual(checkSchema(one({ type: "string", default: nested(12) })).map((i) => i.code), ["default-not-allowed"]);
+});
+
+test("messages quote untrusted values briefly and inertly, never whole", () => {
+  const huge = "\u001b]0;pwned\u0007" + "A".repeat(1 << 20);
+  const [hit] = checkSchema(one({ type: "string", format: huge }));
+  assert.equal(hit?.code, "unknown-format");
+  assert.ok(hit!.message.length < 300, `${hit!.message.length} characters`);
+  assert.match(hit!.message, /format "\\u001b\]0;pwned\\u0007A+…" \(1048586 characters\)/);
+  assert.doesNotMatch(hit!.message, /[\u0000-\u001f\u007f-\u009f]/);
+  const [named] = checkSchema(form({ [huge]: { type: "object" } }));
+  assert.ok(named!.message.length < 300);
 });
 
 test("field names that need escaping get RFC 6901 pointers", () => {
