@@ -1,6 +1,6 @@
 // attachElicitation: one handler on an SDK Client that serves 2025-era `elicitation/create`
 // requests and 2026-07-28 embedded requests alike, and checks everything before a UI sees it.
-import { ProtocolError, ProtocolErrorCode, type CallToolResult, type Client, type ElicitRequestURLParams } from "@modelcontextprotocol/client";
+import { ProtocolError, ProtocolErrorCode, type CallToolResult, type Client, type ElicitRequestURLParams, type StandardSchemaV1 } from "@modelcontextprotocol/client";
 import { checkSchema, hasErrors } from "../schema/check.js";
 import { applyDefaults } from "../schema/defaults.js";
 import { describeProblem, MESSAGE_LIMITS, shapeProblem } from "../schema/limits.js";
@@ -100,15 +100,17 @@ export function attachElicitation(client: Client, options: AttachOptions): Elici
     };
   }
   try {
-    client.setRequestHandler("elicitation/create", handler);
+    // The 3-argument form hands the handler the params as sent: the SDK's own parse would drop keys its
+    // schemas do not know (pattern, minLength on a choice...), and the form must be shown and validated
+    // exactly as the server wrote it. The SDK still checks the request and our result around it.
+    client.setRequestHandler("elicitation/create", { params: AS_SENT }, (params, ctx) => handler(params, ctx as never));
   } finally {
     if (ownHook) hooks._wrapHandler = sdkWrap;
     else delete hooks._wrapHandler;
   }
 
-  async function handler(request: { params: unknown }, ctx: { mcpReq: { signal: AbortSignal } }) {
-    checkShape(request.params);
-    const params = request.params as Record<string, unknown>;
+  async function handler(params: Record<string, unknown>, ctx: { mcpReq: { signal: AbortSignal } }) {
+    checkShape(params);
     const mode = (params.mode ?? "form") as string;
     if (mode !== "form" && mode !== "url") throw invalidParams(`Unknown elicitation mode ${JSON.stringify(mode)}.`);
     if (!modes.has(mode)) throw invalidParams(`This client did not declare ${mode}-mode elicitation; it supports: ${[...modes].join(", ")}.`);
@@ -191,6 +193,11 @@ export function attachElicitation(client: Client, options: AttachOptions): Elici
     return { action: "decline" as const };
   }
 }
+
+/** A params "schema" that keeps every key: the handler validates the raw request itself. */
+const AS_SENT: StandardSchemaV1<Record<string, unknown>> = {
+  "~standard": { version: 1, vendor: "mcp-elicit", validate: (value) => ({ value: (value ?? {}) as Record<string, unknown> }) },
+};
 
 /** Bounds the request before anything walks it (checks, sanitizing, messages): -32602 naming the limit. */
 function checkShape(params: unknown): void {

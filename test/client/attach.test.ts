@@ -363,6 +363,26 @@ describe("attachElicitation: what the UI is shown", () => {
     });
   });
 
+  test("the form is shown and validated as the server sent it, keys the SDK does not know included", async () => {
+    // The hardening run's example: the SDK's parsed copy drops minLength and pattern on a choice.
+    const request = form("Pick", { f: { type: "string", enum: ["a", "bb"], minLength: 2, pattern: "^b" }, code: { type: "string", pattern: "^[0-9]{3}$", maxLength: 3 } }, ["f"]);
+    const ui = new RecordingUI([
+      { action: "accept", content: { f: "a" } },
+      { action: "accept", content: { f: "bb", code: "12x" } },
+      { action: "accept", content: { f: "bb", code: "123" } },
+    ]);
+    await withClient({ pick: request }, { ui }, async ({ ask }) => {
+      assert.deepEqual(await ask("pick"), { result: { action: "cancel" } }, '"a" breaks minLength and pattern: never sent');
+      assert.match(ui.notices[0]!.message, /F must be at least 2 characters long/);
+      assert.deepEqual(await ask("pick"), { result: { action: "cancel" } });
+      assert.match(ui.notices[1]!.message, /Code must match the pattern/);
+      assert.deepEqual(await ask("pick"), { result: { action: "accept", content: { f: "bb", code: "123" } } });
+      const shown = ui.forms[0]!.request;
+      assert.deepEqual(shown.fields[0]!.constraints, { minLength: 2, pattern: "^b" }, "the UI sees the raw field");
+      assert.deepEqual(shown.schema, request.requestedSchema);
+    });
+  });
+
   test("a 1 MB message is bounded by MAX_MESSAGE_LENGTH", async () => {
     const huge = "Read this: " + "lorem ipsum ".repeat(90_000);
     assert.ok(huge.length > 1_000_000);
