@@ -12,6 +12,7 @@ import { revisionOf, uiContextFor } from "./context.js";
 import { RateLimiter, type RateLimitOptions } from "./rate-limit.js";
 import { MAX_LABEL_LENGTH, MAX_MESSAGE_LENGTH, sanitizeText } from "./sanitize.js";
 import type { ElicitationUI, FormRequest, UIContext, UrlAnswer } from "./ui.js";
+import { watchDropped } from "../shared/dropped.js";
 import { callToolWithUrlFlows, PendingUrlElicitations, UrlElicitationEndedError } from "./url-flow.js";
 import { analyzeUrl } from "./url-safety.js";
 
@@ -183,8 +184,16 @@ export function attachElicitation(client: Client, options: AttachOptions): Elici
     return outcome;
   }
 
+  // A malformed request from the server gets -32600 (the SDK would not answer at all); a malformed
+  // reply to a tool call ends it at once instead of after CALL_TIMEOUT_MS.
+  const dropped = watchDropped(client, () => new ProtocolError(ProtocolErrorCode.InternalError, "The server's reply was malformed (neither a result nor an error with a code) and was dropped; the call cannot get its answer."));
+
   return {
-    callTool: (params, callOptions) => callToolWithUrlFlows(client, params, { ...callOptions, timeout: callOptions?.timeout ?? CALL_TIMEOUT_MS }, urlStep),
+    callTool: (params, callOptions) =>
+      dropped.race((signal) => {
+        const any = callOptions?.signal ? AbortSignal.any([callOptions.signal, signal]) : signal;
+        return callToolWithUrlFlows(client, params, { ...callOptions, signal: any, timeout: callOptions?.timeout ?? CALL_TIMEOUT_MS }, urlStep);
+      }),
     pending,
   };
 

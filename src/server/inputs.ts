@@ -30,12 +30,12 @@ export function liveInputs(server: McpServer, ctx: ServerContext, protocol: Prot
       const needs = usesTools(sent) ? "sampling.tools" : "sampling";
       if (!supports(needs)) throw new MissingCapabilityError(needs, "sampling/createMessage");
       const method = "sampling/createMessage";
-      return checkSampleResult<SampleResult<P>>(await sendLive(ctx, keepAlive, method, sent, method, options.timeoutMs ?? timeoutMs));
+      return checkSampleResult<SampleResult<P>>(await sendLive(server, ctx, keepAlive, method, sent, method, options.timeoutMs ?? timeoutMs));
     },
     async roots(options: RootsOptions = {}) {
       if (!supports("roots")) throw new MissingCapabilityError("roots", "roots/list");
       const listChanged = (caps.roots as { listChanged?: unknown }).listChanged === true;
-      return cachedRoots(server, listChanged, () => sendLive(ctx, keepAlive, "roots/list", {}, "roots/list", options.timeoutMs ?? timeoutMs));
+      return cachedRoots(server, listChanged, () => sendLive(server, ctx, keepAlive, "roots/list", {}, "roots/list", options.timeoutMs ?? timeoutMs));
     },
   };
 }

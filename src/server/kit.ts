@@ -25,6 +25,7 @@ import { memoryStore } from "../store/memory.js";
 import type { KeyValueStore } from "../store/types.js";
 import { CallLedger } from "./ledger.js";
 import { emptyJournal, ReplayRun, type InputMethod, type Journal } from "./replay.js";
+import { watchDroppedMessages } from "./dropped.js";
 import { watchRootsChanges } from "./roots.js";
 import { guardedCall, installStateGuard } from "./state-guard.js";
 import { DEFAULT_MAX_STATE_BYTES, open, seal, StateError, toStateKey, type StateBinding } from "./state.js";
@@ -138,7 +139,7 @@ export function createElicitation(options: ElicitationOptions = {}) {
           throw new InputUnavailableError(message, describeFields(toRequestedSchema(form)), declared ? "form-mode elicitation" : "elicitation");
         }
         const ask = (params: Record<string, unknown>) =>
-          sendLive(ctx, keepAlive, "elicitation/create", params, message, opts.timeoutMs ?? settings.timeoutMs);
+          sendLive(server, ctx, keepAlive, "elicitation/create", params, message, opts.timeoutMs ?? settings.timeoutMs);
         return elicitValidated(ask, protocol, message, form, opts.attempts ?? settings.attempts);
       },
       step: async <T>(_name: string, fn: () => T | Promise<T>) => fn(),
@@ -214,6 +215,7 @@ export function createElicitation(options: ElicitationOptions = {}) {
         : register(name, config, (ctx) => run({}, ctx as ServerContext));
       installStateGuard(server, name, (ctx, args, state) => openCall(ctx, name, args, state));
       watchRootsChanges(server);
+      watchDroppedMessages(server);
       return tool;
     },
   };

@@ -1,8 +1,9 @@
 // The 2025-era channel: a real server→client request sent as part of the tool call (so over
 // Streamable HTTP it rides that call's stream), with a human-scale wait, cancellation with the
 // call, and progress notifications to the caller while the person thinks.
-import type { ServerContext } from "@modelcontextprotocol/server";
+import type { McpServer, ServerContext } from "@modelcontextprotocol/server";
 import { SdkError, SdkErrorCode } from "@modelcontextprotocol/server";
+import { watchDroppedMessages } from "./dropped.js";
 import { InvalidClientResultError } from "./request-errors.js";
 
 export interface LiveOptions {
@@ -59,6 +60,7 @@ export class ProgressKeepAlive {
 
 /** Sends one server→client request related to the current call and waits for the person. */
 export async function sendLive(
+  server: McpServer,
   ctx: ServerContext,
   keepAlive: ProgressKeepAlive,
   method: string,
@@ -71,7 +73,8 @@ export async function sendLive(
     // also reject invalid answers itself instead of letting us ask again.
     const send = ctx.mcpReq.send as (req: { method: string; params: unknown }, options: object) => Promise<unknown>;
     return await keepAlive.during(what, () =>
-      send({ method, params }, { timeout: timeoutMs, resetTimeoutOnProgress: false, signal: ctx.mcpReq.signal }));
+      watchDroppedMessages(server).race((dropped) =>
+        send({ method, params }, { timeout: timeoutMs, resetTimeoutOnProgress: false, signal: AbortSignal.any([ctx.mcpReq.signal, dropped]) })));
   } catch (error) {
     if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) throw new InputTimeoutError(what, timeoutMs);
     // The SDK checks the client's result against the method's schema; say whose answer was wrong.

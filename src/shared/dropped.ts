@@ -1,0 +1,93 @@
+// Messages the SDK drops: a reply that is neither a result nor an error with a code, a request whose
+// params are not an object. The SDK reports them only through `onerror` ("Unknown message type: …")
+// and otherwise acts as if nothing came, so the peer waits for an answer, or we wait for one, until a
+// timeout. Both sides use this to notice such a message and end the wait at once.
+
+const PREFIX = "Unknown message type: ";
+
+export type DroppedMessage =
+  | { kind: "request"; id: string | number; method: string }
+  | { kind: "response"; id: unknown }
+  | { kind: "other" };
+
+/** What an SDK `onerror` error says was dropped, or undefined when it is about something else. */
+export function droppedMessage(error: unknown): DroppedMessage | undefined {
+  const text = error instanceof Error ? error.message : undefined;
+  if (!text?.startsWith(PREFIX)) return undefined;
+  let message: unknown;
+  try {
+    message = JSON.parse(text.slice(PREFIX.length));
+  } catch {
+    return { kind: "other" };
+  }
+  if (typeof message !== "object" || message === null) return { kind: "other" };
+  const m = message as Record<string, unknown>;
+  const id = m.id;
+  if (typeof m.method === "string") return (typeof id === "string" || typeof id === "number") ? { kind: "request", id, method: m.method } : { kind: "other" };
+  return "id" in m ? { kind: "response", id } : { kind: "other" };
+}
+
+/** The JSON-RPC answer to a dropped request: -32600, since the SDK's handlers never saw it. */
+export const invalidRequestReply = (dropped: { id: string | number; method: string }) => ({
+  jsonrpc: "2.0" as const,
+  id: dropped.id,
+  error: { code: -32600, message: `Invalid request: ${dropped.method.slice(0, 100)} was malformed (params and _meta must be objects) and was not processed.` },
+});
+
+/** Chains onto a Protocol's `onerror` (keeping the one already there): `onDropped` hears every dropped message. */
+export function onDropped(target: { onerror?: ((error: Error) => void) | undefined }, onDropped: (dropped: DroppedMessage) => void): void {
+  const previous = target.onerror;
+  target.onerror = (error: Error) => {
+    previous?.(error);
+    const dropped = droppedMessage(error);
+    if (dropped) onDropped(dropped);
+  };
+}
+
+type Peer = { onerror?: ((error: Error) => void) | undefined; transport?: { send(message: never): Promise<void> } | undefined };
+
+/** The waits on one connection that a dropped reply ends. */
+export class DroppedWatch {
+  private waiting = new Set<(error: Error) => void>();
+
+  /** Runs `send`; when a reply on this connection is dropped first, its signal aborts (the SDK withdraws the request) and it rejects with `error()`. */
+  async race<T>(send: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const controller = new AbortController();
+    let end!: (error: Error) => void;
+    const dropped = new Promise<never>((_resolve, reject) => {
+      end = (error) => {
+        reject(error);
+        controller.abort(error);
+      };
+    });
+    this.waiting.add(end);
+    try {
+      return await Promise.race([send(controller.signal), dropped]);
+    } finally {
+      this.waiting.delete(end);
+    }
+  }
+
+  /** Ends every wait: which request the dropped reply answered, the SDK does not say. */
+  endAll(error: Error): void {
+    for (const end of [...this.waiting]) end(error);
+  }
+}
+
+const watches = new WeakMap<object, DroppedWatch>();
+
+/**
+ * Watches a client or server Protocol (idempotent): a dropped request gets -32600, a dropped reply
+ * ends the connection's waits with `replyError()`.
+ */
+export function watchDropped(peer: Peer, replyError: () => Error): DroppedWatch {
+  let watch = watches.get(peer);
+  if (watch) return watch;
+  const created = (watch = new DroppedWatch());
+  watches.set(peer, created);
+  onDropped(peer, (dropped) => {
+    if (dropped.kind === "request") void peer.transport?.send(invalidRequestReply(dropped) as never).catch(() => {});
+    if (dropped.kind === "response") created.endAll(replyError());
+  });
+  return created;
+}
