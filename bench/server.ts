@@ -49,6 +49,16 @@ function makeServer(era: Era): McpServer {
     return text(answer.action === "accept" ? `booked ${hotel}: ${JSON.stringify(answer.content)}` : answer.action);
   });
 
+  // The SDK's own multi-round style; on a 2025-era connection its legacy shim fulfils it with live requests.
+  const inputRequiredTool = async ({ hotel }: { hotel: string }, ctx: ServerContext): Promise<CallToolResult | InputRequiredResult> => {
+    const view = inputResponse(ctx.mcpReq.inputResponses, "booking");
+    if (view.kind !== "elicit") {
+      return inputRequired({ inputRequests: { booking: inputRequired.elicit({ message: `Book ${hotel}?`, requestedSchema: BOOKING as never }) } });
+    }
+    return text(view.action === "accept" ? `booked ${hotel}: ${JSON.stringify(view.content)}` : view.action);
+  };
+  server.registerTool("shim", { description: "Books after one inputRequired round", inputSchema: hotelInput }, inputRequiredTool);
+
   if (era === "legacy") {
     server.registerTool("raw", { description: "Books after one elicitInput", inputSchema: hotelInput }, async ({ hotel }, ctx: ServerContext) => {
       const result = await ctx.mcpReq.elicitInput(
@@ -58,17 +68,7 @@ function makeServer(era: Era): McpServer {
       return text(result.action === "accept" ? `booked ${hotel}: ${JSON.stringify(result.content)}` : result.action);
     });
   } else {
-    server.registerTool(
-      "raw",
-      { description: "Books after one inputRequired round", inputSchema: hotelInput },
-      async ({ hotel }, ctx: ServerContext): Promise<CallToolResult | InputRequiredResult> => {
-        const view = inputResponse(ctx.mcpReq.inputResponses, "booking");
-        if (view.kind !== "elicit") {
-          return inputRequired({ inputRequests: { booking: inputRequired.elicit({ message: `Book ${hotel}?`, requestedSchema: BOOKING as never }) } });
-        }
-        return text(view.action === "accept" ? `booked ${hotel}: ${JSON.stringify(view.content)}` : view.action);
-      },
-    );
+    server.registerTool("raw", { description: "Books after one inputRequired round", inputSchema: hotelInput }, inputRequiredTool);
   }
 
   kit.registerTool(server, "flow10", { description: `${FLOW_STEPS} questions in sequence` }, async (_args, ctx) => {
@@ -101,10 +101,11 @@ function makeClient(era: Era): Client {
 const open = (kind: TransportKind, era: Era) => openSetup(kind, era, makeServer, makeClient);
 
 /** ctx.elicit against the SDK's own path (tool "raw"), with tool "plain" as the unit. */
-async function benchElicit(setup: Setup): Promise<RoundTripRow> {
-  await checkTools(setup, { plain: "booked Barcelona", raw: "booked Barcelona: ", ours: "booked Barcelona: " });
-  const [row] = await benchRoundTrips(setup, "plain", [{ what: "elicit", raw: "raw", ours: "ours" }]);
-  return row!;
+async function benchElicit(setup: Setup): Promise<RoundTripRow[]> {
+  await checkTools(setup, { plain: "booked Barcelona", raw: "booked Barcelona: ", ours: "booked Barcelona: ", shim: "booked Barcelona: " });
+  // On 2025 eras also against the SDK's legacy shim: the measurement behind docs/design/legacy-shim.md.
+  const shim = setup.era === "legacy" ? [{ what: "legacy shim", raw: "shim", ours: "ours" }] : [];
+  return benchRoundTrips(setup, "plain", [{ what: "raw SDK", raw: "raw", ours: "ours" }, ...shim]);
 }
 
 export interface FlowRow {
@@ -185,7 +186,7 @@ export async function benchServer(): Promise<ServerBenchResult> {
     for (const era of ["legacy", "modern"] as const) {
       const setup = await open(kind, era);
       try {
-        roundTrips.push(await benchElicit(setup));
+        roundTrips.push(...(await benchElicit(setup)));
       } finally {
         await setup.close();
       }
@@ -217,7 +218,7 @@ export async function benchServer(): Promise<ServerBenchResult> {
 }
 
 export function formatServerTables(r: ServerBenchResult): string {
-  const trips = formatRoundTrips(r.roundTrips);
+  const trips = formatRoundTrips(r.roundTrips, { what: "compared with" });
   const flows = table([
     ["flow (10 × ctx.elicit)", "revision", "runs", "total ms", "ms/step", "CPU ms", "first round ms", "last round ms", "final requestState B"],
     ...r.flows.map((f) => [
@@ -246,6 +247,7 @@ export function formatServerTables(r: ServerBenchResult): string {
   return [
     "One tools/call with one elicitation (booking form, client accepts), µs per call; ours/raw < 1.0 means ours is faster.",
     "raw = ctx.mcpReq.elicitInput({ relatedRequestId }) on 2025-11-25, inputRequired() + inputResponses on 2026-07-28 (auto-fulfil);",
+    "\"legacy shim\" rows: raw = that inputRequired() tool on 2025-11-25, fulfilled by the SDK's legacy shim (a live request, the handler re-entered);",
     "plain = the same tool without elicitation, so raw/plain reads \"the SDK's elicitation costs about N plain tool calls\".",
     "",
     trips,
