@@ -10,7 +10,7 @@ import type { ProtocolRevision, RequestedSchema } from "../schema/types.js";
 import { validateContent } from "../schema/validate.js";
 import { revisionOf, uiContextFor } from "./context.js";
 import { RateLimiter, type RateLimitOptions } from "./rate-limit.js";
-import { MAX_LABEL_LENGTH, MAX_MESSAGE_LENGTH, sanitizeText } from "./sanitize.js";
+import { MAX_LABEL_LENGTH, MAX_MESSAGE_LENGTH, sanitizeText } from "../shared/sanitize.js";
 import type { ElicitationUI, FormRequest, UIContext, UrlAnswer } from "./ui.js";
 import { watchDropped } from "../shared/dropped.js";
 import { callToolWithUrlFlows, PendingUrlElicitations, UrlElicitationEndedError } from "./url-flow.js";
