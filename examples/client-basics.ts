@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/client";
 import { InMemoryTransport, McpServer } from "@modelcontextprotocol/server";
-import { attachElicitation, attachRoots, attachSampling, scriptedUI } from "mcp-elicit/client";
+import { attachElicitation, attachRoots, attachSampling } from "mcp-elicit/client";
+import { scriptedUI } from "mcp-elicit/scripted";
 import { form, yesNo } from "mcp-elicit/schema";
 import { createElicitation } from "mcp-elicit/server";
 
@@ -19,14 +20,14 @@ kit.registerTool(server, "plan", { description: "Plan a trip" }, async (_args, c
   return { content: [{ type: "text", text }] };
 });
 
-// The host: a scripted UI stands in for terminalUI() here; every request is checked before it sees it.
+// The host: a scripted UI stands in for terminalUI() (mcp-elicit/terminal) here; every request is checked before it sees it.
 const ui = scriptedUI([
   { sample: { text: "IB-2" } }, // no model configured: the "person" types the answer
   { match: "^Book", action: "accept", content: { book: true } },
 ]);
 const client = new Client({ name: "host", version: "1.0.0" });
 const elicitation = attachElicitation(client, { ui, modes: ["form"] });
-attachSampling(client, { ui }); // add `provider: providerFromEnv()` to ask a real model
+attachSampling(client, { ui }); // add `provider: providerFromEnv()` (mcp-elicit/openai) to ask a real model
 attachRoots(client, [{ path: mkdtempSync(join(tmpdir(), "trips-")), name: "Trips" }]);
 
 const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();

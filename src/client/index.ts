@@ -1,16 +1,14 @@
-// mcp-elicit/client: safe elicitation, sampling and roots for any SDK v2 Client, and the renderers.
+// mcp-elicit/client: safe elicitation, sampling and roots for any SDK v2 Client. UI-free: the renderers
+// are mcp-elicit/terminal and mcp-elicit/scripted, the OpenAI-compatible model provider mcp-elicit/openai,
+// so a host that renders its own way loads none of @inquirer/*, ora, open, openai or yaml.
 export { attachElicitation, CALL_TIMEOUT_MS, type AttachOptions, type ElicitationHandle, type ElicitationMode, type ElicitationPolicy } from "./attach.js";
 export { attachSampling, TYPED_BY_PERSON, USER_REJECTED, type SamplingOptions } from "./sampling.js";
 export { attachRoots, toRoot, type RootInput, type RootsHandle } from "./roots.js";
 export { PendingUrlElicitations, UrlElicitationEndedError, type UrlFlowEnd } from "./url-flow.js";
-export { analyzeUrl, type UrlAnalysis } from "./url-safety.js";
-export { sanitizeText, MAX_LABEL_LENGTH, MAX_MESSAGE_LENGTH } from "./sanitize.js";
+export { analyzeUrl, hostForDisplay, type UrlAnalysis, type UrlWarning, type UrlWarningCode } from "./url-safety.js";
+export { sanitizeText, MAX_LABEL_LENGTH, MAX_MESSAGE_LENGTH, type SanitizeOptions } from "../shared/sanitize.js";
 export type { RateLimitOptions } from "./rate-limit.js";
+// The UI contract every renderer implements (terminalUI, scriptedUI, or your own).
 export type * from "./ui.js";
-export { ProviderError, type ModelProvider, type SamplingParams, type SamplingResult } from "./providers/provider.js";
-export { openAICompatibleProvider, providerFromEnv } from "./providers/openai.js";
-// The renderers live in src/ui (they depend on the client, not the other way round); re-exported here
-// so that one import gives a host everything.
-export { scriptedUI, type ScriptedAnswer, type ScriptedSample } from "../ui/scripted.js";
-export { parseAnswers, readAnswersFile, AnswersFileError } from "../ui/answers-file.js";
-export { terminalUI } from "../ui/terminal/index.js";
+// The model-provider contract attachSampling takes; openAICompatibleProvider (mcp-elicit/openai) is one.
+export { ProviderError, type ModelProvider, type ProviderErrorInit, type ProviderErrorKind, type ProviderTarget, type SamplingParams, type SamplingResult } from "./providers/provider.js";
