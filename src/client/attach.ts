@@ -13,6 +13,7 @@ import { RateLimiter, type RateLimitOptions } from "./rate-limit.js";
 import { MAX_LABEL_LENGTH, MAX_MESSAGE_LENGTH, sanitizeText } from "../shared/sanitize.js";
 import type { ElicitationUI, FormRequest, UIContext, UrlAnswer } from "./ui.js";
 import { watchDropped } from "../shared/dropped.js";
+import { wrapClientHandlers } from "../shared/sdk-internals.js";
 import { callToolWithUrlFlows, PendingUrlElicitations, UrlElicitationEndedError } from "./url-flow.js";
 import { analyzeUrl } from "./url-safety.js";
 
@@ -83,32 +84,21 @@ export function attachElicitation(client: Client, options: AttachOptions): Elici
       throw invalidParams(`The requested form is not a valid elicitation schema for ${protocol}:\n${list.join("\n")}`);
     }
   };
-  type Handler = (request: { params?: unknown }, ctx: unknown) => Promise<unknown>;
-  const hooks = client as unknown as { _wrapHandler?: (method: string, handler: Handler) => Handler };
-  const sdkWrap = hooks._wrapHandler;
-  const ownHook = Object.hasOwn(client, "_wrapHandler");
-  const prechecked = typeof sdkWrap === "function";
-  if (prechecked) {
-    hooks._wrapHandler = (method, handler) => {
-      const wrapped = sdkWrap.call(client, method, handler);
-      if (method !== "elicitation/create") return wrapped;
-      return async (request, ctx) => {
-        checkShape(request.params);
-        const params = (request.params ?? {}) as Record<string, unknown>;
-        if ((params.mode ?? "form") === "form" && modes.has("form")) checkForm(params, revisionOf(client));
-        return wrapped(request, ctx);
-      };
-    };
-  }
-  try {
-    // The 3-argument form hands the handler the params as sent: the SDK's own parse would drop keys its
-    // schemas do not know (pattern, minLength on a choice...), and the form must be shown and validated
-    // exactly as the server wrote it. The SDK still checks the request and our result around it.
-    client.setRequestHandler("elicitation/create", { params: AS_SENT }, (params, ctx) => handler(params, ctx as never));
-  } finally {
-    if (ownHook) hooks._wrapHandler = sdkWrap;
-    else delete hooks._wrapHandler;
-  }
+  const precheck = (method: string, wrapped: (request: { params?: Record<string, unknown> }, ctx: never) => Promise<unknown>) =>
+    method !== "elicitation/create"
+      ? wrapped
+      : async (request: { params?: Record<string, unknown> }, ctx: never) => {
+          checkShape(request.params);
+          const params = request.params ?? {};
+          if ((params.mode ?? "form") === "form" && modes.has("form")) checkForm(params, revisionOf(client));
+          return wrapped(request, ctx);
+        };
+  // The 3-argument form hands the handler the params as sent: the SDK's own parse would drop keys its
+  // schemas do not know (pattern, minLength on a choice...), and the form must be shown and validated
+  // exactly as the server wrote it. The SDK still checks the request and our result around it.
+  wrapClientHandlers(client, precheck, () =>
+    client.setRequestHandler("elicitation/create", { params: AS_SENT }, (params, ctx) => handler(params, ctx as never)),
+  );
 
   async function handler(params: Record<string, unknown>, ctx: { mcpReq: { signal: AbortSignal } }) {
     checkShape(params);
@@ -125,7 +115,6 @@ export function attachElicitation(client: Client, options: AttachOptions): Elici
     }
 
     const schema = params.requestedSchema as RequestedSchema;
-    if (!prechecked) checkForm(params, context.protocol); // else the wrapper above already did
     if (!limiter.take()) return overLimit(context);
     const fields = describeFields(schema).map(sanitizeField);
     const sensitive = fields.filter((f) => f.sensitive);

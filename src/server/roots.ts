@@ -3,6 +3,7 @@
 // kit gets one of per connection or HTTP session) until the client says it changed. A client that
 // made no such promise is asked on every call, since nothing would tell us the cache went stale.
 import type { McpServer, Root } from "@modelcontextprotocol/server";
+import { watchNotifications } from "../shared/sdk-internals.js";
 import { InvalidClientResultError } from "./request-errors.js";
 
 export interface RootsOptions {
@@ -20,8 +21,6 @@ interface RootsCache {
 
 const caches = new WeakMap<McpServer, RootsCache>();
 
-type Dispatch = (notification: { method?: unknown }, extra?: unknown) => unknown;
-
 /**
  * Invalidates the connection's roots cache on notifications/roots/list_changed. This watches the
  * server's notification dispatch rather than registering a handler: a handler of ours would replace
@@ -29,19 +28,14 @@ type Dispatch = (notification: { method?: unknown }, extra?: unknown) => unknown
  */
 export function watchRootsChanges(server: McpServer): void {
   if (caches.has(server)) return;
-  const protocol = server.server as unknown as { _onnotification?: Dispatch };
-  const dispatch = protocol._onnotification;
-  // Without it (another SDK version) nothing could invalidate a cache, so there is none: every call asks.
-  if (typeof dispatch !== "function") return;
   const cache: RootsCache = { generation: 0 };
-  caches.set(server, cache);
-  protocol._onnotification = function (this: unknown, notification, extra) {
+  watchNotifications(server.server, (notification) => {
     if (notification?.method === "notifications/roots/list_changed") {
       cache.generation++;
       cache.roots = undefined;
     }
-    return dispatch.call(this, notification, extra);
-  };
+  });
+  caches.set(server, cache);
 }
 
 /** The client's roots, from the cache when the client will say when they change, else asked now. */

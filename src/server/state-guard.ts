@@ -1,11 +1,12 @@
 // Refuses a bad requestState with JSON-RPC -32602 and a message saying what is wrong with it.
 // McpServer turns every error thrown inside a tool into an `isError` result, and the SDK's own
 // requestState.verify hook answers a fixed "Invalid or expired requestState"; so we check the
-// state in front of McpServer's stored tools/call handler instead (SDK 2.4, see README).
+// state in front of McpServer's stored tools/call handler instead (shared/sdk-internals.ts).
 // The guard also hands the handler the raw arguments (which requestState is bound to) and the
 // journal it opened, so the state is decrypted once per call.
 import { ProtocolError, ProtocolErrorCode, type McpServer, type ServerContext } from "@modelcontextprotocol/server";
 import { describeProblem, MESSAGE_LIMITS, shapeProblem } from "../schema/limits.js";
+import { requestHandlers, SdkInternalsError } from "../shared/sdk-internals.js";
 import { StateError } from "./state.js";
 
 type Handler = (request: { params?: Record<string, unknown> }, ctx: ServerContext) => Promise<unknown>;
@@ -29,9 +30,9 @@ export const guardedCall = (ctx: ServerContext): GuardedCall | undefined => call
 export function installStateGuard(server: McpServer, tool: string, open: Open): void {
   let tools = guards.get(server);
   if (!tools) {
-    const handlers = (server.server as unknown as { _requestHandlers: Map<string, Handler> })._requestHandlers;
-    const inner = handlers?.get("tools/call");
-    if (!inner) throw new Error("mcp-elicit: the SDK's tools/call handler was not found; this SDK version is not supported.");
+    const handlers = requestHandlers(server.server) as unknown as Map<string, Handler>;
+    const inner = handlers.get("tools/call");
+    if (!inner) throw new SdkInternalsError("tools/call handler of McpServer");
     const guarded = (tools = new Map());
     handlers.set("tools/call", async (request, ctx) => {
       const params = request.params ?? {};

@@ -1,0 +1,68 @@
+// Every SDK member this package uses that is not public API, in one module. Each has a public
+// alternative that does not do the job (docs/design/sdk-seams.md says why, per member); each access
+// checks the member is there and throws SdkInternalsError when it is not, so an SDK that changed
+// fails loudly at startup instead of silently losing a feature. The SDK range in package.json is
+// pinned to the tested minor, and test/shared/sdk-internals.test.ts exercises each one.
+
+/** The SDK minor these members were checked against. */
+export const SUPPORTED_SDK = "2.4";
+
+export class SdkInternalsError extends Error {
+  constructor(member: string) {
+    super(`mcp-elicit: the MCP SDK's ${member} is missing or changed; this SDK version is not supported (mcp-elicit works with @modelcontextprotocol/* ${SUPPORTED_SDK}.x).`);
+    this.name = "SdkInternalsError";
+  }
+}
+
+type Handler = (request: { params?: Record<string, unknown> }, ctx: never) => Promise<unknown>;
+
+/**
+ * The server's request handler map (`Protocol._requestHandlers`), to put a check in front of the
+ * tools/call handler McpServer installed. Why not `requestState.verify`: it answers a frozen
+ * "Invalid or expired requestState" whatever the reason, and can only be given to the constructor.
+ */
+export function requestHandlers(server: object): Map<string, Handler> {
+  const handlers = (server as { _requestHandlers?: unknown })._requestHandlers;
+  if (!(handlers instanceof Map)) throw new SdkInternalsError("Protocol._requestHandlers");
+  return handlers as Map<string, Handler>;
+}
+
+type Dispatch = (notification: { method?: unknown }, extra?: unknown) => unknown;
+
+/**
+ * Calls `watch` for every notification the server receives, before its own dispatch
+ * (`Protocol._onnotification`). Why not `setNotificationHandler`: there is one handler per method, so
+ * ours would replace the author's (or be replaced by theirs).
+ */
+export function watchNotifications(server: object, watch: (notification: { method?: unknown }) => void): void {
+  const protocol = server as { _onnotification?: Dispatch };
+  const dispatch = protocol._onnotification;
+  if (typeof dispatch !== "function") throw new SdkInternalsError("Protocol._onnotification");
+  protocol._onnotification = function (this: unknown, notification, extra) {
+    watch(notification);
+    return dispatch.call(this, notification, extra);
+  };
+}
+
+type Wrap = (method: string, handler: Handler) => Handler;
+
+/**
+ * Runs `register` while the client's `_wrapHandler` (protected: a hook for subclasses) also applies
+ * `outer` around the SDK's own wrapper, then restores it. Why: the SDK checks an elicitation request
+ * against its schema before any handler runs and answers a form it cannot parse with a dump of zod
+ * issues; `outer` runs first so every invalid form gets one -32602 listing each problem with its rule
+ * code. A subclass would do it without this, but hosts pass in a Client they made.
+ */
+export function wrapClientHandlers(client: object, outer: (method: string, wrapped: Handler) => Handler, register: () => void): void {
+  const hooks = client as { _wrapHandler?: Wrap };
+  const sdkWrap = hooks._wrapHandler;
+  if (typeof sdkWrap !== "function") throw new SdkInternalsError("Protocol._wrapHandler");
+  const own = Object.hasOwn(client, "_wrapHandler");
+  hooks._wrapHandler = (method, handler) => outer(method, sdkWrap.call(client, method, handler));
+  try {
+    register();
+  } finally {
+    if (own) hooks._wrapHandler = sdkWrap;
+    else delete hooks._wrapHandler;
+  }
+}
