@@ -177,12 +177,18 @@ export function attachElicitation(client: Client, options: AttachOptions): Elici
   // reply to a tool call ends it at once instead of after CALL_TIMEOUT_MS.
   const dropped = watchDropped(client, () => new ProtocolError(ProtocolErrorCode.InternalError, "The server's reply was malformed (neither a result nor an error with a code) and was dropped; the call cannot get its answer."));
 
+  const sdkCallTool = client.callTool.bind(client);
+  const callTool: ElicitationHandle["callTool"] = (params, callOptions) =>
+    dropped.race((signal) => {
+      const any = callOptions?.signal ? AbortSignal.any([callOptions.signal, signal]) : signal;
+      return callToolWithUrlFlows(sdkCallTool, params, { ...callOptions, signal: any, timeout: callOptions?.timeout ?? CALL_TIMEOUT_MS }, urlStep);
+    });
+  // A host that calls client.callTool (not the handle's) would silently lose the -32042 flow and the
+  // long wait: the client's own callTool goes through them too.
+  client.callTool = callTool as Client["callTool"];
+
   return {
-    callTool: (params, callOptions) =>
-      dropped.race((signal) => {
-        const any = callOptions?.signal ? AbortSignal.any([callOptions.signal, signal]) : signal;
-        return callToolWithUrlFlows(client, params, { ...callOptions, signal: any, timeout: callOptions?.timeout ?? CALL_TIMEOUT_MS }, urlStep);
-      }),
+    callTool,
     pending,
   };
 

@@ -66,7 +66,7 @@ export type UrlStep = (elicitation: ElicitRequestURLParams, signal: AbortSignal)
  * URLs already completed ends the call instead of looping.
  */
 export async function callToolWithUrlFlows(
-  client: Client,
+  callTool: Client["callTool"],
   params: CallToolParams,
   options: CallToolOptions,
   step: UrlStep,
@@ -77,7 +77,7 @@ export async function callToolWithUrlFlows(
   for (;;) {
     let required: ElicitRequestURLParams[];
     try {
-      return (await client.callTool(params, options)) as CallToolResult;
+      return (await callTool(params, options)) as CallToolResult;
     } catch (error) {
       if (!(error instanceof UrlElicitationRequiredError)) throw error;
       required = error.elicitations;

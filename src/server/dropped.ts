@@ -2,7 +2,7 @@
 // for the person; instead the waits on that connection end at once with a clear error.
 import type { McpServer } from "@modelcontextprotocol/server";
 import { watchDropped, type DroppedWatch } from "../shared/dropped.js";
-import { InvalidClientResultError } from "./request-errors.js";
+import { InvalidClientResultError } from "./input-errors.js";
 
 /** Watches one connection's server for dropped messages (idempotent). */
 export const watchDroppedMessages = (server: McpServer): DroppedWatch =>

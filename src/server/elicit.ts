@@ -7,6 +7,7 @@ import { toRequestedSchema, type SchemaInput } from "../schema/normalize.js";
 import { getOwn, setOwn } from "../schema/own.js";
 import type { ProtocolRevision, RequestedSchema } from "../schema/types.js";
 import { validateContent, type AnswerOf, type FieldError } from "../schema/validate.js";
+import { ToolError } from "./tool-error.js";
 
 export type ElicitOutcome<T> = { action: "accept"; content: T } | { action: "decline" } | { action: "cancel" };
 
@@ -23,7 +24,7 @@ export interface ElicitOptions {
 export type AskFn = (params: Record<string, unknown>, attempt: number) => Promise<unknown>;
 
 /** The answers kept failing validation; the tool ends with this message. */
-export class InvalidAnswerError extends Error {
+export class InvalidAnswerError extends ToolError {
   constructor(readonly errors: FieldError[], attempts: number) {
     super(`The answer was still invalid after ${attempts} attempt${attempts === 1 ? "" : "s"}: ${errors.map((e) => e.message).join("; ")}.`);
     this.name = "InvalidAnswerError";

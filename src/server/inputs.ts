@@ -7,7 +7,7 @@ import type { ProtocolRevision } from "../schema/types.js";
 import { clientCapabilities, supportsFeature, type ClientFeature } from "./capabilities.js";
 import { sendLive, type ProgressKeepAlive } from "./live.js";
 import type { ReplayRun } from "./replay.js";
-import { MissingCapabilityError } from "./request-errors.js";
+import { MissingCapabilityError } from "./input-errors.js";
 import { cachedRoots, checkRootsResult, type RootsOptions } from "./roots.js";
 import { checkSampleParams, checkSampleResult, usesTools, type SampleOptions, type SampleParams, type SampleResult } from "./sample.js";
 

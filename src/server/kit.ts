@@ -18,7 +18,8 @@ import { toRequestedSchema, type SchemaInput } from "../schema/normalize.js";
 import type { ProtocolRevision } from "../schema/types.js";
 import type { AnswerOf } from "../schema/validate.js";
 import { elicitValidated, type ElicitOptions, type ElicitOutcome } from "./elicit.js";
-import { toToolError, InputUnavailableError } from "./errors.js";
+import { toToolError } from "./errors.js";
+import { InputUnavailableError } from "./input-errors.js";
 import { liveInputs, replayInputs, type ClientInputs } from "./inputs.js";
 import { ProgressKeepAlive, sendLive } from "./live.js";
 import { memoryStore } from "../store/memory.js";
@@ -31,7 +32,11 @@ import { guardedCall, installStateGuard } from "./state-guard.js";
 import { DEFAULT_MAX_STATE_BYTES, open, seal, StateError, toStateKey, type StateBinding } from "./state.js";
 
 export interface ElicitationOptions {
-  /** AES-256 key for requestState (32 bytes, or base64url/hex text). Share it across a fleet; default: random per process. */
+  /**
+   * AES-256 key for requestState (32 bytes, or base64url/hex text). Share it across a fleet. Default: one
+   * random key per process, shared by every kit in it, so a kit made per server factory still opens
+   * the states another one sealed.
+   */
   stateKey?: string | Uint8Array;
   /** How long a requestState stays valid: the time a person has to answer on 2026-07-28 (default 30 minutes). */
   stateTtlMs?: number;
@@ -88,6 +93,9 @@ export type ElicitToolHandler<In extends StandardSchemaWithJSON | undefined> = (
   ctx: ElicitContext,
 ) => CallToolResult | Promise<CallToolResult>;
 
+/** What kits share by default within one process: the state key and the call ledger's store. */
+const PROCESS = { key: toStateKey(undefined), store: memoryStore() };
+
 const DEFAULTS = { stateTtlMs: 30 * 60_000, timeoutMs: 10 * 60_000, progressIntervalMs: 15_000, attempts: 2 };
 
 export function defaultPrincipal(ctx: ServerContext): string {
@@ -107,12 +115,12 @@ function revisionOf(server: McpServer, ctx: ServerContext): ProtocolRevision {
 
 export function createElicitation(options: ElicitationOptions = {}) {
   const settings = { ...DEFAULTS, ...options, maxStateBytes: options.maxStateBytes ?? DEFAULT_MAX_STATE_BYTES };
-  const key = toStateKey(options.stateKey);
+  const key = options.stateKey === undefined ? PROCESS.key : toStateKey(options.stateKey);
   const principalOf = options.principal ?? defaultPrincipal;
   const sealOptions = () => ({ key, ttlMs: settings.stateTtlMs, maxBytes: settings.maxStateBytes });
   const bindingFor = (ctx: ServerContext, tool: string, args: unknown): StateBinding => ({ principal: principalOf(ctx), tool, args });
   // Entries outlive every state that can name them.
-  const ledger = new CallLedger(options.store ?? memoryStore(), settings.stateTtlMs + 60_000);
+  const ledger = new CallLedger(options.store ?? PROCESS.store, settings.stateTtlMs + 60_000);
 
   /** Opens a requestState and checks it against the ledger: a finished call answers with its result, an old round is refused. */
   async function openCall(ctx: ServerContext, tool: string, args: unknown, state: string): Promise<OpenedCall> {

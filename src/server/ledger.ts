@@ -6,12 +6,13 @@
 //   done:<call>        the final result, returned again for any later state of a finished call
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { KeyValueStore } from "../store/types.js";
+import { ToolError } from "./tool-error.js";
 
 /** A ctx.step claimed by a request that is still running it. */
 const RUNNING = "\u0000running";
 const POLL_MS = 25;
 
-export class StepBusyError extends Error {
+export class StepBusyError extends ToolError {
   constructor(name: string) {
     super(`ctx.step("${name}") is still running for this tool call in another request; retry with the latest requestState.`);
     this.name = "StepBusyError";

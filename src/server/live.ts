@@ -4,7 +4,8 @@
 import type { McpServer, ServerContext } from "@modelcontextprotocol/server";
 import { SdkError, SdkErrorCode } from "@modelcontextprotocol/server";
 import { watchDroppedMessages } from "./dropped.js";
-import { InvalidClientResultError } from "./request-errors.js";
+import { InvalidClientResultError } from "./input-errors.js";
+import { ToolError } from "./tool-error.js";
 
 export interface LiveOptions {
   timeoutMs: number;
@@ -12,7 +13,7 @@ export interface LiveOptions {
 }
 
 /** Nobody answered within the wait. */
-export class InputTimeoutError extends Error {
+export class InputTimeoutError extends ToolError {
   constructor(what: string, timeoutMs: number) {
     super(`No answer to "${what}" within ${formatDuration(timeoutMs)}; the request was withdrawn.`);
     this.name = "InputTimeoutError";

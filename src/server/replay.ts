@@ -3,6 +3,7 @@
 // suspends the run. Requests made in the same tick (Promise.all) go out together in one round.
 import { createHash, randomUUID } from "node:crypto";
 import { setOwn } from "../schema/own.js";
+import { ToolError } from "./tool-error.js";
 
 /** What travels (sealed) in requestState between rounds. */
 export interface Journal {
@@ -45,7 +46,7 @@ export type ReplayOutcome<R> =
 const never = <T>() => new Promise<T>(() => {});
 
 /** Thrown when a replayed handler asks something other than what it asked before. */
-export class ReplayMismatchError extends Error {
+export class ReplayMismatchError extends ToolError {
   constructor(key: string) {
     super(`The tool asked something different for "${key}" than in the previous round; handlers must ask the same questions in the same order for the same answers (use ctx.step for anything non-deterministic).`);
     this.name = "ReplayMismatchError";

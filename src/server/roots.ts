@@ -4,7 +4,7 @@
 // made no such promise is asked on every call, since nothing would tell us the cache went stale.
 import type { McpServer, Root } from "@modelcontextprotocol/server";
 import { watchNotifications } from "../shared/sdk-internals.js";
-import { InvalidClientResultError } from "./request-errors.js";
+import { InvalidClientResultError } from "./input-errors.js";
 
 export interface RootsOptions {
   /** How long to wait for the client, in ms (2025 eras; default: the server's, 10 minutes). */

@@ -3,7 +3,7 @@
 // -32602 or a silently confused model), and the client's answer is checked before the tool sees it.
 import type { CreateMessageRequestParams, CreateMessageResult, CreateMessageResultWithTools } from "@modelcontextprotocol/server";
 import type { ProtocolRevision } from "../schema/types.js";
-import { InvalidClientResultError, SamplingParamsError } from "./request-errors.js";
+import { InvalidClientResultError, SamplingParamsError } from "./input-errors.js";
 
 export type SampleParams = CreateMessageRequestParams;
 

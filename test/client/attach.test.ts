@@ -666,15 +666,17 @@ describe("ElicitationHandle.callTool", () => {
   // On 2025 eras the tools/call stays open while the person answers: the SDK's 60 s default would end it.
   test("waits 30 minutes by default, or what the caller says", async () => {
     const client = clientFor("2025-11-25");
-    const handle = attachElicitation(client, { ui: new RecordingUI() });
     const timeouts: unknown[] = [];
+    // The SDK's callTool, stubbed before attaching (attachElicitation routes client.callTool through the handle).
     client.callTool = (async (_params: unknown, options?: { timeout?: number }) => {
       timeouts.push(options?.timeout);
       return { content: [] };
     }) as Client["callTool"];
+    const handle = attachElicitation(client, { ui: new RecordingUI() });
     await handle.callTool({ name: "t", arguments: {} });
     await handle.callTool({ name: "t", arguments: {} }, { timeout: 5000 });
     await handle.callTool({ name: "t", arguments: {} }, { timeout: undefined });
-    assert.deepEqual(timeouts, [CALL_TIMEOUT_MS, 5000, CALL_TIMEOUT_MS]);
+    await client.callTool({ name: "t", arguments: {} });
+    assert.deepEqual(timeouts, [CALL_TIMEOUT_MS, 5000, CALL_TIMEOUT_MS, CALL_TIMEOUT_MS], "client.callTool waits as long as the handle's");
   });
 });

@@ -65,13 +65,19 @@ function paymentServer(state: { paid: boolean; calls: number }) {
   };
 }
 
-async function withShop(kind: TransportKind, ui: UrlUI, body: (call: (name: string) => Promise<CallToolResult>, wire: WireMessage[], state: { paid: boolean; calls: number }) => Promise<void>) {
+async function withShop(
+  kind: TransportKind,
+  ui: UrlUI,
+  body: (call: (name: string) => Promise<CallToolResult>, wire: WireMessage[], state: { paid: boolean; calls: number }) => Promise<void>,
+  via: "handle" | "client" = "handle",
+) {
   const state = { paid: false, calls: 0 };
   const client = clientFor("2025-11-25", {});
   const handle = attachElicitation(client, { ui });
   const connection = await connect(client, paymentServer(state), "2025-11-25", kind);
   try {
-    await body((name) => handle.callTool({ name, arguments: {} }), connection.wire, state);
+    const call = (name: string) => (via === "handle" ? handle.callTool({ name, arguments: {} }) : (client.callTool({ name, arguments: {} }) as Promise<CallToolResult>));
+    await body(call, connection.wire, state);
     assert.equal(handle.pending.size, 0, "no URL flow is left pending");
   } finally {
     await connection.close();
@@ -114,6 +120,16 @@ for (const kind of ["memory", "http"] as const) {
         assert.equal(state.calls, 1);
         assert.equal(ui.waits.length, 0, "no wait after a decline");
       });
+    });
+
+    test("a host calling client.callTool directly gets the same flow (attachElicitation routes it)", async () => {
+      const ui = new UrlUI(["accept"]);
+      await withShop(kind, ui, async (call, _wire, state) => {
+        const result = await call("pay");
+        assert.deepEqual(result.content, [{ type: "text", text: "paid, order 42" }]);
+        assert.equal(state.calls, 2);
+        assert.equal(ui.urls.length, 1);
+      }, "client");
     });
 
     test("cancelling the wait ends the call without a retry", async () => {

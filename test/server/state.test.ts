@@ -152,3 +152,16 @@ test("a journal that outgrows maxStateBytes ends the tool with a clear error", a
     await conn.close();
   }
 });
+
+test("a kit made per server factory (a new server per HTTP request) still completes 2026-07-28 retries", async () => {
+  // Each request gets a new McpServer and, here, a new kit: the default key and ledger are per process.
+  const conn = await connect(manualClient(), () => makeFactory().factory(), "2026-07-28", "http");
+  try {
+    const first = await call(conn.client, { name: "book", arguments: { city: "Rome" } });
+    assert.equal(first.resultType, "input_required");
+    const done = await call(conn.client, { name: "book", arguments: { city: "Rome" }, inputResponses: okAnswer, requestState: first.requestState });
+    assert.equal(JSON.parse(done.content[0].text).action, "accept");
+  } finally {
+    await conn.close();
+  }
+});

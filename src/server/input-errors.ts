@@ -1,0 +1,56 @@
+// The errors of asking the client: it cannot be asked, or its answer cannot be used.
+import type { Field } from "../schema/fields.js";
+import { ToolError } from "./tool-error.js";
+
+/** What each capability a tool may need lets it do, for the error message. */
+const NEEDS: Record<string, string> = {
+  sampling: "an LLM completion from the client (sampling/createMessage)",
+  "sampling.tools": "sampling with tools (sampling/createMessage with tools or toolChoice)",
+  roots: "the client's roots (roots/list)",
+};
+
+/** The client did not declare a capability this request needs (2025 eras; 2026-07-28 answers -32021 instead). */
+export class MissingCapabilityError extends ToolError {
+  constructor(readonly capability: "sampling" | "sampling.tools" | "roots", readonly method: "sampling/createMessage" | "roots/list") {
+    super(`This tool needs ${NEEDS[capability]}, but the client did not declare the "${capability}" capability.`);
+    this.name = "MissingCapabilityError";
+  }
+
+  // The same tag as a missing elicitation capability: the client could not be asked what the tool needs.
+  protected override details() {
+    return { error: "input_unavailable", capability: this.capability, request: this.method };
+  }
+}
+
+/** The client cannot be asked (it declared no elicitation, or not this mode). */
+export class InputUnavailableError extends ToolError {
+  constructor(readonly request: string, readonly fields: Field[], readonly capability: string) {
+    super(`This tool needs input from the user, but the client does not support ${capability}. Needed: "${request}" with fields: ${fields.map((f) => `${f.label}${f.required ? " (required)" : ""}`).join(", ")}.`);
+    this.name = "InputUnavailableError";
+  }
+
+  protected override details() {
+    return {
+      error: "input_unavailable",
+      capability: this.capability,
+      request: this.request,
+      fields: this.fields.map((f) => ({ name: f.name, label: f.label, kind: f.kind, required: f.required, ...(f.help ? { help: f.help } : {}) })),
+    };
+  }
+}
+
+/** A sampling request the tool built breaks the protocol's rules; nothing was sent. */
+export class SamplingParamsError extends ToolError {
+  constructor(readonly problem: string) {
+    super(`Invalid sampling request: ${problem}`);
+    this.name = "SamplingParamsError";
+  }
+}
+
+/** The client answered a sampling or roots request with something that is not a valid result. */
+export class InvalidClientResultError extends ToolError {
+  constructor(readonly method: string, readonly problem: string) {
+    super(`The client's answer to ${method} is not valid: ${problem}`);
+    this.name = "InvalidClientResultError";
+  }
+}
