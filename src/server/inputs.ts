@@ -1,17 +1,26 @@
-// ctx.sample, ctx.roots and ctx.supports for one tool call: live requests on 2025-era connections,
-// recorded input requests under replay on 2026-07-28. The checks are the same on both paths; what
-// differs is who refuses a client without the capability (we do on 2025 eras, with a tool error;
-// the SDK does on 2026-07-28, with -32021 naming it, when the round goes out).
+// What a tool can ask of its client, for one call: ctx.elicit, ctx.sample, ctx.roots, ctx.step and
+// ctx.supports. Live requests on 2025-era connections, recorded input requests under replay on
+// 2026-07-28. The checks are the same on both paths; what differs is who refuses a client without the
+// capability (we do on 2025 eras, with a tool error; the SDK does on 2026-07-28, with -32021 naming it,
+// when the round goes out).
 import type { McpServer, Root, ServerContext } from "@modelcontextprotocol/server";
+import { describeFields } from "../schema/fields.js";
+import { toRequestedSchema, type SchemaInput } from "../schema/normalize.js";
 import type { ProtocolRevision } from "../schema/types.js";
+import type { AnswerOf } from "../schema/validate.js";
 import { clientCapabilities, supportsFeature, type ClientFeature } from "./capabilities.js";
-import { sendLive, type ProgressKeepAlive } from "./live.js";
+import { elicitValidated, type ElicitOptions, type ElicitOutcome } from "./elicit.js";
+import { InputUnavailableError, MissingCapabilityError } from "./input-errors.js";
+import { ProgressKeepAlive, sendLive } from "./live.js";
 import type { ReplayRun } from "./replay.js";
-import { MissingCapabilityError } from "./input-errors.js";
 import { cachedRoots, checkRootsResult, type RootsOptions } from "./roots.js";
 import { checkSampleParams, checkSampleResult, usesTools, type SampleOptions, type SampleParams, type SampleResult } from "./sample.js";
 
 export interface ClientInputs {
+  /** Asks the person to fill a form; the answer is validated before you see it. */
+  elicit<S extends SchemaInput>(message: string, form: S, options?: ElicitOptions): Promise<ElicitOutcome<AnswerOf<S>>>;
+  /** Runs `fn` once per tool call, even when the handler is replayed; its result must be JSON. */
+  step<T>(name: string, fn: () => T | Promise<T>): Promise<T>;
   /** Asks the client's model for a message (sampling/createMessage); checked before it is sent and when it comes back. */
   sample<P extends SampleParams>(params: P, options?: SampleOptions): Promise<SampleResult<P>>;
   /** The client's roots (roots/list). */
@@ -20,11 +29,32 @@ export interface ClientInputs {
   supports(feature: ClientFeature): boolean;
 }
 
-export function liveInputs(server: McpServer, ctx: ServerContext, protocol: ProtocolRevision, keepAlive: ProgressKeepAlive, timeoutMs: number): ClientInputs {
+/** The kit's settings the inputs need. */
+export interface InputSettings {
+  /** How long a 2025-era request waits for the person. */
+  timeoutMs: number;
+  progressIntervalMs: number;
+  /** How many times to ask in all when answers fail validation. */
+  attempts: number;
+}
+
+export function liveInputs(server: McpServer, ctx: ServerContext, protocol: ProtocolRevision, settings: InputSettings): ClientInputs {
   const caps = clientCapabilities(server, ctx, protocol);
   const supports = (feature: ClientFeature) => supportsFeature(caps, protocol, feature);
+  const keepAlive = new ProgressKeepAlive(ctx, settings.progressIntervalMs);
+  const { timeoutMs } = settings;
   return {
     supports,
+    elicit(message, form, opts = {}) {
+      if (!supports("elicitation.form")) {
+        const declared = server.server.getClientCapabilities()?.elicitation !== undefined;
+        throw new InputUnavailableError(message, describeFields(toRequestedSchema(form)), declared ? "form-mode elicitation" : "elicitation");
+      }
+      const ask = (params: Record<string, unknown>) => sendLive(server, ctx, keepAlive, "elicitation/create", params, message, opts.timeoutMs ?? timeoutMs);
+      return elicitValidated(ask, protocol, message, form, opts.attempts ?? settings.attempts);
+    },
+    // A live call runs once: there is nothing to replay.
+    step: async (_name, fn) => fn(),
     async sample<P extends SampleParams>(params: P, options: SampleOptions = {}) {
       const sent = checkSampleParams(params, protocol);
       const needs = usesTools(sent) ? "sampling.tools" : "sampling";
@@ -40,10 +70,16 @@ export function liveInputs(server: McpServer, ctx: ServerContext, protocol: Prot
   };
 }
 
-export function replayInputs(server: McpServer, ctx: ServerContext, run: ReplayRun): ClientInputs {
+export function replayInputs(server: McpServer, ctx: ServerContext, run: ReplayRun, settings: InputSettings): ClientInputs {
   const caps = clientCapabilities(server, ctx, "2026-07-28");
   return {
     supports: (feature) => supportsFeature(caps, "2026-07-28", feature),
+    elicit(message, form, opts = {}) {
+      const ask = (params: Record<string, unknown>, attempt: number) =>
+        run.request("elicitation/create", params, opts.key === undefined ? undefined : attempt === 1 ? opts.key : `${opts.key}-${attempt}`);
+      return elicitValidated(ask, "2026-07-28", message, form, opts.attempts ?? settings.attempts);
+    },
+    step: (name, fn) => run.step(name, fn),
     // run.request is reached synchronously, so requests made together (Promise.all) share one round.
     async sample<P extends SampleParams>(params: P, options: SampleOptions = {}) {
       const sent = checkSampleParams(params, "2026-07-28");

@@ -2,7 +2,6 @@
 // ctx.roots) as straight-line code and run unchanged on 2025-06-18, 2025-11-25 (live requests)
 // and 2026-07-28 (replay).
 import {
-  inputRequired,
   PROTOCOL_VERSION_META_KEY,
   type CallToolResult,
   type McpServer,
@@ -12,24 +11,18 @@ import {
   type StandardSchemaWithJSON,
   type ToolAnnotations,
 } from "@modelcontextprotocol/server";
-import { describeFields } from "../schema/fields.js";
-import { setOwn } from "../schema/own.js";
-import { toRequestedSchema, type SchemaInput } from "../schema/normalize.js";
 import type { ProtocolRevision } from "../schema/types.js";
-import type { AnswerOf } from "../schema/validate.js";
-import { elicitValidated, type ElicitOptions, type ElicitOutcome } from "./elicit.js";
 import { toToolError } from "./errors.js";
-import { InputUnavailableError } from "./input-errors.js";
 import { liveInputs, replayInputs, type ClientInputs } from "./inputs.js";
-import { ProgressKeepAlive, sendLive } from "./live.js";
 import { memoryStore } from "../store/memory.js";
 import type { KeyValueStore } from "../store/types.js";
 import { CallLedger } from "./ledger.js";
-import { emptyJournal, ReplayRun, type InputMethod, type Journal } from "./replay.js";
+import type { ReplayRun } from "./replay.js";
+import { ReplayCalls } from "./replay-call.js";
 import { watchDroppedMessages } from "./dropped.js";
 import { watchRootsChanges } from "./roots.js";
-import { guardedCall, installStateGuard } from "./state-guard.js";
-import { DEFAULT_MAX_STATE_BYTES, open, seal, StateError, toStateKey, type StateBinding } from "./state.js";
+import { installStateGuard } from "./state-guard.js";
+import { DEFAULT_MAX_STATE_BYTES, toStateKey } from "./state.js";
 
 export interface ElicitationOptions {
   /**
@@ -58,24 +51,14 @@ export interface ElicitationOptions {
   store?: KeyValueStore;
 }
 
-/** What the state guard hands a replayed call: its journal, and the result when the call already finished. */
-interface OpenedCall {
-  journal: Journal;
-  done?: CallToolResult;
-}
-
 /**
- * The handler's context: the SDK's, plus straight-line `ctx.elicit(message, form, options?)` and
- * `ctx.step(name, fn)`, and from ClientInputs (inputs.ts) `ctx.sample(params, options?)`,
+ * The handler's context: the SDK's, plus from ClientInputs (inputs.ts) straight-line
+ * `ctx.elicit(message, form, options?)`, `ctx.step(name, fn)`, `ctx.sample(params, options?)`,
  * `ctx.roots(options?)` and `ctx.supports(feature)`.
  */
 export type ElicitContext = ServerContext & ClientInputs & {
   /** The revision this call is served on. */
   protocol: ProtocolRevision;
-  /** Asks the person to fill a form; the answer is validated before you see it. */
-  elicit<S extends SchemaInput>(message: string, form: S, options?: ElicitOptions): Promise<ElicitOutcome<AnswerOf<S>>>;
-  /** Runs `fn` once per tool call, even when the handler is replayed; its result must be JSON. */
-  step<T>(name: string, fn: () => T | Promise<T>): Promise<T>;
 };
 
 type Args<In> = In extends StandardSchemaWithJSON ? StandardSchemaV1.InferOutput<In> : Record<string, never>;
@@ -117,86 +100,16 @@ export function createElicitation(options: ElicitationOptions = {}) {
   const settings = { ...DEFAULTS, ...options, maxStateBytes: options.maxStateBytes ?? DEFAULT_MAX_STATE_BYTES };
   const key = options.stateKey === undefined ? PROCESS.key : toStateKey(options.stateKey);
   const principalOf = options.principal ?? defaultPrincipal;
-  const sealOptions = () => ({ key, ttlMs: settings.stateTtlMs, maxBytes: settings.maxStateBytes });
-  const bindingFor = (ctx: ServerContext, tool: string, args: unknown): StateBinding => ({ principal: principalOf(ctx), tool, args });
-  // Entries outlive every state that can name them.
+  // Ledger entries outlive every state that can name them.
   const ledger = new CallLedger(options.store ?? PROCESS.store, settings.stateTtlMs + 60_000);
+  const calls = new ReplayCalls(ledger, { key, ttlMs: settings.stateTtlMs, maxBytes: settings.maxStateBytes }, (ctx, tool, args) => ({ principal: principalOf(ctx), tool, args }));
 
-  /** Opens a requestState and checks it against the ledger: a finished call answers with its result, an old round is refused. */
-  async function openCall(ctx: ServerContext, tool: string, args: unknown, state: string): Promise<OpenedCall> {
-    const journal = open<Journal>(state, bindingFor(ctx, tool, args), sealOptions());
-    const done = await ledger.result(journal.call);
-    if (done) return { journal, done };
-    const latest = await ledger.latestRound(journal.call);
-    if (journal.round < latest) {
-      throw new StateError("replayed", `it is from round ${journal.round} of this tool call, which has moved on to round ${latest}; use the latest requestState, or call the tool again.`);
-    }
-    return { journal };
-  }
-
-  function liveContext(server: McpServer, ctx: ServerContext, protocol: ProtocolRevision): ElicitContext {
-    const keepAlive = new ProgressKeepAlive(ctx, settings.progressIntervalMs);
-    const inputs = liveInputs(server, ctx, protocol, keepAlive, settings.timeoutMs);
-    return {
-      ...ctx,
-      ...inputs,
-      protocol,
-      elicit<S extends SchemaInput>(message: string, form: S, opts: ElicitOptions = {}) {
-        if (!inputs.supports("elicitation.form")) {
-          const declared = server.server.getClientCapabilities()?.elicitation !== undefined;
-          throw new InputUnavailableError(message, describeFields(toRequestedSchema(form)), declared ? "form-mode elicitation" : "elicitation");
-        }
-        const ask = (params: Record<string, unknown>) =>
-          sendLive(server, ctx, keepAlive, "elicitation/create", params, message, opts.timeoutMs ?? settings.timeoutMs);
-        return elicitValidated(ask, protocol, message, form, opts.attempts ?? settings.attempts);
-      },
-      step: async <T>(_name: string, fn: () => T | Promise<T>) => fn(),
-    } as ElicitContext;
-  }
-
-  function replayContext(server: McpServer, ctx: ServerContext, run: ReplayRun): ElicitContext {
-    return {
-      ...ctx,
-      ...replayInputs(server, ctx, run),
-      protocol: "2026-07-28" as const,
-      elicit<S extends SchemaInput>(message: string, form: S, opts: ElicitOptions = {}) {
-        const ask = (params: Record<string, unknown>, attempt: number) =>
-          run.request("elicitation/create", params, opts.key === undefined ? undefined : attempt === 1 ? opts.key : `${opts.key}-${attempt}`);
-        return elicitValidated(ask, "2026-07-28", message, form, opts.attempts ?? settings.attempts);
-      },
-      step: <T>(name: string, fn: () => T | Promise<T>) => run.step(name, fn),
-    } as ElicitContext;
-  }
-
-  /** The journal the guard opened from requestState, with the client's answers for last round's keys filed. */
-  function restoreJournal(journal: Journal, ctx: ServerContext): Journal {
-    const responses = (ctx.mcpReq.inputResponses ?? {}) as Record<string, unknown>;
-    for (const key of Object.keys(journal.asked)) {
-      if (!Object.hasOwn(journal.answers, key) && Object.hasOwn(responses, key)) setOwn(journal.answers, key, responses[key]);
-    }
-    return journal;
-  }
-
-  async function runReplay(server: McpServer, ctx: ServerContext, tool: string, handler: (ectx: ElicitContext) => Promise<CallToolResult>) {
-    // Bound to the arguments as sent (the guard saw them before any schema parsing).
-    const guarded = guardedCall(ctx);
-    const binding = bindingFor(ctx, tool, guarded?.args ?? {});
-    const opened = guarded?.opened as OpenedCall | undefined;
-    if (opened?.done) return opened.done;
-    const journal = restoreJournal(opened?.journal ?? emptyJournal(), ctx);
-    const run = new ReplayRun(journal, (name, fn) => ledger.step(journal.call, name, fn));
-    const outcome = await run.run(() => handler(replayContext(server, ctx, run)));
-    if (outcome.kind === "done") {
-      await ledger.recordResult(journal.call, outcome.result);
-      return outcome.result;
-    }
-    journal.round++;
-    await ledger.recordRound(journal.call, journal.round);
-    const inputRequests = Object.fromEntries(
-      Object.entries(outcome.inputRequests).map(([k, r]) => [k, { method: r.method as InputMethod, params: r.params }]),
-    );
-    return inputRequired({ inputRequests: inputRequests as never, requestState: seal(outcome.journal, binding, sealOptions()) });
-  }
+  /** The handler's context on each path: the SDK's, plus what the tool can ask (inputs.ts). */
+  const contextFor = (server: McpServer, ctx: ServerContext, protocol: ProtocolRevision, run?: ReplayRun): ElicitContext => ({
+    ...ctx,
+    ...(run ? replayInputs(server, ctx, run, settings) : liveInputs(server, ctx, protocol, settings)),
+    protocol,
+  });
 
   return {
     /** Registers a tool on an SDK McpServer whose handler gets `ctx.elicit`, `ctx.step`, `ctx.sample`, `ctx.roots` and `ctx.supports`. */
@@ -215,13 +128,15 @@ export function createElicitation(options: ElicitationOptions = {}) {
             return toToolError(error);
           }
         };
-        return protocol === "2026-07-28" ? runReplay(server, ctx, name, call) : call(liveContext(server, ctx, protocol));
+        return protocol === "2026-07-28"
+          ? calls.run(ctx, name, (run) => call(contextFor(server, ctx, protocol, run)))
+          : call(contextFor(server, ctx, protocol));
       };
       const register = server.registerTool.bind(server) as (n: string, c: object, cb: (...a: unknown[]) => unknown) => RegisteredTool;
       const tool = config.inputSchema
         ? register(name, config, (args, ctx) => run(args, ctx as ServerContext))
         : register(name, config, (ctx) => run({}, ctx as ServerContext));
-      installStateGuard(server, name, (ctx, args, state) => openCall(ctx, name, args, state));
+      installStateGuard(server, name, (ctx, args, state) => calls.open(ctx, name, args, state));
       watchRootsChanges(server);
       watchDroppedMessages(server);
       return tool;

@@ -1,0 +1,63 @@
+// One 2026-07-28 tool call across its rounds: the sealed journal (state.ts) carries the answers, the
+// call ledger (ledger.ts) makes old states harmless, and ReplayRun (replay.ts) runs the handler again.
+import { inputRequired, type CallToolResult, type InputRequiredResult, type ServerContext } from "@modelcontextprotocol/server";
+import { setOwn } from "../schema/own.js";
+import type { CallLedger } from "./ledger.js";
+import { emptyJournal, ReplayRun, type InputMethod, type Journal } from "./replay.js";
+import { guardedCall } from "./state-guard.js";
+import { open, seal, StateError, type SealOptions, type StateBinding } from "./state.js";
+
+/** What the state guard hands a replayed call: its journal, and the result when the call already finished. */
+interface OpenedCall {
+  journal: Journal;
+  done?: CallToolResult;
+}
+
+export class ReplayCalls {
+  constructor(
+    private readonly ledger: CallLedger,
+    private readonly sealOptions: SealOptions,
+    private readonly bindingFor: (ctx: ServerContext, tool: string, args: unknown) => StateBinding,
+  ) {}
+
+  /** Opens a requestState (for the state guard) and checks it against the ledger: a finished call answers with its result, an old round is refused. */
+  async open(ctx: ServerContext, tool: string, args: unknown, state: string): Promise<OpenedCall> {
+    const journal = open<Journal>(state, this.bindingFor(ctx, tool, args), this.sealOptions);
+    const done = await this.ledger.result(journal.call);
+    if (done) return { journal, done };
+    const latest = await this.ledger.latestRound(journal.call);
+    if (journal.round < latest) {
+      throw new StateError("replayed", `it is from round ${journal.round} of this tool call, which has moved on to round ${latest}; use the latest requestState, or call the tool again.`);
+    }
+    return { journal };
+  }
+
+  /** Runs one round: the handler until it finishes (recorded), or until it waits on answers (sealed into the next state). */
+  async run(ctx: ServerContext, tool: string, handler: (run: ReplayRun) => Promise<CallToolResult>): Promise<CallToolResult | InputRequiredResult> {
+    const guarded = guardedCall(ctx);
+    const opened = guarded?.opened as OpenedCall | undefined;
+    if (opened?.done) return opened.done;
+    const journal = fileAnswers(opened?.journal ?? emptyJournal(), ctx);
+    const run = new ReplayRun(journal, (name, fn) => this.ledger.step(journal.call, name, fn));
+    const outcome = await run.run(() => handler(run));
+    if (outcome.kind === "done") {
+      await this.ledger.recordResult(journal.call, outcome.result);
+      return outcome.result;
+    }
+    journal.round++;
+    await this.ledger.recordRound(journal.call, journal.round);
+    const inputRequests = Object.fromEntries(Object.entries(outcome.inputRequests).map(([k, r]) => [k, { method: r.method as InputMethod, params: r.params }]));
+    // Bound to the arguments as sent (the guard saw them before any schema parsing).
+    const binding = this.bindingFor(ctx, tool, guarded?.args ?? {});
+    return inputRequired({ inputRequests: inputRequests as never, requestState: seal(outcome.journal, binding, this.sealOptions) });
+  }
+}
+
+/** The client's answers to the last round's keys, filed into the journal. */
+function fileAnswers(journal: Journal, ctx: ServerContext): Journal {
+  const responses = (ctx.mcpReq.inputResponses ?? {}) as Record<string, unknown>;
+  for (const key of Object.keys(journal.asked)) {
+    if (!Object.hasOwn(journal.answers, key) && Object.hasOwn(responses, key)) setOwn(journal.answers, key, responses[key]);
+  }
+  return journal;
+}
