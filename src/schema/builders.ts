@@ -54,13 +54,14 @@ function compact<T extends object>(obj: T): T {
   return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as T;
 }
 
-interface Common<D> {
+/** What every field builder takes: the title and description shown to the person, and a default. */
+export interface BaseFieldOptions<D> {
   title?: string;
   description?: string;
   default?: D;
 }
 
-export interface TextOptions extends Common<string> {
+export interface TextOptions extends BaseFieldOptions<string> {
   format?: StringFormat;
   minLength?: number;
   maxLength?: number;
@@ -71,7 +72,7 @@ export function text(options: TextOptions = {}): FieldBuilder<string> {
   return field(compact<StringSchema>({ type: "string", ...options }));
 }
 
-export interface NumberOptions extends Common<number> {
+export interface NumberOptions extends BaseFieldOptions<number> {
   minimum?: number;
   maximum?: number;
 }
@@ -84,7 +85,7 @@ export function integer(options: NumberOptions = {}): FieldBuilder<number> {
   return field(compact<NumberSchema>({ type: "integer", ...options }));
 }
 
-export function yesNo(options: Common<boolean> = {}): FieldBuilder<boolean> {
+export function yesNo(options: BaseFieldOptions<boolean> = {}): FieldBuilder<boolean> {
   return field(compact<BooleanSchema>({ type: "boolean", ...options }));
 }
 
@@ -100,7 +101,7 @@ function titledOptions(options: ChoiceOptions): { const: string; title: string }
 /** One of several options. A plain list goes out as `enum`; titled options as `oneOf` of `{ const, title }`. */
 export function choice<const O extends ChoiceOptions>(
   options: O,
-  extra: Common<NoInfer<ChoiceValue<O>>> = {},
+  extra: BaseFieldOptions<NoInfer<ChoiceValue<O>>> = {},
 ): FieldBuilder<ChoiceValue<O>> {
   const titled = titledOptions(options);
   const schema = titled
@@ -109,7 +110,7 @@ export function choice<const O extends ChoiceOptions>(
   return field(compact<SingleSelectEnumSchema>(schema));
 }
 
-export interface MultiChoiceOptions<V> extends Common<V[]> {
+export interface MultiChoiceOptions<V> extends BaseFieldOptions<V[]> {
   minItems?: number;
   maxItems?: number;
 }

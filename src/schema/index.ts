@@ -1,7 +1,7 @@
 // mcp-elicit/schema: the form-schema language of MCP elicitation.
 export * from "./types.js";
 export { text, number, integer, yesNo, choice, multiChoice, form } from "./builders.js";
-export type { Form, Infer, FieldBuilder, TextOptions, NumberOptions, ChoiceOptions, MultiChoiceOptions } from "./builders.js";
+export type { Form, Infer, FieldBuilder, BaseFieldOptions, TextOptions, NumberOptions, ChoiceOptions, MultiChoiceOptions } from "./builders.js";
 export { fromZod, ZodConversionError } from "./zod.js";
 export { toRequestedSchema, type SchemaInput } from "./normalize.js";
 export { checkSchema, hasErrors, InvalidSchemaError, type CheckOptions } from "./check.js";

@@ -22,11 +22,14 @@ export function isZodSchema(value: unknown): value is z.ZodType {
 
 /** Converts a zod object schema; the form's answer type is the schema's output type. */
 export function fromZod<T extends AnyZodObject>(schema: T): Form<z.output<T>> {
-  if (!(schema instanceof z.ZodObject)) throw new ZodConversionError("(root)", "the schema must be a z.object({...}).");
+  // Duck-typed on zod 4's `_zod.def` rather than `instanceof z.ZodObject`: an object schema from the app's own
+  // copy of zod (or from zod/mini) is one too.
+  if (!isZodSchema(schema) || schema._zod.def.type !== "object") throw new ZodConversionError("(root)", "the schema must be a z.object({...}).");
+  const shape = schema._zod.def.shape;
   const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
   const properties: Record<string, PrimitiveSchema> = {};
   for (const [name, prop] of Object.entries(json.properties as Record<string, Record<string, unknown>>)) {
-    setOwn(properties, name, convertField(name, prop, schema.shape[name] as z.ZodType));
+    setOwn(properties, name, convertField(name, prop, shape[name] as z.ZodType));
   }
   const required = (json.required as string[] | undefined) ?? [];
   const form: RequestedSchema = required.length ? { type: "object", properties, required } : { type: "object", properties };

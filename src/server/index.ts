@@ -6,7 +6,7 @@ export { InputTimeoutError } from "./live.js";
 export { ReplayMismatchError } from "./replay.js";
 export { StepBusyError } from "./ledger.js";
 export { StateError, DEFAULT_MAX_STATE_BYTES, type StateProblem } from "./state.js";
-export { serveHttp, type HttpServerHandle, type ServeHttpOptions } from "./http.js";
+export { serveHttp, type HttpServerHandle, type ServeHttpOptions, type ServerFactory } from "./http.js";
 export { CLIENT_FEATURES, type ClientFeature } from "./capabilities.js";
 export type { ClientInputs } from "./inputs.js";
 export { checkSampleParams, type SampleOptions, type SampleParams, type SampleResult } from "./sample.js";
