@@ -12,7 +12,9 @@ import type { FieldValue, FormContent } from "./types.js";
 /** The rule a value broke. */
 export type ValidationRule =
   | "object" | "required" | "type" | "format" | "pattern"
-  | "minLength" | "maxLength" | "minimum" | "maximum" | "option" | "minItems" | "maxItems";
+  | "minLength" | "maxLength" | "minimum" | "maximum" | "option" | "minItems" | "maxItems"
+  /** A rule of the tool's own (ctx.elicit's `validate` hook), not of the schema. */
+  | "custom";
 
 export interface FieldError {
   /** The field's name ("" when the answer as a whole is not an object). */

@@ -11,7 +11,15 @@ import { ToolError } from "./tool-error.js";
 
 export type ElicitOutcome<T> = { action: "accept"; content: T } | { action: "decline" } | { action: "cancel" };
 
-export interface ElicitOptions {
+/** What a `validate` hook finds wrong: one message, or messages by field name; nothing when the answer is fine. */
+export type AnswerProblems = string | Record<string, string> | undefined;
+
+export interface ElicitOptions<T = Record<string, unknown>> {
+  /**
+   * Rules the schema cannot express, checked after it: return what is wrong (a message, or messages by
+   * field) and the person is asked again with it, keeping the other answers, within `attempts`.
+   */
+  validate?: (content: T) => AnswerProblems;
   /** How many times to ask in all when answers fail validation (default: the server's, 2). */
   attempts?: number;
   /** How long to wait for the person, in ms (2025 eras; default: the server's, 10 minutes). */
@@ -40,6 +48,13 @@ function withDefaults(schema: RequestedSchema, previous: Record<string, unknown>
   return { ...schema, properties };
 }
 
+/** A validate hook's verdict as field errors (rule "custom"); a message for no one field names none. */
+function problemsOf(found: AnswerProblems): FieldError[] {
+  if (found === undefined) return [];
+  if (typeof found === "string") return [{ field: "", rule: "custom", message: found }];
+  return Object.entries(found).map(([field, message]) => ({ field, rule: "custom" as const, message }));
+}
+
 function retryMessage(message: string, errors: FieldError[]): string {
   return `${message}\n\nPlease correct the following and answer again:\n${errors.map((e) => `- ${e.message}`).join("\n")}`;
 }
@@ -56,6 +71,7 @@ export async function elicitValidated<S extends SchemaInput>(
   message: string,
   form: S,
   attempts: number,
+  validate?: (content: AnswerOf<S>) => AnswerProblems,
 ): Promise<ElicitOutcome<AnswerOf<S>>> {
   const schema = toRequestedSchema(form);
   // Throws InvalidSchemaError or RevisionError before anything is sent.
@@ -67,16 +83,23 @@ export async function elicitValidated<S extends SchemaInput>(
     const result = await ask(params, attempt);
     const action = actionOf(result);
     if (action === "decline" || action === "cancel") return { action };
-    const checked = action === "accept"
-      ? validateContent(schema, (result as { content?: unknown }).content ?? {})
-      : { ok: false as const, errors: [{ field: "", rule: "object" as const, message: "The client's answer was not a valid elicitation result" }] };
-    if (checked.ok) return { action: "accept", content: applyDefaults(schema, checked.value) as AnswerOf<S> };
-    if (attempt >= attempts) throw new InvalidAnswerError(checked.errors, attempts);
+    const answered = (result as { content?: unknown }).content ?? {};
+    let errors: FieldError[];
+    if (action !== "accept") errors = [{ field: "", rule: "object", message: "The client's answer was not a valid elicitation result" }];
+    else {
+      const checked = validateContent(schema, answered);
+      if (checked.ok) {
+        const content = applyDefaults(schema, checked.value) as AnswerOf<S>;
+        // The schema's rules hold; now the tool's own.
+        errors = validate ? problemsOf(validate(content)) : [];
+        if (errors.length === 0) return { action: "accept", content };
+      } else errors = checked.errors;
+    }
+    if (attempt >= attempts) throw new InvalidAnswerError(errors, attempts);
     // Ask again: keep what was valid as defaults, and say what to fix.
-    const content = ((result as { content?: unknown }).content ?? {}) as Record<string, unknown>;
-    const bad = new Set(checked.errors.map((e) => e.field));
-    const keep = Object.fromEntries(Object.entries(content).filter(([k]) => !bad.has(k) && Object.hasOwn(schema.properties, k)));
+    const bad = new Set(errors.map((e) => e.field));
+    const keep = Object.fromEntries(Object.entries(answered as Record<string, unknown>).filter(([k]) => !bad.has(k) && Object.hasOwn(schema.properties, k)));
     sent = encodeForRevision(withDefaults(schema, keep), protocol);
-    text = retryMessage(message, checked.errors);
+    text = retryMessage(message, errors);
   }
 }

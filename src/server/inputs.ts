@@ -18,7 +18,7 @@ import { checkSampleParams, checkSampleResult, usesTools, type SampleOptions, ty
 
 export interface ClientInputs {
   /** Asks the person to fill a form; the answer is validated before you see it. */
-  elicit<S extends SchemaInput>(message: string, form: S, options?: ElicitOptions): Promise<ElicitOutcome<AnswerOf<S>>>;
+  elicit<S extends SchemaInput>(message: string, form: S, options?: ElicitOptions<AnswerOf<S>>): Promise<ElicitOutcome<AnswerOf<S>>>;
   /** Runs `fn` once per tool call, even when the handler is replayed; its result must be JSON. */
   step<T>(name: string, fn: () => T | Promise<T>): Promise<T>;
   /** Asks the client's model for a message (sampling/createMessage); checked before it is sent and when it comes back. */
@@ -51,7 +51,7 @@ export function liveInputs(server: McpServer, ctx: ServerContext, protocol: Prot
         throw new InputUnavailableError(message, describeFields(toRequestedSchema(form)), declared ? "form-mode elicitation" : "elicitation");
       }
       const ask = (params: Record<string, unknown>) => sendLive(server, ctx, keepAlive, "elicitation/create", params, message, opts.timeoutMs ?? timeoutMs);
-      return elicitValidated(ask, protocol, message, form, opts.attempts ?? settings.attempts);
+      return elicitValidated(ask, protocol, message, form, opts.attempts ?? settings.attempts, opts.validate);
     },
     // A live call runs once: there is nothing to replay.
     step: async (_name, fn) => fn(),
@@ -77,7 +77,7 @@ export function replayInputs(server: McpServer, ctx: ServerContext, run: ReplayR
     elicit(message, form, opts = {}) {
       const ask = (params: Record<string, unknown>, attempt: number) =>
         run.request("elicitation/create", params, opts.key === undefined ? undefined : attempt === 1 ? opts.key : `${opts.key}-${attempt}`);
-      return elicitValidated(ask, "2026-07-28", message, form, opts.attempts ?? settings.attempts);
+      return elicitValidated(ask, "2026-07-28", message, form, opts.attempts ?? settings.attempts, opts.validate);
     },
     step: (name, fn) => run.step(name, fn),
     // run.request is reached synchronously, so requests made together (Promise.all) share one round.

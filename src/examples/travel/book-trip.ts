@@ -20,10 +20,10 @@ export function confirmationForm(totalUsd: number) {
 }
 
 /** Who travels: what the airline and hotel need to hold the booking. */
-export function contactForm(previous: Partial<Traveler> = {}) {
+export function contactForm() {
   return form({
-    fullName: text({ title: "Full name", description: "As it appears on your passport", minLength: 2, maxLength: 100, default: previous.fullName }),
-    email: text({ title: "Email", format: "email", description: "Where the confirmation and itinerary go", maxLength: 254, default: previous.email }),
+    fullName: text({ title: "Full name", description: "As it appears on your passport", minLength: 2, maxLength: 100 }),
+    email: text({ title: "Email", format: "email", description: "Where the confirmation and itinerary go", maxLength: 254 }),
     phone: text({ title: "Phone", description: "With country code, e.g. +1 212 555 0100", minLength: 7, maxLength: 25 }),
   });
 }
@@ -75,23 +75,22 @@ export async function bookTrip(args: BookTripArgs, ctx: ElicitContext, store: Bo
   if (confirm.action === "cancel") return notBooked("the booking confirmation was cancelled.", "cancelled");
   if (!confirm.content.confirmBooking) return notBooked(`"Confirm the booking" was left unticked, so nothing was reserved or charged.`, "not-confirmed");
 
-  // Contact details; the phone gets one more check than the schema can express, and one more chance.
-  let traveler: Traveler | undefined;
-  let message = `Who is traveling? ${destination.city}, ${dateRange(trip.departDate, trip.returnDate)}: the airline and hotel need the traveler's contact details.`;
-  let previous: Partial<Traveler> = {};
-  for (const key of ["traveler", "traveler_retry"]) {
-    const contact = await ctx.elicit(message, contactForm(previous), { key });
-    if (contact.action === "decline") return notBooked("you declined to give the traveler's contact details, which the booking needs.", "declined");
-    if (contact.action === "cancel") return notBooked("entering the traveler's contact details was cancelled.", "cancelled");
-    const problem = phoneProblem(contact.content.phone);
-    if (!problem) {
-      traveler = { fullName: contact.content.fullName.trim(), email: contact.content.email.trim(), phone: contact.content.phone.trim() };
-      break;
-    }
-    previous = { fullName: contact.content.fullName, email: contact.content.email };
-    message = `${message}\n\nPlease correct the following and answer again:\n- ${problem}`;
-  }
-  if (!traveler) return notBooked("the phone number was still not valid after two tries.", "invalid-contact");
+  // Contact details; the phone gets one more check than the schema can express: a bad one is asked
+  // again with the reason (the other answers kept), and after two tries the tool ends with it.
+  const contact = await ctx.elicit(
+    `Who is traveling? ${destination.city}, ${dateRange(trip.departDate, trip.returnDate)}: the airline and hotel need the traveler's contact details.`,
+    contactForm(),
+    {
+      key: "traveler",
+      validate: ({ phone }) => {
+        const problem = phoneProblem(phone);
+        return problem ? { phone: problem } : undefined;
+      },
+    },
+  );
+  if (contact.action === "decline") return notBooked("you declined to give the traveler's contact details, which the booking needs.", "declined");
+  if (contact.action === "cancel") return notBooked("entering the traveler's contact details was cancelled.", "cancelled");
+  const traveler: Traveler = { fullName: contact.content.fullName.trim(), email: contact.content.email.trim(), phone: contact.content.phone.trim() };
 
   const insuranceUsd = confirm.content.travelInsurance ? INSURANCE_USD : 0;
   const booking = await ctx.step("book", async (): Promise<Booking> => {
@@ -107,7 +106,7 @@ export async function bookTrip(args: BookTripArgs, ctx: ElicitContext, store: Bo
       ...(confirm.content.seatPreference ? { seatPreference: confirm.content.seatPreference } : {}),
       ...(confirm.content.roomType ? { roomType: confirm.content.roomType } : {}),
       travelInsurance: insuranceUsd > 0,
-      traveler: traveler!,
+      traveler,
       price: { flightsUsd, hotelUsd, insuranceUsd, totalUsd: total + insuranceUsd },
     };
     await store.set(made.reference, made);
