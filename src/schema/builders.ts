@@ -28,8 +28,8 @@ export interface FieldBuilder<T, Required extends boolean = true> {
 /** A wire `requestedSchema` that remembers the TypeScript type of its answer. */
 export type Form<T> = RequestedSchema & { readonly [answerType]?: T };
 
-/** The answer type of a form built with `form()` (or converted from zod). */
-export type Infer<F> = F extends { readonly [answerType]?: infer T } ? Exclude<T, undefined> : never;
+/** The answer type a form built with `form()` carries (never for anything else); `Infer` is the public name. */
+export type BrandOf<F> = F extends { readonly [answerType]?: infer T } ? Exclude<T, undefined> : never;
 
 type Shape = Record<string, FieldBuilder<unknown, boolean>>;
 type Simplify<T> = { [K in keyof T]: T[K] } & {};

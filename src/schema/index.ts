@@ -1,12 +1,13 @@
 // mcp-elicit/schema: the form-schema language of MCP elicitation.
 export * from "./types.js";
 export { text, number, integer, yesNo, choice, multiChoice, form } from "./builders.js";
-export type { Form, Infer, FieldBuilder, BaseFieldOptions, TextOptions, NumberOptions, ChoiceOptions, MultiChoiceOptions } from "./builders.js";
+export type { Infer } from "./infer.js";
+export type { Form, FieldBuilder, BaseFieldOptions, TextOptions, NumberOptions, ChoiceOptions, MultiChoiceOptions } from "./builders.js";
 export { fromZod, ZodConversionError } from "./zod.js";
 export { toRequestedSchema, type SchemaInput } from "./normalize.js";
 export { checkSchema, hasErrors, InvalidSchemaError, type CheckOptions } from "./check.js";
 export { SCHEMA_RULES, type SchemaIssue, type SchemaRuleCode, type Severity } from "./rules.js";
-export { validateContent, type FieldError, type ValidationResult, type ValidationRule, type AnswerOf } from "./validate.js";
+export { validateContent, type FieldError, type ValidationResult, type ValidationRule } from "./validate.js";
 export { applyDefaults, type ApplyDefaultsOptions } from "./defaults.js";
 export { describeFields, humanize, type Field, type FieldKind, type FieldOption, type FieldConstraints } from "./fields.js";
 export { encodeForRevision, RevisionError } from "./encode.js";

@@ -1,7 +1,6 @@
 // validateContent: is an answer valid for its form? Same verdict as Ajv 8 + ajv-formats on the
 // same pair (a differential test holds us to it), plus one message per bad field for a person.
-import type * as z from "zod";
-import type { Infer } from "./builders.js";
+import type { Infer } from "./infer.js";
 import { describeFields, type Field } from "./fields.js";
 import { FORMAT_HINTS, matchesFormat } from "./formats.js";
 import type { SchemaInput } from "./normalize.js";
@@ -26,8 +25,6 @@ export interface FieldError {
 
 export type ValidationResult<T> = { ok: true; value: T } | { ok: false; errors: FieldError[] };
 
-/** The answer type of a form given as builders, zod, or a raw schema. */
-export type AnswerOf<S> = S extends z.ZodType ? z.output<S> : [Infer<S>] extends [never] ? FormContent : Infer<S>;
 
 const codePoints = (s: string) => {
   let n = 0;
@@ -83,7 +80,7 @@ function checkValue(f: Field, v: unknown): Omit<FieldError, "field"> | undefined
  * Validates an answer's `content` against its form. On success `value` holds the schema's
  * fields only: keys the schema does not name never reach it.
  */
-export function validateContent<S extends SchemaInput>(schema: S, content: unknown): ValidationResult<AnswerOf<S>> {
+export function validateContent<S extends SchemaInput>(schema: S, content: unknown): ValidationResult<Infer<S>> {
   const fields = describeFields(schema);
   if (typeof content !== "object" || content === null || Array.isArray(content)) {
     return { ok: false, errors: [{ field: "", rule: "object", message: "The answer must be an object with one entry per field." }] };
@@ -101,5 +98,5 @@ export function validateContent<S extends SchemaInput>(schema: S, content: unkno
     if (problem) errors.push({ field: f.name, ...problem });
     else setOwn(value, f.name, v);
   }
-  return errors.length ? { ok: false, errors } : { ok: true, value: value as AnswerOf<S> };
+  return errors.length ? { ok: false, errors } : { ok: true, value: value as Infer<S> };
 }

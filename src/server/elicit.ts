@@ -6,7 +6,8 @@ import { encodeForRevision } from "../schema/encode.js";
 import { toRequestedSchema, type SchemaInput } from "../schema/normalize.js";
 import { getOwn, setOwn } from "../schema/own.js";
 import type { ProtocolRevision, RequestedSchema } from "../schema/types.js";
-import { validateContent, type AnswerOf, type FieldError } from "../schema/validate.js";
+import type { Infer } from "../schema/infer.js";
+import { validateContent, type FieldError } from "../schema/validate.js";
 import { ToolError } from "./tool-error.js";
 
 export type ElicitOutcome<T> = { action: "accept"; content: T } | { action: "decline" } | { action: "cancel" };
@@ -71,8 +72,8 @@ export async function elicitValidated<S extends SchemaInput>(
   message: string,
   form: S,
   attempts: number,
-  validate?: (content: AnswerOf<S>) => AnswerProblems,
-): Promise<ElicitOutcome<AnswerOf<S>>> {
+  validate?: (content: Infer<S>) => AnswerProblems,
+): Promise<ElicitOutcome<Infer<S>>> {
   const schema = toRequestedSchema(form);
   // Throws InvalidSchemaError or RevisionError before anything is sent.
   let sent = encodeForRevision(schema, protocol);
@@ -89,7 +90,7 @@ export async function elicitValidated<S extends SchemaInput>(
     else {
       const checked = validateContent(schema, answered);
       if (checked.ok) {
-        const content = applyDefaults(schema, checked.value) as AnswerOf<S>;
+        const content = applyDefaults(schema, checked.value) as Infer<S>;
         // The schema's rules hold; now the tool's own.
         errors = validate ? problemsOf(validate(content)) : [];
         if (errors.length === 0) return { action: "accept", content };

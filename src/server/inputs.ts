@@ -7,7 +7,7 @@ import type { McpServer, Root, ServerContext } from "@modelcontextprotocol/serve
 import { describeFields } from "../schema/fields.js";
 import { toRequestedSchema, type SchemaInput } from "../schema/normalize.js";
 import type { ProtocolRevision } from "../schema/types.js";
-import type { AnswerOf } from "../schema/validate.js";
+import type { Infer } from "../schema/infer.js";
 import { clientCapabilities, supportsFeature, type ClientFeature } from "./capabilities.js";
 import { elicitValidated, type ElicitOptions, type ElicitOutcome } from "./elicit.js";
 import { InputUnavailableError, MissingCapabilityError } from "./input-errors.js";
@@ -18,7 +18,7 @@ import { checkSampleParams, checkSampleResult, usesTools, type SampleOptions, ty
 
 export interface ClientInputs {
   /** Asks the person to fill a form; the answer is validated before you see it. */
-  elicit<S extends SchemaInput>(message: string, form: S, options?: ElicitOptions<AnswerOf<S>>): Promise<ElicitOutcome<AnswerOf<S>>>;
+  elicit<S extends SchemaInput>(message: string, form: S, options?: ElicitOptions<Infer<S>>): Promise<ElicitOutcome<Infer<S>>>;
   /** Runs `fn` once per tool call, even when the handler is replayed; its result must be JSON. */
   step<T>(name: string, fn: () => T | Promise<T>): Promise<T>;
   /** Asks the client's model for a message (sampling/createMessage); checked before it is sent and when it comes back. */

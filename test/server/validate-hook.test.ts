@@ -25,7 +25,7 @@ for (const revision of ["2025-11-25", "2026-07-28"] as ProtocolRevision[]) {
       });
       return server;
     };
-    const answers = [{ from: 5, to: 3, note: "x" }, { from: 5, to: 9 }, { from: 1, to: 2 }, { from: 1, to: 2 }];
+    const answers: Record<string, number | string>[] = [{ from: 5, to: 3, note: "x" }, { from: 5, to: 9 }, { from: 1, to: 2 }, { from: 1, to: 2 }];
     const client = clientFor(revision);
     client.setRequestHandler("elicitation/create", async () => ({ action: "accept", content: answers.shift()! }));
     const conn = await connect(client, factory, revision, "memory");
