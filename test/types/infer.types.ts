@@ -52,3 +52,11 @@ if (zodResult.ok) {
   const n: number = zodResult.value.n;
   void n;
 }
+
+// One name for every way of writing a form: a zod object as it is, and a raw schema (plain content).
+const zodForm = z.object({ city: z.string(), nights: z.int().optional() });
+const raw = { type: "object", properties: { city: { type: "string" } } } as const;
+export type OneName = [
+  Expect<Equal<Infer<typeof zodForm>, { city: string; nights?: number | undefined }>>,
+  Expect<Equal<Infer<typeof raw>, import("../../src/schema/index.js").FormContent>>,
+];
