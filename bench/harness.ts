@@ -45,7 +45,12 @@ export interface Setup {
 }
 
 /** One connection: `makeServer(era)` behind the transport (per session over HTTP), `makeClient(era)` in front. */
-export async function openSetup(kind: TransportKind, era: Era, makeServer: (era: Era) => McpServer, makeClient: (era: Era) => Client): Promise<Setup> {
+export async function openSetup(
+  kind: TransportKind,
+  era: Era,
+  makeServer: (era: Era) => McpServer,
+  makeClient: (era: Era) => Client,
+): Promise<Setup> {
   const client = makeClient(era);
   const observer: Observer = {};
   const name = kind === "memory" ? "in-memory" : "HTTP 127.0.0.1";
@@ -54,7 +59,16 @@ export async function openSetup(kind: TransportKind, era: Era, makeServer: (era:
     const transport = new StreamableHTTPClientTransport(http.url);
     await client.connect(transport);
     observe(transport as never, observer);
-    return { name, era, client, observer, close: async () => { await client.close(); await http.close(); } };
+    return {
+      name,
+      era,
+      client,
+      observer,
+      close: async () => {
+        await client.close();
+        await http.close();
+      },
+    };
   }
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   let closeServer = async () => {};
@@ -68,7 +82,16 @@ export async function openSetup(kind: TransportKind, era: Era, makeServer: (era:
   }
   await client.connect(clientSide);
   observe(clientSide as never, observer);
-  return { name, era, client, observer, close: async () => { await client.close(); await closeServer(); } };
+  return {
+    name,
+    era,
+    client,
+    observer,
+    close: async () => {
+      await client.close();
+      await closeServer();
+    },
+  };
 }
 
 export const median = (xs: number[]) => {
@@ -88,7 +111,8 @@ export async function checkTools(setup: Setup, expected: Record<string, string>)
   for (const [tool, prefix] of Object.entries(expected)) {
     const result = await callOnce(setup.client, tool);
     const got = (result.content[0] as { text?: string } | undefined)?.text ?? "";
-    if (result.isError || !got.startsWith(prefix)) throw new Error(`${setup.name} ${setup.era} ${tool}: unexpected result ${JSON.stringify(result)}`);
+    if (result.isError || !got.startsWith(prefix))
+      throw new Error(`${setup.name} ${setup.era} ${tool}: unexpected result ${JSON.stringify(result)}`);
   }
 }
 
@@ -180,7 +204,20 @@ export function formatRoundTrips(rows: RoundTripRow[], options: { what?: string;
   const { raw = "raw", ours = "ours" } = options;
   const lead = options.what ? [options.what] : [];
   return table([
-    [...lead, "setup", "revision", "plain µs", `${raw === "raw" ? "raw SDK" : raw} µs`, `${ours} µs`, `${ours}/${raw}`, "(per-round range)", `${ours}/${raw} CPU`, `${raw}/plain`, `${ours}/plain`, "timed calls"],
+    [
+      ...lead,
+      "setup",
+      "revision",
+      "plain µs",
+      `${raw === "raw" ? "raw SDK" : raw} µs`,
+      `${ours} µs`,
+      `${ours}/${raw}`,
+      "(per-round range)",
+      `${ours}/${raw} CPU`,
+      `${raw}/plain`,
+      `${ours}/plain`,
+      "timed calls",
+    ],
     ...rows.map((row) => [
       ...(options.what ? [row.what] : []),
       row.setup,

@@ -21,11 +21,26 @@ import {
 import * as z from "zod";
 import { createElicitation } from "../dist/server/index.js";
 import { bookingSchema } from "../test/helpers/seeds.js";
-import { benchRoundTrips, callOnce, checkTools, formatRoundTrips, openSetup, type Comparison, type Era, type RoundTripRow, type Setup } from "./harness.js";
+import {
+  benchRoundTrips,
+  callOnce,
+  checkTools,
+  formatRoundTrips,
+  openSetup,
+  type Comparison,
+  type Era,
+  type RoundTripRow,
+  type Setup,
+} from "./harness.js";
 
 const BOOKING = bookingSchema();
 const BOOKING_ANSWER = { confirmBooking: true, seatPreference: "window", roomType: "sea view", travelInsurance: false };
-const SAMPLE_ANSWER = { role: "assistant", content: { type: "text", text: "IB 3021: direct, 2 h 05, €142." }, model: "bench-model", stopReason: "endTurn" };
+const SAMPLE_ANSWER = {
+  role: "assistant",
+  content: { type: "text", text: "IB 3021: direct, 2 h 05, €142." },
+  model: "bench-model",
+  stopReason: "endTurn",
+};
 const ROOTS_ANSWER = { roots: [{ uri: "file:///home/ada/trips", name: "trips" }] };
 
 /** A small model request like the travel example's: pick a fare from a short list. */
@@ -91,27 +106,36 @@ function makeServer(era: Era): McpServer {
   });
 
   // The same three requests, in one round and in three.
-  kit.registerTool(server, MIXED.ours, { description: "elicit + sample + roots in one round", inputSchema: hotelInput }, async ({ hotel }, ctx) => {
-    const [answer, sample, roots] = await Promise.all([ctx.elicit(`Book ${hotel}?`, BOOKING), ctx.sample(sampleFor(hotel)), ctx.roots()]);
-    return text(`asked ${hotel}: ${answer.action} ${sample.model} ${roots.length}`);
-  });
-  kit.registerTool(server, MIXED.raw, { description: "elicit, then sample, then roots", inputSchema: hotelInput }, async ({ hotel }, ctx) => {
-    const answer = await ctx.elicit(`Book ${hotel}?`, BOOKING);
-    const sample = await ctx.sample(sampleFor(hotel));
-    const roots = await ctx.roots();
-    return text(`asked ${hotel}: ${answer.action} ${sample.model} ${roots.length}`);
-  });
+  kit.registerTool(
+    server,
+    MIXED.ours,
+    { description: "elicit + sample + roots in one round", inputSchema: hotelInput },
+    async ({ hotel }, ctx) => {
+      const [answer, sample, roots] = await Promise.all([ctx.elicit(`Book ${hotel}?`, BOOKING), ctx.sample(sampleFor(hotel)), ctx.roots()]);
+      return text(`asked ${hotel}: ${answer.action} ${sample.model} ${roots.length}`);
+    },
+  );
+  kit.registerTool(
+    server,
+    MIXED.raw,
+    { description: "elicit, then sample, then roots", inputSchema: hotelInput },
+    async ({ hotel }, ctx) => {
+      const answer = await ctx.elicit(`Book ${hotel}?`, BOOKING);
+      const sample = await ctx.sample(sampleFor(hotel));
+      const roots = await ctx.roots();
+      return text(`asked ${hotel}: ${answer.action} ${sample.model} ${roots.length}`);
+    },
+  );
   return server;
 }
 
 function makeClient(era: Era): Client {
-  const client = new Client(
-    { name: "bench-client", version: "1.0.0" },
-    {
-      capabilities: { elicitation: { form: {} }, sampling: {}, roots: {} },
-      ...(era === "modern" ? { versionNegotiation: { mode: { pin: "2026-07-28" } }, inputRequired: { autoFulfill: true, maxRounds: 5 } } : {}),
-    } as never,
-  );
+  const client = new Client({ name: "bench-client", version: "1.0.0" }, {
+    capabilities: { elicitation: { form: {} }, sampling: {}, roots: {} },
+    ...(era === "modern"
+      ? { versionNegotiation: { mode: { pin: "2026-07-28" } }, inputRequired: { autoFulfill: true, maxRounds: 5 } }
+      : {}),
+  } as never);
   client.setRequestHandler("elicitation/create", async () => ({ action: "accept", content: BOOKING_ANSWER }));
   client.setRequestHandler("sampling/createMessage", async () => SAMPLE_ANSWER as never);
   client.setRequestHandler("roots/list", async () => ROOTS_ANSWER);
@@ -148,9 +172,17 @@ export async function benchInputs(): Promise<InputsBenchResult> {
     for (const era of ["legacy", "modern"] as const) {
       const setup = await openSetup(kind, era, makeServer, makeClient);
       try {
-        const expected: Record<string, string> = { plain: "plain Barcelona", [SAMPLE.raw]: "sampled Barcelona: bench-model", [ROOTS.raw]: "roots Barcelona: trips" };
+        const expected: Record<string, string> = {
+          plain: "plain Barcelona",
+          [SAMPLE.raw]: "sampled Barcelona: bench-model",
+          [ROOTS.raw]: "roots Barcelona: trips",
+        };
         Object.assign(expected, { [SAMPLE.ours]: expected[SAMPLE.raw], [ROOTS.ours]: expected[ROOTS.raw] });
-        if (era === "modern") Object.assign(expected, { [MIXED.raw]: "asked Barcelona: accept bench-model 1", [MIXED.ours]: "asked Barcelona: accept bench-model 1" });
+        if (era === "modern")
+          Object.assign(expected, {
+            [MIXED.raw]: "asked Barcelona: accept bench-model 1",
+            [MIXED.ours]: "asked Barcelona: accept bench-model 1",
+          });
         await checkTools(setup, expected);
         const rows = await benchRoundTrips(setup, "plain", era === "modern" ? [SAMPLE, ROOTS, MIXED] : [SAMPLE, ROOTS]);
         roundTrips.push(...rows.filter((r) => r.what !== MIXED.what));

@@ -21,7 +21,18 @@ import * as z from "zod";
 import type { RequestedSchema } from "../dist/schema/index.js";
 import { createElicitation } from "../dist/server/index.js";
 import { bookingSchema } from "../test/helpers/seeds.js";
-import { benchRoundTrips, checkTools, formatRoundTrips, median, openSetup, table, type Era, type RoundTripRow, type Setup, type TransportKind } from "./harness.js";
+import {
+  benchRoundTrips,
+  checkTools,
+  formatRoundTrips,
+  median,
+  openSetup,
+  table,
+  type Era,
+  type RoundTripRow,
+  type Setup,
+  type TransportKind,
+} from "./harness.js";
 
 const FLOW_STEPS = 10;
 const FLOW_WARMUP_MS = 1000;
@@ -53,20 +64,26 @@ function makeServer(era: Era): McpServer {
   const inputRequiredTool = async ({ hotel }: { hotel: string }, ctx: ServerContext): Promise<CallToolResult | InputRequiredResult> => {
     const view = inputResponse(ctx.mcpReq.inputResponses, "booking");
     if (view.kind !== "elicit") {
-      return inputRequired({ inputRequests: { booking: inputRequired.elicit({ message: `Book ${hotel}?`, requestedSchema: BOOKING as never }) } });
+      return inputRequired({
+        inputRequests: { booking: inputRequired.elicit({ message: `Book ${hotel}?`, requestedSchema: BOOKING as never }) },
+      });
     }
     return text(view.action === "accept" ? `booked ${hotel}: ${JSON.stringify(view.content)}` : view.action);
   };
   server.registerTool("shim", { description: "Books after one inputRequired round", inputSchema: hotelInput }, inputRequiredTool);
 
   if (era === "legacy") {
-    server.registerTool("raw", { description: "Books after one elicitInput", inputSchema: hotelInput }, async ({ hotel }, ctx: ServerContext) => {
-      const result = await ctx.mcpReq.elicitInput(
-        { mode: "form", message: `Book ${hotel}?`, requestedSchema: BOOKING as never },
-        { relatedRequestId: ctx.mcpReq.id },
-      );
-      return text(result.action === "accept" ? `booked ${hotel}: ${JSON.stringify(result.content)}` : result.action);
-    });
+    server.registerTool(
+      "raw",
+      { description: "Books after one elicitInput", inputSchema: hotelInput },
+      async ({ hotel }, ctx: ServerContext) => {
+        const result = await ctx.mcpReq.elicitInput(
+          { mode: "form", message: `Book ${hotel}?`, requestedSchema: BOOKING as never },
+          { relatedRequestId: ctx.mcpReq.id },
+        );
+        return text(result.action === "accept" ? `booked ${hotel}: ${JSON.stringify(result.content)}` : result.action);
+      },
+    );
   } else {
     server.registerTool("raw", { description: "Books after one inputRequired round", inputSchema: hotelInput }, inputRequiredTool);
   }
@@ -83,13 +100,12 @@ function makeServer(era: Era): McpServer {
 }
 
 function makeClient(era: Era): Client {
-  const client = new Client(
-    { name: "bench-client", version: "1.0.0" },
-    {
-      capabilities: { elicitation: { form: {} } },
-      ...(era === "modern" ? { versionNegotiation: { mode: { pin: "2026-07-28" } }, inputRequired: { autoFulfill: true, maxRounds: 2 * FLOW_STEPS } } : {}),
-    } as never,
-  );
+  const client = new Client({ name: "bench-client", version: "1.0.0" }, {
+    capabilities: { elicitation: { form: {} } },
+    ...(era === "modern"
+      ? { versionNegotiation: { mode: { pin: "2026-07-28" } }, inputRequired: { autoFulfill: true, maxRounds: 2 * FLOW_STEPS } }
+      : {}),
+  } as never);
   let n = 0;
   client.setRequestHandler("elicitation/create", async (request) => {
     const props = (request.params as { requestedSchema?: { properties?: object } }).requestedSchema?.properties ?? {};
@@ -198,7 +214,11 @@ export async function benchServer(): Promise<ServerBenchResult> {
   gc?.();
   const before = process.memoryUsage().heapUsed;
   let flowRuns = 0;
-  for (const [kind, era] of [["memory", "modern"], ["http", "modern"], ["memory", "legacy"]] as const) {
+  for (const [kind, era] of [
+    ["memory", "modern"],
+    ["http", "modern"],
+    ["memory", "legacy"],
+  ] as const) {
     const setup = await open(kind, era);
     try {
       const row = await benchFlow(setup, FLOW_RUNS[kind]);
@@ -220,7 +240,17 @@ export async function benchServer(): Promise<ServerBenchResult> {
 export function formatServerTables(r: ServerBenchResult): string {
   const trips = formatRoundTrips(r.roundTrips, { what: "compared with" });
   const flows = table([
-    ["flow (10 × ctx.elicit)", "revision", "runs", "total ms", "ms/step", "CPU ms", "first round ms", "last round ms", "final requestState B"],
+    [
+      "flow (10 × ctx.elicit)",
+      "revision",
+      "runs",
+      "total ms",
+      "ms/step",
+      "CPU ms",
+      "first round ms",
+      "last round ms",
+      "final requestState B",
+    ],
     ...r.flows.map((f) => [
       f.setup,
       f.revision,
@@ -243,12 +273,14 @@ export function formatServerTables(r: ServerBenchResult): string {
   const { heap } = r;
   const heapNote =
     `heap used: ${mib(heap.before)} before the flows (after gc), ${mib(heap.after)} after ${heap.flowRuns} flows` +
-    (heap.afterGc !== undefined ? `, ${mib(heap.afterGc)} after gc (${heap.afterGc >= heap.before ? "+" : ""}${((heap.afterGc - heap.before) / 1024).toFixed(0)} KiB)` : " (gc unavailable)");
+    (heap.afterGc !== undefined
+      ? `, ${mib(heap.afterGc)} after gc (${heap.afterGc >= heap.before ? "+" : ""}${((heap.afterGc - heap.before) / 1024).toFixed(0)} KiB)`
+      : " (gc unavailable)");
   return [
     "One tools/call with one elicitation (booking form, client accepts), µs per call; ours/raw < 1.0 means ours is faster.",
     "raw = ctx.mcpReq.elicitInput({ relatedRequestId }) on 2025-11-25, inputRequired() + inputResponses on 2026-07-28 (auto-fulfil);",
-    "\"legacy shim\" rows: raw = that inputRequired() tool on 2025-11-25, fulfilled by the SDK's legacy shim (a live request, the handler re-entered);",
-    "plain = the same tool without elicitation, so raw/plain reads \"the SDK's elicitation costs about N plain tool calls\".",
+    '"legacy shim" rows: raw = that inputRequired() tool on 2025-11-25, fulfilled by the SDK\'s legacy shim (a live request, the handler re-entered);',
+    'plain = the same tool without elicitation, so raw/plain reads "the SDK\'s elicitation costs about N plain tool calls".',
     "",
     trips,
     "",

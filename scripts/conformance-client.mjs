@@ -42,9 +42,17 @@ const call = (tool, args = {}, { answers, expect = 0, why = `calls ${tool}` } = 
 // The tools of http-invalid-tool-headers whose x-mcp-header declarations are invalid (empty, on a
 // non-primitive or number, duplicated, not an RFC 9110 token): each is tried, and must be refused.
 const INVALID_HEADER_TOOLS = [
-  "invalid_empty_header", "invalid_object_header", "invalid_array_header", "invalid_null_header", "invalid_number_header",
-  "invalid_duplicate_same_case", "invalid_duplicate_diff_case", "invalid_space_in_name", "invalid_colon_in_name",
-  "invalid_non_ascii_name", "invalid_control_char_name",
+  "invalid_empty_header",
+  "invalid_object_header",
+  "invalid_array_header",
+  "invalid_null_header",
+  "invalid_number_header",
+  "invalid_duplicate_same_case",
+  "invalid_duplicate_diff_case",
+  "invalid_space_in_name",
+  "invalid_colon_in_name",
+  "invalid_non_ascii_name",
+  "invalid_control_char_name",
 ];
 
 /**
@@ -54,7 +62,13 @@ const INVALID_HEADER_TOOLS = [
 const PLAN = {
   initialize: [list()],
   tools_call: [call("add_numbers", { a: 2, b: 3 })],
-  "elicitation-sep1034-client-defaults": [call("test_client_elicitation_defaults", {}, { answers: "sep1034-accept-defaults.yaml", why: "accepts the form empty: the client applies the defaults" })],
+  "elicitation-sep1034-client-defaults": [
+    call(
+      "test_client_elicitation_defaults",
+      {},
+      { answers: "sep1034-accept-defaults.yaml", why: "accepts the form empty: the client applies the defaults" },
+    ),
+  ],
   "sse-retry": [call("test_reconnection", {}, { why: "waits through the closed SSE stream; the result comes on the resumed GET stream" })],
   "request-metadata": [list(0, "lists the tools; the first request is refused -32022 and retried at 2026-07-28")],
   "sep-2322-client-request-state": [
@@ -64,19 +78,32 @@ const PLAN = {
     call("test_mrtr_no_result_type", {}, { why: "a result without resultType is complete" }),
   ],
   "http-standard-headers": [call("test_headers"), call("my-hyphenated-tool")],
-  "http-custom-headers": () => (context.toolCalls ?? []).map((c) => call(c.name, c.arguments ?? {}, { why: "mirrors x-mcp-header parameters into Mcp-Param-* headers" })),
+  "http-custom-headers": () =>
+    (context.toolCalls ?? []).map((c) =>
+      call(c.name, c.arguments ?? {}, { why: "mirrors x-mcp-header parameters into Mcp-Param-* headers" }),
+    ),
   "http-invalid-tool-headers": [
     call("valid_tool", { region: "us-west1" }, { why: "a valid tool is still called" }),
     ...INVALID_HEADER_TOOLS.map((tool) => call(tool, {}, { expect: 2, why: "refused: the SDK excluded it" })),
   ],
   // The scenario's server answers tools/list only (-32601 to tools/call): what it checks is that the
   // client never fetches the network $ref, here while `call` checks --args against that schema.
-  "json-schema-ref-no-deref": [call("lookup_user", { id: "ana-1" }, { expect: 1, why: "checks --args without fetching the $ref; the server has no tools/call (-32601)" })],
+  "json-schema-ref-no-deref": [
+    call(
+      "lookup_user",
+      { id: "ana-1" },
+      { expect: 1, why: "checks --args without fetching the $ref; the server has no tools/call (-32601)" },
+    ),
+  ],
   "json-schema-2020-12-preservation": [
     list(0, "lists the tools, to echo one's inputSchema back"),
     (outputs) => {
       const listed = JSON.parse(outputs[0] || "{}").tools?.find((t) => t.name === "json_schema_2020_12_tool");
-      return call("json_schema_echo", { schema: listed?.inputSchema ?? {} }, { why: "echoes the inputSchema elicit received, as it received it" });
+      return call(
+        "json_schema_echo",
+        { schema: listed?.inputSchema ?? {} },
+        { why: "echoes the inputSchema elicit received, as it received it" },
+      );
     },
   ],
 };
@@ -85,7 +112,8 @@ const PLAN = {
 function planFor(name) {
   const plan = PLAN[name];
   if (plan) return plan;
-  if (!name.startsWith("auth/") && !name.startsWith("sep-2640-")) console.error(`conformance-client: no plan for scenario ${name}; listing the tools only`);
+  if (!name.startsWith("auth/") && !name.startsWith("sep-2640-"))
+    console.error(`conformance-client: no plan for scenario ${name}; listing the tools only`);
   return [list()];
 }
 

@@ -30,7 +30,13 @@ export interface ListedScenario {
 /** The client scenarios of `conformance list`: "  - name [tag,tag]" lines under "Client scenarios". */
 export function parseClientScenarios(listing: string): ListedScenario[] {
   const section = listing.split(/^Client scenarios.*$/m)[1]?.split(/^\S.*$/m)[0] ?? "";
-  return [...section.matchAll(/^\s+- (\S+)(?: \[([^\]]*)\])?\s*$/gm)].map((m) => ({ name: m[1]!, tags: (m[2] ?? "").split(",").map((t) => t.trim()).filter(Boolean) }));
+  return [...section.matchAll(/^\s+- (\S+)(?: \[([^\]]*)\])?\s*$/gm)].map((m) => ({
+    name: m[1]!,
+    tags: (m[2] ?? "")
+      .split(",")
+      .map((t) => t.trim())
+      .filter(Boolean),
+  }));
 }
 
 /** The revisions a scenario runs at: those of REVISIONS it applies to, else the suite's default (undefined). */
@@ -75,25 +81,50 @@ function findChecks(dir: string): string | undefined {
   return undefined;
 }
 
-const ours = (id: string, failed: boolean, message: string): Check => ({ id, status: failed ? "FAILURE" : "SUCCESS", ...(failed ? { errorMessage: message } : {}) });
+const ours = (id: string, failed: boolean, message: string): Check => ({
+  id,
+  status: failed ? "FAILURE" : "SUCCESS",
+  ...(failed ? { errorMessage: message } : {}),
+});
 
 /** One scenario run: the suite's checks plus ours; undefined when the suite skipped the scenario. */
 async function runJob(job: Job, timeoutMs: number): Promise<ScenarioRun | undefined> {
   mkdirSync(job.dir, { recursive: true });
-  const args = [job.cli, "client", "--command", `${process.execPath} ${DISPATCHER}`, "--scenario", job.scenario, "-o", job.dir, "--timeout", String(timeoutMs)];
+  const args = [
+    job.cli,
+    "client",
+    "--command",
+    `${process.execPath} ${DISPATCHER}`,
+    "--scenario",
+    job.scenario,
+    "-o",
+    job.dir,
+    "--timeout",
+    String(timeoutMs),
+  ];
   if (job.revision) args.push("--spec-version", job.revision);
   const { code, output } = await exec(process.execPath, args, join(job.dir, "run.log"), timeoutMs + 60_000);
   const label = `${job.version} ${job.scenario} @${job.revision ?? "default"}`;
   if (/^SKIPPED: scenario/m.test(output)) return undefined;
   const file = findChecks(job.dir);
-  if (!file) return { scenario: job.scenario, label, scored: true, checks: [ours("elicit-no-results", true, `the suite wrote no checks.json (exit ${code}); see ${join(job.dir, "run.log")}`)] };
+  if (!file)
+    return {
+      scenario: job.scenario,
+      label,
+      scored: true,
+      checks: [ours("elicit-no-results", true, `the suite wrote no checks.json (exit ${code}); see ${join(job.dir, "run.log")}`)],
+    };
   const checks = JSON.parse(readFileSync(file, "utf8")) as Check[];
   const stderr = existsSync(join(dirname(file), "stderr.txt")) ? readFileSync(join(dirname(file), "stderr.txt"), "utf8") : "";
   const exited = /CLIENT EXITED WITH ERROR \(code (-?\d+)\)/.exec(output);
   const unexpected = stderr.split("\n").filter((l) => l.startsWith("conformance-client: UNEXPECTED"));
   checks.push(
     ours("elicit-client-timeout", /CLIENT TIMED OUT/.test(output), `the client did not finish within ${timeoutMs} ms`),
-    ours("elicit-client-exit", exited !== null, `the client exited with code ${exited?.[1]}: ${stderr.trim().split("\n").slice(-3).join(" | ").slice(0, 300)}`),
+    ours(
+      "elicit-client-exit",
+      exited !== null,
+      `the client exited with code ${exited?.[1]}: ${stderr.trim().split("\n").slice(-3).join(" | ").slice(0, 300)}`,
+    ),
     ours("elicit-dispatcher", unexpected.length > 0, unexpected.join("; ").slice(0, 300)),
   );
   return { scenario: job.scenario, label, scored: true, checks };
@@ -118,12 +149,37 @@ async function pool<T, R>(items: T[], jobs: number, work: (item: T) => Promise<R
  * failed (not the runner's elicit-* checks). Scenario families (`auth/…`) get one row per suite version.
  */
 export function table(runs: { run: ScenarioRun; known: string[] }[]): string {
-  const rows = new Map<string, { scenario: string; version: string; at: string; runs: number; names: Set<string>; passed: number; failed: number; warnings: number; skipped: number; known: Set<string> }>();
+  const rows = new Map<
+    string,
+    {
+      scenario: string;
+      version: string;
+      at: string;
+      runs: number;
+      names: Set<string>;
+      passed: number;
+      failed: number;
+      warnings: number;
+      skipped: number;
+      known: Set<string>;
+    }
+  >();
   for (const { run, known } of runs) {
     const [version, scenario, at] = run.label.split(" ") as [string, string, string];
     const family = scenario.includes("/") ? `${scenario.slice(0, scenario.indexOf("/"))}/*` : undefined;
     const key = family ? `${family} ${version}` : run.label;
-    const row = rows.get(key) ?? { scenario: family ?? scenario, version, at: family ? "all" : at.slice(1), runs: 0, names: new Set(), passed: 0, failed: 0, warnings: 0, skipped: 0, known: new Set() };
+    const row = rows.get(key) ?? {
+      scenario: family ?? scenario,
+      version,
+      at: family ? "all" : at.slice(1),
+      runs: 0,
+      names: new Set(),
+      passed: 0,
+      failed: 0,
+      warnings: 0,
+      skipped: 0,
+      known: new Set(),
+    };
     const suite = run.checks.filter((c) => !c.id.startsWith("elicit-"));
     const count = (status: string) => suite.filter((c) => c.status === status).length;
     row.runs++;
@@ -137,11 +193,17 @@ export function table(runs: { run: ScenarioRun; known: string[] }[]): string {
   }
   const lines = [...rows.values()].map((r) => {
     const extra = [r.warnings ? `${r.warnings} warning(s)` : "", r.skipped ? `${r.skipped} skipped` : ""].filter(Boolean).join(", ");
-    const note = r.known.size ? [...r.known].join("; ") : r.passed + r.failed === 0 && r.skipped > 0 ? "every check skipped: nothing the scenario tests was exercised" : "";
+    const note = r.known.size
+      ? [...r.known].join("; ")
+      : r.passed + r.failed === 0 && r.skipped > 0
+        ? "every check skipped: nothing the scenario tests was exercised"
+        : "";
     const name = r.scenario.endsWith("/*") ? `\`${r.scenario}\` (${r.names.size} scenarios, ${r.runs} runs)` : `\`${r.scenario}\``;
     return `| ${name} | ${r.version} | ${r.at} | ${r.passed}/${r.passed + r.failed}${extra ? ` (${extra})` : ""} | ${note} |`;
   });
-  return ["| scenario | suite | revision | checks passed | known failure, rule |", "| --- | --- | --- | --- | --- |", ...lines.sort()].join("\n");
+  return ["| scenario | suite | revision | checks passed | known failure, rule |", "| --- | --- | --- | --- | --- |", ...lines.sort()].join(
+    "\n",
+  );
 }
 
 async function main() {
@@ -160,17 +222,31 @@ async function main() {
     if (scenarios.length === 0) throw new Error(`conformance ${version} listed no client scenarios:\n${listing.output.slice(0, 2000)}`);
     for (const s of scenarios) {
       for (const revision of revisionsOf(s)) {
-        jobs.push({ version, cli, scenario: s.name, revision, dir: join(out, "client", version, `${s.name.replace(/\//g, "_")}@${revision ?? "default"}`) });
+        jobs.push({
+          version,
+          cli,
+          scenario: s.name,
+          revision,
+          dir: join(out, "client", version, `${s.name.replace(/\//g, "_")}@${revision ?? "default"}`),
+        });
       }
     }
   }
   console.error(`conformance clients: ${jobs.length} scenario runs, ${process.env.CONFORMANCE_JOBS ?? 2} at a time`);
-  const runs = (await pool(jobs, Number(process.env.CONFORMANCE_JOBS ?? 2), (job) => runJob(job, timeoutMs))).filter((r): r is ScenarioRun => r !== undefined);
+  const runs = (await pool(jobs, Number(process.env.CONFORMANCE_JOBS ?? 2), (job) => runJob(job, timeoutMs))).filter(
+    (r): r is ScenarioRun => r !== undefined,
+  );
   const verdict = judge(runs, parseKnown(process.env.KNOWN_CLIENT_FAILURES ?? ""));
   writeFileSync(join(out, "client-table.md"), table(verdict.tallies) + "\n");
   const seconds = Math.round((Date.now() - started) / 1000);
   const summary = `${runs.length} scenario runs (${versions.map((v) => v.split("=")[0]).join(", ")}) in ${seconds} s; table in ${join(out, "client-table.md")}`;
-  for (const line of report("conformance client scenarios, elicit as the client", verdict, summary, "scripts/conformance.sh (KNOWN_CLIENT_FAILURES)")) console.log(line);
+  for (const line of report(
+    "conformance client scenarios, elicit as the client",
+    verdict,
+    summary,
+    "scripts/conformance.sh (KNOWN_CLIENT_FAILURES)",
+  ))
+    console.log(line);
   process.exit(verdict.ok ? 0 : 1);
 }
 

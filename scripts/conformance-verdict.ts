@@ -38,7 +38,13 @@ export interface KnownEntry {
   matches(scenario: string, checkId: string): boolean;
 }
 
-const glob = (pattern: string) => new RegExp(`^${pattern.split("*").map((p) => p.replace(/[.+?^${}()|[\]\\/]/g, "\\$&")).join(".*")}$`);
+const glob = (pattern: string) =>
+  new RegExp(
+    `^${pattern
+      .split("*")
+      .map((p) => p.replace(/[.+?^${}()|[\]\\/]/g, "\\$&"))
+      .join(".*")}$`,
+  );
 
 /** Parses the KNOWN list: one entry a line, `#` comments and blank lines ignored; every entry needs a reason. */
 export function parseKnown(text: string): KnownEntry[] {
@@ -85,7 +91,17 @@ export interface Verdict {
 
 /** Judges a set of runs against the KNOWN list (see the rule at the top). */
 export function judge(runs: ScenarioRun[], known: KnownEntry[]): Verdict {
-  const v: Verdict = { ok: false, passed: 0, failed: 0, warnings: 0, unexpected: [], known: [], stale: [], tallies: [], unscoredFailing: [] };
+  const v: Verdict = {
+    ok: false,
+    passed: 0,
+    failed: 0,
+    warnings: 0,
+    unexpected: [],
+    known: [],
+    stale: [],
+    tallies: [],
+    unscoredFailing: [],
+  };
   const covered = new Map<KnownEntry, { checks: number; failures: number }>();
   for (const run of runs) {
     if (!run.scored) {
@@ -106,7 +122,11 @@ export function judge(runs: ScenarioRun[], known: KnownEntry[]): Verdict {
       else if (check.status === "SKIPPED") tally.skipped++;
       else if (check.status === "FAILURE") {
         tally.failed++;
-        const line = `${run.label}: ${check.id}${check.name && check.name !== check.id ? ` (${check.name})` : ""}: ${check.errorMessage ?? ""}`.slice(0, 300);
+        const line =
+          `${run.label}: ${check.id}${check.name && check.name !== check.id ? ` (${check.name})` : ""}: ${check.errorMessage ?? ""}`.slice(
+            0,
+            300,
+          );
         if (entry) {
           v.known.push(`${line} [known: ${entry.reason}]`);
           if (!tally.known.includes(entry.reason)) tally.known.push(entry.reason);
@@ -137,7 +157,11 @@ export function report(label: string, v: Verdict, summary: string, where: string
   return [
     `${v.ok ? "PASS" : "FAIL"}  ${label}: ${summary} [${extra.join("; ")}]`,
     ...v.unexpected.map((f) => `      ✗ ${f}`),
-    ...[...byReason].flatMap(([reason, fs]) => (fs.length <= 3 ? fs.map((f) => `      ~ ${f}`) : [`      ~ ${fs.length} known failures: ${reason} (e.g. ${fs[0]!.replace(/ \[known: .*\]$/, "")})`])),
+    ...[...byReason].flatMap(([reason, fs]) =>
+      fs.length <= 3
+        ? fs.map((f) => `      ~ ${f}`)
+        : [`      ~ ${fs.length} known failures: ${reason} (e.g. ${fs[0]!.replace(/ \[known: .*\]$/, "")})`],
+    ),
     ...v.stale.map((s) => `      ! ${s} passes now: remove it from the KNOWN list in ${where}`),
   ];
 }
@@ -150,7 +174,12 @@ export function readServerRuns(results: string, log: string, label: string): Sce
     const file = join(results, dir, "checks.json");
     if (!existsSync(file)) continue;
     const scenario = dir.replace(/^server-/, "").replace(/-\d{4}-\d{2}-\d{2}T[\d-]+Z$/, "");
-    runs.push({ scenario, label: label ? `${label} ${scenario}` : scenario, checks: JSON.parse(readFileSync(file, "utf8")) as Check[], scored: !notScored.has(scenario) });
+    runs.push({
+      scenario,
+      label: label ? `${label} ${scenario}` : scenario,
+      checks: JSON.parse(readFileSync(file, "utf8")) as Check[],
+      scored: !notScored.has(scenario),
+    });
   }
   return runs;
 }

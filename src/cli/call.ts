@@ -32,7 +32,8 @@ export interface CallOptions extends TargetOptions {
 
 /** The server from `--url` or the words after `--`; exactly one of them. */
 export function targetOf(options: { url?: string }, command: string[]): ServerTarget {
-  if (options.url !== undefined && command.length > 0) throw new HostError("give the server either --url URL or -- command args…, not both.");
+  if (options.url !== undefined && command.length > 0)
+    throw new HostError("give the server either --url URL or -- command args…, not both.");
   if (options.url !== undefined) return { url: options.url };
   const [cmd, ...args] = command;
   if (!cmd) throw new HostError("no server: give --url URL (Streamable HTTP) or -- command args… (stdio).");
@@ -47,7 +48,8 @@ export function parseArgs(json: string | undefined): Record<string, unknown> {
   } catch (error) {
     throw new HostError(`--args is not valid JSON: ${(error as Error).message}`);
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new HostError("--args must be a JSON object, e.g. --args '{\"city\":\"Barcelona\"}'.");
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new HostError('--args must be a JSON object, e.g. --args \'{"city":"Barcelona"}\'.');
   return value as Record<string, unknown>;
 }
 
@@ -61,7 +63,8 @@ async function uiFor(answers: string | undefined): Promise<ElicitationUI & Sampl
   let told = false;
   return scriptedUI([], {
     log(line) {
-      if (!told) printLine("elicit: the server asks a question, but there is no --answers file and no terminal: every question is cancelled.");
+      if (!told)
+        printLine("elicit: the server asks a question, but there is no --answers file and no terminal: every question is cancelled.");
       told = true;
       printLine(line);
     },
@@ -108,7 +111,12 @@ function localRefsOnly(value: unknown): unknown {
 }
 
 /** A JSON pointer into the arguments as a field name: "destination", "address/city". */
-const fieldName = (pointer: string) => pointer.slice(1).split("/").map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~")).join("/");
+const fieldName = (pointer: string) =>
+  pointer
+    .slice(1)
+    .split("/")
+    .map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"))
+    .join("/");
 
 /** One line per problem: the field, what is wrong, and the schema keyword (rule) it breaks. */
 function describeError(error: ErrorObject): string {
@@ -140,9 +148,14 @@ export interface ArgumentCheck {
 
 /** Checks a tool's arguments against its input schema, with the engine of the schema's dialect. */
 export function checkArguments(inputSchema: unknown, args: Record<string, unknown>): ArgumentCheck {
-  if (typeof inputSchema !== "object" || inputSchema === null || Array.isArray(inputSchema)) return { errors: [], unchecked: "the tool's input schema is not a JSON object; --args are sent unchecked." };
+  if (typeof inputSchema !== "object" || inputSchema === null || Array.isArray(inputSchema))
+    return { errors: [], unchecked: "the tool's input schema is not a JSON object; --args are sent unchecked." };
   const dialect = dialectOf(inputSchema as Record<string, unknown>);
-  if (!dialect) return { errors: [], unchecked: `the tool's input schema declares a JSON Schema dialect elicit does not check (${JSON.stringify((inputSchema as Record<string, unknown>).$schema)}); --args are sent unchecked.` };
+  if (!dialect)
+    return {
+      errors: [],
+      unchecked: `the tool's input schema declares a JSON Schema dialect elicit does not check (${JSON.stringify((inputSchema as Record<string, unknown>).$schema)}); --args are sent unchecked.`,
+    };
   const schema = localRefsOnly(inputSchema) as Record<string, unknown>;
   // A null for a parameter that is not required counts as not given (SEP-2243 has clients omit the
   // Mcp-Param header of a null; tool-calling models send null for "no value"). It is still sent.
@@ -152,7 +165,10 @@ export function checkArguments(inputSchema: unknown, args: Record<string, unknow
   try {
     validate = engineFor(dialect).compile(schema);
   } catch (error) {
-    return { errors: [], unchecked: `cannot check --args against the tool's input schema (${(error as Error).message}); they are sent unchecked.` };
+    return {
+      errors: [],
+      unchecked: `cannot check --args against the tool's input schema (${(error as Error).message}); they are sent unchecked.`,
+    };
   }
   if (validate(checked)) return { errors: [] };
   return { errors: [...new Set((validate.errors ?? []).map(describeError))] };
@@ -168,10 +184,15 @@ async function findTool(host: Host, name: string): Promise<Tool> {
   const excluded = host.excludedTools.get(name);
   if (excluded !== undefined) {
     const why = sanitizeText(excluded, { maxLength: 400, multiline: false });
-    throw new HostError(`not calling ${label(name)}: the MCP SDK excluded it from the server's tools (${why}); a client must not call a tool whose x-mcp-header declarations are invalid.`);
+    throw new HostError(
+      `not calling ${label(name)}: the MCP SDK excluded it from the server's tools (${why}); a client must not call a tool whose x-mcp-header declarations are invalid.`,
+    );
   }
   const offered = tools.map((t) => label(t.name));
-  const list = offered.length === 0 ? "the server offers no tools" : `the server offers: ${offered.slice(0, 20).join(", ")}${offered.length > 20 ? `, and ${offered.length - 20} more` : ""}`;
+  const list =
+    offered.length === 0
+      ? "the server offers no tools"
+      : `the server offers: ${offered.slice(0, 20).join(", ")}${offered.length > 20 ? `, and ${offered.length - 20} more` : ""}`;
   throw new HostError(`no tool named ${JSON.stringify(label(name))}: ${list}.`);
 }
 
@@ -181,7 +202,14 @@ export async function tools(command: string[], options: TargetOptions): Promise<
     async () => {
       const target = targetOf(options, command);
       // Nothing is called, so nothing is asked; a server that asks anyway gets cancel.
-      return { target, ui: scriptedUI([], { log: printLine }), modes: options.modes, protocol: options.protocol, roots: options.root, ...(options.connectTimeout !== undefined ? { connectTimeout: options.connectTimeout } : {}) };
+      return {
+        target,
+        ui: scriptedUI([], { log: printLine }),
+        modes: options.modes,
+        protocol: options.protocol,
+        roots: options.root,
+        ...(options.connectTimeout !== undefined ? { connectTimeout: options.connectTimeout } : {}),
+      };
     },
     async (host) => {
       const listed = await host.listTools();
@@ -202,7 +230,14 @@ export async function call(tool: string, command: string[], options: CallOptions
       parseProtocol(options.protocol);
       parseConnectTimeout(options.connectTimeout);
       const ui = await uiFor(options.answers);
-      return { target, ui, modes: options.modes, protocol: options.protocol, roots: options.root, ...(options.connectTimeout !== undefined ? { connectTimeout: options.connectTimeout } : {}) };
+      return {
+        target,
+        ui,
+        modes: options.modes,
+        protocol: options.protocol,
+        roots: options.root,
+        ...(options.connectTimeout !== undefined ? { connectTimeout: options.connectTimeout } : {}),
+      };
     },
     async (host) => {
       const definition = await findTool(host, tool);

@@ -36,7 +36,11 @@ export async function connect(command: string[], options: TargetOptions): Promis
       // The tools first: on 2026-07-28 a server may give its name only in a result's _meta.
       await host.listTools();
       out(`Connected to ${serverLabel(host.serverInfo(), "a server that gave no name")} (protocol ${host.protocol}).`);
-      out(provider ? `Sampling requests go to ${provider.models[0]} after your review.` : "No model is configured: you will type the answers to sampling requests yourself (see elicit connect --help).");
+      out(
+        provider
+          ? `Sampling requests go to ${provider.models[0]} after your review.`
+          : "No model is configured: you will type the answers to sampling requests yourself (see elicit connect --help).",
+      );
       await loop(host);
       return EXIT.ok;
     },
@@ -54,7 +58,11 @@ async function loop(host: Host): Promise<void> {
         pageSize: 15,
         choices: [
           ...tools.map((t) => ({ name: `Call ${line(t.name)}`, value: `tool:${t.name}`, description: line(t.description ?? "") })),
-          { name: "Add a root directory", value: "root:add", description: `Roots now: ${roots.map((r) => line(r.name ?? r.uri)).join(", ") || "none"}` },
+          {
+            name: "Add a root directory",
+            value: "root:add",
+            description: `Roots now: ${roots.map((r) => line(r.name ?? r.uri)).join(", ") || "none"}`,
+          },
           ...roots.map((r) => ({ name: `Remove root ${line(r.name ?? r.uri)}`, value: `root:remove:${r.uri}` })),
           { name: "Quit", value: "quit" },
         ],
@@ -66,14 +74,20 @@ async function loop(host: Host): Promise<void> {
     if (choice === "quit") return;
     try {
       if (choice === "root:add") {
-        const dir = await input({ message: "Directory to share with the server:", validate: (v) => (v.trim() ? true : "Type a directory path") });
+        const dir = await input({
+          message: "Directory to share with the server:",
+          validate: (v) => (v.trim() ? true : "Type a directory path"),
+        });
         const root = await host.roots.add(dir.trim());
         out(`Added root ${root.uri}`);
       } else if (choice.startsWith("root:remove:")) {
         await host.roots.remove(choice.slice("root:remove:".length));
         out("Removed.");
       } else {
-        await callOne(host, tools.find((t) => `tool:${t.name}` === choice)!);
+        await callOne(
+          host,
+          tools.find((t) => `tool:${t.name}` === choice)!,
+        );
       }
     } catch (error) {
       if (isExit(error)) continue;
@@ -101,9 +115,23 @@ async function argumentsFor(host: Host, tool: Tool): Promise<Record<string, unkn
     const name = line(tool.name);
     const server = serverLabel(info, "the server");
     const answer = await askOwnForm(
-      { message: sanitizeText(tool.description || "(the tool has no description)", { maxLength: 2000 }), fields: describeFields(schema).map((f) => ({ ...f, label: line(f.label) })), schema, warnings: [] },
-      { server: { name: line(info?.name ?? "server"), version: line(info?.version ?? "") }, protocol: "2025-11-25", signal: new AbortController().signal },
-      { title: `Arguments for ${name} (a tool of ${server})`, cancel: `do not call ${name}`, cancelled: `Cancelled: ${name} was not called.`, sent: `Calling ${name} on ${server}…` },
+      {
+        message: sanitizeText(tool.description || "(the tool has no description)", { maxLength: 2000 }),
+        fields: describeFields(schema).map((f) => ({ ...f, label: line(f.label) })),
+        schema,
+        warnings: [],
+      },
+      {
+        server: { name: line(info?.name ?? "server"), version: line(info?.version ?? "") },
+        protocol: "2025-11-25",
+        signal: new AbortController().signal,
+      },
+      {
+        title: `Arguments for ${name} (a tool of ${server})`,
+        cancel: `do not call ${name}`,
+        cancelled: `Cancelled: ${name} was not called.`,
+        sent: `Calling ${name} on ${server}…`,
+      },
     );
     return answer.action === "accept" ? answer.content : undefined;
   }

@@ -39,11 +39,23 @@ export async function demo(options: DemoOptions): Promise<number> {
       }
       const ui = options.answers !== undefined ? scriptedUI(await readAnswersFile(options.answers)) : terminalUI();
       if (roots.length === 0) roots.push((madeRoot = mkdtempSync(join(tmpdir(), "elicit-demo-"))));
-      return { target: { command: process.execPath, args: [MAIN, "serve", "travel"] }, ui, modes: options.modes, protocol: options.protocol, roots };
+      return {
+        target: { command: process.execPath, args: [MAIN, "serve", "travel"] },
+        ui,
+        modes: options.modes,
+        protocol: options.protocol,
+        roots,
+      };
     },
     async (host, provider) => {
-      out(`elicit demo: booking a trip to Barcelona, ${TRIP.departDate} to ${TRIP.returnDate}, with the travel server (protocol ${host.protocol}).`);
-      out(provider ? `Model: ${provider.models[0]} (you review the request and its answer).` : "No model is configured (ELICIT_MODEL…): when the server asks for one, you read the request and type the answer yourself.");
+      out(
+        `elicit demo: booking a trip to Barcelona, ${TRIP.departDate} to ${TRIP.returnDate}, with the travel server (protocol ${host.protocol}).`,
+      );
+      out(
+        provider
+          ? `Model: ${provider.models[0]} (you review the request and its answer).`
+          : "No model is configured (ELICIT_MODEL…): when the server asks for one, you read the request and type the answer yourself.",
+      );
       out(`The itinerary will be saved into ${roots[0]}.\n`);
       return walk(host);
     },
@@ -58,12 +70,14 @@ async function walk(host: Host): Promise<number> {
     out(`── ${step} ──`);
     return (await host.elicitation.callTool({ name, arguments: args })) as CallToolResult;
   };
-  const data = (r: CallToolResult) => (r.structuredContent ?? {}) as Record<string, any>;
+  const data = (r: CallToolResult) => (r.structuredContent ?? {}) as { top?: { id?: string }[]; reference?: string };
 
   const search = await call("1 of 4: search flights", "search_flights", TRIP);
   const firstLine = (search.content[0] as { text?: string } | undefined)?.text?.split("\n")[0] ?? "";
   // The list itself is long: the model review in step 2 shows all of it.
-  out(`${sanitizeText(firstLine, { maxLength: 400, multiline: false }).replace(/:$/, ".")} The server hands them all to the model in the next step.\n`);
+  out(
+    `${sanitizeText(firstLine, { maxLength: 400, multiline: false }).replace(/:$/, ".")} The server hands them all to the model in the next step.\n`,
+  );
   if (search.isError) return finish(search);
 
   const bestArgs = { ...TRIP, preferences: DEFAULT_PREFERENCES };
@@ -74,18 +88,20 @@ async function walk(host: Host): Promise<number> {
     // On 2026-07-28 a refused model request ends the call at the client (the revision has no way to
     // answer it with an error), so the demo asks the server for its rule, as 2025 servers fall back by themselves.
     if (!(error instanceof ProtocolError && error.code === USER_REJECTED)) throw error;
-    out(`You refused the model request (${sanitizeText(error.message, { maxLength: 200, multiline: false })}), so the server ranks the flights by its built-in rule instead.`);
+    out(
+      `You refused the model request (${sanitizeText(error.message, { maxLength: 200, multiline: false })}), so the server ranks the flights by its built-in rule instead.`,
+    );
     best = (await host.elicitation.callTool({ name: "find_best_flight", arguments: { ...bestArgs, rankBy: "rule" } })) as CallToolResult;
   }
   printResult(best, out);
   out("");
   if (best.isError) return finish(best);
-  const flightId = data(best).top?.[0]?.id as string | undefined;
+  const flightId = data(best).top?.[0]?.id;
 
   const booking = await call("3 of 4: book the trip", "book_trip", { ...TRIP, ...(flightId ? { flightId } : {}) });
   printResult(booking, out);
   out("");
-  const reference = data(booking).reference as string | undefined;
+  const reference = data(booking).reference;
   if (booking.isError || !reference) {
     out("Nothing was booked, so there is no itinerary to save. The demo ends here.");
     return finish(booking);

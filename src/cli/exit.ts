@@ -40,7 +40,9 @@ export function reportFailure(error: unknown): number {
   }
   if (error instanceof ProtocolError) {
     // The server answered the call with a JSON-RPC error: machine-readable on stdout, readable on stderr.
-    process.stdout.write(inertJson({ error: { code: error.code, message: error.message, ...(error.data !== undefined ? { data: error.data } : {}) } }) + "\n");
+    process.stdout.write(
+      inertJson({ error: { code: error.code, message: error.message, ...(error.data !== undefined ? { data: error.data } : {}) } }) + "\n",
+    );
     say(`the server refused the call: ${error.message} (${error.code})`);
     return EXIT.toolError;
   }

@@ -6,7 +6,14 @@
 // prints through `console` (the SDK's warnings quote server text, e.g. an invalid x-mcp-header).
 import { StringDecoder } from "node:string_decoder";
 import { format } from "node:util";
-import { Client, SERVER_INFO_META_KEY, StreamableHTTPClientTransport, type Implementation, type Tool, type Transport } from "@modelcontextprotocol/client";
+import {
+  Client,
+  SERVER_INFO_META_KEY,
+  StreamableHTTPClientTransport,
+  type Implementation,
+  type Tool,
+  type Transport,
+} from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import ora, { type Ora } from "ora";
 import { attachElicitation, type ElicitationHandle, type ElicitationMode } from "../client/attach.js";
@@ -80,7 +87,10 @@ export function parseProtocol(value: string): ProtocolChoice {
 }
 
 export function parseModes(value: string): ElicitationMode[] {
-  const modes = value.split(",").map((m) => m.trim()).filter(Boolean);
+  const modes = value
+    .split(",")
+    .map((m) => m.trim())
+    .filter(Boolean);
   const bad = modes.filter((m) => m !== "form" && m !== "url");
   if (bad.length || modes.length === 0) throw new HostError(`--modes takes form, url or form,url; got ${JSON.stringify(value)}.`);
   return [...new Set(modes)] as ElicitationMode[];
@@ -88,10 +98,16 @@ export function parseModes(value: string): ElicitationMode[] {
 
 /** `--connect-timeout SECONDS`, else ELICIT_CONNECT_TIMEOUT, else the default: a number of seconds > 0. */
 export function parseConnectTimeout(option: string | undefined, env: string | undefined = process.env.ELICIT_CONNECT_TIMEOUT): number {
-  const [value, name] = option !== undefined ? [option, "--connect-timeout"] : env !== undefined && env.trim() !== "" ? [env, "ELICIT_CONNECT_TIMEOUT"] : [undefined, ""];
+  const [value, name] =
+    option !== undefined
+      ? [option, "--connect-timeout"]
+      : env !== undefined && env.trim() !== ""
+        ? [env, "ELICIT_CONNECT_TIMEOUT"]
+        : [undefined, ""];
   if (value === undefined) return DEFAULT_CONNECT_TIMEOUT_S;
   const seconds = Number(value.trim());
-  if (value.trim() === "" || !Number.isFinite(seconds) || seconds <= 0) throw new HostError(`${name} takes a number of seconds greater than 0, e.g. 30; got ${JSON.stringify(value)}.`);
+  if (value.trim() === "" || !Number.isFinite(seconds) || seconds <= 0)
+    throw new HostError(`${name} takes a number of seconds greater than 0, e.g. 30; got ${JSON.stringify(value)}.`);
   return seconds;
 }
 
@@ -164,7 +180,14 @@ const SDK_EXCLUDED_TOOL = /^\[mcp-sdk\] excluding tool '(.*)' from tools\/list: 
  * Returns the function that puts console back.
  */
 export function captureConsole(onText: (text: string) => void): () => void {
-  const saved = { log: console.log, info: console.info, warn: console.warn, error: console.error, debug: console.debug, trace: console.trace };
+  const saved = {
+    log: console.log,
+    info: console.info,
+    warn: console.warn,
+    error: console.error,
+    debug: console.debug,
+    trace: console.trace,
+  };
   const route = (...args: unknown[]) => onText(format(...args));
   console.log = console.info = console.warn = console.error = route;
   console.debug = console.trace = (...args: unknown[]) => {
@@ -198,7 +221,11 @@ function transportFor(target: ServerTarget, stderr: HostOptions["serverStderr"])
     if (url.protocol !== "http:" && url.protocol !== "https:") throw new HostError(`--url must be http: or https:, got ${url.protocol}`);
     return new StreamableHTTPClientTransport(url);
   }
-  const transport = new StdioClientTransport({ command: target.command, args: target.args, stderr: stderr === "ignore" ? "ignore" : "pipe" });
+  const transport = new StdioClientTransport({
+    command: target.command,
+    args: target.args,
+    stderr: stderr === "ignore" ? "ignore" : "pipe",
+  });
   if (stderr !== "ignore") {
     // The server's stderr, as inert `[server] …` lines; available before start (a PassThrough).
     const lines = inertLines(printLine, "[server] ");
@@ -228,7 +255,10 @@ async function connectWithin(client: Client, transport: Transport, options: Host
   }
   const notice = interactive
     ? undefined
-    : setTimeout(() => printLine(`elicit: connecting to ${what}… (gives up after ${timeoutS} s; see --connect-timeout)`), Math.min(CONNECT_NOTICE_AFTER_MS, timeoutMs / 2));
+    : setTimeout(
+        () => printLine(`elicit: connecting to ${what}… (gives up after ${timeoutS} s; see --connect-timeout)`),
+        Math.min(CONNECT_NOTICE_AFTER_MS, timeoutMs / 2),
+      );
   const timer = setTimeout(() => {
     timedOut = true;
     // Closing the transport ends the handshake (and, on stdio, the server process and the SDK's probe sibling).
@@ -241,7 +271,9 @@ async function connectWithin(client: Client, transport: Transport, options: Host
     if (error instanceof HostError) throw error;
     if (timedOut || isTimeout(error)) {
       const started = "url" in options.target ? what : `${what} started but`;
-      throw new HostError(`${started} did not answer ${handshake(options.protocol)} within ${timeoutS} s (wait longer with --connect-timeout SECONDS).`);
+      throw new HostError(
+        `${started} did not answer ${handshake(options.protocol)} within ${timeoutS} s (wait longer with --connect-timeout SECONDS).`,
+      );
     }
     throw new HostError(`Could not connect to ${what}: ${(error as Error).message}`);
   } finally {
@@ -255,7 +287,10 @@ async function connectWithin(client: Client, transport: Transport, options: Host
 const isTimeout = (error: unknown) => /timed out|timeout/i.test((error as Error)?.message ?? "");
 
 const isImplementation = (value: unknown): value is Implementation =>
-  typeof value === "object" && value !== null && typeof (value as Implementation).name === "string" && typeof (value as Implementation).version === "string";
+  typeof value === "object" &&
+  value !== null &&
+  typeof (value as Implementation).name === "string" &&
+  typeof (value as Implementation).version === "string";
 
 /**
  * The server's name and version. The SDK has them from `initialize` (2025 eras) or from the
@@ -286,7 +321,12 @@ export async function openHost(options: HostOptions): Promise<Host> {
   const excluded = new Map<string, string>();
   const restoreConsole = captureConsole(consoleSink(excluded));
   try {
-    await connectWithin(client, transportFor(options.target, options.serverStderr), options, options.connectTimeoutS ?? DEFAULT_CONNECT_TIMEOUT_S);
+    await connectWithin(
+      client,
+      transportFor(options.target, options.serverStderr),
+      options,
+      options.connectTimeoutS ?? DEFAULT_CONNECT_TIMEOUT_S,
+    );
     const protocol = client.getNegotiatedProtocolVersion() ?? "unknown";
     if (options.protocol !== "auto" && protocol !== options.protocol) {
       await client.close().catch(() => {});
@@ -337,7 +377,10 @@ export interface HostRequest {
  * Opens a host (with the model from the environment, if any), runs `body`, closes the host; any
  * failure, including in `prepare`, is printed and becomes the exit code.
  */
-export async function withHost(prepare: () => Promise<HostRequest>, body: (host: Host, provider: ModelProvider | undefined) => Promise<number>): Promise<number> {
+export async function withHost(
+  prepare: () => Promise<HostRequest>,
+  body: (host: Host, provider: ModelProvider | undefined) => Promise<number>,
+): Promise<number> {
   let host: Host | undefined;
   try {
     const request = await prepare();
@@ -345,7 +388,15 @@ export async function withHost(prepare: () => Promise<HostRequest>, body: (host:
     const protocol = parseProtocol(request.protocol);
     const connectTimeoutS = parseConnectTimeout(request.connectTimeout);
     const provider = providerFromEnv();
-    host = await openHost({ target: request.target, ui: request.ui, modes, protocol, roots: request.roots, connectTimeoutS, ...(provider ? { provider } : {}) });
+    host = await openHost({
+      target: request.target,
+      ui: request.ui,
+      modes,
+      protocol,
+      roots: request.roots,
+      connectTimeoutS,
+      ...(provider ? { provider } : {}),
+    });
     return await body(host, provider);
   } catch (error) {
     return reportFailure(error);

@@ -23,14 +23,18 @@ async function readSource(file: string): Promise<string> {
 
 /** Accepts a bare requestedSchema, or elicitation/create params or a whole request holding one. */
 function extractSchema(doc: unknown): unknown {
-  const obj = doc as Record<string, any> | null;
+  const obj = doc as { params?: { requestedSchema?: unknown }; requestedSchema?: unknown } | null;
   return obj?.params?.requestedSchema ?? obj?.requestedSchema ?? doc;
 }
 
 export async function lint(file: string, options: LintOptions): Promise<LintOutput> {
   const protocol = options.protocol ?? LATEST_REVISION;
   if (!isProtocolRevision(protocol)) {
-    return { exitCode: 2, stdout: "", stderr: `elicit lint: unknown protocol revision "${protocol}"; use one of ${PROTOCOL_REVISIONS.join(", ")}\n` };
+    return {
+      exitCode: 2,
+      stdout: "",
+      stderr: `elicit lint: unknown protocol revision "${protocol}"; use one of ${PROTOCOL_REVISIONS.join(", ")}\n`,
+    };
   }
   let source: string;
   try {
@@ -42,13 +46,19 @@ export async function lint(file: string, options: LintOptions): Promise<LintOutp
   try {
     doc = JSON.parse(source);
   } catch (e) {
-    return { exitCode: 2, stdout: "", stderr: `elicit lint: ${file === "-" ? "standard input" : file} is not valid JSON: ${(e as Error).message}\n` };
+    return {
+      exitCode: 2,
+      stdout: "",
+      stderr: `elicit lint: ${file === "-" ? "standard input" : file} is not valid JSON: ${(e as Error).message}\n`,
+    };
   }
   const issues = checkSchema(extractSchema(doc), { protocol });
   const exitCode = hasErrors(issues) ? 1 : 0;
   if (options.json) return { exitCode, stdout: JSON.stringify({ protocol, issues }, null, 2) + "\n", stderr: "" };
   const errors = issues.filter((i) => i.severity === "error").length;
   const lines = issues.map((i) => `${i.path || "/"}  ${i.severity}  ${i.code}  ${i.message}`);
-  lines.push(`${errors} error${errors === 1 ? "" : "s"}, ${issues.length - errors} warning${issues.length - errors === 1 ? "" : "s"} (protocol ${protocol})`);
+  lines.push(
+    `${errors} error${errors === 1 ? "" : "s"}, ${issues.length - errors} warning${issues.length - errors === 1 ? "" : "s"} (protocol ${protocol})`,
+  );
   return { exitCode, stdout: lines.join("\n") + "\n", stderr: "" };
 }

@@ -13,7 +13,9 @@ import { LATEST_REVISION, PROTOCOL_REVISIONS } from "../schema/types.js";
 const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
 
 const program = new Command("elicit")
-  .description("MCP elicitation from the terminal: check form schemas, and answer servers' forms, URL and model requests, run the travel demo.")
+  .description(
+    "MCP elicitation from the terminal: check form schemas, and answer servers' forms, URL and model requests, run the travel demo.",
+  )
   .version(version)
   // Usage errors exit 2, like every other bad-input case of the CLI; help and version exit 0.
   .exitOverride((err) => process.exit(err.exitCode === 0 ? 0 : 2));
@@ -24,13 +26,16 @@ program
   .argument("<file>", "JSON file to check, or - for standard input")
   .option("--protocol <rev>", `protocol revision: ${PROTOCOL_REVISIONS.join(", ")}`, LATEST_REVISION)
   .option("--json", "print the findings as JSON")
-  .addHelpText("after", `
+  .addHelpText(
+    "after",
+    `
 Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 unreadable input or bad JSON.
 
 Examples:
   elicit lint form.json
   elicit lint --protocol 2025-06-18 form.json
-  echo '{"type":"object","properties":{"age":{"type":"integer","minimum":18}}}' | elicit lint -`)
+  echo '{"type":"object","properties":{"age":{"type":"integer","minimum":18}}}' | elicit lint -`,
+  )
   .action(async (file: string, opts: { protocol: string; json?: boolean }) => {
     const out = await lint(file, opts);
     process.stdout.write(out.stdout);
@@ -42,8 +47,13 @@ program
   .command("serve")
   .description("Run a bundled MCP server, over stdio or Streamable HTTP, on every protocol revision (2025-06-18, 2025-11-25, 2026-07-28).")
   .argument("<name>", `server to run: ${SERVER_NAMES.join(", ")}`)
-  .option("--http <[host:]port>", "serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio (host default 127.0.0.1; port 0 picks a free one)")
-  .addHelpText("after", `
+  .option(
+    "--http <[host:]port>",
+    "serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio (host default 127.0.0.1; port 0 picks a free one)",
+  )
+  .addHelpText(
+    "after",
+    `
 Servers:
   conformance  every tool, resource and prompt of the official MCP conformance suite (@modelcontextprotocol/conformance)
   travel       the travel-booking demo: search_flights, find_best_flight (sampling), book_trip (elicitation), save_itinerary (roots)
@@ -54,7 +64,8 @@ Examples:
   elicit serve conformance                         # stdio, for an MCP client that spawns it
   elicit serve conformance --http 3000             # http://127.0.0.1:3000/mcp
   elicit serve conformance --http 0.0.0.0:3000     # listen on every interface (no DNS-rebinding Host check)
-  elicit serve travel --http 3000                  # the travel demo at http://127.0.0.1:3000/mcp`)
+  elicit serve travel --http 3000                  # the travel demo at http://127.0.0.1:3000/mcp`,
+  )
   .action(async (name: string, opts: { http?: string }) => {
     process.exitCode = await serve(name, opts);
   });
@@ -65,8 +76,16 @@ function serverOptions(command: Command): Command {
     .option("--url <url>", "the server's Streamable HTTP endpoint, e.g. http://127.0.0.1:3000/mcp")
     .option("--modes <modes>", "elicitation modes to declare: form, url or form,url", "form,url")
     .option("--protocol <rev>", `protocol revision: auto, ${PROTOCOL_REVISIONS.join(", ")}`, "auto")
-    .option("--root <dir>", "a directory the server may work in, sent as a file:// root (repeatable)", (dir: string, all: string[]) => [...all, dir], [] as string[])
-    .option("--connect-timeout <seconds>", `give up when the server has not answered the handshake after this long (default ${DEFAULT_CONNECT_TIMEOUT_S}, or ELICIT_CONNECT_TIMEOUT)`);
+    .option(
+      "--root <dir>",
+      "a directory the server may work in, sent as a file:// root (repeatable)",
+      (dir: string, all: string[]) => [...all, dir],
+      [] as string[],
+    )
+    .option(
+      "--connect-timeout <seconds>",
+      `give up when the server has not answered the handshake after this long (default ${DEFAULT_CONNECT_TIMEOUT_S}, or ELICIT_CONNECT_TIMEOUT)`,
+    );
 }
 
 const MODEL_ENV = `
@@ -84,7 +103,9 @@ serverOptions(
     .option("--args <json>", "the tool's arguments as a JSON object", "{}")
     .option("--answers <file>", "answers for the server's questions: a JSON or YAML list (- for standard input)"),
 )
-  .addHelpText("after", `
+  .addHelpText(
+    "after",
+    `
 Before calling, it lists the server's tools: a tool that is not there, or that the MCP SDK excluded
 (an invalid x-mcp-header declaration), is not called, and --args are checked against the tool's
 input schema (a $ref to another document is not fetched, and what it describes is left to the server;
@@ -111,7 +132,8 @@ ${MODEL_ENV}
 
 Examples:
   elicit call search_flights --args '{"destination":"Barcelona","departDate":"2026-06-15","returnDate":"2026-06-22"}' -- elicit serve travel
-  elicit call book_trip --args '{"destination":"Barcelona","departDate":"2026-06-15","returnDate":"2026-06-22"}' --answers answers.yaml --url http://127.0.0.1:3000/mcp`)
+  elicit call book_trip --args '{"destination":"Barcelona","departDate":"2026-06-15","returnDate":"2026-06-22"}' --answers answers.yaml --url http://127.0.0.1:3000/mcp`,
+  )
   .action(async (tool: string, server: string[], opts) => {
     process.exitCode = await call(tool, server, opts);
   });
@@ -119,15 +141,20 @@ Examples:
 serverOptions(
   program
     .command("tools")
-    .description("List the server's tools (every page) and print them as JSON, as the MCP SDK keeps them: tools it excludes (an invalid x-mcp-header declaration) are left out, with a warning.")
+    .description(
+      "List the server's tools (every page) and print them as JSON, as the MCP SDK keeps them: tools it excludes (an invalid x-mcp-header declaration) are left out, with a warning.",
+    )
     .argument("[server...]", "after --: the command that starts a stdio server"),
 )
-  .addHelpText("after", `
+  .addHelpText(
+    "after",
+    `
 Exit codes: 0 listed, 2 usage error or the server could not be reached.
 
 Examples:
   elicit tools -- elicit serve travel
-  elicit tools --url http://127.0.0.1:3000/mcp --protocol 2025-11-25`)
+  elicit tools --url http://127.0.0.1:3000/mcp --protocol 2025-11-25`,
+  )
   .action(async (server: string[], opts) => {
     process.exitCode = await tools(server, opts);
   });
@@ -135,10 +162,14 @@ Examples:
 serverOptions(
   program
     .command("connect")
-    .description("Connect to an MCP server and use it interactively: list and call tools, answer its forms, URL requests and model requests, manage roots.")
+    .description(
+      "Connect to an MCP server and use it interactively: list and call tools, answer its forms, URL requests and model requests, manage roots.",
+    )
     .argument("[server...]", "after --: the command that starts a stdio server"),
 )
-  .addHelpText("after", `
+  .addHelpText(
+    "after",
+    `
 Every question the server asks shows which server asks and why. Forms are checked before they are
 shown and answers before they are sent; URLs are analysed (look-alike hosts, punycode, IP literals)
 and opened in your browser only after you say yes. Ctrl-C or Esc cancels a question; at the main
@@ -147,25 +178,36 @@ ${MODEL_ENV}
 
 Examples:
   elicit connect -- elicit serve travel
-  elicit connect --url http://127.0.0.1:3000/mcp --root ~/trips`)
+  elicit connect --url http://127.0.0.1:3000/mcp --root ~/trips`,
+  )
   .action(async (server: string[], opts) => {
     process.exitCode = await connect(server, opts);
   });
 
 program
   .command("demo")
-  .description("The travel-booking demo: search Barcelona flights, let the model pick the best (you review the call), book the trip through the server's forms, save the itinerary into a root.")
+  .description(
+    "The travel-booking demo: search Barcelona flights, let the model pick the best (you review the call), book the trip through the server's forms, save the itinerary into a root.",
+  )
   .option("--protocol <rev>", `protocol revision: auto, ${PROTOCOL_REVISIONS.join(", ")}`, "auto")
   .option("--modes <modes>", "elicitation modes to declare: form, url or form,url", "form,url")
-  .option("--root <dir>", "where the itinerary may be saved (repeatable; default: a new temporary directory)", (dir: string, all: string[]) => [...all, dir], [] as string[])
+  .option(
+    "--root <dir>",
+    "where the itinerary may be saved (repeatable; default: a new temporary directory)",
+    (dir: string, all: string[]) => [...all, dir],
+    [] as string[],
+  )
   .option("--answers <file>", "answer from a JSON or YAML file instead of the terminal (see elicit call --help)")
-  .addHelpText("after", `
+  .addHelpText(
+    "after",
+    `
 The demo starts \`elicit serve travel\` itself (over stdio) and connects to it as \`elicit connect\` would.
 ${MODEL_ENV}
 
 Examples:
   elicit demo
-  elicit demo --root ~/trips --protocol 2025-11-25`)
+  elicit demo --root ~/trips --protocol 2025-11-25`,
+  )
   .action(async (opts) => {
     process.exitCode = await demo(opts);
   });

@@ -57,7 +57,9 @@ export async function startServer(name: string, options: ServeOptions = {}): Pro
   if (!entry) throw new UsageError(`unknown server "${name}"; known servers: ${SERVER_NAMES.join(", ")}`);
   const factory = entry.factory();
   if (options.http === undefined) {
-    const handle = serveStdio((ctx) => factory({ era: ctx.era }), { onerror: (e) => process.stderr.write(`elicit serve ${name}: ${e.message}\n`) });
+    const handle = serveStdio((ctx) => factory({ era: ctx.era }), {
+      onerror: (e) => process.stderr.write(`elicit serve ${name}: ${e.message}\n`),
+    });
     return { close: () => handle.close() };
   }
   const { host, port } = parseListen(options.http);
@@ -75,7 +77,10 @@ export async function serve(name: string, options: ServeOptions = {}): Promise<n
     process.stderr.write(`elicit serve: ${message}\n`);
     return 2;
   }
-  if (running.url) process.stderr.write(`elicit serve ${name}: listening on ${running.url.href} (Streamable HTTP, all protocol revisions); Ctrl-C stops it\n`);
+  if (running.url)
+    process.stderr.write(
+      `elicit serve ${name}: listening on ${running.url.href} (Streamable HTTP, all protocol revisions); Ctrl-C stops it\n`,
+    );
   else if (process.stdin.isTTY) {
     // Someone typed the command at a terminal: say what it waits for, and how to talk to it.
     process.stderr.write(
@@ -93,10 +98,13 @@ export async function serve(name: string, options: ServeOptions = {}): Promise<n
       process.stderr.write(`elicit serve ${name}: ${signal}, stopping\n`);
       const timer = setTimeout(() => resolve(0), 5000);
       timer.unref();
-      running.close().catch(() => {}).finally(() => {
-        clearTimeout(timer);
-        resolve(0);
-      });
+      running
+        .close()
+        .catch(() => {})
+        .finally(() => {
+          clearTimeout(timer);
+          resolve(0);
+        });
     };
     process.once("SIGINT", stop);
     process.once("SIGTERM", stop);
@@ -106,7 +114,10 @@ export async function serve(name: string, options: ServeOptions = {}): Promise<n
       const ended = () => {
         if (stopping) return;
         stopping = true;
-        running.close().catch(() => {}).finally(() => resolve(0));
+        running
+          .close()
+          .catch(() => {})
+          .finally(() => resolve(0));
       };
       process.stdin.once("end", ended);
       process.stdin.once("close", ended);

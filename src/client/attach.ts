@@ -1,6 +1,13 @@
 // attachElicitation: one handler on an SDK Client that serves 2025-era `elicitation/create`
 // requests and 2026-07-28 embedded requests alike, and checks everything before a UI sees it.
-import { ProtocolError, ProtocolErrorCode, type CallToolResult, type Client, type ElicitRequestURLParams, type StandardSchemaV1 } from "@modelcontextprotocol/client";
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  type CallToolResult,
+  type Client,
+  type ElicitRequestURLParams,
+  type StandardSchemaV1,
+} from "@modelcontextprotocol/client";
 import { checkSchema, hasErrors } from "../schema/check.js";
 import { applyDefaults } from "../schema/defaults.js";
 import { describeProblem, MESSAGE_LIMITS, shapeProblem } from "../schema/limits.js";
@@ -41,7 +48,11 @@ const invalidParams = (message: string) => new ProtocolError(ProtocolErrorCode.I
 function sanitizeField(field: Field): Field {
   const out: Field = { ...field, label: sanitizeText(field.label, { maxLength: MAX_LABEL_LENGTH, multiline: false }) };
   if (field.help !== undefined) out.help = sanitizeText(field.help, { maxLength: MAX_MESSAGE_LENGTH });
-  if (field.options) out.options = field.options.map((o) => ({ value: o.value, label: sanitizeText(o.label, { maxLength: MAX_LABEL_LENGTH, multiline: false }) }));
+  if (field.options)
+    out.options = field.options.map((o) => ({
+      value: o.value,
+      label: sanitizeText(o.label, { maxLength: MAX_LABEL_LENGTH, multiline: false }),
+    }));
   return out;
 }
 
@@ -69,7 +80,8 @@ export function attachElicitation(client: Client, options: AttachOptions): Elici
   const pending = new PendingUrlElicitations();
   client.registerCapabilities({ elicitation: Object.fromEntries([...modes].map((m) => [m, {}])) });
   // Only flows the person consented to are tracked; the spec says to ignore any other id.
-  if (modes.has("url")) client.setNotificationHandler("notifications/elicitation/complete", (n) => void pending.complete(n.params.elicitationId));
+  if (modes.has("url"))
+    client.setNotificationHandler("notifications/elicitation/complete", (n) => void pending.complete(n.params.elicitationId));
 
   const contextFor = (signal: AbortSignal): UIContext => uiContextFor(client, signal);
 
@@ -104,7 +116,8 @@ export function attachElicitation(client: Client, options: AttachOptions): Elici
     checkShape(params);
     const mode = (params.mode ?? "form") as string;
     if (mode !== "form" && mode !== "url") throw invalidParams(`Unknown elicitation mode ${JSON.stringify(mode)}.`);
-    if (!modes.has(mode)) throw invalidParams(`This client did not declare ${mode}-mode elicitation; it supports: ${[...modes].join(", ")}.`);
+    if (!modes.has(mode))
+      throw invalidParams(`This client did not declare ${mode}-mode elicitation; it supports: ${[...modes].join(", ")}.`);
     const context = contextFor(ctx.mcpReq.signal);
     const message = sanitizeText(params.message, { maxLength: MAX_MESSAGE_LENGTH });
 
@@ -119,10 +132,16 @@ export function attachElicitation(client: Client, options: AttachOptions): Elici
     const fields = describeFields(schema).map(sanitizeField);
     const sensitive = fields.filter((f) => f.sensitive);
     if (sensitive.length && policy.declineSensitiveForms) {
-      options.ui.notice(`Declined a form from ${context.server.name} that asks for ${sensitive.map((f) => SENSITIVE_LABELS[f.sensitive!]).join(", ")}.`, context);
+      options.ui.notice(
+        `Declined a form from ${context.server.name} that asks for ${sensitive.map((f) => SENSITIVE_LABELS[f.sensitive!]).join(", ")}.`,
+        context,
+      );
       return { action: "decline" as const };
     }
-    const warnings = sensitive.map((f) => `"${f.label}" looks like it asks for ${SENSITIVE_LABELS[f.sensitive!]}. Servers must not collect that in a form; only answer if you trust this server.`);
+    const warnings = sensitive.map(
+      (f) =>
+        `"${f.label}" looks like it asks for ${SENSITIVE_LABELS[f.sensitive!]}. Servers must not collect that in a form; only answer if you trust this server.`,
+    );
     const formRequest: FormRequest = { message, fields, schema, warnings };
     const answer = await options.ui.form(formRequest, context);
     if (answer.action !== "accept") return { action: answer.action };
@@ -153,21 +172,34 @@ export function attachElicitation(client: Client, options: AttachOptions): Elici
     const context = contextFor(signal);
     const message = sanitizeText(elicitation.message, { maxLength: MAX_MESSAGE_LENGTH });
     const consent = await askUrl(message, elicitation.url, elicitation.elicitationId, context);
-    if (consent === "refused") throw new UrlElicitationEndedError("refused", `Refused the URL the tool needs: ${refusalOf(elicitation.url)}`);
+    if (consent === "refused")
+      throw new UrlElicitationEndedError("refused", `Refused the URL the tool needs: ${refusalOf(elicitation.url)}`);
     if (consent === "over-limit") {
       overLimit(context);
-      throw new UrlElicitationEndedError("declined", `Declined the URL the tool needs: over the limit of ${limiter.max} requests per ${limiter.windowMs / 1000} s.`);
+      throw new UrlElicitationEndedError(
+        "declined",
+        `Declined the URL the tool needs: over the limit of ${limiter.max} requests per ${limiter.windowMs / 1000} s.`,
+      );
     }
-    if (consent !== "accept") throw new UrlElicitationEndedError(consent === "decline" ? "declined" : "cancelled", `You ${consent === "decline" ? "declined" : "cancelled"} the URL the tool needs; the tool call was not retried.`);
+    if (consent !== "accept")
+      throw new UrlElicitationEndedError(
+        consent === "decline" ? "declined" : "cancelled",
+        `You ${consent === "decline" ? "declined" : "cancelled"} the URL the tool needs; the tool call was not retried.`,
+      );
     const completed = pending.track(elicitation.elicitationId);
     const analysis = analyzeUrl(elicitation.url);
-    const host = sanitizeText(analysis.unicodeHost && analysis.unicodeHost !== analysis.host ? `${analysis.unicodeHost} (${analysis.host})` : analysis.host, { multiline: false });
+    const host = sanitizeText(
+      analysis.unicodeHost && analysis.unicodeHost !== analysis.host ? `${analysis.unicodeHost} (${analysis.host})` : analysis.host,
+      { multiline: false },
+    );
     const outcome = options.ui.waitForUrl
       ? await options.ui.waitForUrl({ message, host, completed }, context)
       : await Promise.race([completed.then(() => "completed" as const), aborted(signal)]);
     if (outcome === "cancel") {
       pending.forget(elicitation.elicitationId);
-      const withdrawn = signal.aborted ? "The tool call was cancelled while waiting for the URL flow" : "You cancelled the wait for the URL flow";
+      const withdrawn = signal.aborted
+        ? "The tool call was cancelled while waiting for the URL flow"
+        : "You cancelled the wait for the URL flow";
       throw new UrlElicitationEndedError("cancelled", `${withdrawn} at ${host}; the tool call was not retried.`);
     }
     return outcome;
@@ -175,13 +207,25 @@ export function attachElicitation(client: Client, options: AttachOptions): Elici
 
   // A malformed request from the server gets -32600 (the SDK would not answer at all); a malformed
   // reply to a tool call ends it at once instead of after CALL_TIMEOUT_MS.
-  const dropped = watchDropped(client, () => new ProtocolError(ProtocolErrorCode.InternalError, "The server's reply was malformed (neither a result nor an error with a code) and was dropped; the call cannot get its answer."));
+  const dropped = watchDropped(
+    client,
+    () =>
+      new ProtocolError(
+        ProtocolErrorCode.InternalError,
+        "The server's reply was malformed (neither a result nor an error with a code) and was dropped; the call cannot get its answer.",
+      ),
+  );
 
   const sdkCallTool = client.callTool.bind(client);
   const callTool: ElicitationHandle["callTool"] = (params, callOptions) =>
     dropped.race((signal) => {
       const any = callOptions?.signal ? AbortSignal.any([callOptions.signal, signal]) : signal;
-      return callToolWithUrlFlows(sdkCallTool, params, { ...callOptions, signal: any, timeout: callOptions?.timeout ?? CALL_TIMEOUT_MS }, urlStep);
+      return callToolWithUrlFlows(
+        sdkCallTool,
+        params,
+        { ...callOptions, signal: any, timeout: callOptions?.timeout ?? CALL_TIMEOUT_MS },
+        urlStep,
+      );
     });
   // A host that calls client.callTool (not the handle's) would silently lose the -32042 flow and the
   // long wait: the client's own callTool goes through them too.
@@ -193,7 +237,10 @@ export function attachElicitation(client: Client, options: AttachOptions): Elici
   };
 
   function overLimit(context: UIContext) {
-    options.ui.notice(`Declined a request from ${context.server.name} without showing it: over the limit of ${limiter.max} requests per ${limiter.windowMs / 1000} s.`, context);
+    options.ui.notice(
+      `Declined a request from ${context.server.name} without showing it: over the limit of ${limiter.max} requests per ${limiter.windowMs / 1000} s.`,
+      context,
+    );
     return { action: "decline" as const };
   }
 }
@@ -213,4 +260,6 @@ const refusalOf = (url: unknown) => analyzeUrl(String(url ?? "")).refusal ?? "no
 
 /** Resolves "cancel" when the signal aborts (never otherwise). */
 const aborted = (signal: AbortSignal) =>
-  new Promise<"cancel">((resolve) => (signal.aborted ? resolve("cancel") : signal.addEventListener("abort", () => resolve("cancel"), { once: true })));
+  new Promise<"cancel">((resolve) =>
+    signal.aborted ? resolve("cancel") : signal.addEventListener("abort", () => resolve("cancel"), { once: true }),
+  );

@@ -1,7 +1,14 @@
 // mcp-elicit/client: safe elicitation, sampling and roots for any SDK v2 Client. UI-free: the renderers
 // are mcp-elicit/terminal and mcp-elicit/scripted, the OpenAI-compatible model provider mcp-elicit/openai,
 // so a host that renders its own way loads none of @inquirer/*, ora, open, openai or yaml.
-export { attachElicitation, CALL_TIMEOUT_MS, type AttachOptions, type ElicitationHandle, type ElicitationMode, type ElicitationPolicy } from "./attach.js";
+export {
+  attachElicitation,
+  CALL_TIMEOUT_MS,
+  type AttachOptions,
+  type ElicitationHandle,
+  type ElicitationMode,
+  type ElicitationPolicy,
+} from "./attach.js";
 export { attachSampling, TYPED_BY_PERSON, USER_REJECTED, type SamplingOptions } from "./sampling.js";
 export { attachRoots, toRoot, type RootInput, type RootsHandle } from "./roots.js";
 export { PendingUrlElicitations, UrlElicitationEndedError, type UrlFlowEnd } from "./url-flow.js";
@@ -11,4 +18,12 @@ export type { RateLimitOptions } from "./rate-limit.js";
 // The UI contract every renderer implements (terminalUI, scriptedUI, or your own).
 export type * from "./ui.js";
 // The model-provider contract attachSampling takes; openAICompatibleProvider (mcp-elicit/openai) is one.
-export { ProviderError, type ModelProvider, type ProviderErrorInit, type ProviderErrorKind, type ProviderTarget, type SamplingParams, type SamplingResult } from "./providers/provider.js";
+export {
+  ProviderError,
+  type ModelProvider,
+  type ProviderErrorInit,
+  type ProviderErrorKind,
+  type ProviderTarget,
+  type SamplingParams,
+  type SamplingResult,
+} from "./providers/provider.js";

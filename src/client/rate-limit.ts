@@ -14,7 +14,10 @@ export class RateLimiter {
   readonly max: number;
   readonly windowMs: number;
 
-  constructor(options: RateLimitOptions = {}, private now: () => number = Date.now) {
+  constructor(
+    options: RateLimitOptions = {},
+    private now: () => number = Date.now,
+  ) {
     this.max = options.max ?? DEFAULT_RATE_LIMIT.max;
     this.windowMs = options.windowMs ?? DEFAULT_RATE_LIMIT.windowMs;
   }

@@ -29,7 +29,8 @@ export function toRoot(input: RootInput): Root {
   return { uri: pathToFileURL(abs).href, name: name ?? (basename(abs) || abs) };
 }
 
-const uriOf = (dirOrUri: string) => (dirOrUri.startsWith("file:") ? pathToFileURL(fileURLToPath(dirOrUri)).href : pathToFileURL(resolve(dirOrUri)).href);
+const uriOf = (dirOrUri: string) =>
+  dirOrUri.startsWith("file:") ? pathToFileURL(fileURLToPath(dirOrUri)).href : pathToFileURL(resolve(dirOrUri)).href;
 
 /** Declares the roots capability (with listChanged) and answers roots/list. Call before connect. */
 export function attachRoots(client: Client, initial: RootInput[] = []): RootsHandle {

@@ -9,7 +9,8 @@ export const MAX_SAMPLING_TEXT = 20_000;
 
 type Block = { type: string; [k: string]: unknown };
 
-const blocks = (content: unknown): Block[] => (Array.isArray(content) ? content : [content]).filter((b): b is Block => typeof b === "object" && b !== null);
+const blocks = (content: unknown): Block[] =>
+  (Array.isArray(content) ? content : [content]).filter((b): b is Block => typeof b === "object" && b !== null);
 
 const kb = (base64: unknown) => (typeof base64 === "string" ? `${Math.ceil((base64.length * 3) / 4 / 1024)} KB` : "? KB");
 
@@ -35,7 +36,10 @@ const label = (text: unknown) => sanitizeText(text, { maxLength: MAX_LABEL_LENGT
 
 export function requestView(params: SamplingParams, model: string | undefined): SamplingRequestView {
   const p = params as SamplingParams & { tools?: { name: string }[] };
-  const messages: SamplingMessageView[] = p.messages.map((m) => ({ role: m.role, text: inert(blocks(m.content).map(describeBlock).join("\n")) }));
+  const messages: SamplingMessageView[] = p.messages.map((m) => ({
+    role: m.role,
+    text: inert(blocks(m.content).map(describeBlock).join("\n")),
+  }));
   const prefs = p.modelPreferences ?? {};
   const priorities: SamplingRequestView["priorities"] = {};
   if (typeof prefs.costPriority === "number") priorities.cost = prefs.costPriority;
@@ -80,7 +84,12 @@ export function answerView(result: SamplingResult): SamplingAnswerView {
   const all = blocks(result.content);
   return {
     model: label(result.model),
-    text: inert(all.filter((b) => b.type !== "tool_use").map(describeBlock).join("\n")),
+    text: inert(
+      all
+        .filter((b) => b.type !== "tool_use")
+        .map(describeBlock)
+        .join("\n"),
+    ),
     ...(result.stopReason !== undefined ? { stopReason: label(result.stopReason) } : {}),
     toolCalls: all.filter((b) => b.type === "tool_use").map((b) => label(`${String(b.name)}(${JSON.stringify(b.input ?? {})})`)),
   };

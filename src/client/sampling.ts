@@ -37,7 +37,10 @@ export function attachSampling(client: Client, options: SamplingOptions): void {
     const params = request.params as SamplingParams;
     const context = uiContextFor(client, ctx.mcpReq.signal);
     if (!limiter.take()) {
-      ui.notice(`Rejected a model request from ${context.server.name} without showing it: over the limit of ${limiter.max} requests per ${limiter.windowMs / 1000} s.`, context);
+      ui.notice(
+        `Rejected a model request from ${context.server.name} without showing it: over the limit of ${limiter.max} requests per ${limiter.windowMs / 1000} s.`,
+        context,
+      );
       throw rejected("Sampling request rejected: over the client's rate limit");
     }
     const model = provider?.chooseModel(params.modelPreferences);
@@ -45,7 +48,11 @@ export function attachSampling(client: Client, options: SamplingOptions): void {
     const review = await ui.reviewRequest(view, context);
     if (review.action === "deny") throw rejected("User rejected sampling request");
     const { params: approved, ignored } = applyEdit(params, review.edit);
-    if (ignored.length) ui.notice(`Kept message${ignored.length > 1 ? "s" : ""} ${ignored.map((i) => i + 1).join(", ")} as the server sent ${ignored.length > 1 ? "them" : "it"}: only text messages can be edited.`, context);
+    if (ignored.length)
+      ui.notice(
+        `Kept message${ignored.length > 1 ? "s" : ""} ${ignored.map((i) => i + 1).join(", ")} as the server sent ${ignored.length > 1 ? "them" : "it"}: only text messages can be edited.`,
+        context,
+      );
 
     let result: SamplingResult | undefined;
     if (provider && model !== undefined) {

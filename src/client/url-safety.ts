@@ -39,7 +39,16 @@ import { domainToUnicode } from "node:url";
 import { parse as parseDomain } from "tldts";
 import { hostRewrite, ipInName, ipKind, ipv4Scope, isLoopback, localName, rawHost } from "./url-safety/host.js";
 import { brandLookalike, domainInSubdomain, isAllowedScriptSet, latinSkeleton, scriptsOf } from "./url-safety/lookalike.js";
-import { codePoint, decodeSafe, describeChar, display, FORBIDDEN, hiddenCharacter, LONG_URL_LENGTH, percentDecode } from "./url-safety/text.js";
+import {
+  codePoint,
+  decodeSafe,
+  describeChar,
+  display,
+  FORBIDDEN,
+  hiddenCharacter,
+  LONG_URL_LENGTH,
+  percentDecode,
+} from "./url-safety/text.js";
 
 export { LONG_URL_LENGTH } from "./url-safety/text.js";
 /** URLs longer than this are refused outright. */
@@ -120,7 +129,9 @@ export function analyzeUrl(url: string): UrlAnalysis {
   }
   const bad = FORBIDDEN.exec(input);
   if (bad) {
-    return refuse(`The URL contains ${describeChar(bad[0])} at position ${bad.index + 1}; a valid URL has no spaces, control or invisible characters.`);
+    return refuse(
+      `The URL contains ${describeChar(bad[0])} at position ${bad.index + 1}; a valid URL has no spaces, control or invisible characters.`,
+    );
   }
   let parsed: URL;
   try {
@@ -144,7 +155,11 @@ export function analyzeUrl(url: string): UrlAnalysis {
     const longest = Math.max(...name.split(".").map((l) => l.length));
     if (name.length > MAX_HOST_LENGTH || longest > MAX_HOST_LABEL_LENGTH) {
       const what = name.length > MAX_HOST_LENGTH ? `is ${name.length} characters long` : `has a part ${longest} characters long`;
-      return refuse(`The host name ${what}; names on the internet have at most ${MAX_HOST_LENGTH} characters and ${MAX_HOST_LABEL_LENGTH} between dots, so no website has it.`, scheme, href);
+      return refuse(
+        `The host name ${what}; names on the internet have at most ${MAX_HOST_LENGTH} characters and ${MAX_HOST_LABEL_LENGTH} between dots, so no website has it.`,
+        scheme,
+        href,
+      );
     }
   }
 
@@ -162,15 +177,27 @@ export function analyzeUrl(url: string): UrlAnalysis {
     unicode = domainToUnicode(host) || undefined;
     if (unicode && unicode !== host) result.unicodeHost = unicode;
     const passesFor = unicode ? latinSkeleton(unicode) : undefined;
-    warn("punycode", `The address uses an internationalized name: it reads as ${unicode ? clip(unicode) : "(undecodable)"} but is really ${h}${passesFor ? `, and can pass for ${clip(passesFor)}` : ""}. Make sure this is the site you expect, not a look-alike.`);
-    const mixed = (unicode ?? host).split(".").map((label) => ({ label, scripts: scriptsOf(label) })).filter((l) => !isAllowedScriptSet(l.scripts));
+    warn(
+      "punycode",
+      `The address uses an internationalized name: it reads as ${unicode ? clip(unicode) : "(undecodable)"} but is really ${h}${passesFor ? `, and can pass for ${clip(passesFor)}` : ""}. Make sure this is the site you expect, not a look-alike.`,
+    );
+    const mixed = (unicode ?? host)
+      .split(".")
+      .map((label) => ({ label, scripts: scriptsOf(label) }))
+      .filter((l) => !isAllowedScriptSet(l.scripts));
     if (mixed.length) {
       const what = mixed.map((l) => `“${l.label}” (${[...l.scripts].join(" + ")})`).join(", ");
-      warn("mixed-script", `The name mixes alphabets in ${what}: letters from one alphabet can pose as letters of another. Check the name letter by letter.`);
+      warn(
+        "mixed-script",
+        `The name mixes alphabets in ${what}: letters from one alphabet can pose as letters of another. Check the name letter by letter.`,
+      );
     }
     const symbols = [...new Set([...(unicode ?? host)].filter((c) => c !== "." && c !== "-" && !/[\p{L}\p{M}\p{N}]/u.test(c)))];
     if (symbols.length) {
-      warn("lookalike-character", `The name contains the symbol${symbols.length > 1 ? "s" : ""} ${symbols.map((c) => `“${c}” (${codePoint(c)})`).join(", ")}, which can pass for “/”, “.” or other parts of an address. Check where the domain really ends.`);
+      warn(
+        "lookalike-character",
+        `The name contains the symbol${symbols.length > 1 ? "s" : ""} ${symbols.map((c) => `“${c}” (${codePoint(c)})`).join(", ")}, which can pass for “/”, “.” or other parts of an address. Check where the domain really ends.`,
+      );
     }
   }
 
@@ -186,32 +213,59 @@ export function analyzeUrl(url: string): UrlAnalysis {
     );
   } else if (written !== undefined) {
     const why = hostRewrite(written, host, unicode);
-    if (why) warn("host-rewritten", `The server wrote the name as “${display(written, 60)}”, but a browser opens ${clip(hostForDisplay(result), 100)} (${why}). The address above is the one that opens.`);
+    if (why)
+      warn(
+        "host-rewritten",
+        `The server wrote the name as “${display(written, 60)}”, but a browser opens ${clip(hostForDisplay(result), 100)} (${why}). The address above is the one that opens.`,
+      );
   }
   const beforeQuery = input.replace(/[?#].*$/s, "");
   if (beforeQuery.includes("\\")) {
-    warn("backslash", `The address has a backslash (“\\”), which a browser reads as “/”: it opens ${h}${parsed.pathname === "/" ? "" : ` with the path ${display(parsed.pathname, 80)}`}, whatever the text seems to say.`);
+    warn(
+      "backslash",
+      `The address has a backslash (“\\”), which a browser reads as “/”: it opens ${h}${parsed.pathname === "/" ? "" : ` with the path ${display(parsed.pathname, 80)}`}, whatever the text seems to say.`,
+    );
   }
 
   if (parsed.username || parsed.password) {
     const name = parsed.username ? decodeSafe(parsed.username) : "";
-    warn("credentials", `The address has ${name ? `the user name “${name}”` : "a user name"}${parsed.password ? " and a password" : ""} before “@”. That part is not where the link goes: it goes to ${h}.`);
+    warn(
+      "credentials",
+      `The address has ${name ? `the user name “${name}”` : "a user name"}${parsed.password ? " and a password" : ""} before “@”. That part is not where the link goes: it goes to ${h}.`,
+    );
   }
   const at = misleadingAt(parsed, host);
-  if (at) warn("misleading-at", `The address has “@${display(at, 80)}” after the host: it does not go to ${display(at, 80)} (a name before “@” is a user name only right after “//”). It opens ${h}.`);
+  if (at)
+    warn(
+      "misleading-at",
+      `The address has “@${display(at, 80)}” after the host: it does not go to ${display(at, 80)} (a name before “@” is a user name only right after “//”). It opens ${h}.`,
+    );
 
   if (scheme === "http" && !loopback) {
-    warn("insecure", `The link is not encrypted (http:, not https:): what you type there can be read or changed on the way. Do not enter passwords or payment details.`);
+    warn(
+      "insecure",
+      `The link is not encrypted (http:, not https:): what you type there can be read or changed on the way. Do not enter passwords or payment details.`,
+    );
   }
 
   if (href.length > LONG_URL_LENGTH) {
-    warn("long-url", `The address is ${href.length} characters long; long addresses can hide where they go. Check the host (${h}) rather than the end of the address.`);
+    warn(
+      "long-url",
+      `The address is ${href.length} characters long; long addresses can hide where they go. Check the host (${h}) rather than the end of the address.`,
+    );
   }
 
-  for (const [part, text] of [["path", parsed.pathname], ["query", parsed.search], ["fragment", parsed.hash]] as const) {
+  for (const [part, text] of [
+    ["path", parsed.pathname],
+    ["query", parsed.search],
+    ["fragment", parsed.hash],
+  ] as const) {
     const hidden = hiddenCharacter(percentDecode(text));
     if (hidden) {
-      warn("hidden-characters", `The address's ${part}, once its %-codes are decoded, contains ${describeChar(hidden)}: a page or app that shows it decoded can show it reordered or with hidden text.`);
+      warn(
+        "hidden-characters",
+        `The address's ${part}, once its %-codes are decoded, contains ${describeChar(hidden)}: a page or app that shows it decoded can show it reordered or with hidden text.`,
+      );
       break;
     }
   }
@@ -219,14 +273,23 @@ export function analyzeUrl(url: string): UrlAnalysis {
   if (!ip) analyzeName(result, host, unicode, loopback, warn);
 
   if (parsed.port) {
-    warn("non-standard-port", `The address uses port ${parsed.port} instead of the usual one for ${scheme}:. Check that you expect this server.`);
+    warn(
+      "non-standard-port",
+      `The address uses port ${parsed.port} instead of the usual one for ${scheme}:. Check that you expect this server.`,
+    );
   }
 
   return result;
 }
 
 /** Registrable domain, local names, names carrying an IP, brand look-alikes, trailing dot. */
-function analyzeName(result: UrlAnalysis, host: string, unicode: string | undefined, loopback: boolean, warn: (code: UrlWarningCode, message: string) => void): void {
+function analyzeName(
+  result: UrlAnalysis,
+  host: string,
+  unicode: string | undefined,
+  loopback: boolean,
+  warn: (code: UrlWarningCode, message: string) => void,
+): void {
   const h = clip(host);
   const info = parseDomain(host, { allowPrivateDomains: true });
   // A host that is itself a hosting service's suffix (s3.amazonaws.com) belongs to the service.
@@ -249,7 +312,10 @@ function analyzeName(result: UrlAnalysis, host: string, unicode: string | undefi
           : `The address (${h}) is a single name with no domain, such as a machine on a local network. Check that you expect it.`,
     );
   } else if (!domain) {
-    warn("no-registrable-domain", `The address (${h}) is a public suffix such as .com or .co.uk, which no single owner controls. Check that you expect it.`);
+    warn(
+      "no-registrable-domain",
+      `The address (${h}) is a public suffix such as .com or .co.uk, which no single owner controls. Check that you expect it.`,
+    );
   }
 
   const carried = ipInName(host);
@@ -266,15 +332,32 @@ function analyzeName(result: UrlAnalysis, host: string, unicode: string | undefi
   if (domain && !local) {
     const unicodeDomain = unicode && domain.includes("xn--") ? domainToUnicode(domain) || undefined : undefined;
     const brand = brandLookalike(domain, unicodeDomain);
-    if (brand) warn("lookalike-brand", `The name ${clip(unicodeDomain ?? domain)} looks like ${brand.brand} but is a different domain. Check it letter by letter.`);
+    if (brand)
+      warn(
+        "lookalike-brand",
+        `The name ${clip(unicodeDomain ?? domain)} looks like ${brand.brand} but is a different domain. Check it letter by letter.`,
+      );
     const before = result.hostParts?.before;
-    const unicodeBefore = unicode && before ? unicode.split(".").slice(0, before.split(".").length - 1).join(".") : before;
+    const unicodeBefore =
+      unicode && before
+        ? unicode
+            .split(".")
+            .slice(0, before.split(".").length - 1)
+            .join(".")
+        : before;
     const prefix = unicodeBefore ? domainInSubdomain(unicodeBefore) : undefined;
-    if (prefix) warn("domain-in-subdomain", `The name begins with ${clip(prefix)}, but that is only the start of a longer name: the site belongs to ${clip(unicodeDomain ?? domain)}.`);
+    if (prefix)
+      warn(
+        "domain-in-subdomain",
+        `The name begins with ${clip(prefix)}, but that is only the start of a longer name: the site belongs to ${clip(unicodeDomain ?? domain)}.`,
+      );
   }
 
   if (host.endsWith(".")) {
-    warn("trailing-dot", `The name ends with a dot (${h}). It reaches the same server as without it, but the browser treats it as another site: sign-ins and security checks can differ. Open it only if you expect this.`);
+    warn(
+      "trailing-dot",
+      `The name ends with a dot (${h}). It reaches the same server as without it, but the browser treats it as another site: sign-ins and security checks can differ. Open it only if you expect this.`,
+    );
   }
 }
 
@@ -290,7 +373,11 @@ function misleadingAt(parsed: URL, host: string): string | undefined {
   const tail = parsed.pathname + parsed.search + parsed.hash;
   const own = parseDomain(host).domain;
   for (const m of tail.matchAll(/@([a-z0-9.-]+)/gi)) {
-    const segment = tail.slice(0, m.index).split(/[/?#&;]/).pop() ?? "";
+    const segment =
+      tail
+        .slice(0, m.index)
+        .split(/[/?#&;]/)
+        .pop() ?? "";
     if (segment.includes("=")) continue;
     const name = m[1]!.replace(/\.$/, "").toLowerCase();
     if (ipKind(name) === "IPv4") return name;

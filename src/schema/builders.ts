@@ -36,9 +36,7 @@ type Simplify<T> = { [K in keyof T]: T[K] } & {};
 type ValueOf<B> = B extends FieldBuilder<infer T, boolean> ? T : never;
 type RequiredKeys<S extends Shape> = { [K in keyof S]: S[K] extends FieldBuilder<unknown, true> ? K : never }[keyof S];
 type OptionalKeys<S extends Shape> = Exclude<keyof S, RequiredKeys<S>>;
-export type ShapeAnswer<S extends Shape> = Simplify<
-  { [K in RequiredKeys<S>]: ValueOf<S[K]> } & { [K in OptionalKeys<S>]?: ValueOf<S[K]> }
->;
+export type ShapeAnswer<S extends Shape> = Simplify<{ [K in RequiredKeys<S>]: ValueOf<S[K]> } & { [K in OptionalKeys<S>]?: ValueOf<S[K]> }>;
 
 function field<T>(schema: PrimitiveSchema): FieldBuilder<T, true> {
   const make = <R extends boolean>(isRequired: R): FieldBuilder<T, R> => ({

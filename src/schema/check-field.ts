@@ -43,16 +43,28 @@ export function checkField(name: string, field: unknown, protocol: ProtocolRevis
 
   for (const key of COMPOSITION) {
     if (!(key in field) || (key === "oneOf" && isTitledSingle)) continue;
-    add("composition-keyword", at(key), `Field ${quoteText(name)} uses ${quoteText(key)}, which elicitation forms do not support; forms are flat lists of primitive fields.`);
+    add(
+      "composition-keyword",
+      at(key),
+      `Field ${quoteText(name)} uses ${quoteText(key)}, which elicitation forms do not support; forms are flat lists of primitive fields.`,
+    );
   }
   if (type === undefined) {
-    add(isObject(field.properties) ? "nested-object" : "type-missing", at(), isObject(field.properties)
-      ? `Field ${quoteText(name)} is a nested object; elicitation forms are flat.`
-      : `Field ${quoteText(name)} has no "type"; use string, number, integer, boolean or array.`);
+    add(
+      isObject(field.properties) ? "nested-object" : "type-missing",
+      at(),
+      isObject(field.properties)
+        ? `Field ${quoteText(name)} is a nested object; elicitation forms are flat.`
+        : `Field ${quoteText(name)} has no "type"; use string, number, integer, boolean or array.`,
+    );
     return out;
   }
   if (type === "object") {
-    add("nested-object", at("type"), `Field ${quoteText(name)} is a nested object; elicitation forms are flat: move its fields to the top level.`);
+    add(
+      "nested-object",
+      at("type"),
+      `Field ${quoteText(name)} is a nested object; elicitation forms are flat: move its fields to the top level.`,
+    );
     return out;
   }
   if (typeof type !== "string" || !Object.hasOwn(KNOWN, type) || type === "common") {
@@ -61,27 +73,45 @@ export function checkField(name: string, field: unknown, protocol: ProtocolRevis
   }
 
   for (const key of ["title", "description"]) {
-    if (key in field && typeof field[key] !== "string") add("annotation-invalid", at(key), `Field ${quoteText(name)}: ${quoteText(key)} must be a string.`);
+    if (key in field && typeof field[key] !== "string")
+      add("annotation-invalid", at(key), `Field ${quoteText(name)}: ${quoteText(key)} must be a string.`);
   }
   for (const key of Object.keys(field)) {
     if (KNOWN.common!.includes(key) || KNOWN[type]!.includes(key) || (COMPOSITION as readonly string[]).includes(key)) continue;
-    add("unsupported-keyword", at(key), `Field ${quoteText(name)}: ${quoteText(key)} is not part of the elicitation schema subset; clients will ignore it.`);
+    add(
+      "unsupported-keyword",
+      at(key),
+      `Field ${quoteText(name)}: ${quoteText(key)} is not part of the elicitation schema subset; clients will ignore it.`,
+    );
   }
   const kind = sensitiveKind(name, field.title, field.description);
   if (kind) {
-    add("sensitive-field", at(), `Field ${quoteText(name)} looks like it asks for ${SENSITIVE_LABELS[kind]}; the spec forbids collecting that in form mode: use a URL-mode elicitation.`);
+    add(
+      "sensitive-field",
+      at(),
+      `Field ${quoteText(name)} looks like it asks for ${SENSITIVE_LABELS[kind]}; the spec forbids collecting that in form mode: use a URL-mode elicitation.`,
+    );
   }
 
   // Bounds: each must be well-formed, and each min must not exceed its max.
   const boundPairs: [string, string, boolean][] =
-    type === "string" ? [["minLength", "maxLength", true]]
-    : type === "array" ? [["minItems", "maxItems", true]]
-    : type === "number" || type === "integer" ? [["minimum", "maximum", false]] : [];
+    type === "string"
+      ? [["minLength", "maxLength", true]]
+      : type === "array"
+        ? [["minItems", "maxItems", true]]
+        : type === "number" || type === "integer"
+          ? [["minimum", "maximum", false]]
+          : [];
   for (const [lo, hi, counts] of boundPairs) {
     for (const key of [lo, hi]) {
       if (!(key in field)) continue;
       const ok = counts ? isNonNegativeInteger(field[key]) : typeof field[key] === "number" && Number.isFinite(field[key]);
-      if (!ok) add("bound-invalid", at(key), `Field ${quoteText(name)}: ${quoteText(key)} must be ${counts ? "a non-negative integer" : "a number"}, got ${excerpt(field[key])}.`);
+      if (!ok)
+        add(
+          "bound-invalid",
+          at(key),
+          `Field ${quoteText(name)}: ${quoteText(key)} must be ${counts ? "a non-negative integer" : "a number"}, got ${excerpt(field[key])}.`,
+        );
     }
     const [a, b] = [field[lo], field[hi]];
     if (typeof a === "number" && typeof b === "number" && a > b) {
@@ -92,7 +122,11 @@ export function checkField(name: string, field: unknown, protocol: ProtocolRevis
   // Options of enum fields.
   let options: string[] | undefined;
   if ("enum" in field && type !== "string") {
-    add("enum-not-string", at("enum"), `Field ${quoteText(name)} has "enum" but type "${type}"; options are only defined for string fields.`);
+    add(
+      "enum-not-string",
+      at("enum"),
+      `Field ${quoteText(name)} has "enum" but type "${type}"; options are only defined for string fields.`,
+    );
   }
   if (type === "string" && "enum" in field && "oneOf" in field) {
     add("options-conflict", at("oneOf"), `Field ${quoteText(name)} has both "enum" and "oneOf"; give its options one way only.`);
@@ -104,15 +138,27 @@ export function checkField(name: string, field: unknown, protocol: ProtocolRevis
     if (!Array.isArray(names) || !names.every((n) => typeof n === "string")) {
       add("enum-not-string", at("enumNames"), `Field ${quoteText(name)}: "enumNames" must be an array of strings.`);
     } else if (!Array.isArray(field.enum) || names.length !== field.enum.length) {
-      add("enum-names-length", at("enumNames"), `Field ${quoteText(name)}: "enumNames" has ${names.length} names but "enum" has ${Array.isArray(field.enum) ? field.enum.length : "no"} values.`);
+      add(
+        "enum-names-length",
+        at("enumNames"),
+        `Field ${quoteText(name)}: "enumNames" has ${names.length} names but "enum" has ${Array.isArray(field.enum) ? field.enum.length : "no"} values.`,
+      );
     }
     if (protocol !== "2025-06-18") {
-      add("enum-names-legacy", at("enumNames"), `Field ${quoteText(name)}: "enumNames" is legacy since 2025-11-25; use "oneOf": [{ "const", "title" }].`);
+      add(
+        "enum-names-legacy",
+        at("enumNames"),
+        `Field ${quoteText(name)}: "enumNames" is legacy since 2025-11-25; use "oneOf": [{ "const", "title" }].`,
+      );
     }
   }
   if (type === "array") {
     if (!items || !("enum" in items || isTitledMulti)) {
-      add("array-not-enum", at("items"), `Field ${quoteText(name)} is an array but not a multi-select: "items" must have "enum" (string values) or "anyOf" of { const, title }.`);
+      add(
+        "array-not-enum",
+        at("items"),
+        `Field ${quoteText(name)} is an array but not a multi-select: "items" must have "enum" (string values) or "anyOf" of { const, title }.`,
+      );
     } else {
       options = isTitledMulti
         ? checkTitled(items.anyOf, at("items", "anyOf"), name, add)
@@ -122,27 +168,50 @@ export function checkField(name: string, field: unknown, protocol: ProtocolRevis
       }
       for (const key of Object.keys(items)) {
         if (!["type", "enum", "anyOf"].includes(key)) {
-          add("unsupported-keyword", at("items", key), `Field ${quoteText(name)}: "items.${key}" is not part of the elicitation schema subset; clients will ignore it.`);
+          add(
+            "unsupported-keyword",
+            at("items", key),
+            `Field ${quoteText(name)}: "items.${key}" is not part of the elicitation schema subset; clients will ignore it.`,
+          );
         }
       }
     }
   }
 
   if (type === "string" && "format" in field && !(STRING_FORMATS as readonly unknown[]).includes(field.format)) {
-    add("unknown-format", at("format"), `Field ${quoteText(name)} has format ${excerpt(field.format)}; supported formats are ${STRING_FORMATS.join(", ")}.`);
+    add(
+      "unknown-format",
+      at("format"),
+      `Field ${quoteText(name)} has format ${excerpt(field.format)}; supported formats are ${STRING_FORMATS.join(", ")}.`,
+    );
   }
   if ("pattern" in field) {
-    add("pattern-unsupported", at("pattern"), `Field ${quoteText(name)}: "pattern" is not in the spec's schema; most clients ignore it, so validate on the server too.`);
+    add(
+      "pattern-unsupported",
+      at("pattern"),
+      `Field ${quoteText(name)}: "pattern" is not in the spec's schema; most clients ignore it, so validate on the server too.`,
+    );
     if (typeof field.pattern !== "string" || !compiles(field.pattern)) {
-      add("pattern-invalid", at("pattern"), `Field ${quoteText(name)}: "pattern" ${excerpt(field.pattern)} is not a valid regular expression.`);
+      add(
+        "pattern-invalid",
+        at("pattern"),
+        `Field ${quoteText(name)}: "pattern" ${excerpt(field.pattern)} is not a valid regular expression.`,
+      );
     }
   }
 
   // Revision limits.
   if (protocol === "2025-06-18") {
-    if (isTitledSingle) add("revision-titled-enum", at("oneOf"), `Field ${quoteText(name)}: titled options ("oneOf") do not exist in 2025-06-18; use "enum" with "enumNames".`);
-    if (type === "array") add("revision-multi-select", at("type"), `Field ${quoteText(name)}: multi-select fields do not exist in 2025-06-18.`);
-    if ("default" in field && type !== "boolean") add("revision-default", at("default"), `Field ${quoteText(name)}: 2025-06-18 defines defaults for boolean fields only.`);
+    if (isTitledSingle)
+      add(
+        "revision-titled-enum",
+        at("oneOf"),
+        `Field ${quoteText(name)}: titled options ("oneOf") do not exist in 2025-06-18; use "enum" with "enumNames".`,
+      );
+    if (type === "array")
+      add("revision-multi-select", at("type"), `Field ${quoteText(name)}: multi-select fields do not exist in 2025-06-18.`);
+    if ("default" in field && type !== "boolean")
+      add("revision-default", at("default"), `Field ${quoteText(name)}: 2025-06-18 defines defaults for boolean fields only.`);
   }
 
   if ("default" in field) checkDefault(name, type, field, options, at("default"), add);
@@ -175,7 +244,12 @@ function checkTitled(list: unknown, path: string, name: string, add: Add): strin
     add("option-invalid", `${path}/${bad}`, `Field ${quoteText(name)}: option ${bad} must be { "const": string, "title": string }.`);
     return undefined;
   }
-  return checkDistinct(opts.map((o) => o.const as string), path, name, add);
+  return checkDistinct(
+    opts.map((o) => o.const as string),
+    path,
+    name,
+    add,
+  );
 }
 
 function checkDistinct(values: string[], path: string, name: string, add: Add): string[] {
@@ -190,13 +264,26 @@ function checkDistinct(values: string[], path: string, name: string, add: Add): 
 
 function checkDefault(name: string, type: string, field: Json, options: string[] | undefined, path: string, add: Add) {
   const value = field.default;
-  const expected = type === "integer" ? "an integer" : type === "number" ? "a number" : type === "boolean" ? "a boolean" : type === "array" ? "an array of option values" : "a string";
+  const expected =
+    type === "integer"
+      ? "an integer"
+      : type === "number"
+        ? "a number"
+        : type === "boolean"
+          ? "a boolean"
+          : type === "array"
+            ? "an array of option values"
+            : "a string";
   const typeOk =
-    type === "string" ? typeof value === "string"
-    : type === "boolean" ? typeof value === "boolean"
-    : type === "number" ? typeof value === "number" && Number.isFinite(value)
-    : type === "integer" ? Number.isInteger(value)
-    : Array.isArray(value) && value.every((v) => typeof v === "string");
+    type === "string"
+      ? typeof value === "string"
+      : type === "boolean"
+        ? typeof value === "boolean"
+        : type === "number"
+          ? typeof value === "number" && Number.isFinite(value)
+          : type === "integer"
+            ? Number.isInteger(value)
+            : Array.isArray(value) && value.every((v) => typeof v === "string");
   if (!typeOk) {
     add("default-not-allowed", path, `Field ${quoteText(name)}: default ${excerpt(value)} is not ${expected}.`);
     return;
@@ -213,7 +300,11 @@ function checkDefault(name: string, type: string, field: Json, options: string[]
   const bound = (actual: number, key: string, isMin: boolean, what: string) => {
     const limit = field[key];
     if (typeof limit === "number" && (isMin ? actual < limit : actual > limit)) {
-      add("default-out-of-bounds", path, `Field ${quoteText(name)}: default has ${what} ${actual}, ${isMin ? "below" : "above"} ${key} ${limit}.`);
+      add(
+        "default-out-of-bounds",
+        path,
+        `Field ${quoteText(name)}: default has ${what} ${actual}, ${isMin ? "below" : "above"} ${key} ${limit}.`,
+      );
     }
   };
   if (typeof value === "string") {

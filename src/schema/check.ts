@@ -22,20 +22,41 @@ export function checkSchema(schema: unknown, options: CheckOptions = {}): Schema
   }
   // Before anything walks it: the checks below (and every message) must not recurse without bound.
   const shape = shapeProblem(schema, SCHEMA_LIMITS);
-  if (shape) return [issue(shape.limit === "depth" ? "schema-too-deep" : "schema-too-large", "", `The schema is ${describeProblem(shape)}; elicitation forms are flat.`)];
+  if (shape)
+    return [
+      issue(
+        shape.limit === "depth" ? "schema-too-deep" : "schema-too-large",
+        "",
+        `The schema is ${describeProblem(shape)}; elicitation forms are flat.`,
+      ),
+    ];
   const root = schema as Record<string, unknown>;
   if (root.type !== "object") {
     out.push(issue("root-not-object", "/type", `The schema's "type" must be "object", got ${excerpt(root.type)}.`));
   }
   for (const key of ["$schema", "title", "description"]) {
-    if (Object.hasOwn(root, key) && typeof root[key] !== "string") out.push(issue("annotation-invalid", pointer(key), `The schema's ${quoteText(key)} must be a string, got ${excerpt(root[key])}.`));
+    if (Object.hasOwn(root, key) && typeof root[key] !== "string")
+      out.push(issue("annotation-invalid", pointer(key), `The schema's ${quoteText(key)} must be a string, got ${excerpt(root[key])}.`));
   }
   for (const key of ROOT_COMPOSITION) {
-    if (key in root) out.push(issue("composition-keyword", pointer(key), `The schema uses ${quoteText(key)} at the top level; elicitation forms are a flat "properties" object.`));
+    if (key in root)
+      out.push(
+        issue(
+          "composition-keyword",
+          pointer(key),
+          `The schema uses ${quoteText(key)} at the top level; elicitation forms are a flat "properties" object.`,
+        ),
+      );
   }
   for (const key of Object.keys(root)) {
     if (!ROOT_KEYS.has(key) && !ROOT_COMPOSITION.includes(key)) {
-      out.push(issue("unsupported-keyword", pointer(key), `${quoteText(key)} at the top level is not part of the elicitation schema subset; clients will ignore it.`));
+      out.push(
+        issue(
+          "unsupported-keyword",
+          pointer(key),
+          `${quoteText(key)} at the top level is not part of the elicitation schema subset; clients will ignore it.`,
+        ),
+      );
     }
   }
 
@@ -49,7 +70,14 @@ export function checkSchema(schema: unknown, options: CheckOptions = {}): Schema
       out.push(issue("form-empty", "/properties", "The form has no fields; several clients render a form that cannot be submitted."));
     }
     for (const name of names) {
-      if (name === "__proto__") out.push(issue("field-name-reserved", pointer("properties", name), `A field named "__proto__" is dropped from answers by JSON libraries (the MCP SDK's among them), so it could never be answered; rename it.`));
+      if (name === "__proto__")
+        out.push(
+          issue(
+            "field-name-reserved",
+            pointer("properties", name),
+            `A field named "__proto__" is dropped from answers by JSON libraries (the MCP SDK's among them), so it could never be answered; rename it.`,
+          ),
+        );
       out.push(...checkField(name, (properties as Record<string, unknown>)[name], protocol));
     }
   }
@@ -61,7 +89,13 @@ export function checkSchema(schema: unknown, options: CheckOptions = {}): Schema
     } else if (hasProperties) {
       required.forEach((name, i) => {
         if (!Object.hasOwn(properties, name)) {
-          out.push(issue("required-unknown-field", pointer("required", i), `"required" names ${quoteText(name)}, which is not a field in "properties".`));
+          out.push(
+            issue(
+              "required-unknown-field",
+              pointer("required", i),
+              `"required" names ${quoteText(name)}, which is not a field in "properties".`,
+            ),
+          );
         }
       });
     }
@@ -75,7 +109,12 @@ export const hasErrors = (issues: SchemaIssue[]) => issues.some((i) => i.severit
 /** Thrown where a schema with errors is used to render or validate a form. */
 export class InvalidSchemaError extends Error {
   constructor(readonly issues: SchemaIssue[]) {
-    super(`Invalid elicitation schema:\n${issues.filter((i) => i.severity === "error").map((i) => `  ${i.path || "/"}: ${i.message} [${i.code}]`).join("\n")}`);
+    super(
+      `Invalid elicitation schema:\n${issues
+        .filter((i) => i.severity === "error")
+        .map((i) => `  ${i.path || "/"}: ${i.message} [${i.code}]`)
+        .join("\n")}`,
+    );
     this.name = "InvalidSchemaError";
   }
 }

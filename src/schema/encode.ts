@@ -5,7 +5,11 @@ import { setOwn } from "./own.js";
 import type { PrimitiveSchema, ProtocolRevision, RequestedSchema } from "./types.js";
 
 export class RevisionError extends Error {
-  constructor(readonly field: string, readonly protocol: ProtocolRevision, reason: string) {
+  constructor(
+    readonly field: string,
+    readonly protocol: ProtocolRevision,
+    reason: string,
+  ) {
     super(`Field "${field}" cannot be sent on protocol ${protocol}: ${reason}`);
     this.name = "RevisionError";
   }

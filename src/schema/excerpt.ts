@@ -5,7 +5,8 @@
 /** Longest quoted text, in code points. */
 export const EXCERPT_LENGTH = 40;
 
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufe00-\ufe0f\ufeff\ufff9-\ufffb]|[\u{e0000}-\u{e007f}]/gu;
+const UNSAFE =
+  /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufe00-\ufe0f\ufeff\ufff9-\ufffb]|[\u{e0000}-\u{e007f}]/gu;
 const escape = (c: string) => {
   const code = c.codePointAt(0)!;
   return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, "0")}`;
@@ -33,7 +34,10 @@ export function excerpt(value: unknown, max = EXCERPT_LENGTH): string {
   }
   if (typeof value === "object") {
     const keys = Object.keys(value);
-    return `{${keys.slice(0, 3).map((k) => `${quoteText(k, 20)}: …`).join(", ")}${keys.length > 3 ? `, … (${keys.length} keys)` : ""}}`;
+    return `{${keys
+      .slice(0, 3)
+      .map((k) => `${quoteText(k, 20)}: …`)
+      .join(", ")}${keys.length > 3 ? `, … (${keys.length} keys)` : ""}}`;
   }
   return value === undefined ? "nothing" : typeof value;
 }

@@ -110,4 +110,3 @@ function optionsOf(p: Record<string, unknown>): FieldOption[] | undefined {
   if (items?.enum) return items.enum.map((value) => ({ value, label: value }));
   return undefined;
 }
-

@@ -30,4 +30,5 @@ export function shapeProblem(value: unknown, limits: ShapeLimits): ShapeProblem 
 }
 
 /** "nested more than 16 levels deep" / "more than 50000 values": for a message naming the limit. */
-export const describeProblem = (p: ShapeProblem) => (p.limit === "depth" ? `nested more than ${p.max} levels deep` : `more than ${p.max} values in all`);
+export const describeProblem = (p: ShapeProblem) =>
+  p.limit === "depth" ? `nested more than ${p.max} levels deep` : `more than ${p.max} values in all`;

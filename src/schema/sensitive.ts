@@ -21,7 +21,10 @@ function words(text: string): string {
 
 /** The kind of secret a field seems to ask for, judged by its name, title and description. */
 export function sensitiveKind(name: string, title?: unknown, description?: unknown): SensitiveKind | undefined {
-  const text = [name, title, description].filter((t): t is string => typeof t === "string").map(words).join(" | ");
+  const text = [name, title, description]
+    .filter((t): t is string => typeof t === "string")
+    .map(words)
+    .join(" | ");
   return RULES.find(([, re]) => re.test(text))?.[0];
 }
 

@@ -6,12 +6,22 @@ import { FORMAT_HINTS, matchesFormat } from "./formats.js";
 import type { SchemaInput } from "./normalize.js";
 import { excerpt } from "./excerpt.js";
 import { getOwn, setOwn } from "./own.js";
-import type { FieldValue, FormContent } from "./types.js";
+import type { FormContent } from "./types.js";
 
 /** The rule a value broke. */
 export type ValidationRule =
-  | "object" | "required" | "type" | "format" | "pattern"
-  | "minLength" | "maxLength" | "minimum" | "maximum" | "option" | "minItems" | "maxItems"
+  | "object"
+  | "required"
+  | "type"
+  | "format"
+  | "pattern"
+  | "minLength"
+  | "maxLength"
+  | "minimum"
+  | "maximum"
+  | "option"
+  | "minItems"
+  | "maxItems"
   /** A rule of the tool's own (ctx.elicit's `validate` hook), not of the schema. */
   | "custom";
 
@@ -24,7 +34,6 @@ export interface FieldError {
 }
 
 export type ValidationResult<T> = { ok: true; value: T } | { ok: false; errors: FieldError[] };
-
 
 const codePoints = (s: string) => {
   let n = 0;
@@ -64,8 +73,10 @@ function checkValue(f: Field, v: unknown): Omit<FieldError, "field"> | undefined
       // A choice is still a string schema: any length, pattern or format rules apply to it too.
       if (f.kind === "choice" && !f.options!.some((o) => o.value === v)) return err("option", `must be one of: ${quoteList(f)}`);
       const length = c.minLength !== undefined || c.maxLength !== undefined ? codePoints(v) : 0;
-      if (c.minLength !== undefined && length < c.minLength) return err("minLength", `must be at least ${plural(c.minLength, "character")} long`);
-      if (c.maxLength !== undefined && length > c.maxLength) return err("maxLength", `must be at most ${plural(c.maxLength, "character")} long`);
+      if (c.minLength !== undefined && length < c.minLength)
+        return err("minLength", `must be at least ${plural(c.minLength, "character")} long`);
+      if (c.maxLength !== undefined && length > c.maxLength)
+        return err("maxLength", `must be at most ${plural(c.maxLength, "character")} long`);
       if (c.pattern !== undefined && !new RegExp(c.pattern, "u").test(v)) return err("pattern", `must match the pattern ${c.pattern}`);
       if (f.format && !matchesFormat(f.format, v)) {
         const hint = FORMAT_HINTS[f.format];

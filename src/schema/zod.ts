@@ -7,7 +7,10 @@ import { setOwn } from "./own.js";
 import { STRING_FORMATS, type PrimitiveSchema, type RequestedSchema } from "./types.js";
 
 export class ZodConversionError extends Error {
-  constructor(readonly field: string, reason: string) {
+  constructor(
+    readonly field: string,
+    reason: string,
+  ) {
     super(`Field "${field}" cannot be sent in an elicitation form: ${reason}`);
     this.name = "ZodConversionError";
   }
@@ -24,7 +27,8 @@ export function isZodSchema(value: unknown): value is z.ZodType {
 export function fromZod<T extends AnyZodObject>(schema: T): Form<z.output<T>> {
   // Duck-typed on zod 4's `_zod.def` rather than `instanceof z.ZodObject`: an object schema from the app's own
   // copy of zod (or from zod/mini) is one too.
-  if (!isZodSchema(schema) || schema._zod.def.type !== "object") throw new ZodConversionError("(root)", "the schema must be a z.object({...}).");
+  if (!isZodSchema(schema) || schema._zod.def.type !== "object")
+    throw new ZodConversionError("(root)", "the schema must be a z.object({...}).");
   const shape = schema._zod.def.shape;
   const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
   const properties: Record<string, PrimitiveSchema> = {};
@@ -42,16 +46,19 @@ function convertField(name: string, prop: Record<string, unknown>, zodField: z.Z
   const fail = (reason: string): never => {
     throw new ZodConversionError(name, reason);
   };
-  if (Array.isArray(prop.type) || prop.anyOf || prop.oneOf || prop.allOf) fail("unions and nullable values have no form equivalent; use one type (and .optional() for a field that may be left out).");
+  if (Array.isArray(prop.type) || prop.anyOf || prop.oneOf || prop.allOf)
+    fail("unions and nullable values have no form equivalent; use one type (and .optional() for a field that may be left out).");
   if (prop.type === "object") fail("nested objects are not allowed; forms are flat, so move its fields to the top level.");
   if (prop.const !== undefined) fail("literals have no form equivalent; use z.enum([...]).");
-  if (prop.exclusiveMinimum !== undefined || prop.exclusiveMaximum !== undefined) fail("exclusive bounds (.gt/.lt/.positive) are not expressible; use .min()/.max().");
+  if (prop.exclusiveMinimum !== undefined || prop.exclusiveMaximum !== undefined)
+    fail("exclusive bounds (.gt/.lt/.positive) are not expressible; use .min()/.max().");
   if (prop.multipleOf !== undefined) fail(".multipleOf() is not expressible in a form.");
   if (prop.type === undefined) fail("its type cannot be expressed in a form (use string, number, boolean, enum or an array of enum).");
   if (hasRegex(zodField)) fail("regular expressions (.regex()) are not part of the elicitation schema subset.");
   const out: Record<string, unknown> = { ...prop };
   if (typeof out.format === "string") {
-    if (!(STRING_FORMATS as readonly string[]).includes(out.format)) fail(`the string format "${out.format}" is not one of ${STRING_FORMATS.join(", ")}.`);
+    if (!(STRING_FORMATS as readonly string[]).includes(out.format))
+      fail(`the string format "${out.format}" is not one of ${STRING_FORMATS.join(", ")}.`);
     delete out.pattern; // zod adds its own regex for each format; the format says it for the wire
   }
   if (out.type === "integer") {

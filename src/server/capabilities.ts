@@ -11,9 +11,10 @@ export const CLIENT_FEATURES: readonly ClientFeature[] = ["elicitation.form", "e
 
 /** The capabilities the client declared for this call (empty when it declared none). */
 export function clientCapabilities(server: McpServer, ctx: ServerContext, protocol: ProtocolRevision): ClientCapabilities {
-  const declared = protocol === "2026-07-28"
-    ? (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY]
-    : server.server.getClientCapabilities();
+  const declared =
+    protocol === "2026-07-28"
+      ? (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY]
+      : server.server.getClientCapabilities();
   return declared && typeof declared === "object" ? (declared as ClientCapabilities) : {};
 }
 

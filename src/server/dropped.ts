@@ -6,4 +6,11 @@ import { InvalidClientResultError } from "./input-errors.js";
 
 /** Watches one connection's server for dropped messages (idempotent). */
 export const watchDroppedMessages = (server: McpServer): DroppedWatch =>
-  watchDropped(server.server, () => new InvalidClientResultError("a request of this tool", "the client's reply was malformed (neither a result nor an error with a code), so it was dropped and no answer can come."));
+  watchDropped(
+    server.server,
+    () =>
+      new InvalidClientResultError(
+        "a request of this tool",
+        "the client's reply was malformed (neither a result nor an error with a code), so it was dropped and no answer can come.",
+      ),
+  );

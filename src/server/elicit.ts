@@ -34,8 +34,13 @@ export type AskFn = (params: Record<string, unknown>, attempt: number) => Promis
 
 /** The answers kept failing validation; the tool ends with this message. */
 export class InvalidAnswerError extends ToolError {
-  constructor(readonly errors: FieldError[], attempts: number) {
-    super(`The answer was still invalid after ${attempts} attempt${attempts === 1 ? "" : "s"}: ${errors.map((e) => e.message).join("; ")}.`);
+  constructor(
+    readonly errors: FieldError[],
+    attempts: number,
+  ) {
+    super(
+      `The answer was still invalid after ${attempts} attempt${attempts === 1 ? "" : "s"}: ${errors.map((e) => e.message).join("; ")}.`,
+    );
     this.name = "InvalidAnswerError";
   }
 }
@@ -99,7 +104,9 @@ export async function elicitValidated<S extends SchemaInput>(
     if (attempt >= attempts) throw new InvalidAnswerError(errors, attempts);
     // Ask again: keep what was valid as defaults, and say what to fix.
     const bad = new Set(errors.map((e) => e.field));
-    const keep = Object.fromEntries(Object.entries(answered as Record<string, unknown>).filter(([k]) => !bad.has(k) && Object.hasOwn(schema.properties, k)));
+    const keep = Object.fromEntries(
+      Object.entries(answered as Record<string, unknown>).filter(([k]) => !bad.has(k) && Object.hasOwn(schema.properties, k)),
+    );
     sent = encodeForRevision(withDefaults(schema, keep), protocol);
     text = retryMessage(message, errors);
   }

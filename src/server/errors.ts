@@ -9,6 +9,7 @@ export { InputUnavailableError, InvalidClientResultError, MissingCapabilityError
 
 export function toToolError(error: unknown): CallToolResult {
   if (error instanceof ToolError) return error.toResult();
-  if (error instanceof InvalidSchemaError || error instanceof RevisionError) return { isError: true, content: [{ type: "text", text: error.message }] };
+  if (error instanceof InvalidSchemaError || error instanceof RevisionError)
+    return { isError: true, content: [{ type: "text", text: error.message }] };
   throw error;
 }

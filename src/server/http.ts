@@ -48,8 +48,10 @@ export const DEFAULT_BACKLOG = 1024;
 
 type Message = Record<string, unknown>;
 const isRequest = (m: Message) => typeof m.method === "string" && (typeof m.id === "string" || typeof m.id === "number");
-const isResponse = (m: Message) => m.method === undefined && (typeof m.id === "string" || typeof m.id === "number") && ("result" in m || "error" in m);
-const cancelledId = (m: Message) => (m.method === "notifications/cancelled" ? ((m.params as { requestId?: RequestId } | undefined)?.requestId) : undefined);
+const isResponse = (m: Message) =>
+  m.method === undefined && (typeof m.id === "string" || typeof m.id === "number") && ("result" in m || "error" in m);
+const cancelledId = (m: Message) =>
+  m.method === "notifications/cancelled" ? (m.params as { requestId?: RequestId } | undefined)?.requestId : undefined;
 
 /**
  * What is open or pending on one session. The transport reports every message both ways (the SDK
@@ -130,7 +132,8 @@ async function readBody(req: IncomingMessage): Promise<{ web: Request; parsed: u
 
 function positive(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
-  if (typeof value !== "number" || Number.isNaN(value) || value <= 0) throw new RangeError(`serveHttp: ${name} must be a positive number, got ${String(value)}`);
+  if (typeof value !== "number" || Number.isNaN(value) || value <= 0)
+    throw new RangeError(`serveHttp: ${name} must be a positive number, got ${String(value)}`);
   return value;
 }
 
@@ -212,17 +215,30 @@ export async function serveHttp(factory: ServerFactory, options: ServeHttpOption
     });
     try {
       if (localhostOnly && !validateHost(req, res)) return;
-      if (new URL(req.url ?? "/", "http://x").pathname !== path) return sendJsonError(res, 404, -32000, `Not found; the MCP endpoint is ${path}`);
+      if (new URL(req.url ?? "/", "http://x").pathname !== path)
+        return sendJsonError(res, 404, -32000, `Not found; the MCP endpoint is ${path}`);
       const { web, parsed } = await readBody(req);
       if (!(await isLegacyRequest(web))) return await modern(req, res, parsed);
       const sid = req.headers["mcp-session-id"] as string | undefined;
       let session = sid ? sessions.get(sid) : undefined;
       if (!session) {
-        if (sid) return sendJsonError(res, 404, -32001, "Session not found: it expired or was closed; start a new session with initialize (without Mcp-Session-Id)");
+        if (sid)
+          return sendJsonError(
+            res,
+            404,
+            -32001,
+            "Session not found: it expired or was closed; start a new session with initialize (without Mcp-Session-Id)",
+          );
         if (req.method !== "POST") return sendJsonError(res, 400, -32000, "Missing session id");
         if (live.size + starting >= maxSessions) {
           const id = (parsed as { id?: unknown } | undefined)?.id;
-          return sendJsonError(res, 503, -32000, `Server busy: it holds its limit of ${maxSessions} sessions; try again later`, typeof id === "string" || typeof id === "number" ? id : null);
+          return sendJsonError(
+            res,
+            503,
+            -32000,
+            `Server busy: it holds its limit of ${maxSessions} sessions; try again later`,
+            typeof id === "string" || typeof id === "number" ? id : null,
+          );
         }
         session = await openSession();
         if (gone) return void closeSession(session);
@@ -249,13 +265,16 @@ export async function serveHttp(factory: ServerFactory, options: ServeHttpOption
   // One sweep for all sessions, at half the idle time (at most a minute): a session expires
   // between sessionIdleMs and sessionIdleMs plus one sweep period after it was last active.
   const sweep = Number.isFinite(idleMs)
-    ? setInterval(() => {
-        const now = Date.now();
-        for (const session of sessions.values()) {
-          const { activity } = session.transport;
-          if (!activity.busy && now - activity.lastActive >= idleMs) void closeSession(session);
-        }
-      }, Math.min(60_000, Math.max(10, Math.floor(idleMs / 2))))
+    ? setInterval(
+        () => {
+          const now = Date.now();
+          for (const session of sessions.values()) {
+            const { activity } = session.transport;
+            if (!activity.busy && now - activity.lastActive >= idleMs) void closeSession(session);
+          }
+        },
+        Math.min(60_000, Math.max(10, Math.floor(idleMs / 2))),
+      )
     : undefined;
   sweep?.unref();
 

@@ -1,5 +1,13 @@
 // mcp-elicit/server: straight-line elicitation for tool authors, on every protocol revision.
-export { createElicitation, defaultPrincipal, type Elicitation, type ElicitationOptions, type ElicitContext, type ElicitToolConfig, type ElicitToolHandler } from "./kit.js";
+export {
+  createElicitation,
+  defaultPrincipal,
+  type Elicitation,
+  type ElicitationOptions,
+  type ElicitContext,
+  type ElicitToolConfig,
+  type ElicitToolHandler,
+} from "./kit.js";
 export { InvalidAnswerError, type ElicitOutcome, type ElicitOptions } from "./elicit.js";
 export { InputUnavailableError, InvalidClientResultError, MissingCapabilityError, SamplingParamsError } from "./errors.js";
 export { InputTimeoutError } from "./live.js";

@@ -11,7 +11,10 @@ const NEEDS: Record<string, string> = {
 
 /** The client did not declare a capability this request needs (2025 eras; 2026-07-28 answers -32021 instead). */
 export class MissingCapabilityError extends ToolError {
-  constructor(readonly capability: "sampling" | "sampling.tools" | "roots", readonly method: "sampling/createMessage" | "roots/list") {
+  constructor(
+    readonly capability: "sampling" | "sampling.tools" | "roots",
+    readonly method: "sampling/createMessage" | "roots/list",
+  ) {
     super(`This tool needs ${NEEDS[capability]}, but the client did not declare the "${capability}" capability.`);
     this.name = "MissingCapabilityError";
   }
@@ -24,8 +27,14 @@ export class MissingCapabilityError extends ToolError {
 
 /** The client cannot be asked (it declared no elicitation, or not this mode). */
 export class InputUnavailableError extends ToolError {
-  constructor(readonly request: string, readonly fields: Field[], readonly capability: string) {
-    super(`This tool needs input from the user, but the client does not support ${capability}. Needed: "${request}" with fields: ${fields.map((f) => `${f.label}${f.required ? " (required)" : ""}`).join(", ")}.`);
+  constructor(
+    readonly request: string,
+    readonly fields: Field[],
+    readonly capability: string,
+  ) {
+    super(
+      `This tool needs input from the user, but the client does not support ${capability}. Needed: "${request}" with fields: ${fields.map((f) => `${f.label}${f.required ? " (required)" : ""}`).join(", ")}.`,
+    );
     this.name = "InputUnavailableError";
   }
 
@@ -34,7 +43,13 @@ export class InputUnavailableError extends ToolError {
       error: "input_unavailable",
       capability: this.capability,
       request: this.request,
-      fields: this.fields.map((f) => ({ name: f.name, label: f.label, kind: f.kind, required: f.required, ...(f.help ? { help: f.help } : {}) })),
+      fields: this.fields.map((f) => ({
+        name: f.name,
+        label: f.label,
+        kind: f.kind,
+        required: f.required,
+        ...(f.help ? { help: f.help } : {}),
+      })),
     };
   }
 }
@@ -49,7 +64,10 @@ export class SamplingParamsError extends ToolError {
 
 /** The client answered a sampling or roots request with something that is not a valid result. */
 export class InvalidClientResultError extends ToolError {
-  constructor(readonly method: string, readonly problem: string) {
+  constructor(
+    readonly method: string,
+    readonly problem: string,
+  ) {
     super(`The client's answer to ${method} is not valid: ${problem}`);
     this.name = "InvalidClientResultError";
   }

@@ -48,9 +48,14 @@ export function liveInputs(server: McpServer, ctx: ServerContext, protocol: Prot
     elicit(message, form, opts = {}) {
       if (!supports("elicitation.form")) {
         const declared = server.server.getClientCapabilities()?.elicitation !== undefined;
-        throw new InputUnavailableError(message, describeFields(toRequestedSchema(form)), declared ? "form-mode elicitation" : "elicitation");
+        throw new InputUnavailableError(
+          message,
+          describeFields(toRequestedSchema(form)),
+          declared ? "form-mode elicitation" : "elicitation",
+        );
       }
-      const ask = (params: Record<string, unknown>) => sendLive(server, ctx, keepAlive, "elicitation/create", params, message, opts.timeoutMs ?? timeoutMs);
+      const ask = (params: Record<string, unknown>) =>
+        sendLive(server, ctx, keepAlive, "elicitation/create", params, message, opts.timeoutMs ?? timeoutMs);
       return elicitValidated(ask, protocol, message, form, opts.attempts ?? settings.attempts, opts.validate);
     },
     // A live call runs once: there is nothing to replay.
@@ -60,12 +65,16 @@ export function liveInputs(server: McpServer, ctx: ServerContext, protocol: Prot
       const needs = usesTools(sent) ? "sampling.tools" : "sampling";
       if (!supports(needs)) throw new MissingCapabilityError(needs, "sampling/createMessage");
       const method = "sampling/createMessage";
-      return checkSampleResult<SampleResult<P>>(await sendLive(server, ctx, keepAlive, method, sent, method, options.timeoutMs ?? timeoutMs));
+      return checkSampleResult<SampleResult<P>>(
+        await sendLive(server, ctx, keepAlive, method, sent, method, options.timeoutMs ?? timeoutMs),
+      );
     },
     async roots(options: RootsOptions = {}) {
       if (!supports("roots")) throw new MissingCapabilityError("roots", "roots/list");
       const listChanged = (caps.roots as { listChanged?: unknown }).listChanged === true;
-      return cachedRoots(server, listChanged, () => sendLive(server, ctx, keepAlive, "roots/list", {}, "roots/list", options.timeoutMs ?? timeoutMs));
+      return cachedRoots(server, listChanged, () =>
+        sendLive(server, ctx, keepAlive, "roots/list", {}, "roots/list", options.timeoutMs ?? timeoutMs),
+      );
     },
   };
 }

@@ -56,10 +56,11 @@ export interface ElicitationOptions {
  * `ctx.elicit(message, form, options?)`, `ctx.step(name, fn)`, `ctx.sample(params, options?)`,
  * `ctx.roots(options?)` and `ctx.supports(feature)`.
  */
-export type ElicitContext = ServerContext & ClientInputs & {
-  /** The revision this call is served on. */
-  protocol: ProtocolRevision;
-};
+export type ElicitContext = ServerContext &
+  ClientInputs & {
+    /** The revision this call is served on. */
+    protocol: ProtocolRevision;
+  };
 
 type Args<In> = In extends StandardSchemaWithJSON ? StandardSchemaV1.InferOutput<In> : Record<string, never>;
 
@@ -102,7 +103,11 @@ export function createElicitation(options: ElicitationOptions = {}) {
   const principalOf = options.principal ?? defaultPrincipal;
   // Ledger entries outlive every state that can name them.
   const ledger = new CallLedger(options.store ?? PROCESS.store, settings.stateTtlMs + 60_000);
-  const calls = new ReplayCalls(ledger, { key, ttlMs: settings.stateTtlMs, maxBytes: settings.maxStateBytes }, (ctx, tool, args) => ({ principal: principalOf(ctx), tool, args }));
+  const calls = new ReplayCalls(ledger, { key, ttlMs: settings.stateTtlMs, maxBytes: settings.maxStateBytes }, (ctx, tool, args) => ({
+    principal: principalOf(ctx),
+    tool,
+    args,
+  }));
 
   /** The handler's context on each path: the SDK's, plus what the tool can ask (inputs.ts). */
   const contextFor = (server: McpServer, ctx: ServerContext, protocol: ProtocolRevision, run?: ReplayRun): ElicitContext => ({

@@ -32,7 +32,10 @@ export class ProgressKeepAlive {
   private waiting = 0;
   private timer?: NodeJS.Timeout;
 
-  constructor(private ctx: ServerContext, private intervalMs: number) {}
+  constructor(
+    private ctx: ServerContext,
+    private intervalMs: number,
+  ) {}
 
   private get token() {
     return this.ctx.mcpReq._meta?.progressToken;
@@ -75,11 +78,17 @@ export async function sendLive(
     const send = ctx.mcpReq.send as (req: { method: string; params: unknown }, options: object) => Promise<unknown>;
     return await keepAlive.during(what, () =>
       watchDroppedMessages(server).race((dropped) =>
-        send({ method, params }, { timeout: timeoutMs, resetTimeoutOnProgress: false, signal: AbortSignal.any([ctx.mcpReq.signal, dropped]) })));
+        send(
+          { method, params },
+          { timeout: timeoutMs, resetTimeoutOnProgress: false, signal: AbortSignal.any([ctx.mcpReq.signal, dropped]) },
+        ),
+      ),
+    );
   } catch (error) {
     if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) throw new InputTimeoutError(what, timeoutMs);
     // The SDK checks the client's result against the method's schema; say whose answer was wrong.
-    if (error instanceof SdkError && error.code === SdkErrorCode.InvalidResult) throw new InvalidClientResultError(method, describeInvalid(error.message));
+    if (error instanceof SdkError && error.code === SdkErrorCode.InvalidResult)
+      throw new InvalidClientResultError(method, describeInvalid(error.message));
     throw error;
   }
 }
@@ -89,7 +98,8 @@ function describeInvalid(message: string): string {
   const detail = message.replace(/^Invalid result for \S+: /, "");
   try {
     const issues = JSON.parse(detail) as { path?: unknown[]; message?: string }[];
-    if (Array.isArray(issues) && issues.length) return `${issues.map((i) => `${(i.path ?? []).join(".") || "result"}: ${i.message}`).join("; ")}.`;
+    if (Array.isArray(issues) && issues.length)
+      return `${issues.map((i) => `${(i.path ?? []).join(".") || "result"}: ${i.message}`).join("; ")}.`;
   } catch {
     // not JSON: the SDK's own sentence
   }

@@ -27,13 +27,20 @@ export class ReplayCalls {
     if (done) return { journal, done };
     const latest = await this.ledger.latestRound(journal.call);
     if (journal.round < latest) {
-      throw new StateError("replayed", `it is from round ${journal.round} of this tool call, which has moved on to round ${latest}; use the latest requestState, or call the tool again.`);
+      throw new StateError(
+        "replayed",
+        `it is from round ${journal.round} of this tool call, which has moved on to round ${latest}; use the latest requestState, or call the tool again.`,
+      );
     }
     return { journal };
   }
 
   /** Runs one round: the handler until it finishes (recorded), or until it waits on answers (sealed into the next state). */
-  async run(ctx: ServerContext, tool: string, handler: (run: ReplayRun) => Promise<CallToolResult>): Promise<CallToolResult | InputRequiredResult> {
+  async run(
+    ctx: ServerContext,
+    tool: string,
+    handler: (run: ReplayRun) => Promise<CallToolResult>,
+  ): Promise<CallToolResult | InputRequiredResult> {
     const guarded = guardedCall(ctx);
     const opened = guarded?.opened as OpenedCall | undefined;
     if (opened?.done) return opened.done;
@@ -46,7 +53,9 @@ export class ReplayCalls {
     }
     journal.round++;
     await this.ledger.recordRound(journal.call, journal.round);
-    const inputRequests = Object.fromEntries(Object.entries(outcome.inputRequests).map(([k, r]) => [k, { method: r.method as InputMethod, params: r.params }]));
+    const inputRequests = Object.fromEntries(
+      Object.entries(outcome.inputRequests).map(([k, r]) => [k, { method: r.method as InputMethod, params: r.params }]),
+    );
     // Bound to the arguments as sent (the guard saw them before any schema parsing).
     const binding = this.bindingFor(ctx, tool, guarded?.args ?? {});
     return inputRequired({ inputRequests: inputRequests as never, requestState: seal(outcome.journal, binding, this.sealOptions) });

@@ -39,8 +39,7 @@ const KEY_PREFIX: Record<InputMethod, string> = {
 };
 
 export type ReplayOutcome<R> =
-  | { kind: "done"; result: R }
-  | { kind: "input_required"; inputRequests: Record<string, InputRequest>; journal: Journal };
+  { kind: "done"; result: R } | { kind: "input_required"; inputRequests: Record<string, InputRequest>; journal: Journal };
 
 /** Thrown into nothing: a suspended run's promise simply never settles and is dropped. */
 const never = <T>() => new Promise<T>(() => {});
@@ -48,7 +47,9 @@ const never = <T>() => new Promise<T>(() => {});
 /** Thrown when a replayed handler asks something other than what it asked before. */
 export class ReplayMismatchError extends ToolError {
   constructor(key: string) {
-    super(`The tool asked something different for "${key}" than in the previous round; handlers must ask the same questions in the same order for the same answers (use ctx.step for anything non-deterministic).`);
+    super(
+      `The tool asked something different for "${key}" than in the previous round; handlers must ask the same questions in the same order for the same answers (use ctx.step for anything non-deterministic).`,
+    );
     this.name = "ReplayMismatchError";
   }
 }

@@ -12,7 +12,11 @@ export type SampleParams = CreateMessageRequestParams;
  * the params' type), the answer may hold tool_use blocks and arrays. Keyed on the property names,
  * since an all-optional `{ tools?: undefined }` target is a weak type that nothing extends.
  */
-export type SampleResult<P> = "tools" extends keyof P ? CreateMessageResultWithTools : "toolChoice" extends keyof P ? CreateMessageResultWithTools : CreateMessageResult;
+export type SampleResult<P> = "tools" extends keyof P
+  ? CreateMessageResultWithTools
+  : "toolChoice" extends keyof P
+    ? CreateMessageResultWithTools
+    : CreateMessageResult;
 
 export interface SampleOptions {
   /** How long to wait for the client (and the person reviewing the request), in ms (2025 eras; default: the server's, 10 minutes). */
@@ -46,7 +50,8 @@ function checkBlock(block: unknown, where: string, protocol: ProtocolRevision): 
       return;
     case "tool_use":
     case "tool_result":
-      if (protocol === "2025-06-18") fail(`${where} is a ${block.type} block, which does not exist on protocol 2025-06-18 (sampling with tools arrived in 2025-11-25).`);
+      if (protocol === "2025-06-18")
+        fail(`${where} is a ${block.type} block, which does not exist on protocol 2025-06-18 (sampling with tools arrived in 2025-11-25).`);
       if (block.type === "tool_use") {
         str("id");
         str("name");
@@ -57,7 +62,9 @@ function checkBlock(block: unknown, where: string, protocol: ProtocolRevision): 
       }
       return;
     default:
-      fail(`${where} has type "${block.type}"; sampling messages hold text, image, audio${protocol === "2025-06-18" ? "" : ", tool_use or tool_result"} blocks.`);
+      fail(
+        `${where} has type "${block.type}"; sampling messages hold text, image, audio${protocol === "2025-06-18" ? "" : ", tool_use or tool_result"} blocks.`,
+      );
   }
 }
 
@@ -72,9 +79,12 @@ function checkToolPairing(messages: { role: string; blocks: Block[] }[]): void {
   messages.forEach(({ role, blocks }, i) => {
     const uses = ofType(blocks, "tool_use");
     const results = ofType(blocks, "tool_result");
-    if (uses.length && role !== "assistant") fail(`messages[${i}] has a tool_use block in a ${role} message; tool uses come from the assistant.`);
-    if (results.length && role !== "user") fail(`messages[${i}] has a tool_result block in an ${role} message; tool results are sent with the user role.`);
-    if (results.length && results.length !== blocks.length) fail(`messages[${i}] mixes tool_result blocks with other content; a message with tool results must contain only tool results.`);
+    if (uses.length && role !== "assistant")
+      fail(`messages[${i}] has a tool_use block in a ${role} message; tool uses come from the assistant.`);
+    if (results.length && role !== "user")
+      fail(`messages[${i}] has a tool_result block in an ${role} message; tool results are sent with the user role.`);
+    if (results.length && results.length !== blocks.length)
+      fail(`messages[${i}] mixes tool_result blocks with other content; a message with tool results must contain only tool results.`);
     const ids = new Set<unknown>();
     for (const use of uses) {
       if (ids.has(use.id)) fail(`messages[${i}] uses the tool_use id "${use.id}" twice.`);
@@ -83,7 +93,10 @@ function checkToolPairing(messages: { role: string; blocks: Block[] }[]): void {
     const previous = new Set(ofType(messages[i - 1]?.blocks, "tool_use").map((b) => b.id));
     const answered = new Set<unknown>();
     for (const { toolUseId: id } of results) {
-      if (!previous.has(id)) fail(`messages[${i}] has a tool_result for "${id}", which answers no tool_use of the message just before it${i > 0 ? ` (messages[${i - 1}])` : ""}.`);
+      if (!previous.has(id))
+        fail(
+          `messages[${i}] has a tool_result for "${id}", which answers no tool_use of the message just before it${i > 0 ? ` (messages[${i - 1}])` : ""}.`,
+        );
       if (answered.has(id)) fail(`messages[${i}] answers tool_use "${id}" twice.`);
       answered.add(id);
     }
@@ -94,9 +107,11 @@ function checkToolPairing(messages: { role: string; blocks: Block[] }[]): void {
     const answers = new Set(ofType(next?.blocks, "tool_result").map((b) => b.toolUseId));
     const open = ofType(blocks, "tool_use").find((u) => !answers.has(u.id));
     if (!open) return;
-    fail(next
-      ? `messages[${i + 1}] must answer tool_use "${open.id}" of messages[${i}] with a tool_result before any other content.`
-      : `tool_use "${open.id}" of messages[${i}] is not answered; add a user message with its tool_result.`);
+    fail(
+      next
+        ? `messages[${i + 1}] must answer tool_use "${open.id}" of messages[${i}] with a tool_result before any other content.`
+        : `tool_use "${open.id}" of messages[${i}] is not answered; add a user message with its tool_result.`,
+    );
   });
 }
 
@@ -106,13 +121,15 @@ function checkTools(params: Record<string, unknown>): void {
     (params.tools as unknown[]).forEach((tool, i) => {
       if (!isObject(tool) || typeof tool.name !== "string") fail(`tools[${i}] needs a string "name".`);
       const schema = (tool as Record<string, unknown>).inputSchema;
-      if (!isObject(schema) || schema.type !== "object") fail(`tools[${i}] ("${(tool as { name: string }).name}") needs an "inputSchema" of type "object".`);
+      if (!isObject(schema) || schema.type !== "object")
+        fail(`tools[${i}] ("${(tool as { name: string }).name}") needs an "inputSchema" of type "object".`);
     });
   }
   if (params.toolChoice !== undefined) {
     if (!isObject(params.toolChoice)) fail(`"toolChoice" must be an object like { mode: "auto" }.`);
     const mode = (params.toolChoice as Record<string, unknown>).mode;
-    if (mode !== undefined && mode !== "auto" && mode !== "required" && mode !== "none") fail(`toolChoice.mode must be "auto", "required" or "none", not ${JSON.stringify(mode)}.`);
+    if (mode !== undefined && mode !== "auto" && mode !== "required" && mode !== "none")
+      fail(`toolChoice.mode must be "auto", "required" or "none", not ${JSON.stringify(mode)}.`);
   }
 }
 
@@ -122,7 +139,8 @@ function checkModelPreferences(prefs: unknown): void {
     const v = prefs[name];
     if (v !== undefined && !(typeof v === "number" && v >= 0 && v <= 1)) fail(`modelPreferences.${name} must be a number from 0 to 1.`);
   }
-  if (prefs.hints !== undefined && !(Array.isArray(prefs.hints) && prefs.hints.every(isObject))) fail(`modelPreferences.hints must be an array of objects like { name: "claude" }.`);
+  if (prefs.hints !== undefined && !(Array.isArray(prefs.hints) && prefs.hints.every(isObject)))
+    fail(`modelPreferences.hints must be an array of objects like { name: "claude" }.`);
 }
 
 /**
@@ -136,21 +154,33 @@ export function checkSampleParams(input: unknown, protocol: ProtocolRevision): R
   const messages = (params.messages as unknown[]).map((message, i) => {
     if (!isObject(message)) return fail(`messages[${i}] must be an object with role and content.`);
     if (message.role !== "user" && message.role !== "assistant") fail(`messages[${i}].role must be "user" or "assistant".`);
-    if (Array.isArray(message.content) && protocol === "2025-06-18") fail(`messages[${i}].content is an array, which protocol 2025-06-18 does not allow (one content block per message).`);
+    if (Array.isArray(message.content) && protocol === "2025-06-18")
+      fail(`messages[${i}].content is an array, which protocol 2025-06-18 does not allow (one content block per message).`);
     if (Array.isArray(message.content) && message.content.length === 0) fail(`messages[${i}].content is empty.`);
     if (message.content === undefined) fail(`messages[${i}] has no content.`);
     const blocks = blocksOf(message.content);
-    blocks.forEach((b, j) => checkBlock(b, Array.isArray(message.content) ? `messages[${i}].content[${j}]` : `messages[${i}].content`, protocol));
+    blocks.forEach((b, j) =>
+      checkBlock(b, Array.isArray(message.content) ? `messages[${i}].content[${j}]` : `messages[${i}].content`, protocol),
+    );
     return { role: message.role as string, blocks: blocks as Block[] };
   });
-  if (!(Number.isInteger(params.maxTokens) && (params.maxTokens as number) > 0)) fail(`"maxTokens" must be a positive integer (the client must respect it).`);
+  if (!(Number.isInteger(params.maxTokens) && (params.maxTokens as number) > 0))
+    fail(`"maxTokens" must be a positive integer (the client must respect it).`);
   if (params.systemPrompt !== undefined && typeof params.systemPrompt !== "string") fail(`"systemPrompt" must be a string.`);
   if (params.temperature !== undefined && !Number.isFinite(params.temperature)) fail(`"temperature" must be a number.`);
-  if (params.stopSequences !== undefined && !(Array.isArray(params.stopSequences) && params.stopSequences.every((s) => typeof s === "string"))) fail(`"stopSequences" must be an array of strings.`);
-  if (params.includeContext !== undefined && !["none", "thisServer", "allServers"].includes(params.includeContext as string)) fail(`"includeContext" must be "none", "thisServer" or "allServers".`);
+  if (
+    params.stopSequences !== undefined &&
+    !(Array.isArray(params.stopSequences) && params.stopSequences.every((s) => typeof s === "string"))
+  )
+    fail(`"stopSequences" must be an array of strings.`);
+  if (params.includeContext !== undefined && !["none", "thisServer", "allServers"].includes(params.includeContext as string))
+    fail(`"includeContext" must be "none", "thisServer" or "allServers".`);
   if (params.metadata !== undefined && !isObject(params.metadata)) fail(`"metadata" must be an object.`);
   if (params.modelPreferences !== undefined) checkModelPreferences(params.modelPreferences);
-  if (usesTools(params) && protocol === "2025-06-18") fail(`"tools" and "toolChoice" do not exist on protocol 2025-06-18 (sampling with tools arrived in 2025-11-25); send the request without them.`);
+  if (usesTools(params) && protocol === "2025-06-18")
+    fail(
+      `"tools" and "toolChoice" do not exist on protocol 2025-06-18 (sampling with tools arrived in 2025-11-25); send the request without them.`,
+    );
   checkTools(params);
   checkToolPairing(messages);
   return params;
@@ -166,7 +196,8 @@ export function checkSampleResult<R = CreateMessageResultWithTools>(result: unkn
   const content = result.content;
   if (content === undefined || (Array.isArray(content) && content.length === 0)) bad("it has no content.");
   blocksOf(content).forEach((b, i) => {
-    if (!isObject(b) || typeof b.type !== "string") bad(`content${Array.isArray(content) ? `[${i}]` : ""} is not a content block with a "type".`);
+    if (!isObject(b) || typeof b.type !== "string")
+      bad(`content${Array.isArray(content) ? `[${i}]` : ""} is not a content block with a "type".`);
   });
   if (result.model !== undefined && typeof result.model !== "string") bad(`its model is not a string.`);
   return result as R;

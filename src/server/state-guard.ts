@@ -40,13 +40,18 @@ export function installStateGuard(server: McpServer, tool: string, open: Open): 
       if (openState) {
         // Answers are sealed and validated below: bound them first, so nothing recurses without end.
         const problem = shapeProblem(ctx.mcpReq.inputResponses ?? params.inputResponses, MESSAGE_LIMITS);
-        if (problem) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `inputResponses is ${describeProblem(problem)}; refused unread.`, { reason: "too-large" });
+        if (problem)
+          throw new ProtocolError(ProtocolErrorCode.InvalidParams, `inputResponses is ${describeProblem(problem)}; refused unread.`, {
+            reason: "too-large",
+          });
         const call: GuardedCall = { args: params.arguments ?? {} };
         // The SDK lifts requestState out of the params into the context before handlers run.
         const state = ctx.mcpReq.requestState() as unknown;
         if (state !== undefined) {
           if (typeof state !== "string") {
-            throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Invalid requestState: it must be the string this server issued.", { reason: "malformed" });
+            throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Invalid requestState: it must be the string this server issued.", {
+              reason: "malformed",
+            });
           }
           try {
             call.opened = await openState(ctx, call.args, state);

@@ -26,7 +26,10 @@ export type StateProblem = "malformed" | "tampered" | "expired" | "principal" | 
 
 /** A requestState that cannot be used; `problem` says why. Maps to JSON-RPC -32602. */
 export class StateError extends Error {
-  constructor(readonly problem: StateProblem, message: string) {
+  constructor(
+    readonly problem: StateProblem,
+    message: string,
+  ) {
     super(message);
     this.name = "StateError";
   }
@@ -48,7 +51,9 @@ function decodeKeyString(key: string): Buffer {
 export function stableStringify(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(stableStringify).join(",")}]`;
   if (value && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableStringify(v)}`).join(",")}}`;
   }
   return JSON.stringify(value ?? null);
@@ -89,17 +94,22 @@ export function seal<T>(data: T, binding: StateBinding, options: SealOptions): s
   const token = Buffer.concat([Buffer.from([VERSION]), iv, body, cipher.getAuthTag()]).toString("base64url");
   const max = options.maxBytes ?? DEFAULT_MAX_STATE_BYTES;
   if (token.length > max) {
-    throw new StateError("too-large", `The tool's recorded answers need ${token.length} bytes of requestState, over the limit of ${max}; raise maxStateBytes or ask for less per call.`);
+    throw new StateError(
+      "too-large",
+      `The tool's recorded answers need ${token.length} bytes of requestState, over the limit of ${max}; raise maxStateBytes or ask for less per call.`,
+    );
   }
   return token;
 }
 
 export function open<T>(token: unknown, binding: StateBinding, options: SealOptions): T {
   const max = options.maxBytes ?? DEFAULT_MAX_STATE_BYTES;
-  if (typeof token !== "string" || !/^[A-Za-z0-9_-]+$/.test(token)) throw new StateError("malformed", "requestState is not a state this server issued (not base64url text).");
+  if (typeof token !== "string" || !/^[A-Za-z0-9_-]+$/.test(token))
+    throw new StateError("malformed", "requestState is not a state this server issued (not base64url text).");
   if (token.length > max) throw new StateError("too-large", `requestState is ${token.length} bytes, over the limit of ${max}.`);
   const raw = Buffer.from(token, "base64url");
-  if (raw.length < 1 + IV_BYTES + TAG_BYTES || raw[0] !== VERSION) throw new StateError("malformed", "requestState is not a state this server issued (unknown format).");
+  if (raw.length < 1 + IV_BYTES + TAG_BYTES || raw[0] !== VERSION)
+    throw new StateError("malformed", "requestState is not a state this server issued (unknown format).");
   let envelope: Envelope<T>;
   try {
     const decipher = createDecipheriv("aes-256-gcm", options.key, raw.subarray(1, 1 + IV_BYTES));
@@ -110,7 +120,8 @@ export function open<T>(token: unknown, binding: StateBinding, options: SealOpti
   } catch {
     throw new StateError("tampered", "requestState failed its integrity check: it was modified, or sealed with another key.");
   }
-  if ((options.now ?? Date.now()) > envelope.e) throw new StateError("expired", `requestState expired at ${new Date(envelope.e).toISOString()}; call the tool again.`);
+  if ((options.now ?? Date.now()) > envelope.e)
+    throw new StateError("expired", `requestState expired at ${new Date(envelope.e).toISOString()}; call the tool again.`);
   if (envelope.p !== binding.principal) throw new StateError("principal", "requestState was issued to another principal.");
   if (envelope.t !== binding.tool) throw new StateError("tool", `requestState was issued for tool "${envelope.t}", not "${binding.tool}".`);
   if (envelope.a !== digest(binding.args)) throw new StateError("arguments", "requestState was issued for a call with other arguments.");

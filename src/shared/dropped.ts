@@ -6,9 +6,7 @@
 const PREFIX = "Unknown message type: ";
 
 export type DroppedMessage =
-  | { kind: "request"; id: string | number; method: string }
-  | { kind: "response"; id: unknown }
-  | { kind: "other" };
+  { kind: "request"; id: string | number; method: string } | { kind: "response"; id: unknown } | { kind: "other" };
 
 /** What an SDK `onerror` error says was dropped, or undefined when it is about something else. */
 export function droppedMessage(error: unknown): DroppedMessage | undefined {
@@ -23,7 +21,8 @@ export function droppedMessage(error: unknown): DroppedMessage | undefined {
   if (typeof message !== "object" || message === null) return { kind: "other" };
   const m = message as Record<string, unknown>;
   const id = m.id;
-  if (typeof m.method === "string") return (typeof id === "string" || typeof id === "number") ? { kind: "request", id, method: m.method } : { kind: "other" };
+  if (typeof m.method === "string")
+    return typeof id === "string" || typeof id === "number" ? { kind: "request", id, method: m.method } : { kind: "other" };
   return "id" in m ? { kind: "response", id } : { kind: "other" };
 }
 
@@ -31,7 +30,10 @@ export function droppedMessage(error: unknown): DroppedMessage | undefined {
 export const invalidRequestReply = (dropped: { id: string | number; method: string }) => ({
   jsonrpc: "2.0" as const,
   id: dropped.id,
-  error: { code: -32600, message: `Invalid request: ${dropped.method.slice(0, 100)} was malformed (params and _meta must be objects) and was not processed.` },
+  error: {
+    code: -32600,
+    message: `Invalid request: ${dropped.method.slice(0, 100)} was malformed (params and _meta must be objects) and was not processed.`,
+  },
 });
 
 /** Chains onto a Protocol's `onerror` (keeping the one already there): `onDropped` hears every dropped message. */

@@ -9,7 +9,9 @@ export const SUPPORTED_SDK = "2.4";
 
 export class SdkInternalsError extends Error {
   constructor(member: string) {
-    super(`mcp-elicit: the MCP SDK's ${member} is missing or changed; this SDK version is not supported (mcp-elicit works with @modelcontextprotocol/* ${SUPPORTED_SDK}.x).`);
+    super(
+      `mcp-elicit: the MCP SDK's ${member} is missing or changed; this SDK version is not supported (mcp-elicit works with @modelcontextprotocol/* ${SUPPORTED_SDK}.x).`,
+    );
     this.name = "SdkInternalsError";
   }
 }

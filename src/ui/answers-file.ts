@@ -24,7 +24,8 @@ export function parseDuration(text: string): number | undefined {
 
 const duration = z.string().transform((text, ctx) => {
   const ms = parseDuration(text);
-  if (ms === undefined) ctx.addIssue({ code: "custom", message: `not a duration up to 1 hour like "2s", "500ms" or "1m": ${JSON.stringify(text)}` });
+  if (ms === undefined)
+    ctx.addIssue({ code: "custom", message: `not a duration up to 1 hour like "2s", "500ms" or "1m": ${JSON.stringify(text)}` });
   return ms ?? 0;
 });
 

@@ -2,7 +2,16 @@
 // Entries are used in order; the first unused entry of the right kind whose `match` fits wins:
 // `action` entries answer forms and URL requests, `sample` entries answer sampling requests.
 import { MAX_LABEL_LENGTH, sanitizeText } from "../shared/sanitize.js";
-import type { ElicitationUI, FormAnswer, SamplingAnswerReview, SamplingRequestReview, SamplingRequestView, SamplingUI, UrlAnswer, UrlWaitOutcome } from "../client/ui.js";
+import type {
+  ElicitationUI,
+  FormAnswer,
+  SamplingAnswerReview,
+  SamplingRequestReview,
+  SamplingRequestView,
+  SamplingUI,
+  UrlAnswer,
+  UrlWaitOutcome,
+} from "../client/ui.js";
 import type { FormContent } from "../schema/types.js";
 
 export interface ScriptedSample {
@@ -53,7 +62,11 @@ export function scriptedUI(
   answers: ScriptedAnswer[],
   options: ScriptedUIOptions = {},
 ): ElicitationUI & SamplingUI & Required<Pick<ElicitationUI, "waitForUrl">> & { remaining(): ScriptedAnswer[] } {
-  const pending: Entry[] = answers.map((a, index) => ({ ...a, index, ...(a.match === undefined ? {} : { re: new RegExp(a.match, "iu") }) }));
+  const pending: Entry[] = answers.map((a, index) => ({
+    ...a,
+    index,
+    ...(a.match === undefined ? {} : { re: new RegExp(a.match, "iu") }),
+  }));
   const log = options.log ?? ((line: string) => process.stderr.write(line + "\n"));
   /** The first unused entry of `kind` that fits `text`; says which one answered (or that none did), so a person sees why. */
   const take = (kind: "action" | "sample", text: string) => {
@@ -64,7 +77,9 @@ export function scriptedUI(
     }
     const entry = pending.splice(i, 1)[0]!;
     const answer = "action" in entry ? entry.action : (entry.sample.action ?? "approve");
-    log(`elicit: answers entry [${entry.index}] (${entry.match === undefined ? "no match: any message" : `match ${JSON.stringify(entry.match)}`}) answered ${excerpt(text)}: ${answer}.`);
+    log(
+      `elicit: answers entry [${entry.index}] (${entry.match === undefined ? "no match: any message" : `match ${JSON.stringify(entry.match)}`}) answered ${excerpt(text)}: ${answer}.`,
+    );
     return entry;
   };
   // The entry that approved a sampling request also decides on its answer (the client passes the same view).
@@ -81,7 +96,8 @@ export function scriptedUI(
     async url(request): Promise<UrlAnswer> {
       // No person reads the consent screen: its warnings go to the log before any answer is chosen.
       const host = sanitizeText(request.analysis.host ?? request.analysis.url, { maxLength: MAX_LABEL_LENGTH, multiline: false });
-      for (const w of request.analysis.warnings) log(`elicit: warning about ${host}: ${sanitizeText(w.message, { maxLength: MAX_LABEL_LENGTH * 2, multiline: false })}`);
+      for (const w of request.analysis.warnings)
+        log(`elicit: warning about ${host}: ${sanitizeText(w.message, { maxLength: MAX_LABEL_LENGTH * 2, multiline: false })}`);
       const entry = take("action", request.message);
       if (!entry || !("action" in entry)) return "cancel";
       retryAfterMs = entry.retryAfterMs ?? URL_RETRY_AFTER_MS;

@@ -82,7 +82,15 @@ describe("elicit call book_trip with an answers file", () => {
   });
 
   test("an unmatched question is cancelled with a notice on stderr", async () => {
-    const r = await runCli(["call", "book_trip", "--args", TRIP, "--answers", file("none.json", '[{"match":"^never$","action":"accept"}]'), ...STDIO]);
+    const r = await runCli([
+      "call",
+      "book_trip",
+      "--args",
+      TRIP,
+      "--answers",
+      file("none.json", '[{"match":"^never$","action":"accept"}]'),
+      ...STDIO,
+    ]);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /no scripted answer matches "Please confirm your Barcelona/);
     assert.equal(JSON.parse(r.stdout).structuredContent.reason, "cancelled");
@@ -100,7 +108,13 @@ describe("elicit call book_trip with an answers file", () => {
 
 describe("elicit call: exit codes", () => {
   test("a tool error exits 1 with the result on stdout", async () => {
-    const r = await runCli(["call", "search_flights", "--args", '{"destination":"Atlantis","departDate":"2026-06-15","returnDate":"2026-06-22"}', ...STDIO]);
+    const r = await runCli([
+      "call",
+      "search_flights",
+      "--args",
+      '{"destination":"Atlantis","departDate":"2026-06-15","returnDate":"2026-06-22"}',
+      ...STDIO,
+    ]);
     assert.equal(r.code, 1);
     const result = JSON.parse(r.stdout);
     assert.equal(result.isError, true);
@@ -111,7 +125,10 @@ describe("elicit call: exit codes", () => {
     const r = await runCli(["call", "no_such_tool", ...STDIO]);
     assert.equal(r.code, 2, r.stderr);
     assert.equal(r.stdout, "");
-    assert.match(r.stderr, /^elicit: no tool named "no_such_tool": the server offers: search_flights, find_best_flight, book_trip, save_itinerary\.$/m);
+    assert.match(
+      r.stderr,
+      /^elicit: no tool named "no_such_tool": the server offers: search_flights, find_best_flight, book_trip, save_itinerary\.$/m,
+    );
   });
 
   test("--args that break the tool's input schema are refused before the call, naming each field and rule", async () => {
@@ -132,7 +149,10 @@ describe("elicit call: exit codes", () => {
   test("without --answers or a terminal, the notice comes when the server first asks, and the question is cancelled", async () => {
     const r = await runCli(["call", "book_trip", "--args", TRIP, ...STDIO]);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stderr, /^elicit: the server asks a question, but there is no --answers file and no terminal: every question is cancelled\.\nelicit: no scripted answer matches "Please confirm your Barcelona/m);
+    assert.match(
+      r.stderr,
+      /^elicit: the server asks a question, but there is no --answers file and no terminal: every question is cancelled\.\nelicit: no scripted answer matches "Please confirm your Barcelona/m,
+    );
     assert.equal(JSON.parse(r.stdout).structuredContent.reason, "cancelled");
   });
 
@@ -144,11 +164,23 @@ describe("elicit call: exit codes", () => {
     ["a bad --protocol", ["call", "x", "--protocol", "2024-01-01", ...STDIO], /--protocol must be auto or one of/],
     ["a bad --modes", ["call", "x", "--modes", "form,sms", ...STDIO], /--modes takes form, url or form,url/],
     ["a missing answers file", ["call", "x", "--answers", join(dir, "missing.yaml"), ...STDIO], /cannot read answers file .*ENOENT/],
-    ["an answers entry without action", ["call", "x", "--answers", file("noaction.json", '[{"match":"x"}]'), ...STDIO], /\[0\]: each entry needs `action`/],
-    ["a server that cannot be reached", ["call", "x", "--url", "http://127.0.0.1:9/mcp"], /Could not connect to http:\/\/127\.0\.0\.1:9\/mcp/],
+    [
+      "an answers entry without action",
+      ["call", "x", "--answers", file("noaction.json", '[{"match":"x"}]'), ...STDIO],
+      /\[0\]: each entry needs `action`/,
+    ],
+    [
+      "a server that cannot be reached",
+      ["call", "x", "--url", "http://127.0.0.1:9/mcp"],
+      /Could not connect to http:\/\/127\.0\.0\.1:9\/mcp/,
+    ],
     ["a server command that does not exist", ["call", "x", "--", "/nonexistent/server"], /Could not connect to \/nonexistent\/server/],
     ["a root that is not a directory", ["call", "x", "--root", ANSWERS, ...STDIO], /not a directory/],
-    ["a --connect-timeout that is not a positive number", ["call", "x", "--connect-timeout", "soon", ...STDIO], /--connect-timeout takes a number of seconds greater than 0, e\.g\. 30; got "soon"/],
+    [
+      "a --connect-timeout that is not a positive number",
+      ["call", "x", "--connect-timeout", "soon", ...STDIO],
+      /--connect-timeout takes a number of seconds greater than 0, e\.g\. 30; got "soon"/,
+    ],
   ];
   for (const [what, args, message] of usage) {
     test(`${what}: exit 2 with a one-line reason`, async () => {
@@ -162,7 +194,8 @@ describe("elicit call: exit codes", () => {
   test("--help documents the answers file and the exit codes", async () => {
     const r = await runCli(["call", "--help"]);
     assert.equal(r.code, 0);
-    for (const words of [/Exit codes: 0/, /sample: \{ action: approve/, /--answers <file>/, /--root <dir>/, /ELICIT_MODEL_BASE_URL/]) assert.match(r.stdout, words);
+    for (const words of [/Exit codes: 0/, /sample: \{ action: approve/, /--answers <file>/, /--root <dir>/, /ELICIT_MODEL_BASE_URL/])
+      assert.match(r.stdout, words);
   });
 });
 
@@ -232,11 +265,19 @@ describe("elicit call lists the tools first (a recording 2026-07-28 server)", ()
           description: "Mirrors two parameters into headers",
           inputSchema: {
             type: "object",
-            properties: { region: { type: "string", "x-mcp-header": "Region" }, priority: { type: "integer", "x-mcp-header": "Priority" }, note: { type: "string" } },
+            properties: {
+              region: { type: "string", "x-mcp-header": "Region" },
+              priority: { type: "integer", "x-mcp-header": "Priority" },
+              note: { type: "string" },
+            },
             required: ["region"],
           },
         },
-        { name: "bad_header_tool", description: "A header name with a space", inputSchema: { type: "object", properties: { value: { type: "string", "x-mcp-header": "My Region" } } } },
+        {
+          name: "bad_header_tool",
+          description: "A header name with a space",
+          inputSchema: { type: "object", properties: { value: { type: "string", "x-mcp-header": "My Region" } } },
+        },
         {
           name: "ref_tool",
           description: "Refers to a local definition and to a schema on the network",
@@ -256,9 +297,19 @@ describe("elicit call lists the tools first (a recording 2026-07-28 server)", ()
 
   test("tools/list comes before tools/call, and x-mcp-header parameters ride in Mcp-Param-* headers", async () => {
     const server = await record();
-    const r = await runCli(["call", "headers_tool", "--args", '{"region":"us-west1","priority":42,"note":"not a header"}', "--url", server.url]);
+    const r = await runCli([
+      "call",
+      "headers_tool",
+      "--args",
+      '{"region":"us-west1","priority":42,"note":"not a header"}',
+      "--url",
+      server.url,
+    ]);
     assert.equal(r.code, 0, r.stderr);
-    assert.equal(JSON.parse(r.stdout).content[0].text, 'called headers_tool with {"region":"us-west1","priority":42,"note":"not a header"}');
+    assert.equal(
+      JSON.parse(r.stdout).content[0].text,
+      'called headers_tool with {"region":"us-west1","priority":42,"note":"not a header"}',
+    );
     const methods = server.requests.map((q) => q.method);
     assert.ok(methods.indexOf("tools/list") >= 0 && methods.indexOf("tools/list") < methods.indexOf("tools/call"), methods.join(", "));
     const [call] = server.calls();
@@ -275,7 +326,10 @@ describe("elicit call lists the tools first (a recording 2026-07-28 server)", ()
     assert.equal(r.stdout, "");
     assert.deepEqual(server.calls(), []);
     assert.match(r.stderr, /^\[mcp-sdk\] excluding tool 'bad_header_tool' from tools\/list: invalid x-mcp-header declaration/m);
-    assert.match(r.stderr, /^elicit: not calling bad_header_tool: the MCP SDK excluded it from the server's tools \(invalid x-mcp-header declaration — value: x-mcp-header 'My Region' is not a valid RFC 9110 token/m);
+    assert.match(
+      r.stderr,
+      /^elicit: not calling bad_header_tool: the MCP SDK excluded it from the server's tools \(invalid x-mcp-header declaration — value: x-mcp-header 'My Region' is not a valid RFC 9110 token/m,
+    );
   });
 
   test("a null for a parameter that is not required passes the check, is sent, and gets no Mcp-Param header", async () => {
@@ -294,7 +348,10 @@ describe("elicit call lists the tools first (a recording 2026-07-28 server)", ()
     const server = await record();
     const r = await runCli(["tools", "--url", server.url]);
     assert.equal(r.code, 0, r.stderr);
-    assert.deepEqual(JSON.parse(r.stdout).tools.map((t: { name: string }) => t.name), ["headers_tool", "ref_tool"]);
+    assert.deepEqual(
+      JSON.parse(r.stdout).tools.map((t: { name: string }) => t.name),
+      ["headers_tool", "ref_tool"],
+    );
     assert.match(r.stderr, /^\[mcp-sdk\] excluding tool 'bad_header_tool' from tools\/list/m);
     assert.deepEqual(server.calls(), []);
   });
@@ -320,7 +377,13 @@ describe("elicit call: connecting", () => {
     assert.equal(r.code, 2, r.stderr);
     assert.equal(r.stdout, "");
     assert.match(r.stderr, new RegExp(`^elicit: connecting to ${hang}… \\(gives up after 1\\.5 s; see --connect-timeout\\)$`, "m"));
-    assert.match(r.stderr, new RegExp(`^elicit: ${hang} started but did not answer server/discover or initialize within 1\\.5 s \\(wait longer with --connect-timeout SECONDS\\)\\.$`, "m"));
+    assert.match(
+      r.stderr,
+      new RegExp(
+        `^elicit: ${hang} started but did not answer server/discover or initialize within 1\\.5 s \\(wait longer with --connect-timeout SECONDS\\)\\.$`,
+        "m",
+      ),
+    );
     assert.ok(r.ms < 12_000, `took ${r.ms} ms`);
   });
 
@@ -339,7 +402,10 @@ describe("elicit call: connecting", () => {
     try {
       const r = await runWithEnv(["call", "x", "--connect-timeout", "1", "--url", url], {});
       assert.equal(r.code, 2, r.stderr);
-      assert.match(r.stderr, new RegExp(`^elicit: ${url.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")} did not answer server/discover or initialize within 1 s`, "m"));
+      assert.match(
+        r.stderr,
+        new RegExp(`^elicit: ${url.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")} did not answer server/discover or initialize within 1 s`, "m"),
+      );
     } finally {
       sockets.forEach((s) => s.destroy());
       silent.close();
@@ -357,7 +423,11 @@ describe("elicit call: what a hostile server gets onto the terminal", () => {
     for (const line of r.stderr.split("\n").filter(Boolean)) assert.match(line, /^\[server\] /, `unlabelled: ${JSON.stringify(line)}`);
     assert.match(r.stderr, /^\[server\] HOSTILE-BOOT-LINE one two click me three$/m);
     assert.match(r.stderr, /^\[server\] coloured c1 osc dsr$/m);
-    assert.match(r.stderr, /^\[server\] fake-prompt\n\[server\] txet desrever end$/m, "a lone CR starts a new line instead of overwriting one");
+    assert.match(
+      r.stderr,
+      /^\[server\] fake-prompt\n\[server\] txet desrever end$/m,
+      "a lone CR starts a new line instead of overwriting one",
+    );
     assert.match(r.stderr, new RegExp(`^\\[server\\] ${MARKERS.call} `, "m"));
     assert.doesNotMatch(r.stderr, CONTROLS);
     assert.doesNotMatch(r.stdout, CONTROLS);
@@ -380,7 +450,13 @@ describe("elicit call: what a hostile server gets onto the terminal", () => {
       });
       const r = await runCli(["call", "hostile_tool", "--url", url], { timeoutMs: 30_000 });
       assert.equal(r.code, 2, r.stderr);
-      assert.match(r.stderr, new RegExp(`^\\[mcp-sdk\\] excluding tool 'hostile_tool' from tools/list: invalid x-mcp-header declaration — region: x-mcp-header '${MARKERS.header}click me$`, "m"));
+      assert.match(
+        r.stderr,
+        new RegExp(
+          `^\\[mcp-sdk\\] excluding tool 'hostile_tool' from tools/list: invalid x-mcp-header declaration — region: x-mcp-header '${MARKERS.header}click me$`,
+          "m",
+        ),
+      );
       assert.match(r.stderr, /^elicit: not calling hostile_tool: the MCP SDK excluded it/m);
       assert.doesNotMatch(r.stderr, CONTROLS);
       assert.equal(r.stdout, "");

@@ -20,7 +20,10 @@ const SLOW = SLOW_MS;
 
 function startConnect(root: string): ProgramSession {
   assert.ok(existsSync(BIN), `${BIN} is missing: run npm run build first`);
-  return startProgram(process.execPath, [BIN, "connect", "--root", root, "--", process.execPath, BIN, "serve", "travel"], { env: NO_MODEL, name: "connect" });
+  return startProgram(process.execPath, [BIN, "connect", "--root", root, "--", process.execPath, BIN, "serve", "travel"], {
+    env: NO_MODEL,
+    name: "connect",
+  });
 }
 
 const asking = (label: string) => new RegExp(`^\\? ${label.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?: |$)`, "m");
@@ -36,7 +39,9 @@ describe("elicit connect in a terminal", () => {
       assert.match(menu, /No model is configured: you will type the answers to sampling requests yourself/);
       assert.match(
         menu,
-        new RegExp(`❯ Call search_flights\\n {2}Call find_best_flight\\n {2}Call book_trip\\n {2}Call save_itinerary\\n {2}Add a root directory\\n {2}Remove root ${basename(root)}\\n {2}Quit\\n`),
+        new RegExp(
+          `❯ Call search_flights\\n {2}Call find_best_flight\\n {2}Call book_trip\\n {2}Call save_itinerary\\n {2}Add a root directory\\n {2}Remove root ${basename(root)}\\n {2}Quit\\n`,
+        ),
       );
       assert.match(menu, /Round-trip fares from New York for a destination and dates/, "the highlighted tool's description");
       s.press(KEY.enter); // Call search_flights
@@ -46,7 +51,10 @@ describe("elicit connect in a terminal", () => {
       assert.doesNotMatch(form, /Form from|Decline/, "the client's own form: not the server's, nobody to decline to");
       assert.match(form, /❯ Fill it in \(3 fields\)\n {2}Cancel \(do not call search_flights\)/);
       s.press(KEY.enter);
-      assert.match(await s.waitFor("? Destination *", { after: "✔ Answer this form?" }), /City or airport code: Barcelona \(BCN\), Lisbon \(LIS\)/);
+      assert.match(
+        await s.waitFor("? Destination *", { after: "✔ Answer this form?" }),
+        /City or airport code: Barcelona \(BCN\), Lisbon \(LIS\)/,
+      );
       s.type("Barcelona");
       s.press(KEY.enter);
       assert.match(await s.waitFor("? Depart date *", { after: "✔ Destination * Barcelona" }), /Outbound date, YYYY-MM-DD/);
@@ -60,7 +68,10 @@ describe("elicit connect in a terminal", () => {
       s.press(KEY.enter); // Submit
 
       const result = await s.waitFor("? What next?", { after: "Calling search_flights on mcp-elicit-travel 1.0.0…", timeoutMs: SLOW });
-      assert.match(result, /^44 round-trip fares from New York to Barcelona \(BCN\), June 15-22, per traveler:\nBCN-01: Delta, economy, \$1,240 round trip/m);
+      assert.match(
+        result,
+        /^44 round-trip fares from New York to Barcelona \(BCN\), June 15-22, per traveler:\nBCN-01: Delta, economy, \$1,240 round trip/m,
+      );
       assert.match(result, /^BCN-44: KLM, economy, \$950 round trip/m);
       assert.match(result, /^Hotel for the stay: Hotel Mar Bella Beachfront \(beachfront hotel\), 7 nights at \$260\/night\.$/m);
       assert.doesNotMatch(result, /The tool reported an error/);
@@ -118,12 +129,19 @@ const FOREIGN = /\u001b[\]PX^_]|\u001b\[6n|[\u007f-\u009f]|[\u202a-\u202e\u2066-
 function assertInert(raw: string) {
   for (const [name, sequence] of SERVER_ONLY) assert.ok(!raw.includes(sequence), `the server's ${name} reached the terminal`);
   const foreign = FOREIGN.exec(raw);
-  assert.equal(foreign, null, `a control sequence of the server's reached the terminal: ${JSON.stringify(raw.slice(Math.max(0, (foreign?.index ?? 0) - 40), (foreign?.index ?? 0) + 40))}`);
+  assert.equal(
+    foreign,
+    null,
+    `a control sequence of the server's reached the terminal: ${JSON.stringify(raw.slice(Math.max(0, (foreign?.index ?? 0) - 40), (foreign?.index ?? 0) + 40))}`,
+  );
 }
 
 describe("elicit connect against a hostile server", () => {
   test("stdio: the server's stderr, name and texts reach the pty inert; its stderr labelled [server]", async () => {
-    const s = startProgram(process.execPath, [BIN, "connect", "--", process.execPath, "--import", "tsx", FIXTURE], { env: NO_MODEL, name: "connect" });
+    const s = startProgram(process.execPath, [BIN, "connect", "--", process.execPath, "--import", "tsx", FIXTURE], {
+      env: NO_MODEL,
+      name: "connect",
+    });
     try {
       const menu = await s.waitFor("? What next?", { timeoutMs: SLOW });
       assert.match(menu, /^\[server\] HOSTILE-BOOT-LINE one two click me three$/m);
@@ -152,7 +170,13 @@ describe("elicit connect against a hostile server", () => {
     const s = startProgram(process.execPath, [BIN, "connect", "--url", url], { env: NO_MODEL, name: "connect" });
     try {
       const menu = await s.waitFor("? What next?", { timeoutMs: SLOW });
-      assert.match(menu, new RegExp(`^\\[mcp-sdk\\] excluding tool 'hostile_tool' from tools/list: invalid x-mcp-header declaration — region: x-mcp-header '${MARKERS.header}click me$`, "m"));
+      assert.match(
+        menu,
+        new RegExp(
+          `^\\[mcp-sdk\\] excluding tool 'hostile_tool' from tools/list: invalid x-mcp-header declaration — region: x-mcp-header '${MARKERS.header}click me$`,
+          "m",
+        ),
+      );
       assert.match(menu, /^Connected to evilserver 6\.6\.6 \(protocol 2026-07-28\)\.$/m);
       assert.match(menu, /❯ Call plain_tool\n {2}Add a root directory/);
       s.press(KEY.ctrlC);
@@ -167,11 +191,18 @@ describe("elicit connect against a hostile server", () => {
 
 describe("elicit connect: connecting", () => {
   test("a spinner names the server while it connects; one that never answers is given up after --connect-timeout (exit 2)", async () => {
-    const s = startProgram(process.execPath, [BIN, "connect", "--connect-timeout", "3", "--", process.execPath, "-e", "setTimeout(() => {}, 100000)"], { env: NO_MODEL, name: "connect" });
+    const s = startProgram(
+      process.execPath,
+      [BIN, "connect", "--connect-timeout", "3", "--", process.execPath, "-e", "setTimeout(() => {}, 100000)"],
+      { env: NO_MODEL, name: "connect" },
+    );
     try {
       await s.waitFor(/Connecting to \S+ -e setTimeout\(\(\) => \{\}, 100000\)…/);
       assert.equal(await s.exitCode(SLOW), 2);
-      assert.match(s.screen(), /^elicit: \S+ -e setTimeout\(\(\) => \{\}, 100000\) started but did not answer server\/discover or initialize within 3 s \(wait longer with --connect-timeout SECONDS\)\.$/m);
+      assert.match(
+        s.screen(),
+        /^elicit: \S+ -e setTimeout\(\(\) => \{\}, 100000\) started but did not answer server\/discover or initialize within 3 s \(wait longer with --connect-timeout SECONDS\)\.$/m,
+      );
       assert.doesNotMatch(s.screen(), /Connecting to/, "the spinner line is cleared");
       assert.ok(s.cursorVisible(), "the cursor is visible again");
     } finally {
@@ -186,7 +217,10 @@ describe("elicit connect: connecting", () => {
       ["none", "Connected to a server that gave no name (protocol 2026-07-28)."],
     ] as const) {
       const name = at === "top" ? "draft-server" : "listed-server";
-      const recorder = await startRecorder({ tools: [{ name: "t", inputSchema: { type: "object" } }], serverInfo: { name, version: at === "top" ? "0.9.0" : "1.2.3", at } });
+      const recorder = await startRecorder({
+        tools: [{ name: "t", inputSchema: { type: "object" } }],
+        serverInfo: { name, version: at === "top" ? "0.9.0" : "1.2.3", at },
+      });
       const s = startProgram(process.execPath, [BIN, "connect", "--url", recorder.url], { env: NO_MODEL, name: "connect" });
       try {
         const menu = await s.waitFor("? What next?", { timeoutMs: SLOW });
@@ -206,9 +240,15 @@ describe("elicit serve at a terminal", () => {
     const s = startProgram(process.execPath, [BIN, "serve", "travel"], { name: "server" });
     try {
       const screen = await s.waitFor("Ctrl-C stops it.", { timeoutMs: SLOW });
-      assert.match(screen, /^elicit serve travel: waiting for an MCP client on stdio \(standard input is this terminal, not a client\)\.$/m);
+      assert.match(
+        screen,
+        /^elicit serve travel: waiting for an MCP client on stdio \(standard input is this terminal, not a client\)\.$/m,
+      );
       assert.match(screen, /^ {2}Let a client start it instead: {2}elicit connect -- elicit serve travel$/m);
-      assert.match(screen, /^ {2}Or serve it over HTTP: {10}elicit serve travel --http 3000, then elicit connect --url http:\/\/127\.0\.0\.1:3000\/mcp$/m);
+      assert.match(
+        screen,
+        /^ {2}Or serve it over HTTP: {10}elicit serve travel --http 3000, then elicit connect --url http:\/\/127\.0\.0\.1:3000\/mcp$/m,
+      );
       s.press(KEY.ctrlC);
       assert.equal(await s.exitCode(SLOW), 0);
     } finally {

@@ -25,8 +25,14 @@ const asking = (label: string) => new RegExp(`^\\? ${label.replace(/[.*+?^${}()|
 /** Steps 1 and 2: the search, then the model request reviewed and the answer typed by the person (BCN-11 first: the seed's $3,000 trip). */
 async function throughModelReview(s: ProgramSession): Promise<void> {
   const request = await s.waitFor("? Send this request to the model?", { timeoutMs: SLOW });
-  assert.match(request, /No model is configured \(ELICIT_MODEL…\): when the server asks for one, you read the request and type the answer yourself\./);
-  assert.match(request, /── 1 of 4: search flights ──\n44 round-trip fares from New York to Barcelona \(BCN\), June 15-22, per traveler\. The server hands them all to the model/);
+  assert.match(
+    request,
+    /No model is configured \(ELICIT_MODEL…\): when the server asks for one, you read the request and type the answer yourself\./,
+  );
+  assert.match(
+    request,
+    /── 1 of 4: search flights ──\n44 round-trip fares from New York to Barcelona \(BCN\), June 15-22, per traveler\. The server hands them all to the model/,
+  );
   const review = request.slice(request.indexOf("── 2 of 4: the best flight, chosen by the client's model ──"));
   assert.match(review, /^Model request from mcp-elicit-travel 1\.0\.0$/m, "says which server asks");
   assert.match(review, /No model is configured: if you approve, you type the answer yourself\./);
@@ -68,13 +74,19 @@ async function throughModelReview(s: ProgramSession): Promise<void> {
   s.press(KEY.enter); // Approve
 
   const best = await s.waitFor(/^3\. BCN-12: /m, { after: "Sent the answer to mcp-elicit-travel 1.0.0.", timeoutMs: SLOW });
-  assert.match(best, /chosen by the client's model \(typed-by-person\) from 44 options:\n1\. BCN-11: British Airways[^\n]*\n2\. BCN-14: Aer Lingus/);
+  assert.match(
+    best,
+    /chosen by the client's model \(typed-by-person\) from 44 options:\n1\. BCN-11: British Airways[^\n]*\n2\. BCN-14: Aer Lingus/,
+  );
 }
 
 /** The booking confirmation form's opening screen: the seed's summary and total. */
 async function bookingForm(s: ProgramSession): Promise<string> {
   const start = await s.waitFor("? Answer this form?", { after: "── 3 of 4: book the trip ──", timeoutMs: SLOW });
-  assert.match(start, /^Form from mcp-elicit-travel 1\.0\.0\n {2}Please confirm your Barcelona vacation booking details:\n {2}Barcelona flights June 15-22, beachfront hotel, total \$3,000\./m);
+  assert.match(
+    start,
+    /^Form from mcp-elicit-travel 1\.0\.0\n {2}Please confirm your Barcelona vacation booking details:\n {2}Barcelona flights June 15-22, beachfront hotel, total \$3,000\./m,
+  );
   assert.match(start, /Flights: British Airways economy \(BCN-11\)/);
   assert.match(start, /❯ Fill it in \(4 fields\)\n {2}Decline \(tell mcp-elicit-travel no\)\n {2}Cancel/);
   return start;
@@ -90,12 +102,21 @@ describe("elicit demo in a terminal, with no model configured", () => {
       assert.ok(existsSync(root), "the demo made its root");
       await s.waitFor("? Send this request to the model?", { timeoutMs: SLOW });
       const seen = s.viewport();
-      for (const line of ["── 2 of 4: the best flight, chosen by the client's model ──", "Model request from mcp-elicit-travel 1.0.0", "Analyze these flight options", "? Send this request to the model?", "Deny"]) {
+      for (const line of [
+        "── 2 of 4: the best flight, chosen by the client's model ──",
+        "Model request from mcp-elicit-travel 1.0.0",
+        "Analyze these flight options",
+        "? Send this request to the model?",
+        "Deny",
+      ]) {
         assert.ok(seen.includes(line), `${JSON.stringify(line)} is on the 24 rows:\n${seen}`);
       }
       s.press(KEY.down, KEY.down, KEY.down, KEY.enter); // Deny
       const ranked = await s.waitFor(/ranked by the built-in rule/, { after: "✔ Send this request to the model? Deny", timeoutMs: SLOW });
-      assert.match(ranked, /You refused the model request \(User rejected sampling request\), so the server ranks the flights by its built-in rule instead\./);
+      assert.match(
+        ranked,
+        /You refused the model request \(User rejected sampling request\), so the server ranks the flights by its built-in rule instead\./,
+      );
       assert.doesNotMatch(s.screen(), /"code"|the server refused the call/, "no raw JSON-RPC, and nobody blames the server");
       await bookingForm(s);
       s.press(KEY.down, KEY.enter); // Decline
@@ -117,7 +138,10 @@ describe("elicit demo in a terminal, with no model configured", () => {
       await bookingForm(s);
       s.press(KEY.enter);
       const confirm = await s.waitFor("? Confirm booking *", { after: "✔ Answer this form?" });
-      assert.match(confirm, /Confirm the booking \(Flights \+ Hotel = \$3,000\)\n\? Confirm booking \*\n❯ \(choose Yes or No\)\n {2}Yes\n {2}No$/m);
+      assert.match(
+        confirm,
+        /Confirm the booking \(Flights \+ Hotel = \$3,000\)\n\? Confirm booking \*\n❯ \(choose Yes or No\)\n {2}Yes\n {2}No$/m,
+      );
       s.press(KEY.down, KEY.enter); // Yes
       const seat = await s.waitFor(asking("Seat preference"));
       assert.match(seat, /Preferred seat type for flights\n {2}\(optional: choose Skip to leave it out\)/);
@@ -136,7 +160,10 @@ describe("elicit demo in a terminal, with no model configured", () => {
       assert.match(review, /Confirm booking \* +Yes\n {2}Seat preference +window\n {2}Room type +city view\n {2}Travel insurance +Yes\n/);
       s.press(KEY.down, KEY.enter); // Edit an answer
       const which = await s.waitFor("? Which answer?");
-      assert.match(which, /❯ Confirm booking \*: Yes\n {2}Seat preference: window\n {2}Room type: city view\n {2}Travel insurance: Yes\n {2}Back to the review/);
+      assert.match(
+        which,
+        /❯ Confirm booking \*: Yes\n {2}Seat preference: window\n {2}Room type: city view\n {2}Travel insurance: Yes\n {2}Back to the review/,
+      );
       s.press(KEY.down, KEY.enter); // Seat preference
       const again = await s.waitFor(asking("Seat preference"), { after: "✔ Which answer?" });
       assert.match(again, /❯ window/, "the earlier answer is preselected");
@@ -147,13 +174,22 @@ describe("elicit demo in a terminal, with no model configured", () => {
 
       // The contact details, with one bad email first.
       const contact = await s.waitFor("? Answer this form?", { after: "Sent your answers to mcp-elicit-travel 1.0.0.", timeoutMs: SLOW });
-      assert.match(contact, /Form from mcp-elicit-travel 1\.0\.0\n {2}Who is traveling\? Barcelona, June 15-22: the airline and hotel need the traveler's contact details\./);
+      assert.match(
+        contact,
+        /Form from mcp-elicit-travel 1\.0\.0\n {2}Who is traveling\? Barcelona, June 15-22: the airline and hotel need the traveler's contact details\./,
+      );
       assert.match(contact, /Fill it in \(3 fields\)/);
       s.press(KEY.enter);
-      assert.match(await s.waitFor("? Full name *", { after: "Who is traveling?" }), /As it appears on your passport\n {2}\(2 to 100 characters\)/);
+      assert.match(
+        await s.waitFor("? Full name *", { after: "Who is traveling?" }),
+        /As it appears on your passport\n {2}\(2 to 100 characters\)/,
+      );
       s.type("Ana Garcia");
       s.press(KEY.enter);
-      assert.match(await s.waitFor("? Email *", { after: "Who is traveling?" }), /Where the confirmation and itinerary go\n {2}\(an email address, like name@example\.com; at most 254 characters\)/);
+      assert.match(
+        await s.waitFor("? Email *", { after: "Who is traveling?" }),
+        /Where the confirmation and itinerary go\n {2}\(an email address, like name@example\.com; at most 254 characters\)/,
+      );
       s.type("ana@example");
       s.press(KEY.enter);
       const verdict = validateContent(contactForm(), { fullName: "Ana Garcia", email: "ana@example", phone: "+34 600 123 456" });
@@ -174,8 +210,14 @@ describe("elicit demo in a terminal, with no model configured", () => {
       // Booked, then step 4: the itinerary saved into the root.
       const booked = await s.waitFor(/^Booked! Reference ELC-[0-9A-Z]{6}: /m, { after: "✔ Send these answers? Submit", timeoutMs: SLOW });
       const reference = /Booked! Reference (ELC-[0-9A-Z]{6})/.exec(booked)![1]!;
-      assert.match(booked, /for Ana Garcia \(seat: aisle, room: city view, travel insurance \$150\)\. Total charged \$3,150\. The confirmation goes to ana@example\.com/);
-      const saved = await s.waitFor(/^Saved the itinerary for ELC-[0-9A-Z]{6} to .* \(\d+ bytes\) in the root /m, { after: "── 4 of 4: save the itinerary ──", timeoutMs: SLOW });
+      assert.match(
+        booked,
+        /for Ana Garcia \(seat: aisle, room: city view, travel insurance \$150\)\. Total charged \$3,150\. The confirmation goes to ana@example\.com/,
+      );
+      const saved = await s.waitFor(/^Saved the itinerary for ELC-[0-9A-Z]{6} to .* \(\d+ bytes\) in the root /m, {
+        after: "── 4 of 4: save the itinerary ──",
+        timeoutMs: SLOW,
+      });
       assert.match(saved, new RegExp(`Saved the itinerary for ${reference} to \\S*/itinerary-${reference}\\.md`));
 
       assert.equal(await s.exitCode(SLOW), 0);
@@ -202,7 +244,10 @@ describe("elicit demo in a terminal, with no model configured", () => {
       await bookingForm(s);
       s.press(KEY.down, KEY.enter); // Decline
       const end = await s.waitFor("The demo ends here.", { after: "✔ Answer this form? Decline", timeoutMs: SLOW });
-      assert.match(end, /^Declined: told mcp-elicit-travel 1\.0\.0 no\.\nNothing was booked: you declined the booking confirmation\.\n\nNothing was booked, so there is no itinerary to save\. The demo ends here\.$/m);
+      assert.match(
+        end,
+        /^Declined: told mcp-elicit-travel 1\.0\.0 no\.\nNothing was booked: you declined the booking confirmation\.\n\nNothing was booked, so there is no itinerary to save\. The demo ends here\.$/m,
+      );
       assert.equal(await s.exitCode(SLOW), 0);
       assert.doesNotMatch(s.screen(), /4 of 4|Who is traveling/, "no contact form, no step 4");
       assert.deepEqual(readdirSync(root), [], "nothing in the root");

@@ -73,28 +73,50 @@ describe("parseConnectTimeout", () => {
     assert.equal(parseConnectTimeout(undefined, "7"), 7);
     assert.equal(parseConnectTimeout("0.5", "7"), 0.5);
     assert.throws(() => parseConnectTimeout("0", undefined), /--connect-timeout takes a number of seconds greater than 0/);
-    assert.throws(() => parseConnectTimeout(undefined, "soon"), /ELICIT_CONNECT_TIMEOUT takes a number of seconds greater than 0, e\.g\. 30; got "soon"/);
+    assert.throws(
+      () => parseConnectTimeout(undefined, "soon"),
+      /ELICIT_CONNECT_TIMEOUT takes a number of seconds greater than 0, e\.g\. 30; got "soon"/,
+    );
   });
 });
 
 describe("checkArguments", () => {
   test("no $schema means 2020-12: prefixItems are checked", () => {
-    const schema = { type: "object", properties: { pair: { type: "array", prefixItems: [{ type: "string" }, { type: "integer" }], items: false } } };
+    const schema = {
+      type: "object",
+      properties: { pair: { type: "array", prefixItems: [{ type: "string" }, { type: "integer" }], items: false } },
+    };
     assert.deepEqual(checkArguments(schema, { pair: ["a", 1] }), { errors: [] });
     assert.deepEqual(checkArguments(schema, { pair: ["a", "b"] }).errors, ["pair/1: must be integer [type]"]);
   });
 
   test("draft-07 is checked as draft-07 (items as a tuple), 2019-09 as 2019-09", () => {
-    const draft7 = { $schema: "http://json-schema.org/draft-07/schema#", type: "object", properties: { pair: { type: "array", items: [{ type: "string" }, { type: "integer" }] } } };
+    const draft7 = {
+      $schema: "http://json-schema.org/draft-07/schema#",
+      type: "object",
+      properties: { pair: { type: "array", items: [{ type: "string" }, { type: "integer" }] } },
+    };
     assert.deepEqual(checkArguments(draft7, { pair: ["a", "b"] }).errors, ["pair/1: must be integer [type]"]);
-    const draft2019 = { $schema: "https://json-schema.org/draft/2019-09/schema", type: "object", properties: { n: { type: "number", minimum: 3 } }, unevaluatedProperties: false };
-    assert.deepEqual(checkArguments(draft2019, { n: 1, extra: true }).errors, ["n: must be >= 3 [minimum]", "extra: not a field of this tool [unevaluatedProperties]"]);
+    const draft2019 = {
+      $schema: "https://json-schema.org/draft/2019-09/schema",
+      type: "object",
+      properties: { n: { type: "number", minimum: 3 } },
+      unevaluatedProperties: false,
+    };
+    assert.deepEqual(checkArguments(draft2019, { n: 1, extra: true }).errors, [
+      "n: must be >= 3 [minimum]",
+      "extra: not a field of this tool [unevaluatedProperties]",
+    ]);
   });
 
   test("each problem names the field and the rule; enum lists the allowed values; nested fields by path", () => {
     const schema = {
       type: "object",
-      properties: { seat: { enum: ["window", "aisle"] }, when: { type: "string", format: "date" }, address: { type: "object", properties: { city: { type: "string", minLength: 2 } }, required: ["city"] } },
+      properties: {
+        seat: { enum: ["window", "aisle"] },
+        when: { type: "string", format: "date" },
+        address: { type: "object", properties: { city: { type: "string", minLength: 2 } }, required: ["city"] },
+      },
       required: ["seat"],
       additionalProperties: false,
     };
@@ -104,17 +126,30 @@ describe("checkArguments", () => {
       'when: must match format "date" [format]',
       "address/city: must NOT have fewer than 2 characters [minLength]",
     ]);
-    assert.deepEqual(checkArguments(schema, { address: {} }).errors, ["seat: required, but not given [required]", "address/city: required, but not given [required]"]);
+    assert.deepEqual(checkArguments(schema, { address: {} }).errors, [
+      "seat: required, but not given [required]",
+      "address/city: required, but not given [required]",
+    ]);
   });
 
   test("what cannot be checked here is sent unchecked, and says why", () => {
-    assert.match(checkArguments({ $schema: "https://example.com/my-dialect", type: "object" }, {}).unchecked ?? "", /declares a JSON Schema dialect elicit does not check \("https:\/\/example\.com\/my-dialect"\)/);
-    assert.match(checkArguments({ type: "object", properties: { a: { type: "string", pattern: "(" } } }, { a: "x" }).unchecked ?? "", /^cannot check --args against the tool's input schema/);
+    assert.match(
+      checkArguments({ $schema: "https://example.com/my-dialect", type: "object" }, {}).unchecked ?? "",
+      /declares a JSON Schema dialect elicit does not check \("https:\/\/example\.com\/my-dialect"\)/,
+    );
+    assert.match(
+      checkArguments({ type: "object", properties: { a: { type: "string", pattern: "(" } } }, { a: "x" }).unchecked ?? "",
+      /^cannot check --args against the tool's input schema/,
+    );
     assert.match(checkArguments([], {}).unchecked ?? "", /not a JSON object/);
   });
 
   test("a $ref to another document is dropped, not resolved (nothing is fetched); same-document refs still apply", () => {
-    const schema = { type: "object", $defs: { id: { type: "string", maxLength: 3 } }, properties: { id: { $ref: "#/$defs/id" }, profile: { $ref: "https://127.0.0.1:9/never.json" } } };
+    const schema = {
+      type: "object",
+      $defs: { id: { type: "string", maxLength: 3 } },
+      properties: { id: { $ref: "#/$defs/id" }, profile: { $ref: "https://127.0.0.1:9/never.json" } },
+    };
     assert.deepEqual(checkArguments(schema, { id: "abc", profile: 42 }), { errors: [] });
     assert.deepEqual(checkArguments(schema, { id: "abcd" }).errors, ["id: must NOT have more than 3 characters [maxLength]"]);
   });

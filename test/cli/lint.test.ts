@@ -20,7 +20,10 @@ test("a clean schema exits 0 and says so", async () => {
 });
 
 test("errors exit 1 and print path, severity and code", async () => {
-  const r = await runCli(["lint", file("bad.json", { type: "object", properties: { addr: { type: "object" }, apiKey: { type: "string" } } })]);
+  const r = await runCli([
+    "lint",
+    file("bad.json", { type: "object", properties: { addr: { type: "object" }, apiKey: { type: "string" } } }),
+  ]);
   assert.equal(r.code, 1);
   assert.match(r.stdout, /^\/properties\/addr\/type {2}error {2}nested-object {2}/m);
   assert.match(r.stdout, /^\/properties\/apiKey {2}warning {2}sensitive-field {2}/m);
@@ -40,11 +43,17 @@ test("--protocol applies that revision's rules; --json prints the findings", asy
   assert.equal(r.code, 1);
   const out = JSON.parse(r.stdout);
   assert.equal(out.protocol, "2025-06-18");
-  assert.deepEqual(out.issues.map((i: { code: string }) => i.code), ["revision-titled-enum"]);
+  assert.deepEqual(
+    out.issues.map((i: { code: string }) => i.code),
+    ["revision-titled-enum"],
+  );
 });
 
 test("reads standard input with -, and accepts whole elicitation/create requests", async () => {
-  const request = { method: "elicitation/create", params: { message: "m", requestedSchema: { type: "object", properties: { n: { type: "number", minimum: 5, maximum: 1 } } } } };
+  const request = {
+    method: "elicitation/create",
+    params: { message: "m", requestedSchema: { type: "object", properties: { n: { type: "number", minimum: 5, maximum: 1 } } } },
+  };
   const r = await runCli(["lint", "-"], { input: JSON.stringify(request) });
   assert.equal(r.code, 1);
   assert.match(r.stdout, /bounds-inverted/);

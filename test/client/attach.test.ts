@@ -59,9 +59,15 @@ function rawServer(requests: Record<string, Record<string, unknown>>, info: { na
       }
     };
     const text = (value: unknown): CallToolResult => ({ content: [{ type: "text", text: JSON.stringify(value) }] });
-    server.registerTool("ask", { inputSchema: z.object({ which: z.string() }) }, async ({ which }, ctx) => text(await send(ctx, requests[which])));
+    server.registerTool("ask", { inputSchema: z.object({ which: z.string() }) }, async ({ which }, ctx) =>
+      text(await send(ctx, requests[which])),
+    );
     server.registerTool("burst", { inputSchema: z.object({ which: z.string(), count: z.number() }) }, async ({ which, count }, ctx) =>
-      text(await Promise.all(Array.from({ length: count }, (_, i) => send(ctx, { ...requests[which], message: `${requests[which]!.message} #${i + 1}` })))),
+      text(
+        await Promise.all(
+          Array.from({ length: count }, (_, i) => send(ctx, { ...requests[which], message: `${requests[which]!.message} #${i + 1}` })),
+        ),
+      ),
     );
     server.registerTool("ask26", {}, async (ctx) => {
       const responses = ctx.mcpReq.inputResponses;
@@ -146,7 +152,8 @@ async function withClient(
     }
     // connect()'s close checks every elicitation message against schema.json: requests that break the
     // spec on purpose are taken out first (after checking that they do break it).
-    if (options.invalidOnPurpose) assert.ok(dropInvalidServerMessages(connection.wire, revision) > 0, "the server's request was meant to break the spec");
+    if (options.invalidOnPurpose)
+      assert.ok(dropInvalidServerMessages(connection.wire, revision) > 0, "the server's request was meant to break the spec");
   } finally {
     await connection.close();
   }
@@ -159,7 +166,8 @@ function dropInvalidServerMessages(wire: WireMessage[], revision: ProtocolRevisi
   for (let i = wire.length - 1; i >= 0; i--) {
     const { dir, message } = wire[i]!;
     if (dir !== "in") continue;
-    const embedded = message.result?.resultType === "input_required" ? (Object.values(message.result.inputRequests ?? {}) as Record<string, any>[]) : [];
+    const embedded =
+      message.result?.resultType === "input_required" ? (Object.values(message.result.inputRequests ?? {}) as Record<string, any>[]) : [];
     const invalid =
       message.method === "elicitation/create"
         ? breaks("ElicitRequest", message)
@@ -212,11 +220,22 @@ const simple = (message: string) => form(message, { name: { type: "string", titl
 
 describe("attachElicitation: forms the client refuses (-32602, the UI is never called)", () => {
   test("a nested-object field is answered -32602 naming the field and the rule nested-object", async () => {
-    const requests = { nested: form("Where do you live?", { address: { type: "object", properties: { city: { type: "string" } } }, name: { type: "string" } }) };
+    const requests = {
+      nested: form("Where do you live?", {
+        address: { type: "object", properties: { city: { type: "string" } } },
+        name: { type: "string" },
+      }),
+    };
     await withClient(requests, { invalidOnPurpose: true }, async ({ ui, wire, ask }) => {
       const out = await ask("nested");
       assert.equal(out.error.code, -32602);
-      const message = assertInvalidParams(wire, /not a valid elicitation schema for 2025-11-25/, /\/properties\/address/, /"address"/, /\[nested-object\]/);
+      const message = assertInvalidParams(
+        wire,
+        /not a valid elicitation schema for 2025-11-25/,
+        /\/properties\/address/,
+        /"address"/,
+        /\[nested-object\]/,
+      );
       // Our one-line-per-problem list, not the SDK's dump of zod issues.
       assert.doesNotMatch(message, /invalid_union/);
       assert.equal(message.split("\n").length, 2, message);
@@ -227,11 +246,25 @@ describe("attachElicitation: forms the client refuses (-32602, the UI is never c
 
   test("every problem of a form is listed, each with its code", async () => {
     const requests = {
-      bad: form("Pick", { n: { type: "number", minimum: 5, maximum: 1 }, when: { type: "string", format: "hostname" }, tags: { type: "array", items: { type: "string" } } }, ["n", "ghost"]),
+      bad: form(
+        "Pick",
+        {
+          n: { type: "number", minimum: 5, maximum: 1 },
+          when: { type: "string", format: "hostname" },
+          tags: { type: "array", items: { type: "string" } },
+        },
+        ["n", "ghost"],
+      ),
     };
     await withClient(requests, { invalidOnPurpose: true }, async ({ ui, wire, ask }) => {
       await ask("bad");
-      const message = assertInvalidParams(wire, /\[bounds-inverted\]/, /\[unknown-format\]/, /\[array-not-enum\]/, /\[required-unknown-field\]/);
+      const message = assertInvalidParams(
+        wire,
+        /\[bounds-inverted\]/,
+        /\[unknown-format\]/,
+        /\[array-not-enum\]/,
+        /\[required-unknown-field\]/,
+      );
       assert.match(message, /\/properties\/n\/minimum/);
       assert.match(message, /\/required\/1/);
       assert.equal(ui.calls, 0);
@@ -241,8 +274,25 @@ describe("attachElicitation: forms the client refuses (-32602, the UI is never c
   test("titled options (oneOf) on a 2025-06-18 connection are answered -32602 revision-titled-enum", async () => {
     // 2025-06-18 requests carry no mode.
     const requests = {
-      titled: { message: "Pick a colour", requestedSchema: { type: "object", properties: { colour: { type: "string", oneOf: [{ const: "r", title: "Red" }, { const: "g", title: "Green" }] } } } },
-      legacy: { message: "Pick a colour", requestedSchema: { type: "object", properties: { colour: { type: "string", enum: ["r", "g"], enumNames: ["Red", "Green"] } } } },
+      titled: {
+        message: "Pick a colour",
+        requestedSchema: {
+          type: "object",
+          properties: {
+            colour: {
+              type: "string",
+              oneOf: [
+                { const: "r", title: "Red" },
+                { const: "g", title: "Green" },
+              ],
+            },
+          },
+        },
+      },
+      legacy: {
+        message: "Pick a colour",
+        requestedSchema: { type: "object", properties: { colour: { type: "string", enum: ["r", "g"], enumNames: ["Red", "Green"] } } },
+      },
     };
     await withClient(requests, { revision: "2025-06-18", attach: { modes: ["form"] } }, async ({ client, ui, wire, ask }) => {
       assert.equal(client.getNegotiatedProtocolVersion(), "2025-06-18");
@@ -257,7 +307,10 @@ describe("attachElicitation: forms the client refuses (-32602, the UI is never c
       assert.deepEqual(legacy, { result: { action: "cancel" } });
       assert.equal(ui.forms.length, 1);
       assert.equal(ui.forms[0]!.context.protocol, "2025-06-18");
-      assert.deepEqual(ui.forms[0]!.request.fields[0]!.options, [{ value: "r", label: "Red" }, { value: "g", label: "Green" }]);
+      assert.deepEqual(ui.forms[0]!.request.fields[0]!.options, [
+        { value: "r", label: "Red" },
+        { value: "g", label: "Green" },
+      ]);
       const second = exchanges(wire)[1]!;
       assert.deepEqual(second.reply.result, { action: "cancel" });
       assertWire("2025-06-18", "ElicitResult", second.reply.result);
@@ -315,20 +368,28 @@ describe("attachElicitation: what the UI is shown", () => {
     const message =
       "Please \u001b[31mconfirm\u001b[0m the \u001b]8;;https://evil.example/\u0007transfer\u001b]8;;\u0007 of " +
       "\u202Enoillim\u202C funds\u0085\u009b2J\u009d0;owned\u009c now\u0090payload\u009c!";
-    await withClient({ m: simple(message) }, { ui: new RecordingUI([{ action: "accept", content: { name: "Ana" } }]) }, async ({ ui, wire, ask }) => {
-      assert.deepEqual(await ask("m"), { result: { action: "accept", content: { name: "Ana" } } });
-      assert.equal(ui.forms.length, 1);
-      const shown = ui.forms[0]!.request.message;
-      assertInert(shown, "the message");
-      assert.doesNotMatch(shown, /owned|payload/, "control-string payloads are dropped with their sequences");
-      assert.equal(shown, "Please confirm the transfer of noillim funds now!");
-      assertAnswered(wire, "2025-11-25", { action: "accept", content: { name: "Ana" } });
-    });
+    await withClient(
+      { m: simple(message) },
+      { ui: new RecordingUI([{ action: "accept", content: { name: "Ana" } }]) },
+      async ({ ui, wire, ask }) => {
+        assert.deepEqual(await ask("m"), { result: { action: "accept", content: { name: "Ana" } } });
+        assert.equal(ui.forms.length, 1);
+        const shown = ui.forms[0]!.request.message;
+        assertInert(shown, "the message");
+        assert.doesNotMatch(shown, /owned|payload/, "control-string payloads are dropped with their sequences");
+        assert.equal(shown, "Please confirm the transfer of noillim funds now!");
+        assertAnswered(wire, "2025-11-25", { action: "accept", content: { name: "Ana" } });
+      },
+    );
   });
 
   test("field titles, descriptions and option labels are sanitized too; the schema is kept for validation", async () => {
     const properties = {
-      fullName: { type: "string", title: "Full \u001b[1mname\u001b[0m\u202E", description: "As \u001b]8;;https://evil.example\u0007printed\u001b]8;;\u0007 on\u0085 your\u009b2J ID\nsecond line" },
+      fullName: {
+        type: "string",
+        title: "Full \u001b[1mname\u001b[0m\u202E",
+        description: "As \u001b]8;;https://evil.example\u0007printed\u001b]8;;\u0007 on\u0085 your\u009b2J ID\nsecond line",
+      },
       colour: {
         type: "string",
         title: "Colour\u200B\u2066",
@@ -337,7 +398,16 @@ describe("attachElicitation: what the UI is shown", () => {
           { const: "g", title: "Gre\u0085en\u202E" },
         ],
       },
-      tags: { type: "array", title: "Tags", items: { anyOf: [{ const: "a", title: "\u009d0;x\u009cAlpha\u001b[2K" }, { const: "b", title: "Beta\nGamma" }] } },
+      tags: {
+        type: "array",
+        title: "Tags",
+        items: {
+          anyOf: [
+            { const: "a", title: "\u009d0;x\u009cAlpha\u001b[2K" },
+            { const: "b", title: "Beta\nGamma" },
+          ],
+        },
+      },
     };
     const request = form("Details", properties);
     await withClient({ f: request }, {}, async ({ ui, wire, ask }) => {
@@ -365,7 +435,14 @@ describe("attachElicitation: what the UI is shown", () => {
 
   test("the form is shown and validated as the server sent it, keys the SDK does not know included", async () => {
     // The hardening run's example: the SDK's parsed copy drops minLength and pattern on a choice.
-    const request = form("Pick", { f: { type: "string", enum: ["a", "bb"], minLength: 2, pattern: "^b" }, code: { type: "string", pattern: "^[0-9]{3}$", maxLength: 3 } }, ["f"]);
+    const request = form(
+      "Pick",
+      {
+        f: { type: "string", enum: ["a", "bb"], minLength: 2, pattern: "^b" },
+        code: { type: "string", pattern: "^[0-9]{3}$", maxLength: 3 },
+      },
+      ["f"],
+    );
     const ui = new RecordingUI([
       { action: "accept", content: { f: "a" } },
       { action: "accept", content: { f: "bb", code: "12x" } },
@@ -416,7 +493,10 @@ describe("attachElicitation: policy", () => {
     await withClient(requests, { ui, attach: { policy: { rateLimit: { max: 3, windowMs: 60_000 } } } }, async ({ client, wire, ask }) => {
       const results = toolJson(await client.callTool({ name: "burst", arguments: { which: "m", count: 5 } }));
       assert.equal(results.length, 5);
-      assert.deepEqual(ui.forms.map((f) => f.request.message), ["Burst #1", "Burst #2", "Burst #3"]);
+      assert.deepEqual(
+        ui.forms.map((f) => f.request.message),
+        ["Burst #1", "Burst #2", "Burst #3"],
+      );
       const replies = new Map(exchanges(wire).map(({ request, reply }) => [request.params.message, reply.result]));
       assert.equal(replies.size, 5);
       for (const n of [1, 2, 3]) assert.deepEqual(replies.get(`Burst #${n}`), { action: "accept", content: { name: "Ana" } });
@@ -436,7 +516,10 @@ describe("attachElicitation: policy", () => {
   });
 
   test("a form with a password field reaches the UI with a warning", async () => {
-    const request = form("Log in", { user: { type: "string", title: "User" }, password: { type: "string", title: "Password" } }, ["user", "password"]);
+    const request = form("Log in", { user: { type: "string", title: "User" }, password: { type: "string", title: "Password" } }, [
+      "user",
+      "password",
+    ]);
     const ui = new RecordingUI([{ action: "accept", content: { user: "ana", password: "hunter2" } }]);
     await withClient({ login: request }, { ui }, async ({ wire, ask }) => {
       await ask("login");
@@ -451,7 +534,11 @@ describe("attachElicitation: policy", () => {
   });
 
   test("with declineSensitiveForms, such a form is declined without reaching the UI, with a notice", async () => {
-    const request = form("Card", { cardNumber: { type: "string", title: "Card number" }, apiKey: { type: "string" }, note: { type: "string" } });
+    const request = form("Card", {
+      cardNumber: { type: "string", title: "Card number" },
+      apiKey: { type: "string" },
+      note: { type: "string" },
+    });
     await withClient({ card: request }, { attach: { policy: { declineSensitiveForms: true } } }, async ({ ui, wire, ask }) => {
       assert.deepEqual(await ask("card"), { result: { action: "decline" } });
       assert.equal(ui.calls, 0);
@@ -462,7 +549,11 @@ describe("attachElicitation: policy", () => {
   });
 
   test("a UI answer that fails validation is not sent: answered cancel, with a notice listing the field error", async () => {
-    const request = form("Age check", { age: { type: "integer", title: "\u001b[31mAge\u001b[0m\u202E", minimum: 18 }, email: { type: "string", format: "email" } }, ["age"]);
+    const request = form(
+      "Age check",
+      { age: { type: "integer", title: "\u001b[31mAge\u001b[0m\u202E", minimum: 18 }, email: { type: "string", format: "email" } },
+      ["age"],
+    );
     const ui = new RecordingUI([{ action: "accept", content: { age: 12, email: "nope" } }]);
     await withClient({ age: request }, { ui }, async ({ wire, ask }) => {
       assert.deepEqual(await ask("age"), { result: { action: "cancel" } });
@@ -483,7 +574,9 @@ describe("attachElicitation: policy", () => {
 
 describe("attachElicitation: URL mode", () => {
   test("a punycode host: the UI gets the analysis with the warning and both host forms; consent is sent as accept", async () => {
-    const requests = { pay: { mode: "url", message: "Sign in to \u001b[1mApple\u001b[0m", url: "https://xn--pple-43d.com/login", elicitationId: "el-42" } };
+    const requests = {
+      pay: { mode: "url", message: "Sign in to \u001b[1mApple\u001b[0m", url: "https://xn--pple-43d.com/login", elicitationId: "el-42" },
+    };
     const ui = new RecordingUI([], ["accept"]);
     await withClient(requests, { ui }, async ({ wire, ask }) => {
       assert.deepEqual(await ask("pay"), { result: { action: "accept" } });
@@ -556,7 +649,10 @@ describe("attachElicitation: defaults of fields left unanswered", () => {
   const allDefaults = { name: "John Doe", age: 30, score: 95, status: "active", verified: true, tags: ["b"] };
 
   test("2025-11-25: accepting {} sends every default; given answers win; fields without a default stay out", async () => {
-    const ui = new RecordingUI([{ action: "accept", content: {} }, { action: "accept", content: { age: 41, note: "hi" } }]);
+    const ui = new RecordingUI([
+      { action: "accept", content: {} },
+      { action: "accept", content: { age: 41, note: "hi" } },
+    ]);
     await withClient({ d: defaultsForm("Defaults") }, { ui }, async ({ ask }) => {
       assert.deepEqual(await ask("d"), { result: { action: "accept", content: allDefaults } });
       assert.deepEqual(await ask("d"), { result: { action: "accept", content: { ...allDefaults, age: 41, note: "hi" } } });
@@ -564,7 +660,11 @@ describe("attachElicitation: defaults of fields left unanswered", () => {
   });
 
   test("2025-06-18 defines only boolean defaults: only those are filled", async () => {
-    const legacy = form("Legacy", { name: { type: "string" }, verified: { type: "boolean", default: true }, off: { type: "boolean", default: false } });
+    const legacy = form("Legacy", {
+      name: { type: "string" },
+      verified: { type: "boolean", default: true },
+      off: { type: "boolean", default: false },
+    });
     const ui = new RecordingUI([{ action: "accept", content: { name: "Ana" } }]);
     await withClient({ legacy }, { ui, revision: "2025-06-18" }, async ({ wire, ask }) => {
       await ask("legacy");
@@ -596,7 +696,11 @@ describe("attachElicitation on 2026-07-28 (input_required, auto-fulfilled throug
   test("the embedded request is shown sanitized, answered, and the retry echoes requestState byte for byte", async () => {
     const modern = {
       message: "Who are \u001b[31myou\u001b[0m?\u202E",
-      requestedSchema: { type: "object", properties: { name: { type: "string", title: "Name\u0085" }, age: { type: "integer", minimum: 0 } }, required: ["name"] },
+      requestedSchema: {
+        type: "object",
+        properties: { name: { type: "string", title: "Name\u0085" }, age: { type: "integer", minimum: 0 } },
+        required: ["name"],
+      },
     };
     const ui = new RecordingUI([{ action: "accept", content: { name: "Ada", age: 36, extra: true } as never }]);
     await withClient({ modern }, { revision: "2026-07-28", ui }, async ({ client, wire }) => {
@@ -608,7 +712,10 @@ describe("attachElicitation on 2026-07-28 (input_required, auto-fulfilled throug
       assert.equal(ui.forms.length, 1);
       const { request, context } = ui.forms[0]!;
       assert.equal(request.message, "Who are you?");
-      assert.deepEqual(request.fields.map((f) => f.label), ["Name", "Age"]);
+      assert.deepEqual(
+        request.fields.map((f) => f.label),
+        ["Name", "Age"],
+      );
       assert.equal(context.protocol, "2026-07-28");
       assert.deepEqual(context.server, SERVER_INFO);
 
@@ -622,7 +729,10 @@ describe("attachElicitation on 2026-07-28 (input_required, auto-fulfilled throug
       assert.ok(retry, "the client retried the call");
       assert.equal(retry.message.params.name, "ask26");
       assert.equal(typeof retry.message.params.requestState, "string");
-      assert.ok(Buffer.from(retry.message.params.requestState, "utf8").equals(Buffer.from(ir.requestState, "utf8")), "requestState echoed byte for byte");
+      assert.ok(
+        Buffer.from(retry.message.params.requestState, "utf8").equals(Buffer.from(ir.requestState, "utf8")),
+        "requestState echoed byte for byte",
+      );
       assert.deepEqual(retry.message.params.inputResponses, { k: { action: "accept", content: { name: "Ada", age: 36 } } });
       assertWire("2026-07-28", "ElicitResult", retry.message.params.inputResponses.k);
       assert.ok(assertWireValid(wire, "2026-07-28") >= 2);

@@ -46,7 +46,11 @@ describe("model choice", () => {
   test("hints are substrings, case-insensitive, taken in the server's order; aliases map foreign names", () => {
     assert.equal(chooseModel(specs, { hints: [{ name: "claude-3-sonnet" }, { name: "4O-MINI" }, { name: "llama" }] }), "gpt-4o-mini");
     assert.equal(chooseModel(specs, { hints: [{ name: "claude-3-haiku" }] }), "llama-3.1-8b");
-    assert.equal(chooseModel(specs, { hints: [{}, { name: "  " }, { name: "GPT-4o" }] }), "gpt-4o", "an exact name beats a longer one containing it");
+    assert.equal(
+      chooseModel(specs, { hints: [{}, { name: "  " }, { name: "GPT-4o" }] }),
+      "gpt-4o",
+      "an exact name beats a longer one containing it",
+    );
   });
 
   test("several models matching one hint are told apart by priorities, else the first configured wins", () => {
@@ -69,8 +73,15 @@ describe("model choice", () => {
   });
 
   test("bad model lists are config errors", () => {
-    for (const [models, text] of [[" , ", "no model"], ["a,a", "twice"], [[{ name: "a", speed: 2 }], "speed must be"]] as const) {
-      assert.throws(() => normalizeModels(models as never), (e: unknown) => e instanceof ProviderError && e.kind === "config" && e.message.includes(text));
+    for (const [models, text] of [
+      [" , ", "no model"],
+      ["a,a", "twice"],
+      [[{ name: "a", speed: 2 }], "speed must be"],
+    ] as const) {
+      assert.throws(
+        () => normalizeModels(models as never),
+        (e: unknown) => e instanceof ProviderError && e.kind === "config" && e.message.includes(text),
+      );
     }
   });
 });
@@ -78,7 +89,13 @@ describe("model choice", () => {
 describe("openAICompatibleProvider against a chat-completions server", () => {
   let server: ChatServer;
   const provider = (extra: Partial<OpenAICompatibleOptions> = {}) =>
-    openAICompatibleProvider({ baseURL: server.baseURL, apiKey: "sk-test-secret", models: ["small-model", "big-model"], maxRetries: 0, ...extra });
+    openAICompatibleProvider({
+      baseURL: server.baseURL,
+      apiKey: "sk-test-secret",
+      models: ["small-model", "big-model"],
+      maxRetries: 0,
+      ...extra,
+    });
 
   before(async () => (server = await startChatServer()));
   after(() => server.close());
@@ -102,7 +119,12 @@ describe("openAICompatibleProvider against a chat-completions server", () => {
     });
     const result = await p.complete(params, { model: p.chooseModel(params.modelPreferences) });
     valid(result);
-    assert.deepEqual(result, { role: "assistant", content: { type: "text", text: "Paris." }, model: "big-model-2025-01", stopReason: "endTurn" });
+    assert.deepEqual(result, {
+      role: "assistant",
+      content: { type: "text", text: "Paris." },
+      model: "big-model-2025-01",
+      stopReason: "endTurn",
+    });
     const [req] = server.received;
     assert.equal(req?.path, "/v1/chat/completions");
     assert.equal(req?.headers.authorization, "Bearer sk-test-secret");
@@ -129,11 +151,20 @@ describe("openAICompatibleProvider against a chat-completions server", () => {
   });
 
   test("tools become functions; tool_calls come back as tool_use blocks with parsed input", async () => {
-    const toolCall = (id: string, city: string) => ({ id, type: "function", function: { name: "get_weather", arguments: JSON.stringify({ city }) } });
-    server.replies.push({ json: completion({ content: null, tool_calls: [toolCall("call_1", "Paris"), toolCall("call_2", "London")] }, "tool_calls") });
+    const toolCall = (id: string, city: string) => ({
+      id,
+      type: "function",
+      function: { name: "get_weather", arguments: JSON.stringify({ city }) },
+    });
+    server.replies.push({
+      json: completion({ content: null, tool_calls: [toolCall("call_1", "Paris"), toolCall("call_2", "London")] }, "tool_calls"),
+    });
     const inputSchema = { type: "object" as const, properties: { city: { type: "string" } }, required: ["city"] };
     const result = await provider().complete(
-      ask("Weather in Paris and London?", { tools: [{ name: "get_weather", description: "Current weather", inputSchema }], toolChoice: { mode: "required" } }),
+      ask("Weather in Paris and London?", {
+        tools: [{ name: "get_weather", description: "Current weather", inputSchema }],
+        toolChoice: { mode: "required" },
+      }),
       { model: "small-model" },
     );
     valid(result);
@@ -143,7 +174,9 @@ describe("openAICompatibleProvider against a chat-completions server", () => {
     ]);
     assert.equal(result.stopReason, "toolUse");
     const body = server.received[0]?.body;
-    assert.deepEqual(body?.tools, [{ type: "function", function: { name: "get_weather", description: "Current weather", parameters: inputSchema } }]);
+    assert.deepEqual(body?.tools, [
+      { type: "function", function: { name: "get_weather", description: "Current weather", parameters: inputSchema } },
+    ]);
     assert.equal(body?.tool_choice, "required");
   });
 
@@ -163,7 +196,14 @@ describe("openAICompatibleProvider against a chat-completions server", () => {
         {
           role: "user",
           content: [
-            { type: "tool_result", toolUseId: "call_1", content: [{ type: "text", text: "18°C" }, { type: "resource_link", name: "map", uri: "https://example.com/m" }] },
+            {
+              type: "tool_result",
+              toolUseId: "call_1",
+              content: [
+                { type: "text", text: "18°C" },
+                { type: "resource_link", name: "map", uri: "https://example.com/m" },
+              ],
+            },
             { type: "tool_result", toolUseId: "call_2", content: [], structuredContent: { reason: "timeout" }, isError: true },
           ],
         },
@@ -205,10 +245,21 @@ describe("openAICompatibleProvider against a chat-completions server", () => {
         { type: "input_audio", input_audio: { data: "UklGRg==", format: "wav" } },
       ],
     });
-    const ogg: SamplingParams = { messages: [{ role: "user", content: { type: "audio", data: "T2dnUw==", mimeType: "audio/ogg" } }], maxTokens: 10 };
+    const ogg: SamplingParams = {
+      messages: [{ role: "user", content: { type: "audio", data: "T2dnUw==", mimeType: "audio/ogg" } }],
+      maxTokens: 10,
+    };
     await rejectsWith(provider().complete(ogg, { model: "small-model" }), "unsupported", "audio/ogg", "wav or mp3", 'model "small-model"');
     const mixed: SamplingParams = {
-      messages: [{ role: "user", content: [{ type: "text", text: "x" }, { type: "tool_result", toolUseId: "c", content: [] }] }],
+      messages: [
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "x" },
+            { type: "tool_result", toolUseId: "c", content: [] },
+          ],
+        },
+      ],
       maxTokens: 10,
     };
     await rejectsWith(provider().complete(mixed, { model: "small-model" }), "invalid_request", "mixes tool results");
@@ -220,7 +271,12 @@ describe("openAICompatibleProvider against a chat-completions server", () => {
       [{ content: "Once upon" }, "length", { type: "text", text: "Once upon" }, "maxTokens"],
       [{ content: "" }, "content_filter", { type: "text", text: "" }, "content_filter"],
       [{ content: null, refusal: "I can't help with that." }, "stop", { type: "text", text: "I can't help with that." }, "refusal"],
-      [{ tool_calls: [{ id: "", type: "function", function: { name: "now", arguments: "" } }] }, "stop", [{ type: "tool_use", id: "call_0", name: "now", input: {} }], "toolUse"],
+      [
+        { tool_calls: [{ id: "", type: "function", function: { name: "now", arguments: "" } }] },
+        "stop",
+        [{ type: "tool_use", id: "call_0", name: "now", input: {} }],
+        "toolUse",
+      ],
     ];
     for (const [message, finish, content, stopReason] of cases) {
       server.replies.push({ json: completion(message, finish) });
@@ -232,10 +288,22 @@ describe("openAICompatibleProvider against a chat-completions server", () => {
 
   test("HTTP errors carry the status, the provider's message, the model and the base URL, never the key", async () => {
     server.replies.push({ status: 500, json: { error: { message: "model crashed", type: "server_error" } } });
-    const e500 = await rejectsWith(provider().complete(ask("x"), { model: "small-model" }), "http", "HTTP 500", "model crashed", 'model "small-model"', server.baseURL);
+    const e500 = await rejectsWith(
+      provider().complete(ask("x"), { model: "small-model" }),
+      "http",
+      "HTTP 500",
+      "model crashed",
+      'model "small-model"',
+      server.baseURL,
+    );
     assert.deepEqual([e500.status, e500.providerMessage], [500, "model crashed"]);
     server.replies.push({ status: 401, json: { error: { message: "Incorrect API key provided", code: "invalid_api_key" } } });
-    const e401 = await rejectsWith(provider().complete(ask("x"), { model: "small-model" }), "http", "HTTP 401", "Incorrect API key provided");
+    const e401 = await rejectsWith(
+      provider().complete(ask("x"), { model: "small-model" }),
+      "http",
+      "HTTP 401",
+      "Incorrect API key provided",
+    );
     assert.equal(e401.message.includes("sk-test-secret"), false);
   });
 
@@ -267,7 +335,12 @@ describe("openAICompatibleProvider against a chat-completions server", () => {
 
   test("a server that never answers is cut by the provider's timeout", async () => {
     server.replies.push("hang");
-    await rejectsWith(provider({ timeoutMs: 200 }).complete(ask("x"), { model: "small-model" }), "timeout", "did not answer within 200 ms", 'model "small-model"');
+    await rejectsWith(
+      provider({ timeoutMs: 200 }).complete(ask("x"), { model: "small-model" }),
+      "timeout",
+      "did not answer within 200 ms",
+      'model "small-model"',
+    );
   });
 
   test("an AbortSignal cancels a request in flight, and an aborted one is never sent", async () => {
@@ -277,7 +350,11 @@ describe("openAICompatibleProvider against a chat-completions server", () => {
     await server.nextRequest();
     controller.abort();
     await rejectsWith(pending, "aborted", "cancelled");
-    await rejectsWith(provider().complete(ask("x"), { model: "small-model", signal: AbortSignal.abort() }), "aborted", "before it was sent");
+    await rejectsWith(
+      provider().complete(ask("x"), { model: "small-model", signal: AbortSignal.abort() }),
+      "aborted",
+      "before it was sent",
+    );
     assert.equal(server.received.length, 1);
   });
 
@@ -298,11 +375,20 @@ describe("openAICompatibleProvider against a chat-completions server", () => {
   test("connection refused is a network error naming the cause", async () => {
     const port = await closedPort();
     const p = openAICompatibleProvider({ baseURL: `http://127.0.0.1:${port}/v1`, models: "m", maxRetries: 0 });
-    await rejectsWith(p.complete(ask("x"), { model: "m" }), "network", "connection refused (ECONNREFUSED)", `(model "m" at http://127.0.0.1:${port}/v1)`);
+    await rejectsWith(
+      p.complete(ask("x"), { model: "m" }),
+      "network",
+      "connection refused (ECONNREFUSED)",
+      `(model "m" at http://127.0.0.1:${port}/v1)`,
+    );
   });
 
   test("base URLs that could only fail are config errors that do not echo credentials", () => {
-    for (const [baseURL, text] of [["http://user:s3cret@127.0.0.1:1/v1", "must not hold credentials"], ["http://127.0.0.1:1/v1?key=s3cret", "query string"], ["ftp://host/v1", "http:// or https://"]]) {
+    for (const [baseURL, text] of [
+      ["http://user:s3cret@127.0.0.1:1/v1", "must not hold credentials"],
+      ["http://127.0.0.1:1/v1?key=s3cret", "query string"],
+      ["ftp://host/v1", "http:// or https://"],
+    ]) {
       assert.throws(
         () => openAICompatibleProvider({ baseURL: baseURL!, models: "m" }),
         (e: unknown) => e instanceof ProviderError && e.kind === "config" && e.message.includes(text!) && !e.message.includes("s3cret"),
@@ -313,7 +399,12 @@ describe("openAICompatibleProvider against a chat-completions server", () => {
   test("malformed tool arguments and unusable answers are bad_response errors", async () => {
     const call = (args: string) => ({ tool_calls: [{ id: "c1", type: "function", function: { name: "book_flight", arguments: args } }] });
     server.replies.push({ json: completion(call('{"from": "CDG",'), "tool_calls") });
-    await rejectsWith(provider().complete(ask("x"), { model: "small-model" }), "bad_response", 'malformed JSON arguments for tool "book_flight"', '{"from": "CDG",');
+    await rejectsWith(
+      provider().complete(ask("x"), { model: "small-model" }),
+      "bad_response",
+      'malformed JSON arguments for tool "book_flight"',
+      '{"from": "CDG",',
+    );
     server.replies.push({ json: completion(call("[1,2]"), "tool_calls") });
     await rejectsWith(provider().complete(ask("x"), { model: "small-model" }), "bad_response", "not a JSON object");
     server.replies.push({ json: { object: "chat.completion", choices: [] } });
@@ -334,7 +425,10 @@ describe("providerFromEnv", () => {
   afterEach(() => (server.received.length = 0));
 
   const configError = (env: Record<string, string>, text: string) =>
-    assert.throws(() => providerFromEnv(env), (e: unknown) => e instanceof ProviderError && e.kind === "config" && e.message.includes(text));
+    assert.throws(
+      () => providerFromEnv(env),
+      (e: unknown) => e instanceof ProviderError && e.kind === "config" && e.message.includes(text),
+    );
 
   test("no model configured: undefined, even with OPENAI_* keys other tools use", () => {
     assert.equal(providerFromEnv({}), undefined);
@@ -347,13 +441,23 @@ describe("providerFromEnv", () => {
     configError({ ELICIT_MODEL_BASE_URL: "http://127.0.0.1:8080/v1" }, "ELICIT_MODEL_BASE_URL is set but no model is");
     configError({ ELICIT_MODEL: "m", ELICIT_MODEL_BASE_URL: "localhost:8080" }, "must start with http:// or https://");
     configError({ ELICIT_MODEL: "m", ELICIT_MODEL_BASE_URL: "127.0.0.1:8080/v1" }, "is not a URL");
-    configError({ ELICIT_MODEL: "m", ELICIT_MODEL_API_KEY: "k", ELICIT_MODEL_TIMEOUT_MS: "soon" }, "ELICIT_MODEL_TIMEOUT_MS must be a whole number");
+    configError(
+      { ELICIT_MODEL: "m", ELICIT_MODEL_API_KEY: "k", ELICIT_MODEL_TIMEOUT_MS: "soon" },
+      "ELICIT_MODEL_TIMEOUT_MS must be a whole number",
+    );
     configError({ ELICIT_MODEL: "[oops", ELICIT_MODEL_API_KEY: "k" }, "not valid JSON");
-    configError({ ELICIT_MODEL: "m", ELICIT_MODEL_API_KEY: "k", ELICIT_MODEL_MAX_TOKENS_FIELD: "tokens" }, "must be max_tokens or max_completion_tokens");
+    configError(
+      { ELICIT_MODEL: "m", ELICIT_MODEL_API_KEY: "k", ELICIT_MODEL_MAX_TOKENS_FIELD: "tokens" },
+      "must be max_tokens or max_completion_tokens",
+    );
   });
 
   test("a local server: base URL and a model list, no key, no Authorization header", async () => {
-    const p = providerFromEnv({ ELICIT_MODEL: "qwen3:4b, llama3.1:8b", ELICIT_MODEL_BASE_URL: server.baseURL, ELICIT_MODEL_MAX_RETRIES: "0" });
+    const p = providerFromEnv({
+      ELICIT_MODEL: "qwen3:4b, llama3.1:8b",
+      ELICIT_MODEL_BASE_URL: server.baseURL,
+      ELICIT_MODEL_MAX_RETRIES: "0",
+    });
     assert.ok(p);
     assert.deepEqual(p.models, ["qwen3:4b", "llama3.1:8b"]);
     assert.equal(p.chooseModel({ hints: [{ name: "llama" }] }), "llama3.1:8b");

@@ -11,7 +11,14 @@ import { inputRequired, McpServer, type CallToolResult, type ServerContext } fro
 import type { ModelProvider, SamplingParams, SamplingResult } from "../../src/client/providers/provider.js";
 import { attachRoots } from "../../src/client/roots.js";
 import { attachSampling, TYPED_BY_PERSON } from "../../src/client/sampling.js";
-import type { SamplingAnswerReview, SamplingAnswerView, SamplingRequestReview, SamplingRequestView, SamplingUI, UIContext } from "../../src/client/ui.js";
+import type {
+  SamplingAnswerReview,
+  SamplingAnswerView,
+  SamplingRequestReview,
+  SamplingRequestView,
+  SamplingUI,
+  UIContext,
+} from "../../src/client/ui.js";
 import type { ProtocolRevision } from "../../src/schema/types.js";
 import { clientFor, connect, type TransportKind, type WireMessage } from "../helpers/mcp.js";
 import { assertWire } from "../helpers/wire.js";
@@ -19,7 +26,12 @@ import { assertWire } from "../helpers/wire.js";
 const REVISIONS: ProtocolRevision[] = ["2025-06-18", "2025-11-25", "2026-07-28"];
 
 const REQUEST = {
-  messages: [{ role: "user", content: { type: "text", text: "Pick the best of these flights:\nBA-1 07:10 $420\nIB-2 \u001b[31m06:55\u001b[0m $380" } }],
+  messages: [
+    {
+      role: "user",
+      content: { type: "text", text: "Pick the best of these flights:\nBA-1 07:10 $420\nIB-2 \u001b[31m06:55\u001b[0m $380" },
+    },
+  ],
   systemPrompt: "You are a travel expert\u202E helping users find the best flights",
   maxTokens: 1500,
   modelPreferences: { hints: [{ name: "claude-3-5-sonnet" }], costPriority: 0.3, speedPriority: 0.2, intelligencePriority: 0.9 },
@@ -100,7 +112,11 @@ async function withSampling(
   body: (call: () => Promise<any>, wire: WireMessage[]) => Promise<void>,
 ) {
   const client = clientFor(revision, {});
-  attachSampling(client, { ui: setup.ui, ...(setup.provider ? { provider: setup.provider } : {}), rateLimit: { max: 3, windowMs: 60_000 } });
+  attachSampling(client, {
+    ui: setup.ui,
+    ...(setup.provider ? { provider: setup.provider } : {}),
+    rateLimit: { max: 3, windowMs: 60_000 },
+  });
   const connection = await connect(client, modelServer({ listChanged: 0 }), revision, setup.kind ?? "memory");
   try {
     await body(async () => toolJson(await client.callTool({ name: "sample", arguments: {} })), connection.wire);
@@ -117,7 +133,12 @@ for (const revision of REVISIONS) {
       const provider = new RecordingProvider();
       await withSampling(revision, { ui, provider, kind: modern ? "memory" : "http" }, async (call, wire) => {
         const out = await call();
-        assert.deepEqual(out.result, { role: "assistant", content: { type: "text", text: "IB-2: earliest and cheapest" }, model: "local-large-2026", stopReason: "endTurn" });
+        assert.deepEqual(out.result, {
+          role: "assistant",
+          content: { type: "text", text: "IB-2: earliest and cheapest" },
+          model: "local-large-2026",
+          stopReason: "endTurn",
+        });
         const [view] = ui.requests;
         assert.equal(view!.systemPrompt, "You are a travel expert helping users find the best flights");
         assert.equal(view!.messages[0]!.text, "Pick the best of these flights:\nBA-1 07:10 $420\nIB-2 06:55 $380");
@@ -137,7 +158,10 @@ for (const revision of REVISIONS) {
     });
 
     test("an edited request reaches the model as edited", async () => {
-      const ui = new ReviewUI({ action: "approve", edit: { systemPrompt: "Be brief.", messages: { 0: "Just pick one." }, maxTokens: 200 } });
+      const ui = new ReviewUI({
+        action: "approve",
+        edit: { systemPrompt: "Be brief.", messages: { 0: "Just pick one." }, maxTokens: 200 },
+      });
       const provider = new RecordingProvider();
       await withSampling(revision, { ui, provider }, async (call) => {
         await call();
@@ -162,7 +186,12 @@ for (const revision of REVISIONS) {
       const ui = new ReviewUI({ action: "approve" }, { action: "approve", text: "IB-2" });
       await withSampling(revision, { ui }, async (call, wire) => {
         const out = await call();
-        assert.deepEqual(out.result, { role: "assistant", content: { type: "text", text: "IB-2" }, model: TYPED_BY_PERSON, stopReason: "endTurn" });
+        assert.deepEqual(out.result, {
+          role: "assistant",
+          content: { type: "text", text: "IB-2" },
+          model: TYPED_BY_PERSON,
+          stopReason: "endTurn",
+        });
         assert.equal(ui.requests[0]!.model, undefined);
         assert.equal(ui.answers[0], undefined);
         assert.deepEqual(capabilitiesSent(wire).sampling, {});
@@ -171,11 +200,15 @@ for (const revision of REVISIONS) {
 
     test("a failing model is reported to the person, who can still answer", async () => {
       const ui = new ReviewUI({ action: "approve" }, { action: "approve", text: "typed instead" });
-      await withSampling(revision, { ui, provider: new RecordingProvider(new Error("HTTP 500 from http://127.0.0.1:1/v1")) }, async (call) => {
-        const out = await call();
-        assert.equal(out.result.content.text, "typed instead");
-        assert.match(ui.notices[0]!, /The model failed: HTTP 500/);
-      });
+      await withSampling(
+        revision,
+        { ui, provider: new RecordingProvider(new Error("HTTP 500 from http://127.0.0.1:1/v1")) },
+        async (call) => {
+          const out = await call();
+          assert.equal(out.result.content.text, "typed instead");
+          assert.match(ui.notices[0]!, /The model failed: HTTP 500/);
+        },
+      );
     });
 
     test("a denied request never reaches the model and is answered with the spec's user-rejected error", async () => {
@@ -248,7 +281,10 @@ describe("attachSampling: rate limit", () => {
       const outs = [];
       for (let i = 0; i < 5; i++) outs.push(await call());
       assert.equal(outs.filter((o) => o.result).length, 3);
-      assert.deepEqual(outs.slice(3).map((o) => o.error.code), [-1, -1]);
+      assert.deepEqual(
+        outs.slice(3).map((o) => o.error.code),
+        [-1, -1],
+      );
       assert.equal(ui.requests.length, 3);
       assert.equal(ui.notices.length, 2);
       assert.match(ui.notices[0]!, /over the limit of 3 requests per 60 s/);
@@ -280,7 +316,10 @@ describe("attachRoots", () => {
         assert.equal(await roots.remove(pathToFileURL(templates).href), true);
         assert.equal(await roots.remove(templates), false);
         await roots.add(base);
-        assert.deepEqual((await list()).map((r: { name: string }) => r.name), ["trips", base.split("/").pop()]);
+        assert.deepEqual(
+          (await list()).map((r: { name: string }) => r.name),
+          ["trips", base.split("/").pop()],
+        );
         await new Promise((r) => setImmediate(r));
         assert.equal(seen.listChanged, revision === "2026-07-28" ? 0 : 2);
         assert.deepEqual(capabilitiesSent(connection.wire).roots, { listChanged: true });

@@ -47,19 +47,24 @@ function paymentServer(state: { paid: boolean; calls: number }) {
     const complete = (ids: string[]) =>
       setTimeout(() => {
         // The client may be gone by then (tests that end before the completion): nothing to tell.
-        for (const elicitationId of ids) server.server.notification({ method: "notifications/elicitation/complete", params: { elicitationId } }).catch(() => {});
+        for (const elicitationId of ids)
+          server.server.notification({ method: "notifications/elicitation/complete", params: { elicitationId } }).catch(() => {});
       }, 20);
     server.registerTool("pay", {}, async (): Promise<CallToolResult> => {
       state.calls++;
       if (state.paid) return { content: [{ type: "text", text: "paid, order 42" }] };
       state.paid = true;
       complete(["unknown-id", "pay-1"]);
-      throw new UrlElicitationRequiredError([{ mode: "url", message: "Pay for order 42 at our payment page.", url: PAY_URL, elicitationId: "pay-1" }]);
+      throw new UrlElicitationRequiredError([
+        { mode: "url", message: "Pay for order 42 at our payment page.", url: PAY_URL, elicitationId: "pay-1" },
+      ]);
     });
     server.registerTool("loop", {}, async (): Promise<CallToolResult> => {
       state.calls++;
       complete(["loop-1"]);
-      throw new UrlElicitationRequiredError([{ mode: "url", message: "Sign in again.", url: "https://example.com/login", elicitationId: "loop-1" }]);
+      throw new UrlElicitationRequiredError([
+        { mode: "url", message: "Sign in again.", url: "https://example.com/login", elicitationId: "loop-1" },
+      ]);
     });
     return server;
   };
@@ -76,7 +81,8 @@ async function withShop(
   const handle = attachElicitation(client, { ui });
   const connection = await connect(client, paymentServer(state), "2025-11-25", kind);
   try {
-    const call = (name: string) => (via === "handle" ? handle.callTool({ name, arguments: {} }) : (client.callTool({ name, arguments: {} }) as Promise<CallToolResult>));
+    const call = (name: string) =>
+      via === "handle" ? handle.callTool({ name, arguments: {} }) : (client.callTool({ name, arguments: {} }) as Promise<CallToolResult>);
     await body(call, connection.wire, state);
     assert.equal(handle.pending.size, 0, "no URL flow is left pending");
   } finally {
@@ -99,7 +105,10 @@ for (const kind of ["memory", "http"] as const) {
         const [request] = ui.urls;
         assert.equal(request!.message, "Pay for order 42 at our payment page.");
         assert.equal(request!.elicitationId, "pay-1");
-        assert.ok(request!.analysis.warnings.some((w) => w.code === "punycode"), JSON.stringify(request!.analysis.warnings));
+        assert.ok(
+          request!.analysis.warnings.some((w) => w.code === "punycode"),
+          JSON.stringify(request!.analysis.warnings),
+        );
         assert.equal(ui.waits.length, 1);
         assert.equal(ui.waits[0]!.host, "pаypal.com (xn--pypal-4ve.com)", "what it reads as, and what opens");
         // The completion for the unknown id was ignored: no notice, no second wait, nothing sent back.
@@ -108,7 +117,10 @@ for (const kind of ["memory", "http"] as const) {
         assert.equal(error.code, -32042);
         assertWire("2025-11-25", "URLElicitationRequiredError", { jsonrpc: "2.0", id: 1, error });
         const completions = wire.filter((w) => w.dir === "in" && w.message.method === "notifications/elicitation/complete");
-        assert.deepEqual(completions.map((w) => w.message.params.elicitationId), ["unknown-id", "pay-1"]);
+        assert.deepEqual(
+          completions.map((w) => w.message.params.elicitationId),
+          ["unknown-id", "pay-1"],
+        );
         for (const c of completions) assertWire("2025-11-25", "ElicitationCompleteNotification", c.message);
       });
     });
@@ -116,7 +128,10 @@ for (const kind of ["memory", "http"] as const) {
     test("declining the URL ends the call without a retry, with a clear error", async () => {
       const ui = new UrlUI(["decline"]);
       await withShop(kind, ui, async (call, _wire, state) => {
-        await assert.rejects(call("pay"), (e: unknown) => e instanceof UrlElicitationEndedError && e.reason === "declined" && /declined the URL/.test(e.message));
+        await assert.rejects(
+          call("pay"),
+          (e: unknown) => e instanceof UrlElicitationEndedError && e.reason === "declined" && /declined the URL/.test(e.message),
+        );
         assert.equal(state.calls, 1);
         assert.equal(ui.waits.length, 0, "no wait after a decline");
       });
@@ -124,12 +139,17 @@ for (const kind of ["memory", "http"] as const) {
 
     test("a host calling client.callTool directly gets the same flow (attachElicitation routes it)", async () => {
       const ui = new UrlUI(["accept"]);
-      await withShop(kind, ui, async (call, _wire, state) => {
-        const result = await call("pay");
-        assert.deepEqual(result.content, [{ type: "text", text: "paid, order 42" }]);
-        assert.equal(state.calls, 2);
-        assert.equal(ui.urls.length, 1);
-      }, "client");
+      await withShop(
+        kind,
+        ui,
+        async (call, _wire, state) => {
+          const result = await call("pay");
+          assert.deepEqual(result.content, [{ type: "text", text: "paid, order 42" }]);
+          assert.equal(state.calls, 2);
+          assert.equal(ui.urls.length, 1);
+        },
+        "client",
+      );
     });
 
     test("cancelling the wait ends the call without a retry", async () => {
@@ -154,7 +174,10 @@ for (const kind of ["memory", "http"] as const) {
     test("a server that asks again for the same completed URL is not retried a second time", async () => {
       const ui = new UrlUI(["accept", "accept"]);
       await withShop(kind, ui, async (call, _wire, state) => {
-        await assert.rejects(call("loop"), (e: unknown) => e instanceof UrlElicitationEndedError && e.reason === "repeated" && /avoid a loop/.test(e.message));
+        await assert.rejects(
+          call("loop"),
+          (e: unknown) => e instanceof UrlElicitationEndedError && e.reason === "repeated" && /avoid a loop/.test(e.message),
+        );
         assert.equal(state.calls, 2, "one retry for the set, then stop");
         assert.equal(ui.urls.length, 1, "the person was asked once");
       });

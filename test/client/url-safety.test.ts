@@ -75,7 +75,19 @@ test("subdomain spoofing: the registrable domain is what the name really belongs
 });
 
 test("refused: anything that is not an absolute URL", () => {
-  for (const u of ["", "   ", "example.com", "//example.com/x", "/relative/path", "https://", "https://exa mple.com", "http://[::1", "https://999999999999/", "https://1.2.3.4.5/", "https://xn--zz.com/"]) {
+  for (const u of [
+    "",
+    "   ",
+    "example.com",
+    "//example.com/x",
+    "/relative/path",
+    "https://",
+    "https://exa mple.com",
+    "http://[::1",
+    "https://999999999999/",
+    "https://1.2.3.4.5/",
+    "https://xn--zz.com/",
+  ]) {
     const a = refused(u);
     assert.equal(a.scheme, "", u);
   }
@@ -120,11 +132,26 @@ test("whitespace and control characters: surrounding ASCII whitespace is dropped
   // ... but a tab or line break inside is silently deleted by the parser, so the text would read
   // differently from the URL: refused, as are controls, other spaces and invisible/bidi characters.
   const inside = [
-    "https://exa\tmple.com/", "https://exa\nmple.com/", "https://example.com/a\rb", "https://example.com/a b",
-    "\u0000https://example.com", "https://example.com/\u0007", "https://example.com/\u001b[31m", "https://example.com/\u007f",
-    "https://example.com/\u0085", "https://example.com/\u009b31m", "https://example.com\u00a0/", "https://example.com/\u3000",
-    "https://\u202Emoc.elgoog.evil.com/", "https://example.com/\u2066x", "https://pay\u00adpal.com/", "https://exa\u200bmple.com/",
-    "https://example.com/\ufeff", "https://example.com/\u2028", "\ufeffhttps://example.com", "https://example.com/\ud800",
+    "https://exa\tmple.com/",
+    "https://exa\nmple.com/",
+    "https://example.com/a\rb",
+    "https://example.com/a b",
+    "\u0000https://example.com",
+    "https://example.com/\u0007",
+    "https://example.com/\u001b[31m",
+    "https://example.com/\u007f",
+    "https://example.com/\u0085",
+    "https://example.com/\u009b31m",
+    "https://example.com\u00a0/",
+    "https://example.com/\u3000",
+    "https://\u202Emoc.elgoog.evil.com/",
+    "https://example.com/\u2066x",
+    "https://pay\u00adpal.com/",
+    "https://exa\u200bmple.com/",
+    "https://example.com/\ufeff",
+    "https://example.com/\u2028",
+    "\ufeffhttps://example.com",
+    "https://example.com/\ud800",
     "https://example.com/\u{E0041}",
   ];
   for (const u of inside) {
@@ -188,7 +215,13 @@ test("mixed-script: a label mixing alphabets is flagged; one writing system is n
     assert.match(message(a, "mixed-script"), new RegExp(scripts), u);
   }
   // Japanese mixes Han, Hiragana, Katakana and Latin; Korean Hangul + Han; digits and hyphens are neutral.
-  for (const u of ["https://日本語テキストのabc.jp/", "https://한국어漢字.kr/", "https://пример-2024.рф/", "https://bücher.de/", "https://ελληνικά.gr/"]) {
+  for (const u of [
+    "https://日本語テキストのabc.jp/",
+    "https://한국어漢字.kr/",
+    "https://пример-2024.рф/",
+    "https://bücher.de/",
+    "https://ελληνικά.gr/",
+  ]) {
     const a = accepted(u);
     assert.ok(!codes(a).includes("mixed-script"), `${u}: ${JSON.stringify(a.warnings)}`);
   }
@@ -268,7 +301,15 @@ test("insecure: http to anything but this computer", () => {
   assert.deepEqual(codes(a), ["insecure"]);
   assert.match(message(a, "insecure"), /http:/);
   assert.ok(codes(accepted("http://192.168.1.10/")).includes("insecure"));
-  for (const u of ["http://localhost/cb", "http://localhost:3000/cb", "http://app.localhost/", "http://127.0.0.1/", "http://127.255.0.9/", "http://[::1]/", "https://evil.com/"]) {
+  for (const u of [
+    "http://localhost/cb",
+    "http://localhost:3000/cb",
+    "http://app.localhost/",
+    "http://127.0.0.1/",
+    "http://127.255.0.9/",
+    "http://[::1]/",
+    "https://evil.com/",
+  ]) {
     assert.ok(!codes(accepted(u)).includes("insecure"), u);
   }
   // "localhost" as a subdomain of something else is not local.
@@ -290,7 +331,10 @@ test("long-url: over 2048 characters warns, but the URL is kept whole", () => {
 });
 
 test("no-registrable-domain: bare public suffixes; hosting-service suffixes belong to the service", () => {
-  for (const [u, host] of [["https://co.uk/", "co.uk"], ["https://com/", "com"]] as const) {
+  for (const [u, host] of [
+    ["https://co.uk/", "co.uk"],
+    ["https://com/", "com"],
+  ] as const) {
     const a = accepted(u);
     assert.equal(a.host, host);
     assert.deepEqual(codes(a), ["no-registrable-domain"], u);
@@ -323,7 +367,11 @@ test("local-name: this computer, local networks and names outside the public suf
   const single = accepted("https://intranet/");
   assert.deepEqual(codes(single), ["local-name"]);
   assert.match(message(single, "local-name"), /single name/);
-  for (const [u, why] of [["https://printer.local/", /\.local is for local-network/], ["https://router.home.arpa/", /home\.arpa/], ["https://x.zzzz/", /\.zzzz is not a top-level name/]] as const) {
+  for (const [u, why] of [
+    ["https://printer.local/", /\.local is for local-network/],
+    ["https://router.home.arpa/", /home\.arpa/],
+    ["https://x.zzzz/", /\.zzzz is not a top-level name/],
+  ] as const) {
     assert.match(message(accepted(u), "local-name"), why, u);
   }
   // Unknown top-level names still have a registrable domain (one label above the suffix), for the highlight.
@@ -380,10 +428,18 @@ test("trailing dot, overlong names and hidden characters once decoded", () => {
 
   const rlo = accepted("https://example.com/download?file=invoice%E2%80%AEfdp.exe");
   assert.deepEqual(codes(rlo), ["hidden-characters"]);
-  assert.match(message(rlo, "hidden-characters"), /query, once its %-codes are decoded, contains an invisible formatting character \(U\+202E\)/);
+  assert.match(
+    message(rlo, "hidden-characters"),
+    /query, once its %-codes are decoded, contains an invisible formatting character \(U\+202E\)/,
+  );
   assert.equal(rlo.url, "https://example.com/download?file=invoice%E2%80%AEfdp.exe", "shown encoded, as it opens");
   // Emoji sequences, multi-line query values and undecodable bytes are not hiding anything.
-  for (const u of ["https://example.com/?q=%F0%9F%91%A9%E2%80%8D%F0%9F%92%BB", "https://example.com/?q=%F0%9F%8F%B4%F3%A0%81%A7%F3%A0%81%A2%F3%A0%81%B3%F3%A0%81%A3%F3%A0%81%B4%F3%A0%81%BF", "https://example.com/?t=a%0D%0Ab%09c", "https://example.com/%FF%FE"]) {
+  for (const u of [
+    "https://example.com/?q=%F0%9F%91%A9%E2%80%8D%F0%9F%92%BB",
+    "https://example.com/?q=%F0%9F%8F%B4%F3%A0%81%A7%F3%A0%81%A2%F3%A0%81%B3%F3%A0%81%A3%F3%A0%81%B4%F3%A0%81%BF",
+    "https://example.com/?t=a%0D%0Ab%09c",
+    "https://example.com/%FF%FE",
+  ]) {
     assert.deepEqual(codes(accepted(u)), [], u);
   }
 });
@@ -392,11 +448,21 @@ test("host-rewritten: the name the server wrote against the one that opens", () 
   const a = accepted("https://google.com\u3002evil.com/");
   assert.equal(a.host, "google.com.evil.com");
   assert.equal(a.registrableDomain, "evil.com");
-  assert.match(message(a, "host-rewritten"), /wrote the name as “google\.com。evil\.com”, but a browser opens google\.com\.evil\.com \(“。” \(U\+3002\) is read as a dot\)/);
+  assert.match(
+    message(a, "host-rewritten"),
+    /wrote the name as “google\.com。evil\.com”, but a browser opens google\.com\.evil\.com \(“。” \(U\+3002\) is read as a dot\)/,
+  );
   assert.match(message(accepted("https://\uff45\uff56\uff49\uff4c.com/"), "host-rewritten"), /fullwidth letters/);
   assert.match(message(accepted("https://%65vil.com/"), "host-rewritten"), /opens evil\.com \(%-codes in the name are decoded\)/);
   // Case, Unicode normalization and either form of an internationalized name are not rewrites.
-  for (const u of ["https://EXAMPLE.com/", "https://M\u00dcNCHEN.de/", "https://mu\u0308nchen.de/", "https://XN--MNCHEN-3YA.de/", "https://xn--mnchen-3ya.m\u00fcnchen.de/", "https://user@Example.com:8443/"]) {
+  for (const u of [
+    "https://EXAMPLE.com/",
+    "https://M\u00dcNCHEN.de/",
+    "https://mu\u0308nchen.de/",
+    "https://XN--MNCHEN-3YA.de/",
+    "https://xn--mnchen-3ya.m\u00fcnchen.de/",
+    "https://user@Example.com:8443/",
+  ]) {
     assert.ok(!codes(accepted(u)).includes("host-rewritten"), u);
   }
   // The internationalized host is shown in both forms wherever a host is shown.
@@ -409,10 +475,16 @@ test("host-rewritten: the name the server wrote against the one that opens", () 
 test("ip-in-name: wildcard-DNS names and names that read as an IP address", () => {
   const nip = accepted("https://127.0.0.1.nip.io/");
   assert.deepEqual(codes(nip), ["ip-in-name"]);
-  assert.match(message(nip, "ip-in-name"), /nip\.io names resolve to the IP address written in them: this one is 127\.0\.0\.1 \(your own computer\)/);
+  assert.match(
+    message(nip, "ip-in-name"),
+    /nip\.io names resolve to the IP address written in them: this one is 127\.0\.0\.1 \(your own computer\)/,
+  );
   assert.match(message(accepted("https://7f000001.nip.io/"), "ip-in-name"), /127\.0\.0\.1/);
   assert.match(message(accepted("https://app-10-1-2-3.sslip.io/"), "ip-in-name"), /10\.1\.2\.3 \(a private network\)/);
-  assert.match(message(accepted("https://10.0.0.1.evil.com/"), "ip-in-name"), /contains the IP address 10\.0\.0\.1 \(a private network\), but it is a name under evil\.com/);
+  assert.match(
+    message(accepted("https://10.0.0.1.evil.com/"), "ip-in-name"),
+    /contains the IP address 10\.0\.0\.1 \(a private network\), but it is a name under evil\.com/,
+  );
   // Negative: digits in names, and dashed addresses outside the wildcard services (EC2 host names).
   for (const u of ["https://1.2.3.example.com/", "https://ec2-54-1-2-3.compute-1.amazonaws.com/", "https://web-1-2-3-4.example.com/"]) {
     assert.ok(!codes(accepted(u)).includes("ip-in-name"), u);
@@ -451,7 +523,9 @@ test("URL corpus: every hostile and benign URL gets its expected verdict", (t) =
   }
   t.diagnostic(`${hostile.length} hostile, ${benign.length} benign`);
   t.diagnostic(`false accepts (hostile, no warning): ${falseAccepts}`);
-  t.diagnostic(`false alarms (benign with a warning): ${falseAlarms}, of which ${policyAlarms} are the punycode warning every IDN gets by policy`);
+  t.diagnostic(
+    `false alarms (benign with a warning): ${falseAlarms}, of which ${policyAlarms} are the punycode warning every IDN gets by policy`,
+  );
   assert.deepEqual(mismatches, []);
   assert.equal(falseAccepts, 0);
   assert.equal(falseAlarms, policyAlarms, "no benign URL warns except internationalized names, by policy");

@@ -17,8 +17,16 @@ const run = (scenario: string, checks: [string, Check["status"]][], scored = tru
 
 describe("parseKnown", () => {
   test("scenario:check with a reason; * matches anything; comments and blank lines are skipped", () => {
-    const known = parseKnown("\n# a comment\nauth/*:*  OAuth is another issue\ntools_call:tool-add-numbers  reason two # trailing comment\n");
-    assert.deepEqual(known.map((k) => [k.pattern, k.reason]), [["auth/*:*", "OAuth is another issue"], ["tools_call:tool-add-numbers", "reason two"]]);
+    const known = parseKnown(
+      "\n# a comment\nauth/*:*  OAuth is another issue\ntools_call:tool-add-numbers  reason two # trailing comment\n",
+    );
+    assert.deepEqual(
+      known.map((k) => [k.pattern, k.reason]),
+      [
+        ["auth/*:*", "OAuth is another issue"],
+        ["tools_call:tool-add-numbers", "reason two"],
+      ],
+    );
     assert.ok(known[0]!.matches("auth/metadata-default", "token-request"));
     assert.ok(!known[0]!.matches("authx", "token-request"));
     assert.ok(known[1]!.matches("tools_call", "tool-add-numbers"));
@@ -33,19 +41,45 @@ describe("parseKnown", () => {
 
 describe("judge", () => {
   test("all passing: ok, with passed, failed and warnings counted", () => {
-    const v = judge([run("a", [["x", "SUCCESS"], ["y", "WARNING"], ["z", "INFO"], ["w", "SKIPPED"]])], []);
+    const v = judge(
+      [
+        run("a", [
+          ["x", "SUCCESS"],
+          ["y", "WARNING"],
+          ["z", "INFO"],
+          ["w", "SKIPPED"],
+        ]),
+      ],
+      [],
+    );
     assert.equal(v.ok, true);
     assert.deepEqual([v.passed, v.failed, v.warnings], [1, 0, 1]);
   });
 
   test("a failure nobody listed fails the run and is named", () => {
-    const v = judge([run("a", [["x", "SUCCESS"], ["y", "FAILURE"]])], []);
+    const v = judge(
+      [
+        run("a", [
+          ["x", "SUCCESS"],
+          ["y", "FAILURE"],
+        ]),
+      ],
+      [],
+    );
     assert.equal(v.ok, false);
     assert.deepEqual(v.unexpected, ["0.2.0 a @2026-07-28: y: y broke"]);
   });
 
   test("a known failure does not fail the run; its reason goes with it", () => {
-    const v = judge([run("a", [["x", "SUCCESS"], ["y", "FAILURE"]])], parseKnown("a:y  not yet"));
+    const v = judge(
+      [
+        run("a", [
+          ["x", "SUCCESS"],
+          ["y", "FAILURE"],
+        ]),
+      ],
+      parseKnown("a:y  not yet"),
+    );
     assert.equal(v.ok, true);
     assert.deepEqual(v.known, ["0.2.0 a @2026-07-28: y: y broke [known: not yet]"]);
     assert.deepEqual(v.tallies[0]!.known, ["not yet"]);
@@ -58,7 +92,16 @@ describe("judge", () => {
   });
 
   test("a wildcard entry stays while any check it covers fails", () => {
-    const v = judge([run("auth/x", [["ok", "SUCCESS"], ["bad", "FAILURE"]]), run("auth/y", [["ok", "SUCCESS"]])], parseKnown("auth/*:*  no OAuth"));
+    const v = judge(
+      [
+        run("auth/x", [
+          ["ok", "SUCCESS"],
+          ["bad", "FAILURE"],
+        ]),
+        run("auth/y", [["ok", "SUCCESS"]]),
+      ],
+      parseKnown("auth/*:*  no OAuth"),
+    );
     assert.equal(v.ok, true);
     assert.deepEqual(v.stale, []);
   });
@@ -74,7 +117,15 @@ describe("judge", () => {
   });
 
   test("report: one summary line, then the failures; many known failures of one reason in one line", () => {
-    const runs = [run("auth/a", [["1", "FAILURE"], ["2", "FAILURE"], ["3", "FAILURE"], ["4", "FAILURE"]]), run("b", [["x", "FAILURE"]])];
+    const runs = [
+      run("auth/a", [
+        ["1", "FAILURE"],
+        ["2", "FAILURE"],
+        ["3", "FAILURE"],
+        ["4", "FAILURE"],
+      ]),
+      run("b", [["x", "FAILURE"]]),
+    ];
     const lines = report("suite", judge(runs, parseKnown("auth/*:*  no OAuth")), "2 runs", "scripts/conformance.sh");
     assert.equal(lines[0], "FAIL  suite: 2 runs [scored: 0 passed, 5 failed, 0 warning(s); 4 known failure(s)]");
     assert.equal(lines[1], "      ✗ 0.2.0 b @2026-07-28: x: x broke");
@@ -87,12 +138,21 @@ describe("readServerRuns", () => {
   test("reads server-<scenario>-<timestamp>/checks.json; scenarios the log shows as not scored are marked so", () => {
     const dir = mkdtempSync(join(tmpdir(), "verdict-"));
     try {
-      for (const [name, checks] of [["server-tools-list-2026-07-28T10-00-00-000Z", [{ id: "t", status: "SUCCESS" }]], ["server-tasks-lifecycle-2026-07-28T10-00-01-000Z", [{ id: "u", status: "FAILURE" }]]] as const) {
+      for (const [name, checks] of [
+        ["server-tools-list-2026-07-28T10-00-00-000Z", [{ id: "t", status: "SUCCESS" }]],
+        ["server-tasks-lifecycle-2026-07-28T10-00-01-000Z", [{ id: "u", status: "FAILURE" }]],
+      ] as const) {
         mkdirSync(join(dir, name));
         writeFileSync(join(dir, name, "checks.json"), JSON.stringify(checks));
       }
       const runs = readServerRuns(dir, "Not scored:\n  ✗ tasks-lifecycle (extension)\n", "next");
-      assert.deepEqual(runs.map((r) => [r.scenario, r.label, r.scored]), [["tasks-lifecycle", "next tasks-lifecycle", false], ["tools-list", "next tools-list", true]]);
+      assert.deepEqual(
+        runs.map((r) => [r.scenario, r.label, r.scored]),
+        [
+          ["tasks-lifecycle", "next tasks-lifecycle", false],
+          ["tools-list", "next tools-list", true],
+        ],
+      );
       assert.equal(judge(runs, []).ok, true);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -132,18 +192,40 @@ Authorization server scenarios (test against an authorization server):
   });
 
   test("the table counts the suite's own checks, not the runner's elicit-* ones, and gives the known reason", () => {
-    const runs = [run("sep-2322", [["a", "SUCCESS"], ["b", "SKIPPED"], ["elicit-client-exit", "FAILURE"], ["elicit-dispatcher", "SUCCESS"]])];
+    const runs = [
+      run("sep-2322", [
+        ["a", "SUCCESS"],
+        ["b", "SKIPPED"],
+        ["elicit-client-exit", "FAILURE"],
+        ["elicit-dispatcher", "SUCCESS"],
+      ]),
+    ];
     const v = judge(runs, parseKnown("sep-2322:elicit-client-exit  the SDK refuses it"));
-    assert.equal(table(v.tallies), [
-      "| scenario | suite | revision | checks passed | known failure, rule |",
-      "| --- | --- | --- | --- | --- |",
-      "| `sep-2322` | 0.2.0 | 2026-07-28 | 1/1 (1 skipped) | the SDK refuses it |",
-    ].join("\n"));
+    assert.equal(
+      table(v.tallies),
+      [
+        "| scenario | suite | revision | checks passed | known failure, rule |",
+        "| --- | --- | --- | --- | --- |",
+        "| `sep-2322` | 0.2.0 | 2026-07-28 | 1/1 (1 skipped) | the SDK refuses it |",
+      ].join("\n"),
+    );
   });
 
   test("a scenario family (auth/…) is one row per suite version, its counts summed", () => {
-    const runs = [run("auth/a", [["x", "SUCCESS"], ["y", "FAILURE"]]), run("auth/b", [["x", "FAILURE"]]), run("tools_call", [["t", "SUCCESS"]])];
-    const lines = table(judge(runs, parseKnown("auth/*:*  no OAuth")).tallies).split("\n").slice(2);
-    assert.deepEqual(lines, ["| `auth/*` (2 scenarios, 2 runs) | 0.2.0 | all | 1/3 | no OAuth |", "| `tools_call` | 0.2.0 | 2026-07-28 | 1/1 |  |"]);
+    const runs = [
+      run("auth/a", [
+        ["x", "SUCCESS"],
+        ["y", "FAILURE"],
+      ]),
+      run("auth/b", [["x", "FAILURE"]]),
+      run("tools_call", [["t", "SUCCESS"]]),
+    ];
+    const lines = table(judge(runs, parseKnown("auth/*:*  no OAuth")).tallies)
+      .split("\n")
+      .slice(2);
+    assert.deepEqual(lines, [
+      "| `auth/*` (2 scenarios, 2 runs) | 0.2.0 | all | 1/3 | no OAuth |",
+      "| `tools_call` | 0.2.0 | 2026-07-28 | 1/1 |  |",
+    ]);
   });
 });

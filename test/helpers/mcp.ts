@@ -76,7 +76,14 @@ export async function connect(
   if (kind === "http") {
     const http = await serveHttp(() => factory());
     await client.connect(tap(new StreamableHTTPClientTransport(http.url), wire));
-    return { client, wire, close: closeWith(async () => { await client.close(); await http.close(); }) };
+    return {
+      client,
+      wire,
+      close: closeWith(async () => {
+        await client.close();
+        await http.close();
+      }),
+    };
   }
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   if (revision === "2026-07-28") serveStdio(() => factory(), { transport: serverSide } as never);
@@ -91,7 +98,7 @@ export function elicitationsOn(wire: WireMessage[]): Record<string, any>[] {
   for (const { dir, message } of wire) {
     if (dir !== "in") continue;
     if (message.method === "elicitation/create") out.push(message.params);
-    const requests = message.result?.resultType === "input_required" ? message.result.inputRequests ?? {} : {};
+    const requests = message.result?.resultType === "input_required" ? (message.result.inputRequests ?? {}) : {};
     for (const r of Object.values(requests) as Record<string, any>[]) if (r.method === "elicitation/create") out.push(r.params);
   }
   return out;

@@ -72,7 +72,13 @@ export interface ProgramOptions {
 }
 
 /** Polls `what` until it holds; gives up at the deadline, or at once when `gone()` says it never will. */
-const poll = async (what: () => boolean, timeoutMs: number, failure: (why: string) => string, gone: () => boolean, name: string): Promise<void> => {
+const poll = async (
+  what: () => boolean,
+  timeoutMs: number,
+  failure: (why: string) => string,
+  gone: () => boolean,
+  name: string,
+): Promise<void> => {
   const deadline = Date.now() + timeoutMs;
   while (!what()) {
     if (Date.now() > deadline) throw new Error(failure(`Timed out after ${timeoutMs} ms`));
@@ -133,7 +139,8 @@ export function startProgram(command: string, args: string[], options: ProgramOp
     }
     return lines.join("\n").trimEnd();
   };
-  const show = (why: string) => `${why}\n--- screen ---\n${screen()}\n--------------\n(exit code: ${exitCode ?? "running"}; stderr is on the screen too)`;
+  const show = (why: string) =>
+    `${why}\n--- screen ---\n${screen()}\n--------------\n(exit code: ${exitCode ?? "running"}; stderr is on the screen too)`;
 
   return {
     screen,
@@ -154,7 +161,10 @@ export function startProgram(command: string, args: string[], options: ProgramOp
         for (let x = 0; line && x < term.cols; x++) {
           const cell = line.getCell(x);
           if (cell?.isUnderline()) run += cell.getChars() || " ";
-          else if (run) runs.push(run), (run = "");
+          else if (run) {
+            runs.push(run);
+            run = "";
+          }
         }
       }
       if (run) runs.push(run);
@@ -179,7 +189,13 @@ export function startProgram(command: string, args: string[], options: ProgramOp
     type: (text) => child.write(text),
     signal: (name) => child.kill(name),
     async exitCode(timeoutMs = 10_000) {
-      await poll(gone, timeoutMs, (why) => show(`${why} waiting for the ${name} to exit`), () => false, name);
+      await poll(
+        gone,
+        timeoutMs,
+        (why) => show(`${why} waiting for the ${name} to exit`),
+        () => false,
+        name,
+      );
       return exitCode!;
     },
     close() {
@@ -204,12 +220,18 @@ export interface PtySession extends Omit<ProgramSession, "signal" | "exitCode"> 
 }
 
 /** Starts the terminal driver with a scenario (see test/fixtures/terminal/driver.ts). */
-export function startDriver(steps: Scenario["steps"], options: Omit<Scenario, "steps" | "resultsFile"> & { env?: Record<string, string> } = {}): PtySession {
+export function startDriver(
+  steps: Scenario["steps"],
+  options: Omit<Scenario, "steps" | "resultsFile"> & { env?: Record<string, string> } = {},
+): PtySession {
   const dir = mkdtempSync(join(tmpdir(), "elicit-pty-"));
   const resultsFile = join(dir, "results.jsonl");
   const { env, ...rest } = options;
   const scenario: Scenario = { ...rest, resultsFile, steps };
-  const program = startProgram(process.execPath, ["--import", "tsx", DRIVER], { env: { TERMINAL_SCENARIO: JSON.stringify(scenario), ...env }, name: "driver" });
+  const program = startProgram(process.execPath, ["--import", "tsx", DRIVER], {
+    env: { TERMINAL_SCENARIO: JSON.stringify(scenario), ...env },
+    name: "driver",
+  });
 
   const lines = (): ResultLine[] => {
     let text = "";
@@ -218,7 +240,10 @@ export function startDriver(steps: Scenario["steps"], options: Omit<Scenario, "s
     } catch {
       return [];
     }
-    return text.split("\n").filter(Boolean).map((l) => JSON.parse(l) as ResultLine);
+    return text
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as ResultLine);
   };
   return {
     ...program,
@@ -237,7 +262,8 @@ export function startDriver(steps: Scenario["steps"], options: Omit<Scenario, "s
       await program.waitFor(DONE_MARKER, { timeoutMs });
       const code = await program.exitCode(timeoutMs);
       const done = lines().find((l): l is { done: true; stdinRaw: boolean | undefined } => "done" in l);
-      if (!done) throw new Error(`The driver exited (${code}) before finishing its steps\n--- screen ---\n${program.screen()}\n--------------`);
+      if (!done)
+        throw new Error(`The driver exited (${code}) before finishing its steps\n--- screen ---\n${program.screen()}\n--------------`);
       return { code, stdinRaw: done.stdinRaw };
     },
     close() {
@@ -249,7 +275,9 @@ export function startDriver(steps: Scenario["steps"], options: Omit<Scenario, "s
 
 /** No model for the child: every ELICIT_MODEL* and OPENAI_* variable removed from its environment. */
 export const NO_MODEL_ENV: Record<string, undefined> = Object.fromEntries(
-  Object.keys(process.env).filter((k) => /^(ELICIT_MODEL|OPENAI_)/.test(k)).map((k) => [k, undefined]),
+  Object.keys(process.env)
+    .filter((k) => /^(ELICIT_MODEL|OPENAI_)/.test(k))
+    .map((k) => [k, undefined]),
 );
 
 /** Waits that include starting the bin, a server and a tool call, which can be slow on a busy machine. */

@@ -15,9 +15,11 @@ let forms: Record<ProtocolRevision, SpecExample[]> | undefined;
  * and each primitive field schema block, wrapped in a one-field form (field name `field`).
  */
 export function specSchemaExamples(revision: ProtocolRevision): SpecExample[] {
-  forms ??= (JSON.parse(readFileSync(new URL("../data/spec-forms.json", import.meta.url), "utf8")) as {
-    revisions: Record<ProtocolRevision, SpecExample[]>;
-  }).revisions;
+  forms ??= (
+    JSON.parse(readFileSync(new URL("../data/spec-forms.json", import.meta.url), "utf8")) as {
+      revisions: Record<ProtocolRevision, SpecExample[]>;
+    }
+  ).revisions;
   const examples = forms[revision];
   if (!examples) throw new Error(`test/data/spec-forms.json has no examples for ${revision}`);
   return structuredClone(examples);

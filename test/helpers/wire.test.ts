@@ -9,7 +9,11 @@ import { join } from "node:path";
 import type { ProtocolRevision } from "../../src/schema/types.js";
 import { assertWire, oracleFor, schemaJsonValidator, specDir, validatorFor } from "./wire.js";
 
-const form = (properties: Record<string, unknown>) => ({ mode: "form", message: "Your details", requestedSchema: { type: "object", properties } });
+const form = (properties: Record<string, unknown>) => ({
+  mode: "form",
+  message: "Your details",
+  requestedSchema: { type: "object", properties },
+});
 const url = { mode: "url", message: "Pay here", elicitationId: "pay-1", url: "https://shop.example.com/pay/1" };
 const { elicitationId: _, ...urlWithoutId } = url;
 const rpc = (message: Record<string, unknown>) => ({ jsonrpc: "2.0", id: 7, ...message });
@@ -36,11 +40,17 @@ const CASES: Case[] = [
     ],
   })),
   ...ALL.map((revision): Case => {
-    const request = (params: unknown) => (revision === "2025-11-25" ? rpc : (m: Record<string, unknown>) => m)({ method: "elicitation/create", params });
+    const request = (params: unknown) =>
+      (revision === "2025-11-25" ? rpc : (m: Record<string, unknown>) => m)({ method: "elicitation/create", params });
     return {
       revision,
       definition: "ElicitRequest",
-      valid: [request({ message: "Your name", requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } })],
+      valid: [
+        request({
+          message: "Your name",
+          requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+        }),
+      ],
       invalid: [
         { why: "a nested-object field", message: request(form({ address: { type: "object", properties: {} } })), official: true },
         { why: "no message", message: request({ requestedSchema: { type: "object", properties: {} } }), official: true },
@@ -51,9 +61,21 @@ const CASES: Case[] = [
   {
     revision: "2025-06-18",
     definition: "ElicitRequest",
-    valid: [{ method: "elicitation/create", params: { message: "Seat", requestedSchema: { type: "object", properties: { s: { type: "string", enum: ["w", "a"], enumNames: ["Window", "Aisle"] } } } } }],
+    valid: [
+      {
+        method: "elicitation/create",
+        params: {
+          message: "Seat",
+          requestedSchema: { type: "object", properties: { s: { type: "string", enum: ["w", "a"], enumNames: ["Window", "Aisle"] } } },
+        },
+      },
+    ],
     invalid: [
-      { why: "a multi-select field (none on 2025-06-18)", message: { method: "elicitation/create", params: form({ t: { type: "array", items: { type: "string", enum: ["a"] } } }) }, official: true },
+      {
+        why: "a multi-select field (none on 2025-06-18)",
+        message: { method: "elicitation/create", params: form({ t: { type: "array", items: { type: "string", enum: ["a"] } } }) },
+        official: true,
+      },
       { why: "URL mode (none on 2025-06-18)", message: { method: "elicitation/create", params: url }, official: true },
     ],
   },
@@ -61,7 +83,9 @@ const CASES: Case[] = [
     revision: "2025-06-18",
     definition: "ElicitResult",
     valid: [],
-    invalid: [{ why: "an array answer (no multi-select on 2025-06-18)", message: { action: "accept", content: { t: ["a"] } }, official: true }],
+    invalid: [
+      { why: "an array answer (no multi-select on 2025-06-18)", message: { action: "accept", content: { t: ["a"] } }, official: true },
+    ],
   },
   {
     revision: "2025-11-25",
@@ -81,7 +105,10 @@ const CASES: Case[] = [
         inputRequests: {
           ask: { method: "elicitation/create", params: form({ name: { type: "string" } }) },
           pay: { method: "elicitation/create", params: { mode: "url", message: "Pay here", url: "https://shop.example.com/pay/1" } },
-          model: { method: "sampling/createMessage", params: { messages: [{ role: "user", content: { type: "text", text: "Hi" } }], maxTokens: 10 } },
+          model: {
+            method: "sampling/createMessage",
+            params: { messages: [{ role: "user", content: { type: "text", text: "Hi" } }], maxTokens: 10 },
+          },
           roots: { method: "roots/list" },
         },
         requestState: "sealed",
@@ -93,8 +120,19 @@ const CASES: Case[] = [
       { why: "no resultType", message: { inputRequests: { ask: { method: "elicitation/create", params: form({}) } } }, official: true },
       { why: 'resultType "complete"', message: { resultType: "complete", requestState: "s" } },
       { why: "requestState is not a string", message: { resultType: "input_required", requestState: 42 }, official: true },
-      { why: "an embedded request that is not an input request", message: { resultType: "input_required", inputRequests: { t: { method: "tools/call", params: { name: "x" } } } }, official: true },
-      { why: "an embedded form with a nested object", message: { resultType: "input_required", inputRequests: { a: { method: "elicitation/create", params: form({ o: { type: "object" } }) } } }, official: true },
+      {
+        why: "an embedded request that is not an input request",
+        message: { resultType: "input_required", inputRequests: { t: { method: "tools/call", params: { name: "x" } } } },
+        official: true,
+      },
+      {
+        why: "an embedded form with a nested object",
+        message: {
+          resultType: "input_required",
+          inputRequests: { a: { method: "elicitation/create", params: form({ o: { type: "object" } }) } },
+        },
+        official: true,
+      },
     ],
   },
   {
@@ -102,10 +140,22 @@ const CASES: Case[] = [
     definition: "URLElicitationRequiredError",
     valid: [{ jsonrpc: "2.0", id: 1, error: { code: -32042, message: "Payment needed", data: { elicitations: [url] } } }],
     invalid: [
-      { why: "another code", message: { jsonrpc: "2.0", id: 1, error: { code: -32000, message: "x", data: { elicitations: [url] } } }, official: true },
+      {
+        why: "another code",
+        message: { jsonrpc: "2.0", id: 1, error: { code: -32000, message: "x", data: { elicitations: [url] } } },
+        official: true,
+      },
       { why: "no data.elicitations", message: { jsonrpc: "2.0", id: 1, error: { code: -32042, message: "x", data: {} } }, official: true },
-      { why: "a form elicitation", message: { jsonrpc: "2.0", id: 1, error: { code: -32042, message: "x", data: { elicitations: [form({})] } } }, official: true },
-      { why: "an elicitation without elicitationId", message: { jsonrpc: "2.0", id: 1, error: { code: -32042, message: "x", data: { elicitations: [urlWithoutId] } } }, official: true },
+      {
+        why: "a form elicitation",
+        message: { jsonrpc: "2.0", id: 1, error: { code: -32042, message: "x", data: { elicitations: [form({})] } } },
+        official: true,
+      },
+      {
+        why: "an elicitation without elicitationId",
+        message: { jsonrpc: "2.0", id: 1, error: { code: -32042, message: "x", data: { elicitations: [urlWithoutId] } } },
+        official: true,
+      },
       { why: "no jsonrpc", message: { id: 1, error: { code: -32042, message: "x", data: { elicitations: [url] } } }, official: true },
     ],
   },
@@ -113,7 +163,9 @@ const CASES: Case[] = [
     revision: "2025-11-25",
     definition: "ElicitationCompleteNotification",
     valid: [{ jsonrpc: "2.0", method: "notifications/elicitation/complete", params: { elicitationId: "pay-1" } }],
-    invalid: [{ why: "no elicitationId", message: { jsonrpc: "2.0", method: "notifications/elicitation/complete", params: {} }, official: true }],
+    invalid: [
+      { why: "no elicitationId", message: { jsonrpc: "2.0", method: "notifications/elicitation/complete", params: {} }, official: true },
+    ],
   },
   {
     revision: "2025-11-25",
@@ -172,12 +224,18 @@ test("validatorFor without MCP_SPEC_DIR: the oracle alone, with its issues in er
     }
     const validate = validatorFor("2025-11-25", "ElicitResult");
     assert.equal(validate({ action: "maybe" }), false);
-    assert.deepEqual(validate.errors!.map((e) => [e.check, e.path]), [["sdk", "/action"]]);
+    assert.deepEqual(
+      validate.errors!.map((e) => [e.check, e.path]),
+      [["sdk", "/action"]],
+    );
   });
 });
 
 test("a definition a revision does not have is an error, not a pass", () => {
-  assert.throws(() => validatorFor("2025-11-25", "InputRequiredResult"), /InputRequiredResult is not defined on 2025-11-25 \(only on 2026-07-28\)/);
+  assert.throws(
+    () => validatorFor("2025-11-25", "InputRequiredResult"),
+    /InputRequiredResult is not defined on 2025-11-25 \(only on 2026-07-28\)/,
+  );
   assert.throws(() => validatorFor("2026-07-28", "ElicitationCompleteNotification"), /not defined on 2026-07-28/);
   assert.throws(() => validatorFor("2026-07-28", "URLElicitationRequiredError"), /not defined on 2026-07-28/);
   assert.throws(() => validatorFor("2025-06-18", "ElicitRequestFormParams"), /not defined on 2025-06-18/);
@@ -189,34 +247,47 @@ test("with MCP_SPEC_DIR, the revision's schema.json is checked too (a stand-in f
   try {
     // A schema.json stricter than the oracle: only "accept" is an action here.
     mkdirSync(join(dir, "2025-11-25"));
-    writeFileSync(join(dir, "2025-11-25", "schema.json"), JSON.stringify({
-      $schema: "https://json-schema.org/draft/2020-12/schema",
-      $defs: { ElicitResult: { type: "object", properties: { action: { const: "accept" } }, required: ["action"] } },
-    }));
+    writeFileSync(
+      join(dir, "2025-11-25", "schema.json"),
+      JSON.stringify({
+        $schema: "https://json-schema.org/draft/2020-12/schema",
+        $defs: { ElicitResult: { type: "object", properties: { action: { const: "accept" } }, required: ["action"] } },
+      }),
+    );
     withSpecDir(dir, () => {
       assertWire("2025-11-25", "ElicitResult", { action: "accept" });
       const validate = validatorFor("2025-11-25", "ElicitResult");
       assert.equal(validate({ action: "decline" }), false, "the oracle accepts it; schema.json does not");
-      assert.deepEqual(validate.errors!.map((e) => [e.check, e.path]), [["schema.json", "/action"]]);
+      assert.deepEqual(
+        validate.errors!.map((e) => [e.check, e.path]),
+        [["schema.json", "/action"]],
+      );
       assert.equal(validate({ action: "maybe" }), false);
       assert.deepEqual(new Set(validate.errors!.map((e) => e.check)), new Set(["sdk", "schema.json"]));
       // A revision missing from the folder is a clear error, not a silent pass.
-      assert.throws(() => validatorFor("2026-07-28", "ElicitResult"), /MCP_SPEC_DIR is set to .*2026-07-28[/\\]schema\.json does not exist/);
+      assert.throws(
+        () => validatorFor("2026-07-28", "ElicitResult"),
+        /MCP_SPEC_DIR is set to .*2026-07-28[/\\]schema\.json does not exist/,
+      );
     });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 });
 
-test("with MCP_SPEC_DIR at the official schema.json files: they agree with every case", { skip: startedWith ? false : "MCP_SPEC_DIR is not set" }, () => {
-  withSpecDir(startedWith, () => {
-    for (const c of CASES) {
-      const official = schemaJsonValidator(startedWith!, c.revision, c.definition);
-      c.valid.forEach((m, i) => assert.ok(official(m), `${label(c, `valid #${i + 1}`)}: ${JSON.stringify(official.errors)}`));
-      for (const { why, message, official: strict } of c.invalid) {
-        if (strict) assert.equal(official(message), false, `schema.json accepts ${label(c, why)}`);
-        assert.equal(validatorFor(c.revision, c.definition)(message), false, `${label(c, why)} was accepted`);
+test(
+  "with MCP_SPEC_DIR at the official schema.json files: they agree with every case",
+  { skip: startedWith ? false : "MCP_SPEC_DIR is not set" },
+  () => {
+    withSpecDir(startedWith, () => {
+      for (const c of CASES) {
+        const official = schemaJsonValidator(startedWith!, c.revision, c.definition);
+        c.valid.forEach((m, i) => assert.ok(official(m), `${label(c, `valid #${i + 1}`)}: ${JSON.stringify(official.errors)}`));
+        for (const { why, message, official: strict } of c.invalid) {
+          if (strict) assert.equal(official(message), false, `schema.json accepts ${label(c, why)}`);
+          assert.equal(validatorFor(c.revision, c.definition)(message), false, `${label(c, why)} was accepted`);
+        }
       }
-    }
-  });
-});
+    });
+  },
+);

@@ -49,7 +49,10 @@ function local(schema: z.ZodType, prefix = ""): Check {
   };
 }
 
-const all = (...checks: Check[]): Check => (value) => checks.flatMap((c) => c(value));
+const all =
+  (...checks: Check[]): Check =>
+  (value) =>
+    checks.flatMap((c) => c(value));
 const rule = (path: string, message: string): WireIssue[] => [{ check: "spec-rule", path, message }];
 const isObject = (v: unknown): v is Record<string, any> => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -59,22 +62,28 @@ const isObject = (v: unknown): v is Record<string, any> => typeof v === "object"
 const formOnly2025_06: Check = (params) => {
   if (!isObject(params)) return [];
   if ("mode" in params && params.mode !== "form") return rule("/mode", "2025-06-18 has form mode only");
-  const properties = isObject(params.requestedSchema) && isObject(params.requestedSchema.properties) ? params.requestedSchema.properties : {};
+  const properties =
+    isObject(params.requestedSchema) && isObject(params.requestedSchema.properties) ? params.requestedSchema.properties : {};
   return Object.entries(properties).flatMap(([name, field]) =>
-    isObject(field) && field.type === "array" ? rule(`/requestedSchema/properties/${name}/type`, "2025-06-18 has no multi-select (array) fields") : []);
+    isObject(field) && field.type === "array"
+      ? rule(`/requestedSchema/properties/${name}/type`, "2025-06-18 has no multi-select (array) fields")
+      : [],
+  );
 };
 
 /** 2025-06-18 answers are strings, numbers and booleans only. */
 const scalarAnswers2025_06: Check = (result) => {
   if (!isObject(result) || !isObject(result.content)) return [];
   return Object.entries(result.content).flatMap(([name, value]) =>
-    Array.isArray(value) ? rule(`/content/${name}`, "2025-06-18 answers are strings, numbers or booleans, never arrays") : []);
+    Array.isArray(value) ? rule(`/content/${name}`, "2025-06-18 answers are strings, numbers or booleans, never arrays") : [],
+  );
 };
 
 /** 2026-07-28 dropped elicitationId from URL mode; the SDK's neutral model still requires it, so a placeholder stands in. */
 function withoutElicitationId(name: "ElicitRequestParams" | "ElicitRequestURLParams"): Check {
   const check = sdk(name);
-  return (params) => check(isObject(params) && params.mode === "url" && !("elicitationId" in params) ? { ...params, elicitationId: "-" } : params);
+  return (params) =>
+    check(isObject(params) && params.mode === "url" && !("elicitationId" in params) ? { ...params, elicitationId: "-" } : params);
 }
 
 /** A check of a request's params, reported at /params. */
@@ -89,7 +98,10 @@ const jsonRpcNotification = sdk("JSONRPCNotification");
 const elicitRequest: Record<ProtocolRevision, Check> = {
   "2025-06-18": all(sdk("ElicitRequest"), atParams(formOnly2025_06)),
   "2025-11-25": all(sdk("ElicitRequest"), jsonRpcRequest),
-  "2026-07-28": all(local(z.looseObject({ method: z.literal("elicitation/create") })), atParams(withoutElicitationId("ElicitRequestParams"))),
+  "2026-07-28": all(
+    local(z.looseObject({ method: z.literal("elicitation/create") })),
+    atParams(withoutElicitationId("ElicitRequestParams")),
+  ),
 };
 const createMessageRequest: Record<ProtocolRevision, Check> = {
   "2025-06-18": sdk("CreateMessageRequest"),
@@ -132,7 +144,9 @@ const inputRequiredEnvelope = z
   .looseObject({
     _meta: z.record(z.string(), z.unknown()).optional(),
     resultType: z.literal("input_required"),
-    inputRequests: z.record(z.string(), z.looseObject({ method: z.enum(Object.keys(embeddedRequests) as [string, ...string[]]) })).optional(),
+    inputRequests: z
+      .record(z.string(), z.looseObject({ method: z.enum(Object.keys(embeddedRequests) as [string, ...string[]]) }))
+      .optional(),
     requestState: z.string().optional(),
   })
   .refine((r) => r.inputRequests !== undefined || r.requestState !== undefined, {
@@ -143,7 +157,8 @@ const inputRequiredResult: Check = (value) => {
   if (issues.length > 0) return issues;
   const requests = (value as { inputRequests?: Record<string, { method: string }> }).inputRequests ?? {};
   return Object.entries(requests).flatMap(([key, request]) =>
-    embeddedRequests[request.method]!(request).map((i) => ({ ...i, path: `/inputRequests/${key}${i.path}` })));
+    embeddedRequests[request.method]!(request).map((i) => ({ ...i, path: `/inputRequests/${key}${i.path}` })),
+  );
 };
 
 /** 2025-11-25 `-32042` error response (not in the SDK's public schemas): each elicitation is checked by the oracle. */
@@ -159,8 +174,9 @@ const urlElicitationRequiredEnvelope = z.object({
 const urlElicitationRequiredError: Check = (value) => {
   const issues = local(urlElicitationRequiredEnvelope)(value);
   if (issues.length > 0) return issues;
-  return ((value as { error: { data: { elicitations: unknown[] } } }).error.data.elicitations).flatMap((e, i) =>
-    sdk("ElicitRequestURLParams", `/error/data/elicitations/${i}`)(e));
+  return (value as { error: { data: { elicitations: unknown[] } } }).error.data.elicitations.flatMap((e, i) =>
+    sdk("ElicitRequestURLParams", `/error/data/elicitations/${i}`)(e),
+  );
 };
 
 /** The oracle: each definition on the revisions that define it. */
@@ -169,7 +185,11 @@ const ORACLE: Record<string, Partial<Record<ProtocolRevision, Check>>> = {
   ElicitRequestParams: { "2025-11-25": sdk("ElicitRequestParams"), "2026-07-28": withoutElicitationId("ElicitRequestParams") },
   ElicitRequestFormParams: { "2025-11-25": sdk("ElicitRequestFormParams"), "2026-07-28": sdk("ElicitRequestFormParams") },
   ElicitRequestURLParams: { "2025-11-25": sdk("ElicitRequestURLParams"), "2026-07-28": withoutElicitationId("ElicitRequestURLParams") },
-  ElicitResult: { "2025-06-18": all(sdk("ElicitResult"), scalarAnswers2025_06), "2025-11-25": sdk("ElicitResult"), "2026-07-28": sdk("ElicitResult") },
+  ElicitResult: {
+    "2025-06-18": all(sdk("ElicitResult"), scalarAnswers2025_06),
+    "2025-11-25": sdk("ElicitResult"),
+    "2026-07-28": sdk("ElicitResult"),
+  },
   ElicitationCompleteNotification: { "2025-11-25": all(sdk("ElicitationCompleteNotification"), jsonRpcNotification) },
   URLElicitationRequiredError: { "2025-11-25": urlElicitationRequiredError },
   CreateMessageRequest: createMessageRequest,
@@ -184,9 +204,11 @@ export function oracleFor(revision: ProtocolRevision, definition: string): (mess
   const check = ORACLE[definition]?.[revision];
   if (!check) {
     const where = Object.keys(ORACLE[definition] ?? {});
-    throw new Error(where.length === 0
-      ? `no wire check for ${definition} (known: ${Object.keys(ORACLE).join(", ")})`
-      : `${definition} is not defined on ${revision} (only on ${where.join(", ")})`);
+    throw new Error(
+      where.length === 0
+        ? `no wire check for ${definition} (known: ${Object.keys(ORACLE).join(", ")})`
+        : `${definition} is not defined on ${revision} (only on ${where.join(", ")})`,
+    );
   }
   return check;
 }
@@ -234,7 +256,8 @@ export function validatorFor(revision: ProtocolRevision, definition: string): Wi
   const validate = ((message: unknown) => {
     const issues = oracle(message);
     if (official && !official(message)) {
-      for (const e of official.errors ?? []) issues.push({ check: "schema.json", path: e.instancePath, message: `${e.message} (${e.schemaPath})` });
+      for (const e of official.errors ?? [])
+        issues.push({ check: "schema.json", path: e.instancePath, message: `${e.message} (${e.schemaPath})` });
     }
     validate.errors = issues.length > 0 ? issues : null;
     return issues.length === 0;

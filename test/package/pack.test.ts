@@ -16,14 +16,53 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
-const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { exports: Record<string, unknown>; peerDependencies: Record<string, string> };
+const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
+  exports: Record<string, unknown>;
+  peerDependencies: Record<string, string>;
+};
 const TSC = join(root, "node_modules", "typescript", "bin", "tsc");
 
 /** Each entry point and (some of) the runtime exports it must have; types are checked by the TS file below. */
 const ENTRIES: Record<string, string[]> = {
-  schema: ["form", "text", "number", "integer", "yesNo", "choice", "multiChoice", "fromZod", "ZodConversionError", "checkSchema", "validateContent", "applyDefaults", "describeFields", "encodeForRevision", "SCHEMA_RULES"],
-  server: ["createElicitation", "serveHttp", "InvalidAnswerError", "InputTimeoutError", "StateError", "CLIENT_FEATURES", "checkSampleParams"],
-  client: ["attachElicitation", "attachSampling", "attachRoots", "analyzeUrl", "sanitizeText", "PendingUrlElicitations", "UrlElicitationEndedError", "ProviderError", "CALL_TIMEOUT_MS", "MAX_LABEL_LENGTH", "MAX_MESSAGE_LENGTH"],
+  schema: [
+    "form",
+    "text",
+    "number",
+    "integer",
+    "yesNo",
+    "choice",
+    "multiChoice",
+    "fromZod",
+    "ZodConversionError",
+    "checkSchema",
+    "validateContent",
+    "applyDefaults",
+    "describeFields",
+    "encodeForRevision",
+    "SCHEMA_RULES",
+  ],
+  server: [
+    "createElicitation",
+    "serveHttp",
+    "InvalidAnswerError",
+    "InputTimeoutError",
+    "StateError",
+    "CLIENT_FEATURES",
+    "checkSampleParams",
+  ],
+  client: [
+    "attachElicitation",
+    "attachSampling",
+    "attachRoots",
+    "analyzeUrl",
+    "sanitizeText",
+    "PendingUrlElicitations",
+    "UrlElicitationEndedError",
+    "ProviderError",
+    "CALL_TIMEOUT_MS",
+    "MAX_LABEL_LENGTH",
+    "MAX_MESSAGE_LENGTH",
+  ],
   terminal: ["terminalUI"],
   scripted: ["scriptedUI", "readAnswersFile", "parseAnswers", "AnswersFileError"],
   openai: ["openAICompatibleProvider", "providerFromEnv", "ProviderError"],
@@ -54,7 +93,8 @@ before(async () => {
   dir = mkdtempSync(join(tmpdir(), "mcp-elicit-pack-"));
   const stage = join(dir, "pkg");
   mkdirSync(stage);
-  for (const file of ["package.json", "README.md", "LICENSE"]) if (existsSync(join(root, file))) copyFileSync(join(root, file), join(stage, file));
+  for (const file of ["package.json", "README.md", "LICENSE"])
+    if (existsSync(join(root, file))) copyFileSync(join(root, file), join(stage, file));
   await run(process.execPath, [TSC, "-p", join(root, "tsconfig.build.json"), "--outDir", join(stage, "dist")], root);
   chmodSync(join(stage, "dist", "cli", "main.js"), 0o755);
   const { stdout } = await run("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", dir], stage);
@@ -78,7 +118,11 @@ test("the tarball holds package.json, README.md and dist/: no sources, tests or 
     assert.ok(pkg.exports[`./${entry}`], `package.json exports ./${entry}`);
     assert.ok(paths.includes(`dist/${entry}/index.js`) && paths.includes(`dist/${entry}/index.d.ts`), entry);
   }
-  assert.deepEqual(Object.keys(pkg.exports).sort(), [...Object.keys(ENTRIES).map((e) => `./${e}`), "./package.json"].sort(), "every export is tested here");
+  assert.deepEqual(
+    Object.keys(pkg.exports).sort(),
+    [...Object.keys(ENTRIES).map((e) => `./${e}`), "./package.json"].sort(),
+    "every export is tested here",
+  );
 });
 
 test("one install gets the peers: the MCP SDK packages and zod, at versions in the peer ranges", () => {
@@ -91,7 +135,10 @@ test("one install gets the peers: the MCP SDK packages and zod, at versions in t
     const range = pkg.peerDependencies[name]!;
     const [major, minor] = version.split(".").map(Number);
     // The ranges are `>=X.Y.Z <X.Y+1.0` (SDK) and `^X.Y.Z` (zod): the installed major/minor is the tested one or, for zod, a later 4.x.
-    const floor = range.match(/(\d+)\.(\d+)\.\d+/)!.slice(1).map(Number);
+    const floor = range
+      .match(/(\d+)\.(\d+)\.\d+/)!
+      .slice(1)
+      .map(Number);
     assert.equal(major, floor[0], `${name}@${version} in ${range}`);
     assert.ok(range.startsWith("^") ? minor! >= floor[1]! : minor === floor[1], `${name}@${version} in ${range}`);
   }
@@ -108,7 +155,9 @@ test("every entry point loads, with named exports only", async () => {
 });
 
 test("a TypeScript file importing every entry point, option types included, type-checks against the installed package", async () => {
-  writeFileSync(join(app, "check.ts"), `
+  writeFileSync(
+    join(app, "check.ts"),
+    `
 import { form, yesNo, type BaseFieldOptions, type Infer, type TextOptions } from "mcp-elicit/schema";
 import { createElicitation, type ElicitationOptions, type ElicitOptions, type ServeHttpOptions, type ServerFactory } from "mcp-elicit/server";
 import { attachElicitation, attachSampling, type AttachOptions, type ElicitationUI, type ModelProvider, type SamplingOptions, type SamplingUI } from "mcp-elicit/client";
@@ -130,15 +179,25 @@ attachElicitation(client, { ui: scripted } satisfies AttachOptions);
 attachSampling(client, { ui: scripted, provider } satisfies SamplingOptions);
 const answers: Promise<ScriptedAnswer[]> = readAnswersFile("answers.yaml");
 void [terminal, kit, answers, {} as TextOptions, {} as ElicitOptions, {} as ServeHttpOptions, {} as ServerFactory, {} as SqliteStoreOptions];
-`);
-  writeFileSync(join(app, "tsconfig.json"), JSON.stringify({
-    compilerOptions: {
-      target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, noEmit: true,
-      // Our .d.ts files are checked too, not only their use; Node's types come from the repo.
-      skipLibCheck: false, typeRoots: [join(root, "node_modules", "@types")], types: ["node"],
-    },
-    files: ["check.ts"],
-  }));
+`,
+  );
+  writeFileSync(
+    join(app, "tsconfig.json"),
+    JSON.stringify({
+      compilerOptions: {
+        target: "ES2022",
+        module: "NodeNext",
+        moduleResolution: "NodeNext",
+        strict: true,
+        noEmit: true,
+        // Our .d.ts files are checked too, not only their use; Node's types come from the repo.
+        skipLibCheck: false,
+        typeRoots: [join(root, "node_modules", "@types")],
+        types: ["node"],
+      },
+      files: ["check.ts"],
+    }),
+  );
   await run(process.execPath, [TSC, "-p", "tsconfig.json"], app);
 });
 
@@ -147,7 +206,24 @@ test("npx elicit works in the scratch project: --help, and a call to the travel 
   assert.match(help.stdout, /^Usage: elicit /m);
   for (const command of ["lint", "serve", "call", "connect", "demo"]) assert.match(help.stdout, new RegExp(`^  ${command} `, "m"));
   const args = JSON.stringify({ destination: "Barcelona", departDate: "2026-06-15", returnDate: "2026-06-22" });
-  const { stdout } = await run("npx", ["elicit", "call", "book_trip", "--args", args, "--answers", join(root, "examples", "answers.yaml"), "--", "npx", "elicit", "serve", "travel"], app);
+  const { stdout } = await run(
+    "npx",
+    [
+      "elicit",
+      "call",
+      "book_trip",
+      "--args",
+      args,
+      "--answers",
+      join(root, "examples", "answers.yaml"),
+      "--",
+      "npx",
+      "elicit",
+      "serve",
+      "travel",
+    ],
+    app,
+  );
   assert.match(JSON.parse(stdout).content[0].text, /^Booked! Reference ELC-/);
 });
 
@@ -159,7 +235,9 @@ test("npx elicit works in the scratch project: --help, and a call to the travel 
 // (including CommonJS packages imported from ESM). The hook runs on the loader thread and appends each URL
 // to a file synchronously: once `await import()` settles, every resolution is in the file.
 async function packagesLoadedBy(entry: string): Promise<Set<string>> {
-  writeFileSync(join(app, "probe-hook.mjs"), `import { appendFileSync } from "node:fs";
+  writeFileSync(
+    join(app, "probe-hook.mjs"),
+    `import { appendFileSync } from "node:fs";
 let log;
 export function initialize(data) { log = data.log; }
 export async function resolve(specifier, context, next) {
@@ -167,15 +245,19 @@ export async function resolve(specifier, context, next) {
   appendFileSync(log, result.url + "\\n");
   return result;
 }
-`);
-  writeFileSync(join(app, "probe.mjs"), `import { register, createRequire } from "node:module";
+`,
+  );
+  writeFileSync(
+    join(app, "probe.mjs"),
+    `import { register, createRequire } from "node:module";
 import { appendFileSync, writeFileSync } from "node:fs";
 const [log, entry] = process.argv.slice(2);
 writeFileSync(log, "");
 register(new URL("./probe-hook.mjs", import.meta.url), { data: { log } });
 await import(entry);
 appendFileSync(log, Object.keys(createRequire(import.meta.url).cache).map((file) => file + "\\n").join(""));
-`);
+`,
+  );
   const log = join(dir, `loaded-${entry.replace(/\W/g, "-")}.txt`);
   await run(process.execPath, ["probe.mjs", log, entry], app);
   const packages = new Set<string>();
@@ -191,13 +273,20 @@ appendFileSync(log, Object.keys(createRequire(import.meta.url).cache).map((file)
 test("mcp-elicit/client loads no terminal UI, browser opener, OpenAI library or YAML parser", async (t) => {
   const client = await packagesLoadedBy("mcp-elicit/client");
   t.diagnostic(`mcp-elicit/client loads: ${[...client].sort().join(", ")}`);
-  assert.deepEqual([...client].filter((name) => UI_ONLY.test(name)), []);
+  assert.deepEqual(
+    [...client].filter((name) => UI_ONLY.test(name)),
+    [],
+  );
   // The probe can see them: the entries that need them load them.
   const terminal = await packagesLoadedBy("mcp-elicit/terminal");
-  for (const name of ["@inquirer/prompts", "@inquirer/core", "ora", "open"]) assert.ok(terminal.has(name), `mcp-elicit/terminal loads ${name}`);
+  for (const name of ["@inquirer/prompts", "@inquirer/core", "ora", "open"])
+    assert.ok(terminal.has(name), `mcp-elicit/terminal loads ${name}`);
   assert.ok((await packagesLoadedBy("mcp-elicit/openai")).has("openai"), "mcp-elicit/openai loads openai");
   assert.ok((await packagesLoadedBy("mcp-elicit/scripted")).has("yaml"), "mcp-elicit/scripted loads yaml");
   const server = await packagesLoadedBy("mcp-elicit/server");
   t.diagnostic(`mcp-elicit/server loads: ${[...server].sort().join(", ")}`);
-  assert.deepEqual([...server].filter((name) => UI_ONLY.test(name)), []);
+  assert.deepEqual(
+    [...server].filter((name) => UI_ONLY.test(name)),
+    [],
+  );
 });

@@ -38,14 +38,18 @@ before(async () => {
     cpSync(join(repoModules, name), join(modules, name), { recursive: true, filter: (src) => !src.endsWith(".map") });
   }
   // The SDK's other dependencies hold no classes we check: shared with the repo.
-  for (const name of ["cross-spawn", "eventsource", "eventsource-parser", "jose", "pkce-challenge"]) symlinkSync(join(repoModules, name), join(modules, name), "dir");
-  writeFileSync(join(dir, "app.mjs"), [
-    'export * as client from "@modelcontextprotocol/client";',
-    'export * as server from "@modelcontextprotocol/server";',
-    'export * as stdio from "@modelcontextprotocol/server/stdio";',
-    'export * as z from "zod";',
-    'export * as zm from "zod/mini";',
-  ].join("\n"));
+  for (const name of ["cross-spawn", "eventsource", "eventsource-parser", "jose", "pkce-challenge"])
+    symlinkSync(join(repoModules, name), join(modules, name), "dir");
+  writeFileSync(
+    join(dir, "app.mjs"),
+    [
+      'export * as client from "@modelcontextprotocol/client";',
+      'export * as server from "@modelcontextprotocol/server";',
+      'export * as stdio from "@modelcontextprotocol/server/stdio";',
+      'export * as z from "zod";',
+      'export * as zm from "zod/mini";',
+    ].join("\n"),
+  );
   app = await import(pathToFileURL(join(dir, "app.mjs")).href);
 });
 
@@ -76,10 +80,15 @@ async function connected(revision: "2025-11-25" | "2026-07-28", ui: ElicitationU
   const kit = createElicitation();
   const makeServer = () => {
     const server = new app.server.McpServer({ name: "app-server", version: "1.0.0" });
-    kit.registerTool(server as never, "confirm", { description: "Asks once", inputSchema: app.z.object({ what: app.z.string() }) as never }, async (args, ctx) => {
-      const answer = await ctx.elicit(`Confirm ${(args as { what: string }).what}?`, ask);
-      return { content: [{ type: "text", text: JSON.stringify(answer) }] };
-    });
+    kit.registerTool(
+      server as never,
+      "confirm",
+      { description: "Asks once", inputSchema: app.z.object({ what: app.z.string() }) as never },
+      async (args, ctx) => {
+        const answer = await ctx.elicit(`Confirm ${(args as { what: string }).what}?`, ask);
+        return { content: [{ type: "text", text: JSON.stringify(answer) }] };
+      },
+    );
     kit.registerTool(server as never, "wait", { description: "Asks with a short timeout" }, async (_args, ctx) => {
       const answer = await ctx.elicit("Anyone there?", ask, { timeoutMs: 150 });
       return { content: [{ type: "text", text: JSON.stringify(answer) }] };
@@ -88,7 +97,9 @@ async function connected(revision: "2025-11-25" | "2026-07-28", ui: ElicitationU
     server.registerTool("pay", {}, async () => {
       if (paid) return { content: [{ type: "text", text: "paid" }] };
       paid = true;
-      throw new app.server.UrlElicitationRequiredError([{ mode: "url", message: "Pay here.", url: "https://example.com/pay", elicitationId: "pay-1" }]);
+      throw new app.server.UrlElicitationRequiredError([
+        { mode: "url", message: "Pay here.", url: "https://example.com/pay", elicitationId: "pay-1" },
+      ]);
     });
     return server;
   };
@@ -104,7 +115,7 @@ async function connected(revision: "2025-11-25" | "2026-07-28", ui: ElicitationU
   return { client, handle };
 }
 
-const textOf = (result: unknown) => ((result as { content: { text: string }[] }).content[0]!.text);
+const textOf = (result: unknown) => (result as { content: { text: string }[] }).content[0]!.text;
 
 function uiAnswering(outcome: UrlWaitOutcome = "retry"): ElicitationUI & { urls: string[] } {
   const urls: string[] = [];

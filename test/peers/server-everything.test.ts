@@ -123,13 +123,19 @@ const ANSWERS = {
     legacyTitledEnum: pet-4
 `,
   ),
-  neverMatches: file("no-match.yaml", '- match: "^please provide inputs for the following fields:$X"\n  action: accept\n  content: { name: x }\n'),
+  neverMatches: file(
+    "no-match.yaml",
+    '- match: "^please provide inputs for the following fields:$X"\n  action: accept\n  content: { name: x }\n',
+  ),
   // The -32042 prerequisite (modelcontextprotocol.io), then the request path of the retried call.
   urlFast: file(
     "url-accept.yaml",
     '- match: "satisfy the prerequisite"\n  action: accept\n  retryAfter: 500ms\n- match: "open the link"\n  action: accept\n',
   ),
-  urlDefault: file("url-accept-default.yaml", '- match: "satisfy the prerequisite"\n  action: accept\n- match: "open the link"\n  action: accept\n'),
+  urlDefault: file(
+    "url-accept-default.yaml",
+    '- match: "satisfy the prerequisite"\n  action: accept\n- match: "open the link"\n  action: accept\n',
+  ),
   urlAny: file("url-any.yaml", "- action: accept\n"),
   sample: file("sample.yaml", '- match: "capital of france"\n  sample: { text: "Paris, said the scripted person." }\n'),
 };
@@ -201,9 +207,19 @@ for (const transport of ["stdio", "http"] as const) {
         assert.deepEqual(received(resultOf(r).texts), {
           action: "accept",
           content: {
-            name: "Zoë", check: false, firstLine: "Call me Ishmael.", email: "zoe@example.com", homepage: "https://zoe.example/",
-            birthdate: "1990-02-03", integer: 7, number: 0.5, untitledSingleSelectEnum: "Joey", untitledMultipleSelectEnum: ["Piano", "Drums"],
-            titledSingleSelectEnum: "hero-3", titledMultipleSelectEnum: ["fish-2", "fish-3"], legacyTitledEnum: "pet-4",
+            name: "Zoë",
+            check: false,
+            firstLine: "Call me Ishmael.",
+            email: "zoe@example.com",
+            homepage: "https://zoe.example/",
+            birthdate: "1990-02-03",
+            integer: 7,
+            number: 0.5,
+            untitledSingleSelectEnum: "Joey",
+            untitledMultipleSelectEnum: ["Piano", "Drums"],
+            titledSingleSelectEnum: "hero-3",
+            titledMultipleSelectEnum: ["fish-2", "fish-3"],
+            legacyTitledEnum: "pet-4",
           },
         });
         assert.ok(r.stderr.includes(entryLine(0, "PLEASE PROVIDE inputs", FORM_MESSAGE, "accept")), r.stderr);
@@ -223,7 +239,10 @@ for (const transport of ["stdio", "http"] as const) {
         assert.equal(r.code, 0, r.stderr);
         const { texts } = resultOf(r);
         assert.deepEqual(received(texts), { action: "accept" });
-        assert.match(texts[0]!, /User completed the URL elicitation flow\.\nElicitation ID: [0-9a-f-]{36}\nURL: https:\/\/example\.com\/x$/);
+        assert.match(
+          texts[0]!,
+          /User completed the URL elicitation flow\.\nElicitation ID: [0-9a-f-]{36}\nURL: https:\/\/example\.com\/x$/,
+        );
         assert.ok(r.stderr.includes(entryLine(0, undefined, URL_MESSAGE, "accept")), r.stderr);
         assert.doesNotMatch(r.stderr, /warning about|retrying/);
       });
@@ -245,7 +264,9 @@ for (const transport of ["stdio", "http"] as const) {
           assert.match(texts[0]!, /User completed the URL elicitation flow\.[^]*URL: https:\/\/example\.com\/x$/);
           const lines = r.stderr.split("\n");
           const consent = lines.indexOf(entryLine(0, "satisfy the prerequisite", PREREQUISITE, "accept"));
-          const retry = lines.indexOf(`elicit: retrying the call in ${says} unless modelcontextprotocol.io reports the flow complete first.`);
+          const retry = lines.indexOf(
+            `elicit: retrying the call in ${says} unless modelcontextprotocol.io reports the flow complete first.`,
+          );
           const second = lines.indexOf(entryLine(1, "open the link", URL_MESSAGE, "accept"));
           assert.ok(consent >= 0 && retry > consent && second > retry, r.stderr);
           // No notification comes from this server: the call waited out the whole retryAfter, and not much more.
@@ -253,7 +274,8 @@ for (const transport of ["stdio", "http"] as const) {
           assert.ok(ms < 10_000, `took ${ms} ms`);
           // The default run takes about 2.5 s longer than the 500 ms one: the wait is really the entry's.
           errorPathMs.push(ms);
-          if (errorPathMs.length === 2) assert.ok(errorPathMs[1]! - errorPathMs[0]! >= 1000, `500 ms run ${errorPathMs[0]} ms, 3 s run ${errorPathMs[1]} ms`);
+          if (errorPathMs.length === 2)
+            assert.ok(errorPathMs[1]! - errorPathMs[0]! >= 1000, `500 ms run ${errorPathMs[0]} ms, 3 s run ${errorPathMs[1]} ms`);
         });
       }
 
@@ -266,7 +288,10 @@ for (const transport of ["stdio", "http"] as const) {
           const answered = lines.indexOf(entryLine(0, undefined, URL_MESSAGE, "accept"));
           const warnings = lines.filter((l) => l.startsWith(`elicit: warning about ${host}: `));
           assert.ok(answered >= 0, r.stderr);
-          assert.ok(warnings.some((l) => says.test(l)), r.stderr);
+          assert.ok(
+            warnings.some((l) => says.test(l)),
+            r.stderr,
+          );
           // Logged before the consent is given, as a person would read them before answering.
           assert.ok(lines.indexOf(warnings.at(-1)!) < answered, r.stderr);
         });
@@ -285,8 +310,16 @@ for (const transport of ["stdio", "http"] as const) {
       const { texts } = resultOf(r);
       assert.ok(texts[0]!.startsWith("LLM sampling result: \n"), texts[0]);
       const got = JSON.parse(texts[0]!.slice("LLM sampling result: \n".length));
-      assert.deepEqual(got, { model: "typed-by-person", stopReason: "endTurn", role: "assistant", content: { type: "text", text: "Paris, said the scripted person." } });
-      assert.match(r.stderr, /elicit: answers entry \[0\] \(match "capital of france"\) answered "You are a helpful test server\. Resource trigger-sampling-request context: Capita[^"]*": approve\./);
+      assert.deepEqual(got, {
+        model: "typed-by-person",
+        stopReason: "endTurn",
+        role: "assistant",
+        content: { type: "text", text: "Paris, said the scripted person." },
+      });
+      assert.match(
+        r.stderr,
+        /elicit: answers entry \[0\] \(match "capital of france"\) answered "You are a helpful test server\. Resource trigger-sampling-request context: Capita[^"]*": approve\./,
+      );
     });
 
     test("roots (get-roots-list): --root DIR is listed as a file:// URI", async () => {

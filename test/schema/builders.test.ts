@@ -2,8 +2,22 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as z from "zod";
 import {
-  applyDefaults, checkSchema, choice, describeFields, encodeForRevision, form, fromZod, integer, InvalidSchemaError,
-  multiChoice, number, RevisionError, text, validateContent, yesNo, ZodConversionError,
+  applyDefaults,
+  checkSchema,
+  choice,
+  describeFields,
+  encodeForRevision,
+  form,
+  fromZod,
+  integer,
+  InvalidSchemaError,
+  multiChoice,
+  number,
+  RevisionError,
+  text,
+  validateContent,
+  yesNo,
+  ZodConversionError,
 } from "../../src/schema/index.js";
 import { PROTOCOL_REVISIONS } from "../../src/schema/types.js";
 import { bookingSchema } from "../helpers/seeds.js";
@@ -49,27 +63,44 @@ test("titled choices go out as oneOf, plain lists as enum, titled multi-choice a
 });
 
 test("describeFields gives one model for every kind", () => {
-  const fields = describeFields(form({
-    departDate: text({ format: "date", description: "When you leave" }),
-    seat: choice({ window: "Window", aisle: "Aisle" }, { default: "aisle" }).optional(),
-    legacy: { schema: { type: "string", enum: ["a", "b"], enumNames: ["Ay", "Bee"] }, isRequired: true, optional: () => { throw new Error(); } },
-    tags: multiChoice(["x", "y"], { minItems: 1 }),
-    n: integer({ maximum: 3 }).optional(),
-    ok: yesNo(),
-  }));
-  assert.deepEqual(fields.map((f) => [f.name, f.kind, f.label, f.required]), [
-    ["departDate", "text", "Depart date", true],
-    ["seat", "choice", "Seat", false],
-    ["legacy", "choice", "Legacy", true],
-    ["tags", "multi-choice", "Tags", true],
-    ["n", "integer", "N", false],
-    ["ok", "boolean", "Ok", true],
-  ]);
+  const fields = describeFields(
+    form({
+      departDate: text({ format: "date", description: "When you leave" }),
+      seat: choice({ window: "Window", aisle: "Aisle" }, { default: "aisle" }).optional(),
+      legacy: {
+        schema: { type: "string", enum: ["a", "b"], enumNames: ["Ay", "Bee"] },
+        isRequired: true,
+        optional: () => {
+          throw new Error();
+        },
+      },
+      tags: multiChoice(["x", "y"], { minItems: 1 }),
+      n: integer({ maximum: 3 }).optional(),
+      ok: yesNo(),
+    }),
+  );
+  assert.deepEqual(
+    fields.map((f) => [f.name, f.kind, f.label, f.required]),
+    [
+      ["departDate", "text", "Depart date", true],
+      ["seat", "choice", "Seat", false],
+      ["legacy", "choice", "Legacy", true],
+      ["tags", "multi-choice", "Tags", true],
+      ["n", "integer", "N", false],
+      ["ok", "boolean", "Ok", true],
+    ],
+  );
   assert.equal(fields[0]!.format, "date");
   assert.equal(fields[0]!.help, "When you leave");
-  assert.deepEqual(fields[1]!.options, [{ value: "window", label: "Window" }, { value: "aisle", label: "Aisle" }]);
+  assert.deepEqual(fields[1]!.options, [
+    { value: "window", label: "Window" },
+    { value: "aisle", label: "Aisle" },
+  ]);
   assert.equal(fields[1]!.default, "aisle");
-  assert.deepEqual(fields[2]!.options, [{ value: "a", label: "Ay" }, { value: "b", label: "Bee" }]);
+  assert.deepEqual(fields[2]!.options, [
+    { value: "a", label: "Ay" },
+    { value: "b", label: "Bee" },
+  ]);
   assert.deepEqual(fields[3]!.constraints, { minItems: 1 });
   assert.deepEqual(fields[4]!.constraints, { maximum: 3 });
 });
@@ -77,8 +108,10 @@ test("describeFields gives one model for every kind", () => {
 test("describeFields flags fields that ask for secrets, and refuses schemas with errors", () => {
   const [pw] = describeFields({ type: "object", properties: { password: { type: "string" } } });
   assert.equal(pw!.sensitive, "password");
-  assert.throws(() => describeFields({ type: "object", properties: { a: { type: "object" } } } as never), (e: unknown) =>
-    e instanceof InvalidSchemaError && e.issues[0]!.code === "nested-object" && /properties\/a/.test(e.message));
+  assert.throws(
+    () => describeFields({ type: "object", properties: { a: { type: "object" } } } as never),
+    (e: unknown) => e instanceof InvalidSchemaError && e.issues[0]!.code === "nested-object" && /properties\/a/.test(e.message),
+  );
 });
 
 test("applyDefaults fills what is missing and keeps what was given", () => {
@@ -96,9 +129,13 @@ test("encodeForRevision writes titled options as enumNames for 2025-06-18, refus
   assert.deepEqual(legacy.properties.seat, { type: "string", enum: ["w", "a"], enumNames: ["Window", "Aisle"] });
   assert.deepEqual(legacy.properties.ok, { type: "boolean", default: true });
   assert.deepEqual(checkSchema(legacy, { protocol: "2025-06-18" }), []);
-  assert.ok(validatorFor("2025-06-18", "ElicitRequest")({ method: "elicitation/create", params: { message: "m", requestedSchema: legacy } }));
-  assert.throws(() => encodeForRevision(form({ t: multiChoice(["a"]) }), "2025-06-18"), (e: unknown) =>
-    e instanceof RevisionError && e.field === "t" && /multi-select/.test(e.message));
+  assert.ok(
+    validatorFor("2025-06-18", "ElicitRequest")({ method: "elicitation/create", params: { message: "m", requestedSchema: legacy } }),
+  );
+  assert.throws(
+    () => encodeForRevision(form({ t: multiChoice(["a"]) }), "2025-06-18"),
+    (e: unknown) => e instanceof RevisionError && e.field === "t" && /multi-select/.test(e.message),
+  );
   // Newer revisions send every shape as written: legacy enumNames is still valid there.
   assert.deepEqual(encodeForRevision(legacy, "2025-11-25").properties.seat, legacy.properties.seat);
   assert.deepEqual(encodeForRevision(f, "2025-11-25").properties.seat, f.properties.seat);
@@ -106,17 +143,22 @@ test("encodeForRevision writes titled options as enumNames for 2025-06-18, refus
 });
 
 test("fromZod converts what the wire can express", () => {
-  const f = fromZod(z.object({
-    email: z.email().describe("Your email"),
-    site: z.url().optional(),
-    day: z.iso.date(),
-    n: z.number().min(1).max(5).default(3),
-    count: z.int(),
-    agree: z.boolean().meta({ title: "Agree" }),
-    plan: z.enum(["free", "pro"]),
-    tags: z.array(z.enum(["x", "y"])).min(1).max(2),
-    note: z.string().max(200).optional(),
-  }));
+  const f = fromZod(
+    z.object({
+      email: z.email().describe("Your email"),
+      site: z.url().optional(),
+      day: z.iso.date(),
+      n: z.number().min(1).max(5).default(3),
+      count: z.int(),
+      agree: z.boolean().meta({ title: "Agree" }),
+      plan: z.enum(["free", "pro"]),
+      tags: z
+        .array(z.enum(["x", "y"]))
+        .min(1)
+        .max(2),
+      note: z.string().max(200).optional(),
+    }),
+  );
   assert.deepEqual(f.required, ["email", "day", "count", "agree", "plan", "tags"]);
   assert.deepEqual(f.properties.email, { type: "string", format: "email", description: "Your email" });
   assert.deepEqual(f.properties.count, { type: "integer" });
@@ -139,6 +181,10 @@ test("fromZod refuses what the wire cannot express, naming the field and why", (
     [z.object({ list: z.array(z.string()) }), "list", /not a multi-select/],
   ];
   for (const [schema, field, reason] of refusals) {
-    assert.throws(() => fromZod(schema), (e: unknown) => e instanceof ZodConversionError && e.field === field && reason.test(e.message), `${field} ${reason}`);
+    assert.throws(
+      () => fromZod(schema),
+      (e: unknown) => e instanceof ZodConversionError && e.field === field && reason.test(e.message),
+      `${field} ${reason}`,
+    );
   }
 });

@@ -89,33 +89,113 @@ const WRONG_TYPES: readonly unknown[] = [null, 0, 1, -1, 12.5, true, false, [], 
 const ODD_STRINGS = ["", " ", "👨‍👩‍👧", "e\u0301", "null", "undefined", "true", "0", "NaN", "\n"];
 
 const FORMAT_VALID: Record<StringFormat, readonly string[]> = {
-  email: ["name@example.com", "a@b.co", "first.last+tag@sub.example.org", "x_y-z@ex-ample.io", "o'brien@example.ie", "NAME@EXAMPLE.COM", "1@2.3"],
-  uri: ["https://example.com/page", "http://a.b", "mailto:name@example.com", "urn:isbn:0451450523", "file:///etc/hosts", "https://example.com:8080/a?b=c#d", "http://[::1]:80/", "ftp://user@host/x", "HTTPS://EXAMPLE.COM"],
+  email: [
+    "name@example.com",
+    "a@b.co",
+    "first.last+tag@sub.example.org",
+    "x_y-z@ex-ample.io",
+    "o'brien@example.ie",
+    "NAME@EXAMPLE.COM",
+    "1@2.3",
+  ],
+  uri: [
+    "https://example.com/page",
+    "http://a.b",
+    "mailto:name@example.com",
+    "urn:isbn:0451450523",
+    "file:///etc/hosts",
+    "https://example.com:8080/a?b=c#d",
+    "http://[::1]:80/",
+    "ftp://user@host/x",
+    "HTTPS://EXAMPLE.COM",
+  ],
   date: ["2024-02-29", "2026-06-15", "2000-02-29", "1999-12-31", "0001-01-01", "2023-02-28", "2024-12-31"],
   "date-time": [
-    "2026-06-15T09:30:00Z", "2026-06-15T09:30:00+02:00", "2026-06-15T09:30:00.123Z", "2024-02-29T23:59:59-05:30",
-    "2026-06-15t09:30:00z", "2026-06-15 09:30:00Z", "2016-12-31T23:59:60Z", "2026-06-15T09:30:00.123456789+14:00",
+    "2026-06-15T09:30:00Z",
+    "2026-06-15T09:30:00+02:00",
+    "2026-06-15T09:30:00.123Z",
+    "2024-02-29T23:59:59-05:30",
+    "2026-06-15t09:30:00z",
+    "2026-06-15 09:30:00Z",
+    "2016-12-31T23:59:60Z",
+    "2026-06-15T09:30:00.123456789+14:00",
   ],
 };
 const FORMAT_TRICKY: Record<StringFormat, readonly string[]> = {
   email: [
-    "name@example", "name@@example.com", "name@.com", ".name@example.com", "name.@example.com", "na..me@example.com",
-    "na me@example.com", "name@example.com ", " name@example.com", "名前@example.com", "name@exa_mple.com", "@example.com",
-    "name@-example.com", "name@example-.com", "user@localhost", "name@example.c", "name@[127.0.0.1]", "name", "a@b.co\n",
+    "name@example",
+    "name@@example.com",
+    "name@.com",
+    ".name@example.com",
+    "name.@example.com",
+    "na..me@example.com",
+    "na me@example.com",
+    "name@example.com ",
+    " name@example.com",
+    "名前@example.com",
+    "name@exa_mple.com",
+    "@example.com",
+    "name@-example.com",
+    "name@example-.com",
+    "user@localhost",
+    "name@example.c",
+    "name@[127.0.0.1]",
+    "name",
+    "a@b.co\n",
   ],
   uri: [
-    "example.com", "/relative/path", "//example.com", "https://exa mple.com", "https://example.com/a b", "ht tp://x",
-    "https://example.com/%zz", "https:", "a:b", "1http://x", "http://例え.jp/", "https://example.com/\u00e9", "#frag",
-    "C:\\path", "urn:", "http://", "javascript:alert(1)", "https://example.com/\n",
+    "example.com",
+    "/relative/path",
+    "//example.com",
+    "https://exa mple.com",
+    "https://example.com/a b",
+    "ht tp://x",
+    "https://example.com/%zz",
+    "https:",
+    "a:b",
+    "1http://x",
+    "http://例え.jp/",
+    "https://example.com/\u00e9",
+    "#frag",
+    "C:\\path",
+    "urn:",
+    "http://",
+    "javascript:alert(1)",
+    "https://example.com/\n",
   ],
   date: [
-    "2023-02-29", "1900-02-29", "2024-13-01", "2024-00-10", "2024-04-31", "2024-4-01", "20240229", "2024-02-29T00:00:00Z",
-    " 2024-02-29", "2024-02-30", "2024-02-29 ", "24-02-29", "2024/02/29", "2024-02-00", "١٩٩٩-١٢-٣١",
+    "2023-02-29",
+    "1900-02-29",
+    "2024-13-01",
+    "2024-00-10",
+    "2024-04-31",
+    "2024-4-01",
+    "20240229",
+    "2024-02-29T00:00:00Z",
+    " 2024-02-29",
+    "2024-02-30",
+    "2024-02-29 ",
+    "24-02-29",
+    "2024/02/29",
+    "2024-02-00",
+    "١٩٩٩-١٢-٣١",
   ],
   "date-time": [
-    "2026-06-15T09:30:00", "2026-06-15T24:00:00Z", "2026-06-15T09:30Z", "2026-06-15T09:30:00+0200", "2026-06-15T09:30:00.Z",
-    "2023-02-29T10:00:00Z", "2026-06-15T09:30:60Z", "2026-06-15", "2026-06-15T09:30:00+24:00", "2026-06-15T9:30:00Z",
-    "2026-06-15T09:30:00 Z", "2026-06-15T09:30:00z", "2026-06-15T23:59:60+01:00", "2026-06-15T09:30:00,5Z", "2026-06-15_09:30:00Z",
+    "2026-06-15T09:30:00",
+    "2026-06-15T24:00:00Z",
+    "2026-06-15T09:30Z",
+    "2026-06-15T09:30:00+0200",
+    "2026-06-15T09:30:00.Z",
+    "2023-02-29T10:00:00Z",
+    "2026-06-15T09:30:60Z",
+    "2026-06-15",
+    "2026-06-15T09:30:00+24:00",
+    "2026-06-15T9:30:00Z",
+    "2026-06-15T09:30:00 Z",
+    "2026-06-15T09:30:00z",
+    "2026-06-15T23:59:60+01:00",
+    "2026-06-15T09:30:00,5Z",
+    "2026-06-15_09:30:00Z",
   ],
 };
 /** Patterns sometimes combined with a format. */
@@ -158,8 +238,18 @@ const TITLES = ["Email", "Your name", "Age", "Seat", "Ünïcode title", "Colour 
 function optionNearMiss(r: Rng, options: readonly string[]): unknown {
   const o = r.pick(options);
   const candidates: unknown[] = [
-    o.toUpperCase(), o.toLowerCase(), `${o} `, ` ${o}`, o.normalize("NFD"), `${o}x`, o.slice(0, -1),
-    [o], null, "other", r.pick(r.pick(OPTION_SETS)), "",
+    o.toUpperCase(),
+    o.toLowerCase(),
+    `${o} `,
+    ` ${o}`,
+    o.normalize("NFD"),
+    `${o}x`,
+    o.slice(0, -1),
+    [o],
+    null,
+    "other",
+    r.pick(r.pick(OPTION_SETS)),
+    "",
   ];
   if (o !== "" && !Number.isNaN(Number(o))) candidates.push(Number(o));
   if (o === "true" || o === "false") candidates.push(o === "true");
@@ -170,8 +260,21 @@ function optionNearMiss(r: Rng, options: readonly string[]): unknown {
 // Field generators: each makes one property schema and values that are (meant to be) valid or near misses.
 
 type Kind =
-  | "text" | "email" | "uri" | "date" | "date-time" | "pattern" | "number" | "integer" | "boolean"
-  | "enum" | "oneOf" | "enumNames" | "choice+string-rules" | "multi" | "multi-titled";
+  | "text"
+  | "email"
+  | "uri"
+  | "date"
+  | "date-time"
+  | "pattern"
+  | "number"
+  | "integer"
+  | "boolean"
+  | "enum"
+  | "oneOf"
+  | "enumNames"
+  | "choice+string-rules"
+  | "multi"
+  | "multi-titled";
 
 interface FieldGen {
   kind: Kind;
@@ -228,9 +331,11 @@ function formatField(r: Rng, format: StringFormat): FieldGen {
     schema: annotate(r, schema),
     valid: (g) => g.pick(FORMAT_VALID[format]),
     nearMiss: (g) =>
-      g.chance(0.7) ? g.pick(FORMAT_TRICKY[format])
-      : g.chance(0.5) ? g.pick(FORMAT_VALID[g.pick(["email", "uri", "date", "date-time"] as const)])
-      : g.pick([...WRONG_TYPES, ...ODD_STRINGS]),
+      g.chance(0.7)
+        ? g.pick(FORMAT_TRICKY[format])
+        : g.chance(0.5)
+          ? g.pick(FORMAT_VALID[g.pick(["email", "uri", "date", "date-time"] as const)])
+          : g.pick([...WRONG_TYPES, ...ODD_STRINGS]),
   };
 }
 
@@ -251,8 +356,8 @@ const BOUNDS = [-10, -2.5, -1, 0, 0.5, 1, 1.5, 18, 99.9, 100, 1e9];
 function numberField(r: Rng, type: "number" | "integer"): FieldGen {
   const schema: Json = { type };
   let min = r.chance(0.6) ? r.pick(BOUNDS) : undefined;
-  let max = r.chance(0.6) ? (min ?? r.pick(BOUNDS)) + r.pick([0, 0.5, 1, 2, 7, 100]) : undefined;
-  if (min === undefined && max !== undefined && r.chance(0.5)) [min, max] = [max - r.pick([0, 3]), max];
+  const max = r.chance(0.6) ? (min ?? r.pick(BOUNDS)) + r.pick([0, 0.5, 1, 2, 7, 100]) : undefined;
+  if (min === undefined && max !== undefined && r.chance(0.5)) min = max - r.pick([0, 3]);
   if (min !== undefined) schema.minimum = min;
   if (max !== undefined) schema.maximum = max;
   const lo = min ?? (max !== undefined ? max - 50 : -50);
@@ -275,8 +380,27 @@ function numberField(r: Rng, type: "number" | "integer"): FieldGen {
     nearMiss: (g) => {
       const v = valid(g);
       return g.pick([
-        lo - 1, lo - 0.001, hi + 0.001, hi + 1, v + 0.5, 1.0, 1.5, -0, -1.5, String(v), "1e3", "", null, true, [v], {},
-        Number.MAX_SAFE_INTEGER + 2, 1e21, -1e21, 1e-7, 0.1 + 0.2,
+        lo - 1,
+        lo - 0.001,
+        hi + 0.001,
+        hi + 1,
+        v + 0.5,
+        1.0,
+        1.5,
+        -0,
+        -1.5,
+        String(v),
+        "1e3",
+        "",
+        null,
+        true,
+        [v],
+        {},
+        Number.MAX_SAFE_INTEGER + 2,
+        1e21,
+        -1e21,
+        1e-7,
+        0.1 + 0.2,
       ]);
     },
   };
@@ -343,27 +467,61 @@ function multiField(r: Rng, titled: boolean, options: readonly string[]): FieldG
         [...options, o, o].slice(0, (max ?? options.length) + 1),
         [o, o], // duplicates: allowed unless the count is out of bounds (no uniqueItems in the subset)
         [...some.slice(1), optionNearMiss(g, options)],
-        [1], o, null, [], [[o]], [o, null], { 0: o }, [o.toUpperCase()],
+        [1],
+        o,
+        null,
+        [],
+        [[o]],
+        [o, null],
+        { 0: o },
+        [o.toUpperCase()],
       ]);
     },
   };
 }
 
 const KINDS: readonly Kind[] = [
-  "text", "email", "uri", "date", "date-time", "pattern", "number", "integer", "boolean",
-  "enum", "oneOf", "enumNames", "multi", "multi-titled",
+  "text",
+  "email",
+  "uri",
+  "date",
+  "date-time",
+  "pattern",
+  "number",
+  "integer",
+  "boolean",
+  "enum",
+  "oneOf",
+  "enumNames",
+  "multi",
+  "multi-titled",
 ];
 function fieldOf(r: Rng, kind: Kind): FieldGen {
   switch (kind) {
-    case "text": return textField(r);
-    case "email": case "uri": case "date": case "date-time": return formatField(r, kind);
-    case "pattern": return patternField(r);
-    case "number": case "integer": return numberField(r, kind);
-    case "boolean": return booleanField(r);
-    case "enum": case "oneOf": case "enumNames": return choiceField(r, kind, r.pick(OPTION_SETS));
-    case "multi": return multiField(r, false, r.pick(OPTION_SETS));
-    case "multi-titled": return multiField(r, true, r.pick(OPTION_SETS));
-    default: throw new Error(`no generator for ${kind}`);
+    case "text":
+      return textField(r);
+    case "email":
+    case "uri":
+    case "date":
+    case "date-time":
+      return formatField(r, kind);
+    case "pattern":
+      return patternField(r);
+    case "number":
+    case "integer":
+      return numberField(r, kind);
+    case "boolean":
+      return booleanField(r);
+    case "enum":
+    case "oneOf":
+    case "enumNames":
+      return choiceField(r, kind, r.pick(OPTION_SETS));
+    case "multi":
+      return multiField(r, false, r.pick(OPTION_SETS));
+    case "multi-titled":
+      return multiField(r, true, r.pick(OPTION_SETS));
+    default:
+      throw new Error(`no generator for ${kind}`);
   }
 }
 
@@ -371,7 +529,21 @@ function fieldOf(r: Rng, kind: Kind): FieldGen {
 // Forms and contents.
 
 /** Property names: ordinary, odd (spaces, slashes, Unicode, empty) and, rarely, Object.prototype members. */
-const NAMES = ["name", "email", "age", "seat_preference", "departDate", "confirmBooking", "x", "field 1", "a/b", "ünïcode", "", "0", "~tilde"];
+const NAMES = [
+  "name",
+  "email",
+  "age",
+  "seat_preference",
+  "departDate",
+  "confirmBooking",
+  "x",
+  "field 1",
+  "a/b",
+  "ünïcode",
+  "",
+  "0",
+  "~tilde",
+];
 // "__proto__" is not among them: checkSchema refuses that field name (field-name-reserved).
 const PROTO_NAMES = ["toString", "constructor", "valueOf", "hasOwnProperty"];
 const EXTRA_KEYS = ["extra", "Name", "EMAIL", "__proto__", "constructor", "toString", "", "name ", "$ref"];
@@ -430,7 +602,8 @@ function fixedForm(schema: RequestedSchema, gens: Record<string, FieldGen>): For
 }
 function seedForms(r: Rng): Form[] {
   const booking = bookingSchema();
-  const contact = specSchemaExamples("2025-11-25").find((e) => JSON.stringify(e.schema).includes('"minimum":18'))!.schema as RequestedSchema;
+  const contact = specSchemaExamples("2025-11-25").find((e) => JSON.stringify(e.schema).includes('"minimum":18'))!
+    .schema as RequestedSchema;
   return [
     fixedForm(booking, {
       confirmBooking: booleanField(r),
@@ -441,7 +614,11 @@ function seedForms(r: Rng): Form[] {
     fixedForm(contact, {
       name: { ...textField(r), valid: (g) => stringOf(g, g.int(0, 12)) },
       email: formatField(r, "email"),
-      age: { ...numberField(r, "number"), valid: (g) => g.pick([18, 18.5, 42, 120]), nearMiss: (g) => g.pick([17.999, 17, -18, "18", null, 0]) },
+      age: {
+        ...numberField(r, "number"),
+        valid: (g) => g.pick([18, 18.5, 42, 120]),
+        nearMiss: (g) => g.pick([17.999, 17, -18, "18", null, 0]),
+      },
     }),
   ];
 }
@@ -532,7 +709,11 @@ test(`validateContent agrees with Ajv 8 + ajv-formats on generated pairs (seed $
         // of a plain object.
         const value = result.value as Json;
         const expected = form.fields.map((f) => f.name).filter((name) => Object.hasOwn(content as Json, name));
-        assert.deepEqual(Object.keys(value).sort(), expected.sort(), `seed ${SEED}, form ${formIndex}, content ${i}: keys of value\n${show(content)}`);
+        assert.deepEqual(
+          Object.keys(value).sort(),
+          expected.sort(),
+          `seed ${SEED}, form ${formIndex}, content ${i}: keys of value\n${show(content)}`,
+        );
         assert.equal(Object.getPrototypeOf(value), Object.prototype, `seed ${SEED}, form ${formIndex}, content ${i}: prototype of value`);
         for (const key of expected) assert.equal(value[key], (content as Json)[key]);
       }
@@ -540,7 +721,9 @@ test(`validateContent agrees with Ajv 8 + ajv-formats on generated pairs (seed $
   });
 
   const invalid = pairs - valid;
-  t.diagnostic(`seed ${SEED}: ${forms.length} schemas, ${pairs} pairs compared (${valid} valid = ${((100 * valid) / pairs).toFixed(1)}%, ${invalid} invalid), skipped as deliberate differences: ${show(skipped)}`);
+  t.diagnostic(
+    `seed ${SEED}: ${forms.length} schemas, ${pairs} pairs compared (${valid} valid = ${((100 * valid) / pairs).toFixed(1)}%, ${invalid} invalid), skipped as deliberate differences: ${show(skipped)}`,
+  );
   for (const kind of [...KINDS, "choice+string-rules" as const]) {
     const tally = byKind.get(kind) ?? { valid: 0, invalid: 0 };
     t.diagnostic(`  ${kind.padEnd(20)} in ${String(tally.valid).padStart(5)} valid / ${String(tally.invalid).padStart(5)} invalid pairs`);
@@ -561,7 +744,7 @@ test("deliberate difference 1: Ajv reads inherited keys (a field named toString)
   assert.equal(validateContent(schema, { toString: 1 }).ok, false);
 });
 
-test("deliberate difference 2: Ajv never reports a missing required field named \"\"", () => {
+test('deliberate difference 2: Ajv never reports a missing required field named ""', () => {
   const schema: RequestedSchema = { type: "object", properties: { "": { type: "string" } }, required: [""] };
   const validate = newAjv().compile(schema);
   assert.equal(validate({}), true, "Ajv misses it (ajv-validator/ajv#2077)");
@@ -576,7 +759,10 @@ test("deliberate difference 3: a field named __proto__, which Ajv leaves uncheck
   const validate = newAjv().compile(schema);
   assert.equal(validate({}), true, "Ajv ignores the field");
   // zod (and so the MCP SDK) drops the key from every answer: the field could never be answered.
-  assert.deepEqual(checkSchema(schema).map((i) => i.code), ["field-name-reserved"]);
+  assert.deepEqual(
+    checkSchema(schema).map((i) => i.code),
+    ["field-name-reserved"],
+  );
   assert.throws(() => validateContent(schema, {}), /field-name-reserved/);
   // As an answer key it is one more key the schema does not name: left out, the prototype untouched.
   const plain: RequestedSchema = { type: "object", properties: { a: { type: "string" } } };
@@ -616,7 +802,14 @@ test("error messages name the field by its label and say which rule broke", () =
       name: { type: "string", title: "Your name", minLength: 3, maxLength: 5 },
       age: { type: "integer", title: "Age", minimum: 18, maximum: 99 },
       departDate: { type: "string", format: "date" },
-      seat: { type: "string", title: "Seat", oneOf: [{ const: "w", title: "Window" }, { const: "a", title: "Aisle" }] },
+      seat: {
+        type: "string",
+        title: "Seat",
+        oneOf: [
+          { const: "w", title: "Window" },
+          { const: "a", title: "Aisle" },
+        ],
+      },
       colours: { type: "array", title: "Colours", minItems: 1, maxItems: 2, items: { type: "string", enum: ["Red", "Green", "Blue"] } },
       agree: { type: "boolean", title: "Agree" },
     },
@@ -627,7 +820,9 @@ test("error messages name the field by its label and say which rule broke", () =
     assert.ok(!result.ok, `expected ${show(content)} to be invalid`);
     return result.errors.map((e) => [e.field, e.rule, e.message]);
   };
-  assert.deepEqual(messages({ email: "nope", agree: true }), [["email", "format", "Email must be an email address, like name@example.com"]]);
+  assert.deepEqual(messages({ email: "nope", agree: true }), [
+    ["email", "format", "Email must be an email address, like name@example.com"],
+  ]);
   assert.deepEqual(messages({}), [
     ["email", "required", "Email is required"],
     ["agree", "required", "Agree is required"],
@@ -638,11 +833,15 @@ test("error messages name the field by its label and say which rule broke", () =
   assert.deepEqual(messages({ ...base, age: 17 }), [["age", "minimum", "Age must be at least 18"]]);
   assert.deepEqual(messages({ ...base, age: 100 }), [["age", "maximum", "Age must be at most 99"]]);
   assert.deepEqual(messages({ ...base, age: 18.5 }), [["age", "type", "Age must be a whole number"]]);
-  assert.deepEqual(messages({ ...base, departDate: "2023-02-29" }), [["departDate", "format", "Depart date must be a date as YYYY-MM-DD, like 2026-06-15"]]);
+  assert.deepEqual(messages({ ...base, departDate: "2023-02-29" }), [
+    ["departDate", "format", "Depart date must be a date as YYYY-MM-DD, like 2026-06-15"],
+  ]);
   assert.deepEqual(messages({ ...base, seat: "Window" }), [["seat", "option", "Seat must be one of: w (Window), a (Aisle)"]]);
   assert.deepEqual(messages({ ...base, colours: [] }), [["colours", "minItems", "Colours needs at least 1 choice"]]);
   assert.deepEqual(messages({ ...base, colours: ["Red", "Green", "Blue"] }), [["colours", "maxItems", "Colours allows at most 2 choices"]]);
-  assert.deepEqual(messages({ ...base, colours: ["Red", "Pink"] }), [["colours", "option", 'Colours cannot include "Pink"; choose from: Red, Green, Blue']]);
+  assert.deepEqual(messages({ ...base, colours: ["Red", "Pink"] }), [
+    ["colours", "option", 'Colours cannot include "Pink"; choose from: Red, Green, Blue'],
+  ]);
   assert.deepEqual(messages({ ...base, agree: "true" }), [["agree", "type", "Agree must be yes or no (true or false)"]]);
   assert.deepEqual(messages([] as unknown as Json), [["", "object", "The answer must be an object with one entry per field."]]);
 });

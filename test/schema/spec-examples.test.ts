@@ -32,5 +32,8 @@ test("the seed's Barcelona booking schema passes checkSchema on every revision",
 test("the 2025-11-25 string example is flagged only for its pattern (a warning)", () => {
   const example = specSchemaExamples("2025-11-25").find((e) => JSON.stringify(e.schema).includes('"pattern"'));
   assert.ok(example);
-  assert.deepEqual(checkSchema(example.schema, { protocol: "2025-11-25" }).map((i) => i.code), ["pattern-unsupported"]);
+  assert.deepEqual(
+    checkSchema(example.schema, { protocol: "2025-11-25" }).map((i) => i.code),
+    ["pattern-unsupported"],
+  );
 });

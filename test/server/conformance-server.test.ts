@@ -12,13 +12,10 @@ type Revision = "2025-11-25" | "2026-07-28";
 
 /** A client that answers every form like a person would: the suite's user, or "Ada". */
 function makeClient(revision: Revision, asked: Record<string, unknown>[]): Client {
-  const client = new Client(
-    { name: "conformance-server-test", version: "1.0.0" },
-    {
-      capabilities: { elicitation: { form: {} } },
-      ...(revision === "2026-07-28" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {}),
-    } as never,
-  );
+  const client = new Client({ name: "conformance-server-test", version: "1.0.0" }, {
+    capabilities: { elicitation: { form: {} } },
+    ...(revision === "2026-07-28" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {}),
+  } as never);
   client.setRequestHandler("elicitation/create", async (request): Promise<ElicitResult> => {
     const params = request.params as { message: string; requestedSchema: { properties: Record<string, unknown> } };
     asked.push(params);

@@ -27,7 +27,11 @@ async function rawClient(server: McpServer, onRequest: (m: Raw, send: (m: Raw) =
       replies.set(id, resolve);
       void send({ jsonrpc: "2.0", id, method, params });
     });
-  await request(1, "initialize", { protocolVersion: "2025-11-25", capabilities: { elicitation: { form: {} } }, clientInfo: { name: "raw", version: "1" } });
+  await request(1, "initialize", {
+    protocolVersion: "2025-11-25",
+    capabilities: { elicitation: { form: {} } },
+    clientInfo: { name: "raw", version: "1" },
+  });
   await send({ jsonrpc: "2.0", method: "notifications/initialized" });
   return { request, send, close: () => mine.close() };
 }
@@ -45,7 +49,10 @@ describe("server: a malformed reply from the client ends the waiting tool at onc
         const started = Date.now();
         const answer = await client.request(2, "tools/call", { name: "pick_many", arguments: {} });
         assert.equal(answer.result?.isError, true, JSON.stringify(answer));
-        assert.match(answer.result.content[0].text, /the client's reply was malformed \(neither a result nor an error with a code\), so it was dropped/);
+        assert.match(
+          answer.result.content[0].text,
+          /the client's reply was malformed \(neither a result nor an error with a code\), so it was dropped/,
+        );
         assert.ok(Date.now() - started < 5000, "ended at once, not after the 10-minute wait");
       } finally {
         await client.close();
@@ -75,7 +82,12 @@ describe("client: what a server sends malformed", () => {
     const replies = new Map<unknown, (m: Raw) => void>();
     const send = (m: Raw) => mine.send(m as never);
     mine.onmessage = (m: Raw) => {
-      if (m.method === "initialize") void send({ jsonrpc: "2.0", id: m.id, result: { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "raw", version: "1" } } });
+      if (m.method === "initialize")
+        void send({
+          jsonrpc: "2.0",
+          id: m.id,
+          result: { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "raw", version: "1" } },
+        });
       else if (typeof m.method === "string" && m.id !== undefined) onRequest(m, send);
       else if (m.id !== undefined) replies.get(m.id)?.(m);
     };
@@ -92,7 +104,10 @@ describe("client: what a server sends malformed", () => {
   test("a request with params a string, or _meta not an object, gets -32600", async () => {
     const s = await rawServer(() => {});
     try {
-      for (const [id, params] of [[70, "a string"], [71, { _meta: 5, mode: "form", message: "m", requestedSchema: { type: "object", properties: {} } }]] as const) {
+      for (const [id, params] of [
+        [70, "a string"],
+        [71, { _meta: 5, mode: "form", message: "m", requestedSchema: { type: "object", properties: {} } }],
+      ] as const) {
         const answer = await s.ask(id, "elicitation/create", params);
         assert.equal(answer.error?.code, -32600, JSON.stringify(answer));
         assert.match(answer.error.message, /elicitation\/create was malformed/);
@@ -108,7 +123,10 @@ describe("client: what a server sends malformed", () => {
     });
     try {
       const started = Date.now();
-      await assert.rejects(s.handle.callTool({ name: "anything", arguments: {} }), /The server's reply was malformed \(neither a result nor an error with a code\) and was dropped/);
+      await assert.rejects(
+        s.handle.callTool({ name: "anything", arguments: {} }),
+        /The server's reply was malformed \(neither a result nor an error with a code\) and was dropped/,
+      );
       assert.ok(Date.now() - started < 5000, "not after the 30-minute call timeout");
     } finally {
       await s.close();

@@ -23,15 +23,23 @@ export function makeFactory(options: ElicitationOptions = {}) {
   const text$ = (value: unknown) => ({ content: [{ type: "text" as const, text: JSON.stringify(value) }] });
   const factory = () => {
     const server = new McpServer({ name: "fixture-server", version: "1.2.3" });
-    kit.registerTool(server, "book", { description: "Books a trip after confirmation", inputSchema: z.object({ city: z.string() }) }, async ({ city }, ctx) => {
-      counters.handlerRuns++;
-      const answer = await ctx.elicit(`Confirm your ${city} trip`, bookingForm);
-      if (answer.action !== "accept") return text$({ action: answer.action, protocol: ctx.protocol });
-      const seat: "window" | "aisle" | "no preference" | undefined = answer.content.seatPreference;
-      return text$({ action: "accept", content: answer.content, seat, protocol: ctx.protocol });
-    });
+    kit.registerTool(
+      server,
+      "book",
+      { description: "Books a trip after confirmation", inputSchema: z.object({ city: z.string() }) },
+      async ({ city }, ctx) => {
+        counters.handlerRuns++;
+        const answer = await ctx.elicit(`Confirm your ${city} trip`, bookingForm);
+        if (answer.action !== "accept") return text$({ action: answer.action, protocol: ctx.protocol });
+        const seat: "window" | "aisle" | "no preference" | undefined = answer.content.seatPreference;
+        return text$({ action: "accept", content: answer.content, seat, protocol: ctx.protocol });
+      },
+    );
     kit.registerTool(server, "two_at_once", { description: "Asks two questions together" }, async (_args, ctx) => {
-      const [a, b] = await Promise.all([ctx.elicit("Your name?", form({ name: text() })), ctx.elicit("Your phone?", form({ phone: text() }))]);
+      const [a, b] = await Promise.all([
+        ctx.elicit("Your name?", form({ name: text() })),
+        ctx.elicit("Your phone?", form({ phone: text() })),
+      ]);
       return text$({ a, b });
     });
     kit.registerTool(server, "pay_then_ask", { description: "A side effect between two questions" }, async (_args, ctx) => {
@@ -45,10 +53,15 @@ export function makeFactory(options: ElicitationOptions = {}) {
       const r = await ctx.elicit("Pick toppings", form({ toppings: multiChoice(["cheese", "ham"], { minItems: 1 }) }));
       return text$(r);
     });
-    kit.registerTool(server, "wait", { description: "Waits with a short timeout", inputSchema: z.object({ timeoutMs: z.number() }) }, async ({ timeoutMs }, ctx) => {
-      const r = await ctx.elicit("Anyone there?", form({ ok: yesNo() }), { timeoutMs });
-      return text$(r);
-    });
+    kit.registerTool(
+      server,
+      "wait",
+      { description: "Waits with a short timeout", inputSchema: z.object({ timeoutMs: z.number() }) },
+      async ({ timeoutMs }, ctx) => {
+        const r = await ctx.elicit("Anyone there?", form({ ok: yesNo() }), { timeoutMs });
+        return text$(r);
+      },
+    );
     return server;
   };
   return { factory, counters, kit };
@@ -70,7 +83,9 @@ export function answerInTurn(client: Client, method: "elicitation/create" | "sam
 /** Answers elicitation requests in turn from `script` (the last entry repeats). */
 export const answerWith = (client: Client, script: ElicitHandler[]) => answerInTurn(client, "elicitation/create", script);
 
-export const accept = (content: Record<string, unknown>): ElicitHandler => () => ({ action: "accept", content });
+export const accept =
+  (content: Record<string, unknown>): ElicitHandler =>
+  () => ({ action: "accept", content });
 
 export function resultJson(result: unknown): any {
   const r = result as { content: { type: string; text: string }[] };

@@ -44,7 +44,11 @@ for (const revision of PROTOCOL_REVISIONS) {
           const seat = sent!.requestedSchema.properties.seatPreference;
           if (revision === "2025-06-18") {
             // That revision has no titled oneOf: the titles travel as enumNames, and no non-boolean defaults.
-            assert.deepEqual(seat, { type: "string", enum: ["window", "aisle", "no preference"], enumNames: ["Window", "Aisle", "No preference"] });
+            assert.deepEqual(seat, {
+              type: "string",
+              enum: ["window", "aisle", "no preference"],
+              enumNames: ["Window", "Aisle", "No preference"],
+            });
             assert.equal(sent!.mode, undefined);
           } else {
             assert.deepEqual(seat.oneOf[0], { const: "window", title: "Window" });
@@ -57,8 +61,14 @@ for (const revision of PROTOCOL_REVISIONS) {
       test("decline and cancel reach the handler as themselves", async () => {
         await withConnection(revision, kind, async ({ client }) => {
           answerWith(client, [() => ({ action: "decline" }), () => ({ action: "cancel" })]);
-          assert.deepEqual(resultJson(await client.callTool({ name: "book", arguments: { city: "Oslo" } })), { action: "decline", protocol: revision });
-          assert.deepEqual(resultJson(await client.callTool({ name: "book", arguments: { city: "Oslo" } })), { action: "cancel", protocol: revision });
+          assert.deepEqual(resultJson(await client.callTool({ name: "book", arguments: { city: "Oslo" } })), {
+            action: "decline",
+            protocol: revision,
+          });
+          assert.deepEqual(resultJson(await client.callTool({ name: "book", arguments: { city: "Oslo" } })), {
+            action: "cancel",
+            protocol: revision,
+          });
         });
       });
 
@@ -71,7 +81,10 @@ for (const revision of PROTOCOL_REVISIONS) {
           const result = resultJson(await client.callTool({ name: "book", arguments: { city: "Rome" } }));
           assert.equal(result.action, "accept");
           assert.equal(seen.length, 2);
-          assert.match(seen[1]!.message, /^Confirm your Rome trip\n\nPlease correct the following and answer again:\n- Confirm booking must be yes or no \(true or false\)\n- Email must be an email address, like name@example\.com$/);
+          assert.match(
+            seen[1]!.message,
+            /^Confirm your Rome trip\n\nPlease correct the following and answer again:\n- Confirm booking must be yes or no \(true or false\)\n- Email must be an email address, like name@example\.com$/,
+          );
           const retried = elicitationsOn(wire)[1]!.requestedSchema.properties;
           if (revision !== "2025-06-18") assert.equal(retried.seatPreference.default, "aisle");
           assert.equal(retried.email.default, undefined, "an invalid answer is not offered back as a default");
@@ -81,16 +94,34 @@ for (const revision of PROTOCOL_REVISIONS) {
       test("answers still invalid after the allowed attempts end the tool with a clear error", async () => {
         await withConnection(revision, kind, async ({ client }) => {
           const seen = answerWith(client, [accept({ email: "nope" })]);
-          const result = (await client.callTool({ name: "book", arguments: { city: "Rome" } })) as { isError?: boolean; content: { text: string }[] };
+          const result = (await client.callTool({ name: "book", arguments: { city: "Rome" } })) as {
+            isError?: boolean;
+            content: { text: string }[];
+          };
           assert.equal(result.isError, true);
-          assert.equal(result.content[0]!.text, "The answer was still invalid after 2 attempts: Confirm booking is required; Email must be an email address, like name@example.com.");
+          assert.equal(
+            result.content[0]!.text,
+            "The answer was still invalid after 2 attempts: Confirm booking is required; Email must be an email address, like name@example.com.",
+          );
           assert.equal(seen.length, 2);
         });
       });
 
       test("questions asked together are all answered, and a step's side effect runs once", async () => {
         await withConnection(revision, kind, async ({ client, wire, counters }) => {
-          answerWith(client, [(p) => ({ action: "accept", content: "name" in p.requestedSchema.properties ? { name: "Ana" } : p.requestedSchema.properties.phone ? { phone: "555" } : p.requestedSchema.properties.ok ? { ok: true } : { stars: "5" } })]);
+          answerWith(client, [
+            (p) => ({
+              action: "accept",
+              content:
+                "name" in p.requestedSchema.properties
+                  ? { name: "Ana" }
+                  : p.requestedSchema.properties.phone
+                    ? { phone: "555" }
+                    : p.requestedSchema.properties.ok
+                      ? { ok: true }
+                      : { stars: "5" },
+            }),
+          ]);
           assert.deepEqual(resultJson(await client.callTool({ name: "two_at_once", arguments: {} })), {
             a: { action: "accept", content: { name: "Ana" } },
             b: { action: "accept", content: { phone: "555" } },
@@ -117,44 +148,74 @@ describe("revision limits and capabilities", () => {
       answerWith(client, [accept({ toppings: ["ham"] })]);
       const result = (await client.callTool({ name: "pick_many", arguments: {} })) as { isError?: boolean; content: { text: string }[] };
       assert.equal(result.isError, true);
-      assert.match(result.content[0]!.text, /Field "toppings" cannot be sent on protocol 2025-06-18: multi-select fields do not exist before 2025-11-25/);
+      assert.match(
+        result.content[0]!.text,
+        /Field "toppings" cannot be sent on protocol 2025-06-18: multi-select fields do not exist before 2025-11-25/,
+      );
       assert.equal(elicitationsOn(wire).length, 0);
     });
     await withConnection("2025-11-25", "memory", async ({ client }) => {
       answerWith(client, [accept({ toppings: ["ham"] })]);
-      assert.deepEqual(resultJson(await client.callTool({ name: "pick_many", arguments: {} })), { action: "accept", content: { toppings: ["ham"] } });
+      assert.deepEqual(resultJson(await client.callTool({ name: "pick_many", arguments: {} })), {
+        action: "accept",
+        content: { toppings: ["ham"] },
+      });
     });
   });
 
   for (const revision of ["2025-06-18", "2025-11-25"] as const) {
     test(`without the elicitation capability a ${revision} call gets a tool error naming the input and its fields`, async () => {
-      await withConnection(revision, "memory", async ({ client, wire }) => {
-        const result = (await client.callTool({ name: "book", arguments: { city: "Lima" } })) as Record<string, any>;
-        assert.equal(result.isError, true);
-        assert.match(result.content[0].text, /needs input from the user, but the client does not support elicitation\. Needed: "Confirm your Lima trip" with fields: Confirm booking \(required\), Seat preference, Email, Travel insurance\./);
-        assert.equal(result.structuredContent.error, "input_unavailable");
-        assert.deepEqual(result.structuredContent.fields.map((f: { name: string }) => f.name), ["confirmBooking", "seatPreference", "email", "travelInsurance"]);
-        assert.equal(elicitationsOn(wire).length, 0);
-      }, {}, {});
+      await withConnection(
+        revision,
+        "memory",
+        async ({ client, wire }) => {
+          const result = (await client.callTool({ name: "book", arguments: { city: "Lima" } })) as Record<string, any>;
+          assert.equal(result.isError, true);
+          assert.match(
+            result.content[0].text,
+            /needs input from the user, but the client does not support elicitation\. Needed: "Confirm your Lima trip" with fields: Confirm booking \(required\), Seat preference, Email, Travel insurance\./,
+          );
+          assert.equal(result.structuredContent.error, "input_unavailable");
+          assert.deepEqual(
+            result.structuredContent.fields.map((f: { name: string }) => f.name),
+            ["confirmBooking", "seatPreference", "email", "travelInsurance"],
+          );
+          assert.equal(elicitationsOn(wire).length, 0);
+        },
+        {},
+        {},
+      );
     });
   }
 
   test("a client that declared only URL mode is never sent a form", async () => {
-    await withConnection("2025-11-25", "memory", async ({ client, wire }) => {
-      const result = (await client.callTool({ name: "book", arguments: { city: "Lima" } })) as Record<string, any>;
-      assert.equal(result.isError, true);
-      assert.match(result.content[0].text, /does not support form-mode elicitation/);
-      assert.equal(elicitationsOn(wire).length, 0);
-    }, {}, { elicitation: { url: {} } });
+    await withConnection(
+      "2025-11-25",
+      "memory",
+      async ({ client, wire }) => {
+        const result = (await client.callTool({ name: "book", arguments: { city: "Lima" } })) as Record<string, any>;
+        assert.equal(result.isError, true);
+        assert.match(result.content[0].text, /does not support form-mode elicitation/);
+        assert.equal(elicitationsOn(wire).length, 0);
+      },
+      {},
+      { elicitation: { url: {} } },
+    );
   });
 
   test("without the elicitation capability a 2026-07-28 call fails with -32021 naming the capability", async () => {
-    await withConnection("2026-07-28", "memory", async ({ client }) => {
-      await assert.rejects(client.callTool({ name: "book", arguments: { city: "Lima" } }), (e: any) => {
-        assert.equal(e.code, -32021);
-        assert.deepEqual(e.data.requiredCapabilities, { elicitation: { form: {} } });
-        return true;
-      });
-    }, {}, {});
+    await withConnection(
+      "2026-07-28",
+      "memory",
+      async ({ client }) => {
+        await assert.rejects(client.callTool({ name: "book", arguments: { city: "Lima" } }), (e: any) => {
+          assert.equal(e.code, -32021);
+          assert.deepEqual(e.data.requiredCapabilities, { elicitation: { form: {} } });
+          return true;
+        });
+      },
+      {},
+      {},
+    );
   });
 });

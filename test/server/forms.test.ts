@@ -37,11 +37,16 @@ for (const revision of ["2025-11-25", "2026-07-28"] as const) {
       });
       const sent = elicitationsOn(conn.wire)[0]!.requestedSchema;
       assert.deepEqual(sent.properties.plan, { type: "string", enum: ["free", "pro"] });
-      assert.deepEqual(resultJson(await conn.client.callTool({ name: "raw_form", arguments: {} })), { r: { action: "accept", content: { name: "Al" } } });
+      assert.deepEqual(resultJson(await conn.client.callTool({ name: "raw_form", arguments: {} })), {
+        r: { action: "accept", content: { name: "Al" } },
+      });
       const before = elicitationsOn(conn.wire).length;
       const broken = (await conn.client.callTool({ name: "broken_form", arguments: {} })) as Record<string, any>;
       assert.equal(broken.isError, true);
-      assert.match(broken.content[0].text, /Invalid elicitation schema:\n {2}\/properties\/address\/type: Field "address" is a nested object.*\[nested-object\]/);
+      assert.match(
+        broken.content[0].text,
+        /Invalid elicitation schema:\n {2}\/properties\/address\/type: Field "address" is a nested object.*\[nested-object\]/,
+      );
       assert.equal(elicitationsOn(conn.wire).length, before);
     } finally {
       await conn.close();

@@ -19,7 +19,8 @@ const manualClient = () =>
     inputRequired: { autoFulfill: false },
   } as never);
 type Params = { name: string; arguments: Record<string, unknown>; inputResponses?: unknown; requestState?: unknown };
-const callWith = (client: Client) => (params: Params) => client.callTool(params as never, { allowInputRequired: true } as never) as Promise<Record<string, any>>;
+const callWith = (client: Client) => (params: Params) =>
+  client.callTool(params as never, { allowInputRequired: true } as never) as Promise<Record<string, any>>;
 
 describe("2026-07-28: hostile inputResponses", () => {
   test("a 5,000-level array as an answer is refused -32602 naming the limit, before anything reads it", async () => {
@@ -28,14 +29,27 @@ describe("2026-07-28: hostile inputResponses", () => {
     const call = callWith(conn.client);
     try {
       const first = await call({ name: "pick_many", arguments: {} });
-      await assert.rejects(call({ name: "pick_many", arguments: {}, inputResponses: { "elicit-1": { action: "accept", content: { toppings: deep } } }, requestState: first.requestState }), (e: any) => {
-        assert.equal(e.code, -32602);
-        assert.equal(e.data?.reason, "too-large");
-        assert.match(e.message, /inputResponses is nested more than 64 levels deep; refused unread\./);
-        return true;
-      });
+      await assert.rejects(
+        call({
+          name: "pick_many",
+          arguments: {},
+          inputResponses: { "elicit-1": { action: "accept", content: { toppings: deep } } },
+          requestState: first.requestState,
+        }),
+        (e: any) => {
+          assert.equal(e.code, -32602);
+          assert.equal(e.data?.reason, "too-large");
+          assert.match(e.message, /inputResponses is nested more than 64 levels deep; refused unread\./);
+          return true;
+        },
+      );
       // The call itself is unharmed: the right answer still completes it.
-      const done = await call({ name: "pick_many", arguments: {}, inputResponses: { "elicit-1": { action: "accept", content: { toppings: ["ham"] } } }, requestState: first.requestState });
+      const done = await call({
+        name: "pick_many",
+        arguments: {},
+        inputResponses: { "elicit-1": { action: "accept", content: { toppings: ["ham"] } } },
+        requestState: first.requestState,
+      });
       assert.deepEqual(JSON.parse(done.content[0].text), { action: "accept", content: { toppings: ["ham"] } });
     } finally {
       // The refused request breaks the spec on purpose: out of the wire check that closing runs.
@@ -57,8 +71,16 @@ describe("2026-07-28: hostile inputResponses", () => {
       const message = again.inputRequests["elicit-2"].params.message as string;
       assert.ok(message.length < 400, `re-ask of ${message.length} characters`);
       assert.doesNotMatch(message, CONTROLS);
-      assert.match(message, /Toppings cannot include "\\u001b\]0;owned\\u0007\\u001b\[2J\\u009b31m\\u202eA+…" \(1048595 characters\); choose from: cheese, ham$/);
-      const final = await call({ name: "pick_many", arguments: {}, inputResponses: { "elicit-1": bad, "elicit-2": bad }, requestState: again.requestState });
+      assert.match(
+        message,
+        /Toppings cannot include "\\u001b\]0;owned\\u0007\\u001b\[2J\\u009b31m\\u202eA+…" \(1048595 characters\); choose from: cheese, ham$/,
+      );
+      const final = await call({
+        name: "pick_many",
+        arguments: {},
+        inputResponses: { "elicit-1": bad, "elicit-2": bad },
+        requestState: again.requestState,
+      });
       assert.equal(final.isError, true);
       const text = final.content[0].text as string;
       assert.ok(text.length < 400, `tool error of ${text.length} characters`);

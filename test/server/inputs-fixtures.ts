@@ -20,17 +20,25 @@ export const weatherTool = {
 async function weatherAgent(ctx: ElicitContext, maxTurns: number) {
   const messages: any[] = [user("What's the weather like in Paris and London?")];
   for (let turn = 1; turn <= maxTurns; turn++) {
-    const reply = await ctx.sample({ messages, tools: [weatherTool], toolChoice: { mode: turn === maxTurns ? "none" : "auto" }, maxTokens: 200 });
+    const reply = await ctx.sample({
+      messages,
+      tools: [weatherTool],
+      toolChoice: { mode: turn === maxTurns ? "none" : "auto" },
+      maxTokens: 200,
+    });
     const blocks = Array.isArray(reply.content) ? reply.content : [reply.content];
     const uses = blocks.filter((b) => b.type === "tool_use");
-    if (reply.stopReason !== "toolUse" || uses.length === 0) return { turns: turn, answer: blocks.map((b) => (b.type === "text" ? b.text : "")).join("") };
+    if (reply.stopReason !== "toolUse" || uses.length === 0)
+      return { turns: turn, answer: blocks.map((b) => (b.type === "text" ? b.text : "")).join("") };
     messages.push({ role: "assistant", content: blocks });
     // Step so a replayed handler does not re-run the (pretend) weather service.
-    const results = await ctx.step(`weather-${turn}`, () => uses.map((u) => ({
-      type: "tool_result",
-      toolUseId: u.id,
-      content: [{ type: "text", text: `${(u.input as { city: string }).city}: 18°C` }],
-    })));
+    const results = await ctx.step(`weather-${turn}`, () =>
+      uses.map((u) => ({
+        type: "tool_result",
+        toolUseId: u.id,
+        content: [{ type: "text", text: `${(u.input as { city: string }).city}: 18°C` }],
+      })),
+    );
     messages.push({ role: "user", content: results });
   }
   throw new Error("unreachable: the last turn forbids tools");
@@ -46,36 +54,63 @@ export function makeInputsFactory(options: InputsFactoryOptions = {}) {
   const runs = { summarize: 0 };
   const factory = () => {
     const server = new McpServer({ name: "inputs-server", version: "1.0.0" });
-    const authorHandler = () => server.server.setNotificationHandler("notifications/roots/list_changed", () => options.authorRootsHandler!.onChanged());
+    const authorHandler = () =>
+      server.server.setNotificationHandler("notifications/roots/list_changed", () => options.authorRootsHandler!.onChanged());
     if (options.authorRootsHandler?.when === "before") authorHandler();
-    kit.registerTool(server, "summarize", { description: "Asks the client's model", inputSchema: z.object({ text: z.string(), timeoutMs: z.number().optional() }) }, async ({ text: body, timeoutMs }, ctx) => {
-      runs.summarize++;
-      const reply = await ctx.sample(
-        { messages: [user(`Summarize: ${body}`)], systemPrompt: "Be brief.", maxTokens: 64, modelPreferences: { hints: [{ name: "claude" }], speedPriority: 0.8 } },
-        timeoutMs === undefined ? {} : { timeoutMs },
-      );
-      // Typed as a plain message: no tools were offered, so no tool_use can come back.
-      const answer: string | undefined = reply.content.type === "text" ? reply.content.text : undefined;
-      return json({ answer, model: reply.model, role: reply.role, protocol: ctx.protocol });
-    });
+    kit.registerTool(
+      server,
+      "summarize",
+      { description: "Asks the client's model", inputSchema: z.object({ text: z.string(), timeoutMs: z.number().optional() }) },
+      async ({ text: body, timeoutMs }, ctx) => {
+        runs.summarize++;
+        const reply = await ctx.sample(
+          {
+            messages: [user(`Summarize: ${body}`)],
+            systemPrompt: "Be brief.",
+            maxTokens: 64,
+            modelPreferences: { hints: [{ name: "claude" }], speedPriority: 0.8 },
+          },
+          timeoutMs === undefined ? {} : { timeoutMs },
+        );
+        // Typed as a plain message: no tools were offered, so no tool_use can come back.
+        const answer: string | undefined = reply.content.type === "text" ? reply.content.text : undefined;
+        return json({ answer, model: reply.model, role: reply.role, protocol: ctx.protocol });
+      },
+    );
     kit.registerTool(server, "summarize_or_fallback", { description: "Uses sampling only when the client has it" }, async (_args, ctx) => {
       if (!ctx.supports("sampling")) return json({ fallback: true });
       const reply = await ctx.sample({ messages: [user("Hi")], maxTokens: 8 });
       return json({ fallback: false, model: reply.model });
     });
-    kit.registerTool(server, "weather_agent", { description: "A sampling tool loop", inputSchema: z.object({ maxTurns: z.number() }) }, async ({ maxTurns }, ctx) => json(await weatherAgent(ctx, maxTurns)));
-    kit.registerTool(server, "bad_pairing", { description: "Sends a tool_result that answers nothing", inputSchema: z.object({ case: z.string() }) }, async ({ case: which }, ctx) => {
-      const use = { type: "tool_use", id: "call_1", name: "get_weather", input: { city: "Paris" } };
-      const result = (id: string) => ({ type: "tool_result", toolUseId: id, content: [{ type: "text", text: "18°C" }] });
-      const histories: Record<string, any[]> = {
-        unknownId: [user("Weather?"), { role: "assistant", content: [use] }, { role: "user", content: [result("call_9")] }],
-        unanswered: [user("Weather?"), { role: "assistant", content: [use] }, user("Never mind")],
-        mixed: [user("Weather?"), { role: "assistant", content: [use] }, { role: "user", content: [result("call_1"), { type: "text", text: "and?" }] }],
-      };
-      await ctx.sample({ messages: histories[which]!, tools: [weatherTool], maxTokens: 50 });
-      return json({ sent: true });
-    });
-    kit.registerTool(server, "list_roots", { description: "Lists the client's roots" }, async (_args, ctx) => json({ roots: await ctx.roots(), protocol: ctx.protocol }));
+    kit.registerTool(
+      server,
+      "weather_agent",
+      { description: "A sampling tool loop", inputSchema: z.object({ maxTurns: z.number() }) },
+      async ({ maxTurns }, ctx) => json(await weatherAgent(ctx, maxTurns)),
+    );
+    kit.registerTool(
+      server,
+      "bad_pairing",
+      { description: "Sends a tool_result that answers nothing", inputSchema: z.object({ case: z.string() }) },
+      async ({ case: which }, ctx) => {
+        const use = { type: "tool_use", id: "call_1", name: "get_weather", input: { city: "Paris" } };
+        const result = (id: string) => ({ type: "tool_result", toolUseId: id, content: [{ type: "text", text: "18°C" }] });
+        const histories: Record<string, any[]> = {
+          unknownId: [user("Weather?"), { role: "assistant", content: [use] }, { role: "user", content: [result("call_9")] }],
+          unanswered: [user("Weather?"), { role: "assistant", content: [use] }, user("Never mind")],
+          mixed: [
+            user("Weather?"),
+            { role: "assistant", content: [use] },
+            { role: "user", content: [result("call_1"), { type: "text", text: "and?" }] },
+          ],
+        };
+        await ctx.sample({ messages: histories[which]!, tools: [weatherTool], maxTokens: 50 });
+        return json({ sent: true });
+      },
+    );
+    kit.registerTool(server, "list_roots", { description: "Lists the client's roots" }, async (_args, ctx) =>
+      json({ roots: await ctx.roots(), protocol: ctx.protocol }),
+    );
     kit.registerTool(server, "everything", { description: "Elicits, samples and lists roots at once" }, async (_args, ctx) => {
       const [who, reply, roots] = await Promise.all([
         ctx.elicit("Your name?", form({ name: text() })),
@@ -85,7 +120,8 @@ export function makeInputsFactory(options: InputsFactoryOptions = {}) {
       return json({ who, reply: reply.content, roots });
     });
     kit.registerTool(server, "supports", { description: "Reports what the client can be asked" }, async (_args, ctx) =>
-      json(Object.fromEntries(CLIENT_FEATURES.map((f) => [f, ctx.supports(f)]))));
+      json(Object.fromEntries(CLIENT_FEATURES.map((f) => [f, ctx.supports(f)]))),
+    );
     if (options.authorRootsHandler?.when === "after") authorHandler();
     return server;
   };
@@ -98,9 +134,17 @@ export type SamplingAnswer = (params: Record<string, any>, ctx: any) => unknown 
 export const answerSampling = (client: Client, script: SamplingAnswer[]) => answerInTurn(client, "sampling/createMessage", script);
 
 /** A model's plain text reply, as the client returns it. */
-export const replyValue = (text: string) => ({ role: "assistant", content: { type: "text", text }, model: "test-model-1", stopReason: "endTurn" });
+export const replyValue = (text: string) => ({
+  role: "assistant",
+  content: { type: "text", text },
+  model: "test-model-1",
+  stopReason: "endTurn",
+});
 
-export const reply = (text: string): SamplingAnswer => () => replyValue(text);
+export const reply =
+  (text: string): SamplingAnswer =>
+  () =>
+    replyValue(text);
 
 /** Answers roots/list with whatever `current()` holds at the time; returns a call counter. */
 export function answerRoots(client: Client, current: () => { uri: string; name?: string }[]) {

@@ -21,7 +21,10 @@ let files = 0;
 const sqliteFile = () => join(dir, `store-${++files}.db`);
 
 describe("stores keep one contract", () => {
-  for (const [name, make] of [["memory", () => memoryStore()], ["sqlite", () => sqliteStore(sqliteFile())]] as const) {
+  for (const [name, make] of [
+    ["memory", () => memoryStore()],
+    ["sqlite", () => sqliteStore(sqliteFile())],
+  ] as const) {
     test(`${name}: get, add only when absent, set, delete, expiry`, async () => {
       const store: KeyValueStore = make();
       try {
@@ -75,7 +78,8 @@ const manualClient = () =>
   } as never);
 
 type Params = { name: string; arguments: Record<string, unknown>; inputResponses?: unknown; requestState?: unknown };
-const callWith = (client: Client) => (params: Params) => client.callTool(params as never, { allowInputRequired: true } as never) as Promise<Record<string, any>>;
+const callWith = (client: Client) => (params: Params) =>
+  client.callTool(params as never, { allowInputRequired: true } as never) as Promise<Record<string, any>>;
 
 /** Runs `call` and returns "replayed" when refused as an old round, else the result. */
 async function outcome(promise: Promise<Record<string, any>>): Promise<Record<string, any> | "replayed"> {
@@ -84,7 +88,10 @@ async function outcome(promise: Promise<Record<string, any>>): Promise<Record<st
   } catch (error: any) {
     assert.equal(error.code, -32602, String(error));
     assert.equal(error.data?.reason, "replayed");
-    assert.match(error.message, /Invalid requestState: it is from round 1 of this tool call, which has moved on to round 2; use the latest requestState, or call the tool again\./);
+    assert.match(
+      error.message,
+      /Invalid requestState: it is from round 1 of this tool call, which has moved on to round 2; use the latest requestState, or call the tool again\./,
+    );
     return "replayed";
   }
 }
@@ -102,7 +109,8 @@ test("an earlier round's state replayed 10 times runs the ctx.step side effect o
     assert.equal(made.counters.sideEffects, 1, "charged once on the way to round 2");
 
     // The round-1 state again, ten times: refused; nothing is charged.
-    for (let i = 0; i < 10; i++) assert.equal(await outcome(call({ ...tool, inputResponses: proceed, requestState: round1.requestState })), "replayed");
+    for (let i = 0; i < 10; i++)
+      assert.equal(await outcome(call({ ...tool, inputResponses: proceed, requestState: round1.requestState })), "replayed");
     assert.equal(made.counters.sideEffects, 1);
 
     // The round-2 state may be used again (a lost response): still the same receipt.
@@ -166,7 +174,10 @@ async function book(call: ReturnType<typeof callWith>) {
   return { tool, states, result };
 }
 
-for (const [name, makeStore] of [["memory", () => memoryStore()], ["sqlite", () => sqliteStore(sqliteFile())]] as const) {
+for (const [name, makeStore] of [
+  ["memory", () => memoryStore()],
+  ["sqlite", () => sqliteStore(sqliteFile())],
+] as const) {
   test(`book_trip (${name} store): replaying any round's state books once`, async () => {
     const bookings = new Map<string, Booking>();
     const store = makeStore();

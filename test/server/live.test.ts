@@ -26,10 +26,17 @@ for (const kind of ["memory", "http"] as TransportKind[]) {
       try {
         answerWith(conn.client, [async () => (await sleep(250), { action: "accept", content: { confirmBooking: true } })]);
         const progress: { progress: number; message?: string }[] = [];
-        const result = await conn.client.callTool({ name: "book", arguments: { city: "Porto" } }, { onprogress: (p: { progress: number; message?: string }) => progress.push(p), resetTimeoutOnProgress: true } as never);
+        const result = await conn.client.callTool({ name: "book", arguments: { city: "Porto" } }, {
+          onprogress: (p: { progress: number; message?: string }) => progress.push(p),
+          resetTimeoutOnProgress: true,
+        } as never);
         assert.equal(resultJson(result).action, "accept");
         assert.ok(progress.length >= 3, `got ${progress.length} progress notifications`);
-        assert.deepEqual(progress.map((p) => p.progress), progress.map((_, i) => i + 1), "progress increases by one each time");
+        assert.deepEqual(
+          progress.map((p) => p.progress),
+          progress.map((_, i) => i + 1),
+          "progress increases by one each time",
+        );
         assert.match(progress[0]!.message!, /^Waiting for the user: Confirm your Porto trip/);
       } finally {
         await conn.close();
@@ -53,7 +60,15 @@ for (const kind of ["memory", "http"] as TransportKind[]) {
       const conn = await connect(clientFor("2025-11-25"), made.factory, "2025-11-25", kind);
       try {
         let withdrawn = false;
-        answerWith(conn.client, [(_p, ctx) => new Promise((resolve) => ctx.mcpReq.signal.addEventListener("abort", () => { withdrawn = true; resolve({ action: "cancel" }); }))]);
+        answerWith(conn.client, [
+          (_p, ctx) =>
+            new Promise((resolve) =>
+              ctx.mcpReq.signal.addEventListener("abort", () => {
+                withdrawn = true;
+                resolve({ action: "cancel" });
+              }),
+            ),
+        ]);
         const result = (await conn.client.callTool({ name: "wait", arguments: { timeoutMs: 150 } })) as Record<string, any>;
         assert.equal(result.isError, true);
         assert.equal(result.content[0].text, 'No answer to "Anyone there?" within 150 ms; the request was withdrawn.');
@@ -70,10 +85,16 @@ for (const kind of ["memory", "http"] as TransportKind[]) {
       try {
         const asked = deferred();
         const withdrawn = deferred();
-        answerWith(conn.client, [(_p, ctx) => new Promise((resolve) => {
-          asked.resolve();
-          ctx.mcpReq.signal.addEventListener("abort", () => { withdrawn.resolve(); resolve({ action: "cancel" }); });
-        })]);
+        answerWith(conn.client, [
+          (_p, ctx) =>
+            new Promise((resolve) => {
+              asked.resolve();
+              ctx.mcpReq.signal.addEventListener("abort", () => {
+                withdrawn.resolve();
+                resolve({ action: "cancel" });
+              });
+            }),
+        ]);
         const controller = new AbortController();
         const call = conn.client.callTool({ name: "book", arguments: { city: "Oslo" } }, { signal: controller.signal } as never);
         await asked.promise;

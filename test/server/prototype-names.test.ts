@@ -26,8 +26,12 @@ const NAMES = ["constructor", "toString", "hasOwnProperty", "valueOf"];
 const own = (o: object) => Object.keys(o).sort();
 
 test("the schema functions keep every prototype-named field as an own key", () => {
-  assert.deepEqual(describeFields(FORM).map((f) => f.name), NAMES);
-  for (const rev of ["2025-06-18", "2025-11-25"] as const) assert.deepEqual(own(encodeForRevision(FORM, rev).properties), [...NAMES].sort());
+  assert.deepEqual(
+    describeFields(FORM).map((f) => f.name),
+    NAMES,
+  );
+  for (const rev of ["2025-06-18", "2025-11-25"] as const)
+    assert.deepEqual(own(encodeForRevision(FORM, rev).properties), [...NAMES].sort());
   const answer = JSON.parse(`{ "constructor": "ok", "hasOwnProperty": true, "valueOf": "b", "__proto__": { "x": 1 } }`);
   const checked = validateContent(FORM, answer);
   assert.ok(checked.ok);
@@ -38,7 +42,10 @@ test("the schema functions keep every prototype-named field as an own key", () =
   assert.equal(filled.toString, 3);
   const missing = validateContent(FORM, {});
   assert.ok(!missing.ok);
-  assert.deepEqual(missing.errors.map((e) => e.field), ["constructor", "hasOwnProperty", "valueOf"]);
+  assert.deepEqual(
+    missing.errors.map((e) => e.field),
+    ["constructor", "hasOwnProperty", "valueOf"],
+  );
 });
 
 for (const revision of ["2025-11-25", "2026-07-28"] as ProtocolRevision[]) {

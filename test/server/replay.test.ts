@@ -25,12 +25,18 @@ test("a replayed handler that asks something else for a recorded key gets Replay
   if (outcome.kind !== "input_required") return;
   const journal: Journal = { ...outcome.journal, answers: { "elicit-1": { action: "accept" } } };
   const changed = new ReplayRun(journal);
-  await assert.rejects(changed.run(async () => ask(changed, "Book Paris?")), (e: unknown) => e instanceof ReplayMismatchError && /asked something different for "elicit-1"/.test(e.message));
+  await assert.rejects(
+    changed.run(async () => ask(changed, "Book Paris?")),
+    (e: unknown) => e instanceof ReplayMismatchError && /asked something different for "elicit-1"/.test(e.message),
+  );
 });
 
 test("one key used twice in a call is an error naming it", async () => {
   const run = new ReplayRun(emptyJournal());
-  await assert.rejects(run.run(async () => Promise.all([ask(run, "a", "same"), ask(run, "b", "same")])), /Input key "same" is used twice in one tool call/);
+  await assert.rejects(
+    run.run(async () => Promise.all([ask(run, "a", "same"), ask(run, "b", "same")])),
+    /Input key "same" is used twice in one tool call/,
+  );
 });
 
 test("ctx.step runs once and is recorded; a later run gets the value without running it; non-JSON results are refused", async () => {
@@ -49,5 +55,8 @@ test("ctx.step runs once and is recorded; a later run gets the value without run
   assert.deepEqual(done, { kind: "done", result: 1 });
   assert.equal(runs, 1);
   const bad = new ReplayRun(emptyJournal());
-  await assert.rejects(bad.run(async () => bad.step("fn", () => (() => 1) as never)), /must return JSON-serialisable data/);
+  await assert.rejects(
+    bad.run(async () => bad.step("fn", () => (() => 1) as never)),
+    /must return JSON-serialisable data/,
+  );
 });

@@ -13,7 +13,13 @@ const TRANSPORTS: TransportKind[] = ["memory", "http"];
 const LEGACY = ["2025-06-18", "2025-11-25"] as const;
 type Conn = Awaited<ReturnType<typeof connect>>;
 
-async function withConnection(revision: ProtocolRevision, kind: TransportKind, caps: Record<string, unknown>, body: (conn: Conn) => Promise<void>, options: InputsFactoryOptions = {}) {
+async function withConnection(
+  revision: ProtocolRevision,
+  kind: TransportKind,
+  caps: Record<string, unknown>,
+  body: (conn: Conn) => Promise<void>,
+  options: InputsFactoryOptions = {},
+) {
   const conn = await connect(clientFor(revision, caps), makeInputsFactory(options).factory, revision, kind);
   try {
     await body(conn);
@@ -24,7 +30,8 @@ async function withConnection(revision: ProtocolRevision, kind: TransportKind, c
 
 const listRoots = async (client: Client) => resultJson(await client.callTool({ name: "list_roots", arguments: {} })).roots;
 const rootsRequests = (wire: WireMessage[]) => wire.filter((w) => w.dir === "in" && w.message.method === "roots/list").length;
-const rounds = (wire: WireMessage[]) => wire.filter((w) => w.dir === "in" && w.message.result?.resultType === "input_required").map((w) => w.message.result);
+const rounds = (wire: WireMessage[]) =>
+  wire.filter((w) => w.dir === "in" && w.message.result?.resultType === "input_required").map((w) => w.message.result);
 const project = { uri: "file:///home/ada/project", name: "Project" };
 const docs = { uri: "file:///home/ada/docs" };
 
@@ -40,10 +47,16 @@ for (const revision of PROTOCOL_REVISIONS) {
       test("the client's roots reach the tool, and the messages are valid", async () => {
         await withConnection(revision, kind, { roots: {} }, async ({ client, wire }) => {
           const calls = answerRoots(client, () => [project, docs]);
-          assert.deepEqual(resultJson(await client.callTool({ name: "list_roots", arguments: {} })), { roots: [project, docs], protocol: revision });
+          assert.deepEqual(resultJson(await client.callTool({ name: "list_roots", arguments: {} })), {
+            roots: [project, docs],
+            protocol: revision,
+          });
           assert.equal(calls.count, 1);
           if (revision === "2026-07-28") {
-            assert.deepEqual(rounds(wire).map((r) => r.inputRequests), [{ "roots-1": { method: "roots/list", params: {} } }]);
+            assert.deepEqual(
+              rounds(wire).map((r) => r.inputRequests),
+              [{ "roots-1": { method: "roots/list", params: {} } }],
+            );
             assert.equal(rootsRequests(wire), 0, "no server→client request on 2026-07-28");
           } else {
             assert.equal(rootsRequests(wire), 1);
@@ -65,7 +78,10 @@ for (const revision of PROTOCOL_REVISIONS) {
           } else {
             const result = (await call) as Record<string, any>;
             assert.equal(result.isError, true);
-            assert.equal(result.content[0].text, `This tool needs the client's roots (roots/list), but the client did not declare the "roots" capability.`);
+            assert.equal(
+              result.content[0].text,
+              `This tool needs the client's roots (roots/list), but the client did not declare the "roots" capability.`,
+            );
             assert.deepEqual(result.structuredContent, { error: "input_unavailable", capability: "roots", request: "roots/list" });
           }
           assert.equal(rootsRequests(wire), 0);
@@ -86,21 +102,27 @@ describe("the roots cache of 2025-era connections", () => {
             authorSaw++;
             changed.resolve();
           };
-          await withConnection(revision, kind, { roots: { listChanged: true } }, async ({ client, wire }) => {
-            let current: { uri: string; name?: string }[] = [project];
-            const calls = answerRoots(client, () => current);
-            assert.deepEqual(await listRoots(client), [project]);
-            assert.deepEqual(await listRoots(client), [project]);
-            assert.equal(calls.count, 1, "the second call was answered from the cache");
-            current = [project, docs];
-            await client.sendRootsListChanged();
-            await changed.promise;
-            assert.equal(authorSaw, 1, "the author's own handler ran");
-            assert.deepEqual(await listRoots(client), [project, docs], "the next call asked again");
-            assert.deepEqual(await listRoots(client), [project, docs]);
-            assert.equal(calls.count, 2);
-            assert.equal(rootsRequests(wire), 2);
-          }, { authorRootsHandler: { when, onChanged } });
+          await withConnection(
+            revision,
+            kind,
+            { roots: { listChanged: true } },
+            async ({ client, wire }) => {
+              let current: { uri: string; name?: string }[] = [project];
+              const calls = answerRoots(client, () => current);
+              assert.deepEqual(await listRoots(client), [project]);
+              assert.deepEqual(await listRoots(client), [project]);
+              assert.equal(calls.count, 1, "the second call was answered from the cache");
+              current = [project, docs];
+              await client.sendRootsListChanged();
+              await changed.promise;
+              assert.equal(authorSaw, 1, "the author's own handler ran");
+              assert.deepEqual(await listRoots(client), [project, docs], "the next call asked again");
+              assert.deepEqual(await listRoots(client), [project, docs]);
+              assert.equal(calls.count, 2);
+              assert.equal(rootsRequests(wire), 2);
+            },
+            { authorRootsHandler: { when, onChanged } },
+          );
         });
       }
 
@@ -116,18 +138,24 @@ describe("the roots cache of 2025-era connections", () => {
 
     test(`an answer overtaken by list_changed is not cached (${revision})`, async () => {
       const changed = deferred();
-      await withConnection(revision, "memory", { roots: { listChanged: true } }, async ({ client }) => {
-        let n = 0;
-        client.setRequestHandler("roots/list", async () => {
-          // The list changes while the first answer is on its way: the notification goes out first.
-          if (++n === 1) await client.sendRootsListChanged();
-          return { roots: [{ uri: `file:///v${n}` }] };
-        });
-        assert.deepEqual(await listRoots(client), [{ uri: "file:///v1" }]);
-        await changed.promise;
-        assert.deepEqual(await listRoots(client), [{ uri: "file:///v2" }]);
-        assert.equal(n, 2);
-      }, { authorRootsHandler: { when: "before", onChanged: changed.resolve } });
+      await withConnection(
+        revision,
+        "memory",
+        { roots: { listChanged: true } },
+        async ({ client }) => {
+          let n = 0;
+          client.setRequestHandler("roots/list", async () => {
+            // The list changes while the first answer is on its way: the notification goes out first.
+            if (++n === 1) await client.sendRootsListChanged();
+            return { roots: [{ uri: `file:///v${n}` }] };
+          });
+          assert.deepEqual(await listRoots(client), [{ uri: "file:///v1" }]);
+          await changed.promise;
+          assert.deepEqual(await listRoots(client), [{ uri: "file:///v2" }]);
+          assert.equal(n, 2);
+        },
+        { authorRootsHandler: { when: "before", onChanged: changed.resolve } },
+      );
     });
 
     test(`each connection has its own cache (${revision})`, async () => {
@@ -154,7 +182,10 @@ describe("the roots cache of 2025-era connections", () => {
       current = [docs];
       assert.deepEqual(await listRoots(client), [docs]);
       assert.equal(calls.count, 2);
-      assert.deepEqual(rounds(wire).map((r) => Object.keys(r.inputRequests)), [["roots-1"], ["roots-1"]]);
+      assert.deepEqual(
+        rounds(wire).map((r) => Object.keys(r.inputRequests)),
+        [["roots-1"], ["roots-1"]],
+      );
     });
   });
 });
@@ -166,13 +197,17 @@ describe("a malformed roots answer", () => {
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await makeInputsFactory().factory().connect(serverSide);
     const send = clientSide.send.bind(clientSide);
-    clientSide.send = (message: any, options?: any) => send("result" in message ? { ...message, result: { roots: [{ name: "no uri" }] } } : message, options);
+    clientSide.send = (message: any, options?: any) =>
+      send("result" in message ? { ...message, result: { roots: [{ name: "no uri" }] } } : message, options);
     await client.connect(clientSide);
     try {
       answerRoots(client, () => [project]);
       const result = (await client.callTool({ name: "list_roots", arguments: {} })) as Record<string, any>;
       assert.equal(result.isError, true);
-      assert.match(result.content[0].text, /^The client's answer to roots\/list is not valid: roots\.0\.uri: Invalid input: expected string, received undefined\.$/);
+      assert.match(
+        result.content[0].text,
+        /^The client's answer to roots\/list is not valid: roots\.0\.uri: Invalid input: expected string, received undefined\.$/,
+      );
     } finally {
       await client.close();
     }
@@ -180,10 +215,13 @@ describe("a malformed roots answer", () => {
 
   test("on 2026-07-28 (an inputResponse) the tool ends with a clear error naming the root", async () => {
     const client = new Client({ name: "manual", version: "1.0.0" }, {
-      capabilities: { roots: {} }, versionNegotiation: { mode: { pin: "2026-07-28" } }, inputRequired: { autoFulfill: false },
+      capabilities: { roots: {} },
+      versionNegotiation: { mode: { pin: "2026-07-28" } },
+      inputRequired: { autoFulfill: false },
     } as never);
     await connect(client, makeInputsFactory().factory, "2026-07-28", "memory");
-    const call = (params: Record<string, unknown>) => client.callTool({ name: "list_roots", arguments: {}, ...params } as never, { allowInputRequired: true } as never) as Promise<any>;
+    const call = (params: Record<string, unknown>) =>
+      client.callTool({ name: "list_roots", arguments: {}, ...params } as never, { allowInputRequired: true } as never) as Promise<any>;
     try {
       const answers: [unknown, string][] = [
         [{ roots: [project, { name: "no uri" }] }, 'roots[1] has no string "uri".'],

@@ -17,7 +17,13 @@ const TRANSPORTS: TransportKind[] = ["memory", "http"];
 type Caps = Record<string, unknown>;
 type Conn = Awaited<ReturnType<typeof connect>>;
 
-async function withConnection(revision: ProtocolRevision, kind: TransportKind, caps: Caps, body: (conn: Conn) => Promise<void>, options: Parameters<typeof makeInputsFactory>[0] = {}) {
+async function withConnection(
+  revision: ProtocolRevision,
+  kind: TransportKind,
+  caps: Caps,
+  body: (conn: Conn) => Promise<void>,
+  options: Parameters<typeof makeInputsFactory>[0] = {},
+) {
   const conn = await connect(clientFor(revision, caps), makeInputsFactory(options).factory, revision, kind);
   try {
     await body(conn);
@@ -26,7 +32,8 @@ async function withConnection(revision: ProtocolRevision, kind: TransportKind, c
   }
 }
 
-const rounds = (wire: WireMessage[]) => wire.filter((w) => w.dir === "in" && w.message.result?.resultType === "input_required").map((w) => w.message.result);
+const rounds = (wire: WireMessage[]) =>
+  wire.filter((w) => w.dir === "in" && w.message.result?.resultType === "input_required").map((w) => w.message.result);
 const liveRequests = (wire: WireMessage[], method: string) => wire.filter((w) => w.dir === "in" && w.message.method === method);
 const toolError = (result: unknown) => {
   const r = result as { isError?: boolean; content: { text: string }[]; structuredContent?: any };
@@ -56,7 +63,10 @@ for (const revision of PROTOCOL_REVISIONS) {
           assert.equal(seen[0]!.maxTokens, 64);
           assert.deepEqual(seen[0]!.modelPreferences, { hints: [{ name: "claude" }], speedPriority: 0.8 });
           if (revision === "2026-07-28") {
-            assert.deepEqual(rounds(wire).map((r) => Object.keys(r.inputRequests)), [["sample-1"]]);
+            assert.deepEqual(
+              rounds(wire).map((r) => Object.keys(r.inputRequests)),
+              [["sample-1"]],
+            );
             assert.equal(liveRequests(wire, "sampling/createMessage").length, 0, "no server→client request on 2026-07-28");
           } else {
             assert.equal(liveRequests(wire, "sampling/createMessage").length, 1);
@@ -65,48 +75,60 @@ for (const revision of PROTOCOL_REVISIONS) {
         });
       });
 
-      test("elicit, sample and roots asked together are all answered" + (revision === "2026-07-28" ? ", in ONE input_required round" : ""), async () => {
-        const caps = { elicitation: { form: {} }, sampling: {}, roots: {} };
-        await withConnection(revision, kind, caps, async ({ client, wire }) => {
-          answerWith(client, [() => ({ action: "accept", content: { name: "Ada" } })]);
-          answerSampling(client, [reply("Analytical Engine")]);
-          answerRoots(client, () => [{ uri: "file:///home/ada/engine", name: "Engine" }]);
-          const result = resultJson(await client.callTool({ name: "everything", arguments: {} }));
-          assert.deepEqual(result, {
-            who: { action: "accept", content: { name: "Ada" } },
-            reply: { type: "text", text: "Analytical Engine" },
-            roots: [{ uri: "file:///home/ada/engine", name: "Engine" }],
-          });
-          if (revision === "2026-07-28") {
-            const all = rounds(wire);
-            assert.equal(all.length, 1, "one round for all three");
-            assert.deepEqual(Object.fromEntries(Object.entries(all[0].inputRequests).map(([k, r]: [string, any]) => [k, r.method])), {
-              "elicit-1": "elicitation/create",
-              "sample-1": "sampling/createMessage",
-              "roots-1": "roots/list",
+      test(
+        "elicit, sample and roots asked together are all answered" + (revision === "2026-07-28" ? ", in ONE input_required round" : ""),
+        async () => {
+          const caps = { elicitation: { form: {} }, sampling: {}, roots: {} };
+          await withConnection(revision, kind, caps, async ({ client, wire }) => {
+            answerWith(client, [() => ({ action: "accept", content: { name: "Ada" } })]);
+            answerSampling(client, [reply("Analytical Engine")]);
+            answerRoots(client, () => [{ uri: "file:///home/ada/engine", name: "Engine" }]);
+            const result = resultJson(await client.callTool({ name: "everything", arguments: {} }));
+            assert.deepEqual(result, {
+              who: { action: "accept", content: { name: "Ada" } },
+              reply: { type: "text", text: "Analytical Engine" },
+              roots: [{ uri: "file:///home/ada/engine", name: "Engine" }],
             });
-            const retry = wire.find((w) => w.dir === "out" && w.message.params?.inputResponses)!;
-            assert.deepEqual(Object.keys(retry.message.params.inputResponses).sort(), ["elicit-1", "roots-1", "sample-1"]);
-          } else {
-            for (const method of ["elicitation/create", "sampling/createMessage", "roots/list"]) assert.equal(liveRequests(wire, method).length, 1, method);
-          }
-          // 2026-07-28: the input_required result and the retry's inputResponses; 2025: three requests and three results.
-          const checked = assertWireValid(wire, revision);
-          assert.ok(checked >= (revision === "2026-07-28" ? 2 : 6), `${checked} messages checked against schema.json`);
-        });
-      });
+            if (revision === "2026-07-28") {
+              const all = rounds(wire);
+              assert.equal(all.length, 1, "one round for all three");
+              assert.deepEqual(Object.fromEntries(Object.entries(all[0].inputRequests).map(([k, r]: [string, any]) => [k, r.method])), {
+                "elicit-1": "elicitation/create",
+                "sample-1": "sampling/createMessage",
+                "roots-1": "roots/list",
+              });
+              const retry = wire.find((w) => w.dir === "out" && w.message.params?.inputResponses)!;
+              assert.deepEqual(Object.keys(retry.message.params.inputResponses).sort(), ["elicit-1", "roots-1", "sample-1"]);
+            } else {
+              for (const method of ["elicitation/create", "sampling/createMessage", "roots/list"])
+                assert.equal(liveRequests(wire, method).length, 1, method);
+            }
+            // 2026-07-28: the input_required result and the retry's inputResponses; 2025: three requests and three results.
+            const checked = assertWireValid(wire, revision);
+            assert.ok(checked >= (revision === "2026-07-28" ? 2 : 6), `${checked} messages checked against schema.json`);
+          });
+        },
+      );
 
       test("ctx.supports says what this client declared, as the revision allows it", async () => {
         await withConnection(revision, kind, { elicitation: { form: {} }, sampling: {} }, async ({ client }) => {
           assert.deepEqual(resultJson(await client.callTool({ name: "supports", arguments: {} })), {
-            "elicitation.form": true, "elicitation.url": false, sampling: true, "sampling.tools": false, roots: false,
+            "elicitation.form": true,
+            "elicitation.url": false,
+            sampling: true,
+            "sampling.tools": false,
+            roots: false,
           });
         });
         const everything = { elicitation: { form: {}, url: {} }, sampling: { tools: {} }, roots: {} };
         await withConnection(revision, kind, everything, async ({ client }) => {
           const modern = revision !== "2025-06-18"; // URL mode and sampling tools do not exist on 2025-06-18
           assert.deepEqual(resultJson(await client.callTool({ name: "supports", arguments: {} })), {
-            "elicitation.form": true, "elicitation.url": modern, sampling: true, "sampling.tools": modern, roots: true,
+            "elicitation.form": true,
+            "elicitation.url": modern,
+            sampling: true,
+            "sampling.tools": modern,
+            roots: true,
           });
         });
       });
@@ -119,7 +141,10 @@ for (const revision of PROTOCOL_REVISIONS) {
             await rejects32021(call, { sampling: {} });
           } else {
             const { text, structured } = toolError(await call);
-            assert.equal(text, 'This tool needs an LLM completion from the client (sampling/createMessage), but the client did not declare the "sampling" capability.');
+            assert.equal(
+              text,
+              'This tool needs an LLM completion from the client (sampling/createMessage), but the client did not declare the "sampling" capability.',
+            );
             assert.deepEqual(structured, { error: "input_unavailable", capability: "sampling", request: "sampling/createMessage" });
           }
           assert.equal(liveRequests(wire, "sampling/createMessage").length, 0);
@@ -135,16 +160,37 @@ describe("sampling with tools", () => {
       test(`a tool loop runs against a client that declared sampling.tools, on ${revision} over ${kind}`, async () => {
         await withConnection(revision, kind, { sampling: { tools: {} } }, async ({ client, wire }) => {
           const seen = answerSampling(client, [
-            () => ({ role: "assistant", content: [toolUse("call_abc123", "Paris"), toolUse("call_def456", "London")], model: "m", stopReason: "toolUse" }),
+            () => ({
+              role: "assistant",
+              content: [toolUse("call_abc123", "Paris"), toolUse("call_def456", "London")],
+              model: "m",
+              stopReason: "toolUse",
+            }),
             reply("Paris 18°C, London 18°C."),
           ]);
-          assert.deepEqual(resultJson(await client.callTool({ name: "weather_agent", arguments: { maxTurns: 2 } })), { turns: 2, answer: "Paris 18°C, London 18°C." });
+          assert.deepEqual(resultJson(await client.callTool({ name: "weather_agent", arguments: { maxTurns: 2 } })), {
+            turns: 2,
+            answer: "Paris 18°C, London 18°C.",
+          });
           assert.deepEqual(seen[0]!.tools, [weatherTool]);
           assert.deepEqual(seen[0]!.toolChoice, { mode: "auto" });
           assert.deepEqual(seen[1]!.toolChoice, { mode: "none" });
-          assert.deepEqual(seen[1]!.messages.map((m: any) => m.role), ["user", "assistant", "user"]);
-          assert.deepEqual(seen[1]!.messages[2].content.map((b: any) => [b.type, b.toolUseId]), [["tool_result", "call_abc123"], ["tool_result", "call_def456"]]);
-          if (revision === "2026-07-28") assert.deepEqual(rounds(wire).map((r) => Object.keys(r.inputRequests)), [["sample-1"], ["sample-2"]]);
+          assert.deepEqual(
+            seen[1]!.messages.map((m: any) => m.role),
+            ["user", "assistant", "user"],
+          );
+          assert.deepEqual(
+            seen[1]!.messages[2].content.map((b: any) => [b.type, b.toolUseId]),
+            [
+              ["tool_result", "call_abc123"],
+              ["tool_result", "call_def456"],
+            ],
+          );
+          if (revision === "2026-07-28")
+            assert.deepEqual(
+              rounds(wire).map((r) => Object.keys(r.inputRequests)),
+              [["sample-1"], ["sample-2"]],
+            );
         });
       });
 
@@ -156,7 +202,10 @@ describe("sampling with tools", () => {
             await rejects32021(call, { sampling: { tools: {} } });
           } else {
             const { text, structured } = toolError(await call);
-            assert.equal(text, 'This tool needs sampling with tools (sampling/createMessage with tools or toolChoice), but the client did not declare the "sampling.tools" capability.');
+            assert.equal(
+              text,
+              'This tool needs sampling with tools (sampling/createMessage with tools or toolChoice), but the client did not declare the "sampling.tools" capability.',
+            );
             assert.equal(structured.capability, "sampling.tools");
           }
           assert.equal(seen.length, 0);
@@ -169,7 +218,10 @@ describe("sampling with tools", () => {
   test("on 2025-06-18 tools do not exist: a clear error, even if the client claims sampling.tools", async () => {
     await withConnection("2025-06-18", "memory", { sampling: { tools: {} } }, async ({ client, wire }) => {
       const { text } = toolError(await client.callTool({ name: "weather_agent", arguments: { maxTurns: 2 } }));
-      assert.match(text, /^Invalid sampling request: "tools" and "toolChoice" do not exist on protocol 2025-06-18 \(sampling with tools arrived in 2025-11-25\)/);
+      assert.match(
+        text,
+        /^Invalid sampling request: "tools" and "toolChoice" do not exist on protocol 2025-06-18 \(sampling with tools arrived in 2025-11-25\)/,
+      );
       assert.equal(liveRequests(wire, "sampling/createMessage").length, 0);
     });
   });
@@ -179,9 +231,12 @@ describe("sampling with tools", () => {
       await withConnection(revision, "memory", { sampling: { tools: {} } }, async ({ client, wire }) => {
         const seen = answerSampling(client, [reply("unused")]);
         const cases: Record<string, string> = {
-          unknownId: 'Invalid sampling request: messages[2] has a tool_result for "call_9", which answers no tool_use of the message just before it (messages[1]).',
-          unanswered: 'Invalid sampling request: messages[2] must answer tool_use "call_1" of messages[1] with a tool_result before any other content.',
-          mixed: "Invalid sampling request: messages[2] mixes tool_result blocks with other content; a message with tool results must contain only tool results.",
+          unknownId:
+            'Invalid sampling request: messages[2] has a tool_result for "call_9", which answers no tool_use of the message just before it (messages[1]).',
+          unanswered:
+            'Invalid sampling request: messages[2] must answer tool_use "call_1" of messages[1] with a tool_result before any other content.',
+          mixed:
+            "Invalid sampling request: messages[2] mixes tool_result blocks with other content; a message with tool results must contain only tool results.",
         };
         for (const [which, message] of Object.entries(cases)) {
           assert.equal(toolError(await client.callTool({ name: "bad_pairing", arguments: { case: which } })).text, message, which);
@@ -209,8 +264,16 @@ describe("checkSampleParams", () => {
 
   test("accepts the spec's tool loop and drops undefined members", () => {
     const params = {
-      messages: [text("user", "Weather?"), { role: "assistant", content: [use("a"), use("b")] }, { role: "user", content: [result("a"), result("b")] }, text("assistant", "Sunny")],
-      tools: [weatherTool], toolChoice: { mode: "auto" }, maxTokens: 100, temperature: undefined,
+      messages: [
+        text("user", "Weather?"),
+        { role: "assistant", content: [use("a"), use("b")] },
+        { role: "user", content: [result("a"), result("b")] },
+        text("assistant", "Sunny"),
+      ],
+      tools: [weatherTool],
+      toolChoice: { mode: "auto" },
+      maxTokens: 100,
+      temperature: undefined,
     };
     assert.equal(problem(params), "ok");
     assert.equal("temperature" in checkSampleParams(params, "2025-11-25"), false);
@@ -223,22 +286,84 @@ describe("checkSampleParams", () => {
       [{ messages: [], maxTokens: 5 }, '"messages" must be a non-empty array.'],
       [{ messages: ok }, '"maxTokens" must be a positive integer (the client must respect it).'],
       [{ messages: ok, maxTokens: 1.5 }, '"maxTokens" must be a positive integer (the client must respect it).'],
-      [{ messages: [{ role: "system", content: { type: "text", text: "x" } }], maxTokens: 5 }, 'messages[0].role must be "user" or "assistant".'],
+      [
+        { messages: [{ role: "system", content: { type: "text", text: "x" } }], maxTokens: 5 },
+        'messages[0].role must be "user" or "assistant".',
+      ],
       [{ messages: [{ role: "user" }], maxTokens: 5 }, "messages[0] has no content."],
       [{ messages: [{ role: "user", content: { type: "text" } }], maxTokens: 5 }, 'messages[0].content (text) needs a string "text".'],
-      [{ messages: [{ role: "user", content: { type: "video", url: "x" } }], maxTokens: 5 }, 'messages[0].content has type "video"; sampling messages hold text, image, audio, tool_use or tool_result blocks.'],
-      [{ messages: [{ role: "user", content: [{ type: "text", text: "a" }] }], maxTokens: 5 }, "messages[0].content is an array, which protocol 2025-06-18 does not allow (one content block per message).", "2025-06-18"],
-      [{ messages: [{ role: "assistant", content: use("a") }, { role: "user", content: result("a") }], maxTokens: 5 }, "messages[0].content is a tool_use block, which does not exist on protocol 2025-06-18 (sampling with tools arrived in 2025-11-25).", "2025-06-18"],
-      [{ messages: ok, maxTokens: 5, modelPreferences: { speedPriority: 2 } }, "modelPreferences.speedPriority must be a number from 0 to 1."],
+      [
+        { messages: [{ role: "user", content: { type: "video", url: "x" } }], maxTokens: 5 },
+        'messages[0].content has type "video"; sampling messages hold text, image, audio, tool_use or tool_result blocks.',
+      ],
+      [
+        { messages: [{ role: "user", content: [{ type: "text", text: "a" }] }], maxTokens: 5 },
+        "messages[0].content is an array, which protocol 2025-06-18 does not allow (one content block per message).",
+        "2025-06-18",
+      ],
+      [
+        {
+          messages: [
+            { role: "assistant", content: use("a") },
+            { role: "user", content: result("a") },
+          ],
+          maxTokens: 5,
+        },
+        "messages[0].content is a tool_use block, which does not exist on protocol 2025-06-18 (sampling with tools arrived in 2025-11-25).",
+        "2025-06-18",
+      ],
+      [
+        { messages: ok, maxTokens: 5, modelPreferences: { speedPriority: 2 } },
+        "modelPreferences.speedPriority must be a number from 0 to 1.",
+      ],
       [{ messages: ok, maxTokens: 5, includeContext: "everything" }, '"includeContext" must be "none", "thisServer" or "allServers".'],
       [{ messages: ok, maxTokens: 5, tools: [{ name: "t" }] }, 'tools[0] ("t") needs an "inputSchema" of type "object".'],
-      [{ messages: ok, maxTokens: 5, toolChoice: { mode: "always" } }, 'toolChoice.mode must be "auto", "required" or "none", not "always".'],
-      [{ messages: [{ role: "user", content: result("a") }], maxTokens: 5 }, 'messages[0] has a tool_result for "a", which answers no tool_use of the message just before it.'],
-      [{ messages: [{ role: "user", content: use("a") }], maxTokens: 5 }, "messages[0] has a tool_use block in a user message; tool uses come from the assistant."],
-      [{ messages: [{ role: "assistant", content: [use("a"), use("b")] }, { role: "user", content: result("a") }], maxTokens: 5 }, 'messages[1] must answer tool_use "b" of messages[0] with a tool_result before any other content.'],
-      [{ messages: [text("user", "x"), { role: "assistant", content: use("a") }], maxTokens: 5 }, 'tool_use "a" of messages[1] is not answered; add a user message with its tool_result.'],
-      [{ messages: [{ role: "assistant", content: [use("a"), use("a")] }, { role: "user", content: result("a") }], maxTokens: 5 }, 'messages[0] uses the tool_use id "a" twice.'],
-      [{ messages: [{ role: "assistant", content: use("a") }, { role: "user", content: [result("a"), result("a")] }], maxTokens: 5 }, 'messages[1] answers tool_use "a" twice.'],
+      [
+        { messages: ok, maxTokens: 5, toolChoice: { mode: "always" } },
+        'toolChoice.mode must be "auto", "required" or "none", not "always".',
+      ],
+      [
+        { messages: [{ role: "user", content: result("a") }], maxTokens: 5 },
+        'messages[0] has a tool_result for "a", which answers no tool_use of the message just before it.',
+      ],
+      [
+        { messages: [{ role: "user", content: use("a") }], maxTokens: 5 },
+        "messages[0] has a tool_use block in a user message; tool uses come from the assistant.",
+      ],
+      [
+        {
+          messages: [
+            { role: "assistant", content: [use("a"), use("b")] },
+            { role: "user", content: result("a") },
+          ],
+          maxTokens: 5,
+        },
+        'messages[1] must answer tool_use "b" of messages[0] with a tool_result before any other content.',
+      ],
+      [
+        { messages: [text("user", "x"), { role: "assistant", content: use("a") }], maxTokens: 5 },
+        'tool_use "a" of messages[1] is not answered; add a user message with its tool_result.',
+      ],
+      [
+        {
+          messages: [
+            { role: "assistant", content: [use("a"), use("a")] },
+            { role: "user", content: result("a") },
+          ],
+          maxTokens: 5,
+        },
+        'messages[0] uses the tool_use id "a" twice.',
+      ],
+      [
+        {
+          messages: [
+            { role: "assistant", content: use("a") },
+            { role: "user", content: [result("a"), result("a")] },
+          ],
+          maxTokens: 5,
+        },
+        'messages[1] answers tool_use "a" twice.',
+      ],
     ];
     for (const [params, expected, protocol] of cases) assert.equal(problem(params, protocol), expected);
   });
@@ -247,20 +372,37 @@ describe("checkSampleParams", () => {
 describe("waiting for the model on 2025-11-25", () => {
   for (const kind of TRANSPORTS) {
     test(`progress flows while the client reviews the request, over ${kind}`, async () => {
-      await withConnection("2025-11-25", kind, { sampling: {} }, async ({ client }) => {
-        answerSampling(client, [async () => (await sleep(200), replyValue("done"))]);
-        const progress: { progress: number; message?: string }[] = [];
-        const result = await client.callTool({ name: "summarize", arguments: { text: "x" } }, { onprogress: (p: { progress: number; message?: string }) => progress.push(p), resetTimeoutOnProgress: true } as never);
-        assert.equal(resultJson(result).answer, "done");
-        assert.ok(progress.length >= 2, `got ${progress.length} progress notifications`);
-        assert.equal(progress[0]!.message, "Waiting for the user: sampling/createMessage");
-      }, { progressIntervalMs: 25 });
+      await withConnection(
+        "2025-11-25",
+        kind,
+        { sampling: {} },
+        async ({ client }) => {
+          answerSampling(client, [async () => (await sleep(200), replyValue("done"))]);
+          const progress: { progress: number; message?: string }[] = [];
+          const result = await client.callTool({ name: "summarize", arguments: { text: "x" } }, {
+            onprogress: (p: { progress: number; message?: string }) => progress.push(p),
+            resetTimeoutOnProgress: true,
+          } as never);
+          assert.equal(resultJson(result).answer, "done");
+          assert.ok(progress.length >= 2, `got ${progress.length} progress notifications`);
+          assert.equal(progress[0]!.message, "Waiting for the user: sampling/createMessage");
+        },
+        { progressIntervalMs: 25 },
+      );
     });
 
     test(`an unanswered request times out after the per-call wait and is withdrawn, over ${kind}`, async () => {
       await withConnection("2025-11-25", kind, { sampling: {} }, async ({ client }) => {
         let withdrawn = false;
-        answerSampling(client, [(_p, ctx) => new Promise((resolve) => ctx.mcpReq.signal.addEventListener("abort", () => { withdrawn = true; resolve(replyValue("late")); }))]);
+        answerSampling(client, [
+          (_p, ctx) =>
+            new Promise((resolve) =>
+              ctx.mcpReq.signal.addEventListener("abort", () => {
+                withdrawn = true;
+                resolve(replyValue("late"));
+              }),
+            ),
+        ]);
         const { text } = toolError(await client.callTool({ name: "summarize", arguments: { text: "x", timeoutMs: 120 } }));
         assert.equal(text, 'No answer to "sampling/createMessage" within 120 ms; the request was withdrawn.');
         await sleep(50);
@@ -274,10 +416,16 @@ describe("waiting for the model on 2025-11-25", () => {
         const wasAsked = new Promise<void>((r) => (asked = r));
         let withdrawn!: () => void;
         const wasWithdrawn = new Promise<void>((r) => (withdrawn = r));
-        answerSampling(client, [(_p, ctx) => new Promise((resolve) => {
-          asked();
-          ctx.mcpReq.signal.addEventListener("abort", () => { withdrawn(); resolve(replyValue("late")); });
-        })]);
+        answerSampling(client, [
+          (_p, ctx) =>
+            new Promise((resolve) => {
+              asked();
+              ctx.mcpReq.signal.addEventListener("abort", () => {
+                withdrawn();
+                resolve(replyValue("late"));
+              });
+            }),
+        ]);
         const controller = new AbortController();
         const call = client.callTool({ name: "summarize", arguments: { text: "x" } }, { signal: controller.signal } as never);
         await wasAsked;
@@ -296,12 +444,16 @@ describe("a malformed answer from the client", () => {
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await makeInputsFactory().factory().connect(serverSide);
     const send = clientSide.send.bind(clientSide);
-    clientSide.send = (message: any, options?: any) => send("result" in message ? { ...message, result: { ...message.result, role: "robot" } } : message, options);
+    clientSide.send = (message: any, options?: any) =>
+      send("result" in message ? { ...message, result: { ...message.result, role: "robot" } } : message, options);
     await client.connect(clientSide);
     try {
       answerSampling(client, [reply("fine")]);
       const { text } = toolError(await client.callTool({ name: "summarize", arguments: { text: "x" } }));
-      assert.match(text, /^The client's answer to sampling\/createMessage is not valid: role: Invalid option: expected one of "user"\|"assistant"\.$/);
+      assert.match(
+        text,
+        /^The client's answer to sampling\/createMessage is not valid: role: Invalid option: expected one of "user"\|"assistant"\.$/,
+      );
     } finally {
       await client.close();
     }
@@ -309,10 +461,16 @@ describe("a malformed answer from the client", () => {
 
   test("on 2026-07-28 (an inputResponse) the tool ends with a clear error, not a crash", async () => {
     const client = new Client({ name: "manual", version: "1.0.0" }, {
-      capabilities: { sampling: {} }, versionNegotiation: { mode: { pin: "2026-07-28" } }, inputRequired: { autoFulfill: false },
+      capabilities: { sampling: {} },
+      versionNegotiation: { mode: { pin: "2026-07-28" } },
+      inputRequired: { autoFulfill: false },
     } as never);
-    const conn = await connect(client, makeInputsFactory().factory, "2026-07-28", "memory");
-    const call = (params: Record<string, unknown>) => client.callTool({ name: "summarize", arguments: { text: "x" }, ...params } as never, { allowInputRequired: true } as never) as Promise<any>;
+    await connect(client, makeInputsFactory().factory, "2026-07-28", "memory");
+    const call = (params: Record<string, unknown>) =>
+      client.callTool(
+        { name: "summarize", arguments: { text: "x" }, ...params } as never,
+        { allowInputRequired: true } as never,
+      ) as Promise<any>;
     try {
       const first = await call({});
       assert.deepEqual(Object.keys(first.inputRequests), ["sample-1"]);

@@ -9,7 +9,7 @@ import { request } from "node:http";
 import { fileURLToPath } from "node:url";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Client, SdkHttpError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { serveHttp, type HttpServerHandle } from "../../src/server/http.js";
+import { serveHttp } from "../../src/server/http.js";
 import { answerWith, makeFactory, resultJson } from "./fixtures.js";
 
 const REVISION = "2025-11-25";
@@ -30,7 +30,12 @@ async function rawInitialize(url: URL | string): Promise<string> {
 }
 
 function post(url: URL | string, sid: string, message: unknown, signal?: AbortSignal) {
-  return fetch(url, { method: "POST", headers: { ...HEADERS, "mcp-session-id": sid, "mcp-protocol-version": REVISION }, body: JSON.stringify(message), signal: signal ?? null });
+  return fetch(url, {
+    method: "POST",
+    headers: { ...HEADERS, "mcp-session-id": sid, "mcp-protocol-version": REVISION },
+    body: JSON.stringify(message),
+    signal: signal ?? null,
+  });
 }
 
 async function until(what: string, cond: () => boolean, ms = 10_000) {
@@ -42,7 +47,10 @@ async function until(what: string, cond: () => boolean, ms = 10_000) {
 }
 
 async function sdkClient(url: URL) {
-  const client = new Client({ name: "test-client", version: "1.0.0" }, { capabilities: { elicitation: { form: {} } }, supportedProtocolVersions: [REVISION] } as never);
+  const client = new Client({ name: "test-client", version: "1.0.0" }, {
+    capabilities: { elicitation: { form: {} } },
+    supportedProtocolVersions: [REVISION],
+  } as never);
   const transport = new StreamableHTTPClientTransport(url);
   await client.connect(transport);
   return { client, sessionId: transport.sessionId! };
@@ -66,7 +74,10 @@ async function serverMode() {
   process.on("message", async (message: { cmd: string }) => {
     if (message.cmd === "heap") process.send!({ heap: await heap(), sessions: handle.sessionCount });
     if (message.cmd === "sessions") process.send!({ sessions: handle.sessionCount });
-    if (message.cmd === "close") await handle.close(), process.exit(0);
+    if (message.cmd === "close") {
+      await handle.close();
+      process.exit(0);
+    }
   });
   process.send!({ url: handle.url.href });
 }
@@ -97,11 +108,18 @@ if (process.env.SESSIONS_TEST_SERVER) {
       const http = await serveHttp(makeFactory().factory, { sessionIdleMs: 200 });
       try {
         // A client without its GET stream (as after a dropped connection): nothing is open on the session.
-        const noGet: typeof fetch = (input, init) => (init?.method === "GET" ? Promise.resolve(new Response(null, { status: 405 })) : fetch(input, init));
-        const client = new Client({ name: "test-client", version: "1.0.0" }, { capabilities: {}, supportedProtocolVersions: [REVISION] } as never);
+        const noGet: typeof fetch = (input, init) =>
+          init?.method === "GET" ? Promise.resolve(new Response(null, { status: 405 })) : fetch(input, init);
+        const client = new Client({ name: "test-client", version: "1.0.0" }, {
+          capabilities: {},
+          supportedProtocolVersions: [REVISION],
+        } as never);
         await client.connect(new StreamableHTTPClientTransport(http.url, { fetch: noGet }));
         await until("the idle session expired", () => http.sessionCount === 0);
-        const error = await client.listTools().then(() => assert.fail("the expired session answered"), (e: unknown) => e as Error & { status?: number });
+        const error = await client.listTools().then(
+          () => assert.fail("the expired session answered"),
+          (e: unknown) => e as Error & { status?: number },
+        );
         assert.ok(error instanceof SdkHttpError, String(error));
         assert.equal(error.status, 404);
         assert.match(error.message, /Session not found/);
@@ -133,7 +151,12 @@ if (process.env.SESSIONS_TEST_SERVER) {
       try {
         const sid = await rawInitialize(http.url);
         const controller = new AbortController();
-        const res = await post(http.url, sid, { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "book", arguments: { city: "Oslo" } } }, controller.signal);
+        const res = await post(
+          http.url,
+          sid,
+          { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "book", arguments: { city: "Oslo" } } },
+          controller.signal,
+        );
         const reader = res.body!.getReader();
         const decoder = new TextDecoder();
         let text = "";
@@ -147,7 +170,11 @@ if (process.env.SESSIONS_TEST_SERVER) {
         controller.abort(); // the client drops the call's stream: only the pending requests remain
         await sleep(800);
         assert.equal(http.sessionCount, 1, "the session outlived four idle periods while the question was pending");
-        const answer = await post(http.url, sid, { jsonrpc: "2.0", id: asked.id, result: { action: "accept", content: { confirmBooking: true } } });
+        const answer = await post(http.url, sid, {
+          jsonrpc: "2.0",
+          id: asked.id,
+          result: { action: "accept", content: { confirmBooking: true } },
+        });
         assert.equal(answer.status, 202);
         await until("the answered session expired", () => http.sessionCount === 0);
         assert.equal((await post(http.url, sid, { jsonrpc: "2.0", id: 3, method: "tools/list" })).status, 404);
@@ -212,9 +239,11 @@ if (process.env.SESSIONS_TEST_SERVER) {
     const sessions = async () => (await ask("sessions")).sessions!;
     const openSessions = async (n: number, parallel = 50) => {
       let left = n;
-      await Promise.all(Array.from({ length: parallel }, async () => {
-        while (left-- > 0) await rawInitialize(url);
-      }));
+      await Promise.all(
+        Array.from({ length: parallel }, async () => {
+          while (left-- > 0) await rawInitialize(url);
+        }),
+      );
     };
     const expired = async () => {
       const end = Date.now() + 60_000;
@@ -265,15 +294,34 @@ if (process.env.SESSIONS_TEST_SERVER) {
       const body = JSON.stringify(initialize());
       const statuses: Record<number, number> = {};
       const errors: Record<string, number> = {};
-      await Promise.all(Array.from({ length: 1000 }, () => new Promise<void>((resolve) => {
-        // agent: false gives every request its own connection, all opened at once.
-        const req = request(url, { method: "POST", agent: false, headers: { ...HEADERS, "content-length": Buffer.byteLength(body) } }, (res) => {
-          statuses[res.statusCode!] = (statuses[res.statusCode!] ?? 0) + 1;
-          res.resume().on("end", resolve).on("error", (e: NodeJS.ErrnoException) => ((errors[e.code ?? e.message] = (errors[e.code ?? e.message] ?? 0) + 1), resolve()));
-        });
-        req.on("error", (e: NodeJS.ErrnoException) => ((errors[e.code ?? e.message] = (errors[e.code ?? e.message] ?? 0) + 1), resolve()));
-        req.end(body);
-      })));
+      await Promise.all(
+        Array.from(
+          { length: 1000 },
+          () =>
+            new Promise<void>((resolve) => {
+              // agent: false gives every request its own connection, all opened at once.
+              const req = request(
+                url,
+                { method: "POST", agent: false, headers: { ...HEADERS, "content-length": Buffer.byteLength(body) } },
+                (res) => {
+                  statuses[res.statusCode!] = (statuses[res.statusCode!] ?? 0) + 1;
+                  res
+                    .resume()
+                    .on("end", resolve)
+                    .on(
+                      "error",
+                      (e: NodeJS.ErrnoException) => ((errors[e.code ?? e.message] = (errors[e.code ?? e.message] ?? 0) + 1), resolve()),
+                    );
+                },
+              );
+              req.on(
+                "error",
+                (e: NodeJS.ErrnoException) => ((errors[e.code ?? e.message] = (errors[e.code ?? e.message] ?? 0) + 1), resolve()),
+              );
+              req.end(body);
+            }),
+        ),
+      );
       const report = `1,000 concurrent connections: statuses ${JSON.stringify(statuses)}, errors ${JSON.stringify(errors)} (ECONNRESET: ${errors.ECONNRESET ?? 0})`;
       t.diagnostic(report);
       console.log(report);

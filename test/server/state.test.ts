@@ -34,12 +34,19 @@ describe("seal and open", () => {
       [token, {}, { ...options, maxBytes: 10 }, "too-large"],
     ];
     for (const [state, change, opts, problem] of cases) {
-      assert.throws(() => open(state, { ...binding, ...change }, opts as typeof options), (e: unknown) => e instanceof StateError && e.problem === problem, problem);
+      assert.throws(
+        () => open(state, { ...binding, ...change }, opts as typeof options),
+        (e: unknown) => e instanceof StateError && e.problem === problem,
+        problem,
+      );
     }
   });
 
   test("a journal over the size limit is refused when sealing, with the numbers", () => {
-    assert.throws(() => seal({ big: "x".repeat(5000) + Math.random() }, binding, { ...options, maxBytes: 100 }), /requestState, over the limit of 100; raise maxStateBytes/);
+    assert.throws(
+      () => seal({ big: "x".repeat(5000) + Math.random() }, binding, { ...options, maxBytes: 100 }),
+      /requestState, over the limit of 100; raise maxStateBytes/,
+    );
   });
 
   test("a key can be given as hex or base64url text, and must be 32 bytes", () => {
@@ -59,8 +66,15 @@ function manualClient() {
   } as never);
 }
 
-type Call = { name: string; arguments: Record<string, unknown>; inputResponses?: unknown; requestState?: unknown; _meta?: Record<string, unknown> };
-const call = (client: Client, params: Call) => client.callTool(params as never, { allowInputRequired: true } as never) as Promise<Record<string, any>>;
+type Call = {
+  name: string;
+  arguments: Record<string, unknown>;
+  inputResponses?: unknown;
+  requestState?: unknown;
+  _meta?: Record<string, unknown>;
+};
+const call = (client: Client, params: Call) =>
+  client.callTool(params as never, { allowInputRequired: true } as never) as Promise<Record<string, any>>;
 const okAnswer = { "elicit-1": { action: "accept", content: { confirmBooking: true } } };
 
 for (const kind of ["memory", "http"] as TransportKind[]) {
@@ -95,10 +109,26 @@ for (const kind of ["memory", "http"] as TransportKind[]) {
       try {
         const i = Math.floor(state.length / 2);
         const flipped = state.slice(0, i) + (state[i] === "A" ? "B" : "A") + state.slice(i + 1);
-        await rejects(call(client, { name: "book", arguments: { city: "Rome" }, inputResponses: okAnswer, requestState: flipped }), "tampered", /integrity check/);
-        await rejects(call(client, { name: "pay_then_ask", arguments: {}, inputResponses: okAnswer, requestState: state }), "tool", /issued for tool "book", not "pay_then_ask"/);
-        await rejects(call(client, { name: "book", arguments: { city: "Paris" }, inputResponses: okAnswer, requestState: state }), "arguments", /other arguments/);
-        await rejects(call(client, { name: "book", arguments: { city: "Rome" }, requestState: "bm90LW91cnM" }), "malformed", /not a state this server issued/);
+        await rejects(
+          call(client, { name: "book", arguments: { city: "Rome" }, inputResponses: okAnswer, requestState: flipped }),
+          "tampered",
+          /integrity check/,
+        );
+        await rejects(
+          call(client, { name: "pay_then_ask", arguments: {}, inputResponses: okAnswer, requestState: state }),
+          "tool",
+          /issued for tool "book", not "pay_then_ask"/,
+        );
+        await rejects(
+          call(client, { name: "book", arguments: { city: "Paris" }, inputResponses: okAnswer, requestState: state }),
+          "arguments",
+          /other arguments/,
+        );
+        await rejects(
+          call(client, { name: "book", arguments: { city: "Rome" }, requestState: "bm90LW91cnM" }),
+          "malformed",
+          /not a state this server issued/,
+        );
         await rejects(call(client, { name: "book", arguments: { city: "Rome" }, requestState: 7 }), "malformed", /must be the string/);
       } finally {
         await close();
@@ -109,7 +139,11 @@ for (const kind of ["memory", "http"] as TransportKind[]) {
       const { client, state, close } = await firstRound({ stateTtlMs: 30 });
       try {
         await sleep(60);
-        await rejects(call(client, { name: "book", arguments: { city: "Rome" }, inputResponses: okAnswer, requestState: state }), "expired", /expired at .*call the tool again/);
+        await rejects(
+          call(client, { name: "book", arguments: { city: "Rome" }, inputResponses: okAnswer, requestState: state }),
+          "expired",
+          /expired at .*call the tool again/,
+        );
       } finally {
         await close();
       }
@@ -131,7 +165,12 @@ for (const kind of ["memory", "http"] as TransportKind[]) {
     test("missing answers are asked again; unknown response keys are ignored", async () => {
       const { client, state, close } = await firstRound();
       try {
-        const again = await call(client, { name: "book", arguments: { city: "Rome" }, inputResponses: { "other-key": { action: "accept", content: {} } }, requestState: state });
+        const again = await call(client, {
+          name: "book",
+          arguments: { city: "Rome" },
+          inputResponses: { "other-key": { action: "accept", content: {} } },
+          requestState: state,
+        });
         assert.equal(again.resultType, "input_required");
         assert.deepEqual(Object.keys(again.inputRequests), ["elicit-1"]);
       } finally {
@@ -159,7 +198,12 @@ test("a kit made per server factory (a new server per HTTP request) still comple
   try {
     const first = await call(conn.client, { name: "book", arguments: { city: "Rome" } });
     assert.equal(first.resultType, "input_required");
-    const done = await call(conn.client, { name: "book", arguments: { city: "Rome" }, inputResponses: okAnswer, requestState: first.requestState });
+    const done = await call(conn.client, {
+      name: "book",
+      arguments: { city: "Rome" },
+      inputResponses: okAnswer,
+      requestState: first.requestState,
+    });
     assert.equal(JSON.parse(done.content[0].text).action, "accept");
   } finally {
     await conn.close();

@@ -15,7 +15,9 @@ for (const revision of ["2025-11-25", "2026-07-28"] as ProtocolRevision[]) {
     const factory = () => {
       const server = new McpServer({ name: "v", version: "1" });
       kit.registerTool(server, "pick", { description: "a range" }, async (_args, ctx) => {
-        const answer = await ctx.elicit("Pick a range", range, { validate: ({ from, to }) => (from < to ? undefined : { to: "To must be greater than From" }) });
+        const answer = await ctx.elicit("Pick a range", range, {
+          validate: ({ from, to }) => (from < to ? undefined : { to: "To must be greater than From" }),
+        });
         const width: number | undefined = answer.action === "accept" ? answer.content.to - answer.content.from : undefined;
         return { content: [{ type: "text", text: JSON.stringify({ answer, width }) }] };
       });
@@ -25,7 +27,12 @@ for (const revision of ["2025-11-25", "2026-07-28"] as ProtocolRevision[]) {
       });
       return server;
     };
-    const answers: Record<string, number | string>[] = [{ from: 5, to: 3, note: "x" }, { from: 5, to: 9 }, { from: 1, to: 2 }, { from: 1, to: 2 }];
+    const answers: Record<string, number | string>[] = [
+      { from: 5, to: 3, note: "x" },
+      { from: 5, to: 9 },
+      { from: 1, to: 2 },
+      { from: 1, to: 2 },
+    ];
     const client = clientFor(revision);
     client.setRequestHandler("elicitation/create", async () => ({ action: "accept", content: answers.shift()! }));
     const conn = await connect(client, factory, revision, "memory");

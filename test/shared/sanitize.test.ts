@@ -7,10 +7,14 @@ const BEL = "\u0007";
 const ST = `${ESC}\\`;
 
 /** What may never survive: C0 except \n, DEL, C1, bidi controls, zero-width/invisible chars, separators. */
-const FORBIDDEN = /[\u0000-\u0009\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C\u200B\u200C\u2060\uFEFF\u180E\u00AD\u2028\u2029]/;
+const FORBIDDEN =
+  /[\u0000-\u0009\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C\u200B\u200C\u2060\uFEFF\u180E\u00AD\u2028\u2029]/;
 function assertInert(out: string): void {
   assert.ok(!FORBIDDEN.test(out), `forbidden character in ${JSON.stringify(out)}`);
-  assert.ok(!/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(out), `lone surrogate in ${JSON.stringify(out)}`);
+  assert.ok(
+    !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(out),
+    `lone surrogate in ${JSON.stringify(out)}`,
+  );
 }
 function clean(text: unknown, options?: Parameters<typeof sanitizeText>[1]): string {
   const out = sanitizeText(text, options);
@@ -127,13 +131,40 @@ test("U+2028 / U+2029 become line breaks when multiline, spaces otherwise", () =
 test("bidirectional overrides, isolates and marks are removed", () => {
   // "Trojan Source"-style reordering: the text must read in logical order.
   assert.equal(clean("Pay \u202Eredro\u202C now"), "Pay redro now");
-  for (const c of ["\u202A", "\u202B", "\u202C", "\u202D", "\u202E", "\u2066", "\u2067", "\u2068", "\u2069", "\u200E", "\u200F", "\u061C"]) {
+  for (const c of [
+    "\u202A",
+    "\u202B",
+    "\u202C",
+    "\u202D",
+    "\u202E",
+    "\u2066",
+    "\u2067",
+    "\u2068",
+    "\u2069",
+    "\u200E",
+    "\u200F",
+    "\u061C",
+  ]) {
     assert.equal(clean(`a${c}b`), "ab", `U+${c.codePointAt(0)!.toString(16)}`);
   }
 });
 
 test("zero-width and invisible characters are removed", () => {
-  for (const c of ["\u200B", "\u200C", "\u200D", "\u2060", "\uFEFF", "\u180E", "\u00AD", "\u2061", "\u2064", "\u206A", "\uFFF9", "\u3164", "\uFFA0"]) {
+  for (const c of [
+    "\u200B",
+    "\u200C",
+    "\u200D",
+    "\u2060",
+    "\uFEFF",
+    "\u180E",
+    "\u00AD",
+    "\u2061",
+    "\u2064",
+    "\u206A",
+    "\uFFF9",
+    "\u3164",
+    "\uFFA0",
+  ]) {
     assert.equal(clean(`pay${c}pal`), "paypal", `U+${c.codePointAt(0)!.toString(16)}`);
   }
   assert.equal(clean("\uFEFFstarts with a BOM"), "starts with a BOM");
@@ -251,7 +282,35 @@ test("sanitizing is idempotent", () => {
 });
 
 test("random input always comes out inert and bounded", () => {
-  const alphabet = [ESC, "[", "]", "P", "\\", BEL, "\u009b", "\u009c", "\u009d", "\u0090", "\u200D", "\u202E", "\uD83D", "\uDE00", "\n", "\r", "\t", "a", "1", ";", "😀", "\u{E0041}", "\uFE0F", "\u0301", "\u2028", "\u0000", "\u007f"];
+  const alphabet = [
+    ESC,
+    "[",
+    "]",
+    "P",
+    "\\",
+    BEL,
+    "\u009b",
+    "\u009c",
+    "\u009d",
+    "\u0090",
+    "\u200D",
+    "\u202E",
+    "\uD83D",
+    "\uDE00",
+    "\n",
+    "\r",
+    "\t",
+    "a",
+    "1",
+    ";",
+    "😀",
+    "\u{E0041}",
+    "\uFE0F",
+    "\u0301",
+    "\u2028",
+    "\u0000",
+    "\u007f",
+  ];
   let seed = 7;
   const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   for (let i = 0; i < 2000; i++) {

@@ -7,7 +7,13 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { Client } from "@modelcontextprotocol/client";
 import { InMemoryTransport, McpServer } from "@modelcontextprotocol/server";
-import { requestHandlers, SdkInternalsError, SUPPORTED_SDK, watchNotifications, wrapClientHandlers } from "../../src/shared/sdk-internals.js";
+import {
+  requestHandlers,
+  SdkInternalsError,
+  SUPPORTED_SDK,
+  watchNotifications,
+  wrapClientHandlers,
+} from "../../src/shared/sdk-internals.js";
 
 const require = createRequire(import.meta.url);
 
@@ -58,12 +64,24 @@ test("wrapClientHandlers wraps the SDK's own wrapper for handlers registered mea
   const client = new Client({ name: "c", version: "1" }, { capabilities: { elicitation: { form: {} } } });
   const before = (client as unknown as { _wrapHandler: unknown })._wrapHandler;
   const wrapped: string[] = [];
-  wrapClientHandlers(client, (method, inner) => {
-    wrapped.push(method);
-    return inner;
-  }, () => client.setRequestHandler("elicitation/create", async () => ({ action: "cancel" })));
+  wrapClientHandlers(
+    client,
+    (method, inner) => {
+      wrapped.push(method);
+      return inner;
+    },
+    () => client.setRequestHandler("elicitation/create", async () => ({ action: "cancel" })),
+  );
   assert.deepEqual(wrapped, ["elicitation/create"]);
   assert.equal((client as unknown as { _wrapHandler: unknown })._wrapHandler, before, "the hook is the SDK's again");
   assert.equal(Object.hasOwn(client, "_wrapHandler"), false);
-  assert.throws(() => wrapClientHandlers({}, (_m, h) => h, () => {}), SdkInternalsError);
+  assert.throws(
+    () =>
+      wrapClientHandlers(
+        {},
+        (_m, h) => h,
+        () => {},
+      ),
+    SdkInternalsError,
+  );
 });

@@ -16,15 +16,20 @@ const booking = form({
 });
 
 export type BookingChecks = [
-  Expect<Equal<Infer<typeof booking>, {
-    confirmBooking: boolean;
-    room: "sea" | "city";
-    nights: number;
-    email: string;
-    seat?: "window" | "aisle" | "no preference";
-    meals?: ("veg" | "halal")[];
-    budget?: number;
-  }>>,
+  Expect<
+    Equal<
+      Infer<typeof booking>,
+      {
+        confirmBooking: boolean;
+        room: "sea" | "city";
+        nights: number;
+        email: string;
+        seat?: "window" | "aisle" | "no preference";
+        meals?: ("veg" | "halal")[];
+        budget?: number;
+      }
+    >
+  >,
 ];
 
 // validateContent carries the inferred type into `value`.
@@ -33,7 +38,8 @@ if (result.ok) {
   const room: "sea" | "city" = result.value.room;
   // @ts-expect-error seat may be absent
   const seat: string = result.value.seat;
-  void room, seat;
+  void room;
+  void seat;
 }
 
 // A default must be one of the options.

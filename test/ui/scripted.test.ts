@@ -13,10 +13,18 @@ import { scriptedUI, type ScriptedAnswer } from "../../src/ui/scripted.js";
 import { clientFor, connect, type WireMessage } from "../helpers/mcp.js";
 import { assertWire } from "../helpers/wire.js";
 
-const SCHEMA: RequestedSchema = { type: "object", properties: { name: { type: "string" }, age: { type: "integer", minimum: 0 } }, required: ["name"] };
+const SCHEMA: RequestedSchema = {
+  type: "object",
+  properties: { name: { type: "string" }, age: { type: "integer", minimum: 0 } },
+  required: ["name"],
+};
 const context: UIContext = { server: { name: "srv", version: "1" }, protocol: "2025-11-25", signal: new AbortController().signal };
 const formRequest = (message: string): FormRequest => ({ message, fields: describeFields(SCHEMA), schema: SCHEMA, warnings: [] });
-const urlRequest = (message: string, url = "https://example.com/auth"): UrlRequest => ({ message, analysis: analyzeUrl(url), elicitationId: "e1" });
+const urlRequest = (message: string, url = "https://example.com/auth"): UrlRequest => ({
+  message,
+  analysis: analyzeUrl(url),
+  elicitationId: "e1",
+});
 
 function scripted(answers: ScriptedAnswer[]) {
   const log: string[] = [];
@@ -43,10 +51,15 @@ describe("scriptedUI", () => {
     ]);
   });
 
-  test("matching ignores case (the README's \"Confirm your Barcelona\" fits \"Please confirm your Barcelona…\")", async () => {
+  test('matching ignores case (the README\'s "Confirm your Barcelona" fits "Please confirm your Barcelona…")', async () => {
     const { ui, log } = scripted([{ match: "Confirm your Barcelona", action: "accept", content: { name: "Ana" } }, { action: "decline" }]);
-    assert.deepEqual(await ui.form(formRequest("Please confirm your Barcelona vacation booking details:"), context), { action: "accept", content: { name: "Ana" } });
-    assert.deepEqual(log, ['elicit: answers entry [0] (match "Confirm your Barcelona") answered "Please confirm your Barcelona vacation booking details:": accept.']);
+    assert.deepEqual(await ui.form(formRequest("Please confirm your Barcelona vacation booking details:"), context), {
+      action: "accept",
+      content: { name: "Ana" },
+    });
+    assert.deepEqual(log, [
+      'elicit: answers entry [0] (match "Confirm your Barcelona") answered "Please confirm your Barcelona vacation booking details:": accept.',
+    ]);
   });
 
   test("the first unused entry whose match fits the message wins; an entry without match fits any message", async () => {
@@ -66,7 +79,10 @@ describe("scriptedUI", () => {
   });
 
   test("the match is a Unicode regular expression, and remaining() reports entries as given", async () => {
-    const { ui } = scripted([{ match: "^\\p{Lu}{3}$", action: "decline" }, { match: "zzz", action: "cancel" }]);
+    const { ui } = scripted([
+      { match: "^\\p{Lu}{3}$", action: "decline" },
+      { match: "zzz", action: "cancel" },
+    ]);
     assert.deepEqual(await ui.form(formRequest("ÉTÉ"), context), { action: "decline" });
     assert.deepEqual(ui.remaining(), [{ match: "zzz", action: "cancel" }]);
   });
@@ -85,11 +101,7 @@ describe("scriptedUI", () => {
   });
 
   test("URL requests are answered by the entry's action; content is ignored", async () => {
-    const { ui } = scripted([
-      { match: "Sign", action: "accept", content: { ignored: true } },
-      { action: "decline" },
-      { action: "cancel" },
-    ]);
+    const { ui } = scripted([{ match: "Sign", action: "accept", content: { ignored: true } }, { action: "decline" }, { action: "cancel" }]);
     assert.equal(await ui.url(urlRequest("Sign in"), context), "accept");
     assert.equal(await ui.url(urlRequest("Pay"), context), "decline");
     assert.equal(await ui.url(urlRequest("Pay again"), context), "cancel");
@@ -123,11 +135,18 @@ describe("scriptedUI", () => {
 });
 
 describe("scriptedUI through attachElicitation", () => {
-  const age = { type: "object", properties: { name: { type: "string", title: "Name" }, age: { type: "integer", title: "Age", minimum: 18 } }, required: ["name", "age"] };
+  const age = {
+    type: "object",
+    properties: { name: { type: "string", title: "Name" }, age: { type: "integer", title: "Age", minimum: 18 } },
+    required: ["name", "age"],
+  };
   const factory = () => {
     const server = new McpServer({ name: "raw-server", version: "1.0.0" });
     server.registerTool("ask", { inputSchema: z.object({ message: z.string() }) }, async ({ message }, ctx): Promise<CallToolResult> => {
-      const result = await ctx.mcpReq.send({ method: "elicitation/create", params: { mode: "form", message, requestedSchema: age } as never }, { timeout: 5000 });
+      const result = await ctx.mcpReq.send(
+        { method: "elicitation/create", params: { mode: "form", message, requestedSchema: age } as never },
+        { timeout: 5000 },
+      );
       return { content: [{ type: "text", text: JSON.stringify(result) }] };
     });
     return server;
@@ -154,7 +173,10 @@ describe("scriptedUI through attachElicitation", () => {
       const first = await client.callTool({ name: "ask", arguments: { message: "\u001b[1mCheck your age\u001b[0m" } });
       assert.deepEqual(JSON.parse((first.content as { text: string }[])[0]!.text), { action: "cancel" });
       const second = await client.callTool({ name: "ask", arguments: { message: "Again" } });
-      assert.deepEqual(JSON.parse((second.content as { text: string }[])[0]!.text), { action: "accept", content: { name: "Ana", age: 30 } });
+      assert.deepEqual(JSON.parse((second.content as { text: string }[])[0]!.text), {
+        action: "accept",
+        content: { name: "Ana", age: 30 },
+      });
 
       const [r1, r2] = replies(wire);
       assert.deepEqual(r1!.result, { action: "cancel" });
@@ -175,7 +197,13 @@ describe("scriptedUI through attachElicitation", () => {
 });
 
 describe("scriptedUI: sampling entries and URL waits", () => {
-  const view = (text: string): SamplingRequestView => ({ messages: [{ role: "user", text }], maxTokens: 10, modelHints: [], priorities: {}, tools: [] });
+  const view = (text: string): SamplingRequestView => ({
+    messages: [{ role: "user", text }],
+    maxTokens: 10,
+    modelHints: [],
+    priorities: {},
+    tools: [],
+  });
 
   test("sample entries answer only sampling requests, in order; the approving entry decides the answer", async () => {
     const { ui, log } = scripted([
@@ -186,7 +214,10 @@ describe("scriptedUI: sampling entries and URL waits", () => {
     ]);
     const first = view("Pick among these flights");
     assert.deepEqual(await ui.reviewRequest(first, context), { action: "approve" });
-    assert.deepEqual(await ui.reviewAnswer({ model: "m", text: "BCN-07", toolCalls: [] }, first, context), { action: "approve", text: "BCN-11" });
+    assert.deepEqual(await ui.reviewAnswer({ model: "m", text: "BCN-07", toolCalls: [] }, first, context), {
+      action: "approve",
+      text: "BCN-11",
+    });
     assert.deepEqual(await ui.reviewRequest(view("other"), context), { action: "deny" });
     const third = view("third");
     assert.deepEqual(await ui.reviewRequest(third, context), { action: "approve" });
@@ -220,14 +251,20 @@ describe("scriptedUI: sampling entries and URL waits", () => {
     assert.ok(Date.now() - started < 2000, "retried after 50 ms, not the default");
     assert.equal(await ui.url(urlRequest("Again"), context), "accept");
     const aborted = new AbortController();
-    const waiting = ui.waitForUrl({ message: "m", host: "pay.example", completed: new Promise(() => {}) }, { ...context, signal: aborted.signal });
+    const waiting = ui.waitForUrl(
+      { message: "m", host: "pay.example", completed: new Promise(() => {}) },
+      { ...context, signal: aborted.signal },
+    );
     aborted.abort();
     assert.equal(await waiting, "cancel", "a withdrawn call ends the wait");
-    assert.deepEqual(log.filter((l) => l.includes("retrying")), [
-      "elicit: retrying the call in 50 ms unless pay.example reports the flow complete first.",
-      "elicit: retrying the call in 50 ms unless pay.example reports the flow complete first.",
-      "elicit: retrying the call in 3 s unless pay.example reports the flow complete first.",
-    ]);
+    assert.deepEqual(
+      log.filter((l) => l.includes("retrying")),
+      [
+        "elicit: retrying the call in 50 ms unless pay.example reports the flow complete first.",
+        "elicit: retrying the call in 50 ms unless pay.example reports the flow complete first.",
+        "elicit: retrying the call in 3 s unless pay.example reports the flow complete first.",
+      ],
+    );
   });
 
   test("scripted consent logs the URL analysis warnings before answering", async () => {

@@ -13,7 +13,11 @@ import type { Step } from "../fixtures/terminal/scenario.js";
 import { KEY, startDriver, tempDirs, type PtySession } from "../helpers/pty.js";
 
 /** Runs `body` against a driver for `steps`, then checks it exited by itself with the terminal restored (cooked mode, cursor shown). */
-async function session(steps: Step[], body: (s: PtySession) => Promise<void>, options: Parameters<typeof startDriver>[1] = {}): Promise<void> {
+async function session(
+  steps: Step[],
+  body: (s: PtySession) => Promise<void>,
+  options: Parameters<typeof startDriver>[1] = {},
+): Promise<void> {
   const s = startDriver(steps, options);
   try {
     await body(s);
@@ -52,12 +56,25 @@ const KINDS: RequestedSchema = {
     travelers: { type: "integer", title: "Travelers", minimum: 1, maximum: 9 },
     insurance: { type: "boolean", title: "Insurance" },
     newsletter: { type: "boolean", title: "Newsletter" },
-    seat: { type: "string", title: "Seat", oneOf: [{ const: "window", title: "Window seat" }, { const: "aisle", title: "Aisle seat" }] },
+    seat: {
+      type: "string",
+      title: "Seat",
+      oneOf: [
+        { const: "window", title: "Window seat" },
+        { const: "aisle", title: "Aisle seat" },
+      ],
+    },
     meal: { type: "string", title: "Meal", enum: ["veg", "fish"], enumNames: ["Vegetarian", "Fish"] },
     extras: {
       type: "array",
       title: "Extras",
-      items: { anyOf: [{ const: "bag", title: "Checked bag" }, { const: "wifi", title: "Wi-Fi" }, { const: "lounge", title: "Lounge" }] },
+      items: {
+        anyOf: [
+          { const: "bag", title: "Checked bag" },
+          { const: "wifi", title: "Wi-Fi" },
+          { const: "lounge", title: "Lounge" },
+        ],
+      },
       minItems: 1,
       maxItems: 2,
     },
@@ -134,7 +151,16 @@ describe("terminalUI forms", () => {
 
       assert.deepEqual(await s.result(0), {
         action: "accept",
-        content: { email: "ana@example.com", departDate: "2026-06-15", budget: 1200.5, travelers: 2, insurance: false, seat: "aisle", meal: "fish", extras: ["bag", "wifi"] },
+        content: {
+          email: "ana@example.com",
+          departDate: "2026-06-15",
+          budget: 1200.5,
+          travelers: 2,
+          insurance: false,
+          seat: "aisle",
+          meal: "fish",
+          extras: ["bag", "wifi"],
+        },
       });
       await s.waitFor(/Sent your answers to travel 1\.2\.0\./);
     });
@@ -143,7 +169,10 @@ describe("terminalUI forms", () => {
   test("an invalid entry shows the project's message for the field and asks again", async () => {
     const schema: RequestedSchema = {
       type: "object",
-      properties: { email: { type: "string", title: "Email", format: "email" }, travelers: { type: "integer", title: "Travelers", minimum: 1, maximum: 9 } },
+      properties: {
+        email: { type: "string", title: "Email", format: "email" },
+        travelers: { type: "integer", title: "Travelers", minimum: 1, maximum: 9 },
+      },
       required: ["email", "travelers"],
     };
     await session([{ kind: "form", message: "Who travels?", schema }], async (s) => {
@@ -180,7 +209,17 @@ describe("terminalUI forms", () => {
   test("review: edit an answer, see it changed, then submit", async () => {
     const schema: RequestedSchema = {
       type: "object",
-      properties: { name: { type: "string", title: "Name" }, seat: { type: "string", title: "Seat", oneOf: [{ const: "w", title: "Window" }, { const: "a", title: "Aisle" }] } },
+      properties: {
+        name: { type: "string", title: "Name" },
+        seat: {
+          type: "string",
+          title: "Seat",
+          oneOf: [
+            { const: "w", title: "Window" },
+            { const: "a", title: "Aisle" },
+          ],
+        },
+      },
       required: ["name", "seat"],
     };
     await session([{ kind: "form", message: "Who sits where?", schema }], async (s) => {
@@ -218,8 +257,26 @@ describe("terminalUI forms", () => {
         name: { type: "string", title: "Name", default: "Ana" },
         travelers: { type: "integer", title: "Travelers", default: 2 },
         insurance: { type: "boolean", title: "Insurance", default: false },
-        seat: { type: "string", title: "Seat", oneOf: [{ const: "w", title: "Window" }, { const: "a", title: "Aisle" }], default: "a" },
-        extras: { type: "array", title: "Extras", items: { anyOf: [{ const: "bag", title: "Bag" }, { const: "wifi", title: "Wi-Fi" }] }, default: ["wifi"] },
+        seat: {
+          type: "string",
+          title: "Seat",
+          oneOf: [
+            { const: "w", title: "Window" },
+            { const: "a", title: "Aisle" },
+          ],
+          default: "a",
+        },
+        extras: {
+          type: "array",
+          title: "Extras",
+          items: {
+            anyOf: [
+              { const: "bag", title: "Bag" },
+              { const: "wifi", title: "Wi-Fi" },
+            ],
+          },
+          default: ["wifi"],
+        },
         notes: { type: "string", title: "Notes", default: "none" },
       },
       required: ["name", "travelers", "insurance", "seat", "extras"],
@@ -242,7 +299,10 @@ describe("terminalUI forms", () => {
       const review = await s.waitFor("? Send these answers?");
       assert.match(review, /Notes +\(skipped\)/);
       s.press(KEY.enter);
-      assert.deepEqual(await s.result(0), { action: "accept", content: { name: "Ana", travelers: 2, insurance: false, seat: "a", extras: ["wifi"] } });
+      assert.deepEqual(await s.result(0), {
+        action: "accept",
+        content: { name: "Ana", travelers: 2, insurance: false, seat: "a", extras: ["wifi"] },
+      });
     });
   });
 
@@ -299,7 +359,11 @@ describe("terminalUI forms", () => {
   });
 
   test("cancel with Esc, with Ctrl-C, and when the server withdraws the request; the process lives on", async () => {
-    const schema: RequestedSchema = { type: "object", properties: { name: { type: "string", title: "Name" }, seat: { type: "string", enum: ["w", "a"] } }, required: ["name"] };
+    const schema: RequestedSchema = {
+      type: "object",
+      properties: { name: { type: "string", title: "Name" }, seat: { type: "string", enum: ["w", "a"] } },
+      required: ["name"],
+    };
     const steps: Step[] = [
       { kind: "form", message: "Question one", schema },
       { kind: "form", message: "Question two", schema },
@@ -421,10 +485,17 @@ describe("terminalUI URL mode", () => {
       assert.match(shown, /Link from travel 1\.2\.0\n {2}Sign in to pay/);
       assert.match(shown, /Address: https:\/\/login\.xn--80ak6aa92e\.com\/pay\?id=7/);
       assert.match(shown, /Host: +login\.xn--80ak6aa92e\.com/);
-      assert.deepEqual(s.underlined(), ["xn--80ak6aa92e.com", "xn--80ak6aa92e.com"], "the registrable domain is highlighted, in the host and on its own");
+      assert.deepEqual(
+        s.underlined(),
+        ["xn--80ak6aa92e.com", "xn--80ak6aa92e.com"],
+        "the registrable domain is highlighted, in the host and on its own",
+      );
       assert.match(shown, /Reads as: login\.аррӏе\.com/);
       assert.match(shown, /Domain: +xn--80ak6aa92e\.com \(reads as аррӏе\.com\)/);
-      assert.match(shown, /Warning: The address uses an internationalized name: it reads as login\.аррӏе\.com but is really login\.xn--80ak6aa92e\.com, and can pass for login\.apple\.com/);
+      assert.match(
+        shown,
+        /Warning: The address uses an internationalized name: it reads as login\.аррӏе\.com but is really login\.xn--80ak6aa92e\.com, and can pass for login\.apple\.com/,
+      );
       assert.match(shown, /\(y\/N\)/, "the consent defaults to No");
       assert.equal(s.lines().filter((l) => "opened" in l).length, 0, "nothing is opened before consent");
       s.type("y");
@@ -540,7 +611,10 @@ describe("terminalUI sampling review", () => {
       assert.match(shown, /Model request from travel 1\.2\.0/);
       assert.match(shown, /Model: +gpt-5-mini \(the model that will answer\)/);
       assert.match(shown, /System prompt:\n {4}You are a travel assistant\./);
-      assert.match(shown, /\[1\] user:\n {6}Plan a day in Lisbon\.\n {4}\[2\] assistant:\n {6}Morning: Alfama\.\n {6}Afternoon: Belém\.\n {4}\[3\] user:\n {6}Add a lunch place\./);
+      assert.match(
+        shown,
+        /\[1\] user:\n {6}Plan a day in Lisbon\.\n {4}\[2\] assistant:\n {6}Morning: Alfama\.\n {6}Afternoon: Belém\.\n {4}\[3\] user:\n {6}Add a lunch place\./,
+      );
       assert.match(shown, /Model hints: claude-sonnet, gpt-5/);
       assert.match(shown, /Max tokens: +400/);
       assert.match(shown, /Priorities: +cost 0\.3, speed 0\.5, intelligence 0\.9/);
@@ -576,7 +650,10 @@ describe("terminalUI sampling review", () => {
       await s.waitFor(/Max tokens: +250 \(edited\)/);
       await s.waitFor("? Send this request to the model?");
       s.press(KEY.enter);
-      assert.deepEqual(await s.result(1), { action: "approve", edit: { messages: { 1: "Morning: Sintra.\nEvening: fado." }, maxTokens: 250 } });
+      assert.deepEqual(await s.result(1), {
+        action: "approve",
+        edit: { messages: { 1: "Morning: Sintra.\nEvening: fado." }, maxTokens: 250 },
+      });
       await s.waitFor(/Approved, with your changes\./);
 
       await s.waitFor("? Send this request to the model?");
@@ -600,7 +677,10 @@ describe("terminalUI sampling review", () => {
     ];
     await session(steps, async (s) => {
       const shown = await s.waitFor("? Send this answer to travel 1.2.0?");
-      assert.match(shown, /Answer for travel 1\.2\.0\n {2}Model: +gpt-5-mini\n {2}Text:\n {4}Lunch at Time Out Market\.\n {2}Stop reason: endTurn\n {2}Tool calls:\n {4}search_restaurants\(\{"city":"Lisbon"\}\)/);
+      assert.match(
+        shown,
+        /Answer for travel 1\.2\.0\n {2}Model: +gpt-5-mini\n {2}Text:\n {4}Lunch at Time Out Market\.\n {2}Stop reason: endTurn\n {2}Tool calls:\n {4}search_restaurants\(\{"city":"Lisbon"\}\)/,
+      );
       s.press(KEY.enter);
       assert.deepEqual(await s.result(0), { action: "approve" });
 
@@ -623,37 +703,57 @@ describe("terminalUI sampling review", () => {
   });
 
   test("a long request: folded with a count, read in full page by page, a multi-line message edited in $EDITOR", async () => {
-    const fares = Array.from({ length: 60 }, (_, i) => `Fare ${String(i + 1).padStart(2, "0")}: an option with a long description that fills the row`);
-    const long: SamplingRequestView = { ...REQUEST, messages: [{ role: "user", text: ["Pick one:", ...fares].join("\n") }, REQUEST.messages[1]!] };
+    const fares = Array.from(
+      { length: 60 },
+      (_, i) => `Fare ${String(i + 1).padStart(2, "0")}: an option with a long description that fills the row`,
+    );
+    const long: SamplingRequestView = {
+      ...REQUEST,
+      messages: [{ role: "user", text: ["Pick one:", ...fares].join("\n") }, REQUEST.messages[1]!],
+    };
     const log = join(tempDirs("elicit-editor-")(), "editor.log");
     const fakeEditor = fileURLToPath(new URL("../fixtures/terminal/fake-editor.mjs", import.meta.url));
     const env = { EDITOR: `${process.execPath} ${fakeEditor}`, FAKE_EDITOR_LOG: log };
-    await session([{ kind: "reviewRequest", request: long }], async (s) => {
-      const shown = await s.waitFor("? Send this request to the model?");
-      assert.match(shown, /\[1\] user:\n {6}Pick one:\n {6}Fare 01: [^\n]*\n {6}Fare 02: [^\n]*\n {6}… 58 more lines \(\d+ characters in all\)\n {4}\[2\] assistant:/);
-      assert.doesNotMatch(shown, /Fare 03:/, "the rest is folded");
-      assert.match(shown, /❯ Approve \(send it to gpt-5-mini\)\n {2}Read the request in full\n {2}Edit the request\n {2}Deny/);
-      s.press(KEY.down, KEY.enter);
-      const first = await s.waitFor(/\(page 1 of (\d+)\)/);
-      const pages = Number(/\(page 1 of (\d+)\)/.exec(first)![1]);
-      assert.ok(pages >= 2);
-      for (let page = 2; page <= pages; page++) {
-        await s.waitFor("? Read on?", { after: `(page ${page - 1} of ${pages})` });
-        s.press(KEY.enter);
-      }
-      await s.waitFor("? Send this request to the model?", { after: `(page ${pages} of ${pages})` });
-      assert.equal(new Set(s.screen().match(/Fare \d\d:/g)).size, 60, "every line was readable");
+    await session(
+      [{ kind: "reviewRequest", request: long }],
+      async (s) => {
+        const shown = await s.waitFor("? Send this request to the model?");
+        assert.match(
+          shown,
+          /\[1\] user:\n {6}Pick one:\n {6}Fare 01: [^\n]*\n {6}Fare 02: [^\n]*\n {6}… 58 more lines \(\d+ characters in all\)\n {4}\[2\] assistant:/,
+        );
+        assert.doesNotMatch(shown, /Fare 03:/, "the rest is folded");
+        assert.match(shown, /❯ Approve \(send it to gpt-5-mini\)\n {2}Read the request in full\n {2}Edit the request\n {2}Deny/);
+        s.press(KEY.down, KEY.enter);
+        const first = await s.waitFor(/\(page 1 of (\d+)\)/);
+        const pages = Number(/\(page 1 of (\d+)\)/.exec(first)![1]);
+        assert.ok(pages >= 2);
+        for (let page = 2; page <= pages; page++) {
+          await s.waitFor("? Read on?", { after: `(page ${page - 1} of ${pages})` });
+          s.press(KEY.enter);
+        }
+        await s.waitFor("? Send this request to the model?", { after: `(page ${pages} of ${pages})` });
+        assert.equal(new Set(s.screen().match(/Fare \d\d:/g)).size, 60, "every line was readable");
 
-      s.press(KEY.down, KEY.down, KEY.enter); // Edit the request
-      await s.waitFor("? What do you want to change?");
-      s.press(KEY.down, KEY.down, KEY.enter); // Message 2: multi-line, so the editor opens
-      await s.waitFor(/Opening message 2 \(assistant\) in your editor \(.*fake-editor\.mjs\); save and close it to go on\./);
-      const edited = await s.waitFor("? Send this request to the model?", { after: "[2] assistant (edited)" });
-      assert.match(edited, /^\[2\] assistant \(edited\):\n {6}Morning: Sintra\.\n {6}Afternoon: Belém\.\n {6}Evening: fado\./);
-      s.press(KEY.enter);
-      assert.deepEqual(await s.result(0), { action: "approve", edit: { messages: { 1: "Morning: Sintra.\nAfternoon: Belém.\nEvening: fado." } } });
-      assert.deepEqual(readFileSync(log, "utf8"), JSON.stringify("Morning: Alfama.\nAfternoon: Belém.") + "\n", "the editor got the message as it was");
-    }, { env });
+        s.press(KEY.down, KEY.down, KEY.enter); // Edit the request
+        await s.waitFor("? What do you want to change?");
+        s.press(KEY.down, KEY.down, KEY.enter); // Message 2: multi-line, so the editor opens
+        await s.waitFor(/Opening message 2 \(assistant\) in your editor \(.*fake-editor\.mjs\); save and close it to go on\./);
+        const edited = await s.waitFor("? Send this request to the model?", { after: "[2] assistant (edited)" });
+        assert.match(edited, /^\[2\] assistant \(edited\):\n {6}Morning: Sintra\.\n {6}Afternoon: Belém\.\n {6}Evening: fado\./);
+        s.press(KEY.enter);
+        assert.deepEqual(await s.result(0), {
+          action: "approve",
+          edit: { messages: { 1: "Morning: Sintra.\nAfternoon: Belém.\nEvening: fado." } },
+        });
+        assert.deepEqual(
+          readFileSync(log, "utf8"),
+          JSON.stringify("Morning: Alfama.\nAfternoon: Belém.") + "\n",
+          "the editor got the message as it was",
+        );
+      },
+      { env },
+    );
   });
 
   test("no model provider: the review says so, and the person types the answer", async () => {

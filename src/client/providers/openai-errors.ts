@@ -14,7 +14,12 @@ export function translateError(error: unknown, target: ProviderTarget, timeoutMs
     return new ProviderError({ kind: "timeout", detail: `The model provider did not answer within ${timeoutMs} ms`, ...target });
   }
   if (error instanceof APIConnectionError) {
-    return new ProviderError({ kind: "network", detail: `Cannot reach the model provider: ${connectionReason(error)}`, ...target, cause: error });
+    return new ProviderError({
+      kind: "network",
+      detail: `Cannot reach the model provider: ${connectionReason(error)}`,
+      ...target,
+      cause: error,
+    });
   }
   if (error instanceof APIError && typeof error.status === "number") {
     const inner = error.error as { message?: unknown } | undefined;
@@ -24,7 +29,12 @@ export function translateError(error: unknown, target: ProviderTarget, timeoutMs
   }
   // E.g. a 200 whose body is not JSON: the SDK's own parse error, in our words.
   const message = error instanceof Error ? error.message : String(error);
-  return new ProviderError({ kind: "bad_response", detail: `The model provider's answer could not be used: ${clip(message)}`, ...target, cause: error });
+  return new ProviderError({
+    kind: "bad_response",
+    detail: `The model provider's answer could not be used: ${clip(message)}`,
+    ...target,
+    cause: error,
+  });
 }
 
 const REASONS: Record<string, string> = {

@@ -29,12 +29,16 @@ export interface RequestOptions {
  * Maps the request. Not sent: `metadata` (provider-specific, and OpenAI's needs `store`),
  * `includeContext` (the client's business), and `toolChoice` without tools (the API rejects it).
  */
-export function toChatRequest(params: SamplingParams, { model, maxTokensField, target }: RequestOptions): ChatCompletionCreateParamsNonStreaming {
+export function toChatRequest(
+  params: SamplingParams,
+  { model, maxTokensField, target }: RequestOptions,
+): ChatCompletionCreateParamsNonStreaming {
   const fail = (kind: ProviderErrorKind, detail: string): never => {
     throw new ProviderError({ kind, detail, ...target });
   };
   const messages: ChatCompletionMessageParam[] = [];
-  if (typeof params.systemPrompt === "string" && params.systemPrompt !== "") messages.push({ role: "system", content: params.systemPrompt });
+  if (typeof params.systemPrompt === "string" && params.systemPrompt !== "")
+    messages.push({ role: "system", content: params.systemPrompt });
   params.messages.forEach((message, index) => messages.push(...toChatMessages(message, index, fail)));
 
   const body: ChatCompletionCreateParamsNonStreaming = { model, messages };
@@ -96,7 +100,8 @@ function assistantMessage(blocks: Block[], where: string, fail: Fail): ChatCompl
   const calls: ChatCompletionMessageFunctionToolCall[] = [];
   for (const b of blocks) {
     if (b.type === "text") texts.push(b.text);
-    else if (b.type === "tool_use") calls.push({ id: b.id, type: "function", function: { name: b.name, arguments: JSON.stringify(b.input ?? {}) } });
+    else if (b.type === "tool_use")
+      calls.push({ id: b.id, type: "function", function: { name: b.name, arguments: JSON.stringify(b.input ?? {}) } });
     else fail("unsupported", `${where} holds ${b.type} content; chat-completions assistant messages carry only text and tool calls`);
   }
   return {
@@ -121,9 +126,15 @@ function toolResultText(result: ToolResult, where: string, fail: Fail): string {
         return `[resource: ${block.name} <${block.uri}>]`;
       case "resource":
         if ("text" in block.resource && typeof block.resource.text === "string") return block.resource.text;
-        return fail("unsupported", `${where}: the result of tool call "${result.toolUseId}" holds a binary resource, which a tool message cannot carry`);
+        return fail(
+          "unsupported",
+          `${where}: the result of tool call "${result.toolUseId}" holds a binary resource, which a tool message cannot carry`,
+        );
       default:
-        return fail("unsupported", `${where}: the result of tool call "${result.toolUseId}" holds ${block.type} content; tool messages carry only text`);
+        return fail(
+          "unsupported",
+          `${where}: the result of tool call "${result.toolUseId}" holds ${block.type} content; tool messages carry only text`,
+        );
     }
   });
   let text = texts.join("\n");

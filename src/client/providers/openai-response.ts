@@ -29,7 +29,8 @@ export function fromChatCompletion(completion: ChatCompletion, requested: string
   const text = typeof message.content === "string" ? message.content : "";
   const refusal = typeof message.refusal === "string" ? message.refusal : "";
   const uses = (Array.isArray(message.tool_calls) ? message.tool_calls : []).map((call, i): ToolUseContent => {
-    if (call.type !== "function" || !call.function) return fail(`The model made a ${String(call.type)} tool call; only function calls are supported`);
+    if (call.type !== "function" || !call.function)
+      return fail(`The model made a ${String(call.type)} tool call; only function calls are supported`);
     const name = call.function.name;
     if (typeof name !== "string" || name === "") return fail("The model called a tool without a name");
     // Some local servers omit call ids; the server still needs one to send the result back.
@@ -58,15 +59,17 @@ function parseArguments(raw: unknown, tool: string, fail: (detail: string) => ne
     }
   }
   if (typeof input !== "object" || input === null || Array.isArray(input)) {
-    return fail(`The model sent arguments for tool "${tool}" that are not a JSON object: ${clip(typeof raw === "string" ? raw : JSON.stringify(raw))}`);
+    return fail(
+      `The model sent arguments for tool "${tool}" that are not a JSON object: ${clip(typeof raw === "string" ? raw : JSON.stringify(raw))}`,
+    );
   }
   return input as Record<string, unknown>;
 }
 
 function stopReasonOf(finish: string | null | undefined): string | undefined {
   switch (finish) {
+    // "tool_calls" is reached only without tool calls: a "toolUse" with nothing to run would leave the server stuck.
     case "stop":
-    // Reached only without tool calls: a "toolUse" with nothing to run would leave the server stuck.
     case "tool_calls":
       return "endTurn";
     case "length":

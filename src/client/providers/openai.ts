@@ -39,7 +39,8 @@ export function openAICompatibleProvider(options: OpenAICompatibleOptions): Mode
   if (!(Number.isFinite(timeoutMs) && timeoutMs > 0)) throw config(`timeoutMs must be a positive number of milliseconds, got ${timeoutMs}`);
   const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
   if (!(Number.isInteger(maxRetries) && maxRetries >= 0)) throw config(`maxRetries must be a whole number ≥ 0, got ${maxRetries}`);
-  const maxTokensField = options.maxTokensField ?? (new URL(baseURL).hostname === "api.openai.com" ? "max_completion_tokens" : "max_tokens");
+  const maxTokensField =
+    options.maxTokensField ?? (new URL(baseURL).hostname === "api.openai.com" ? "max_completion_tokens" : "max_tokens");
 
   const apiKey = options.apiKey && options.apiKey !== "" ? options.apiKey : undefined;
   const client = new OpenAI({
@@ -60,7 +61,8 @@ export function openAICompatibleProvider(options: OpenAICompatibleOptions): Mode
     chooseModel: (preferences) => chooseModel(specs, preferences),
     async complete(params, { model, signal }) {
       const target = { model, baseURL: shown };
-      if (signal?.aborted) throw new ProviderError({ kind: "aborted", detail: "The model request was cancelled before it was sent", ...target });
+      if (signal?.aborted)
+        throw new ProviderError({ kind: "aborted", detail: "The model request was cancelled before it was sent", ...target });
       const body = toChatRequest(params, { model, maxTokensField, target });
       try {
         const completion = await withRetries(() => client.chat.completions.create(body, signal ? { signal } : {}), maxRetries, signal);
@@ -80,9 +82,11 @@ function checkBaseURL(raw: string): string {
   } catch {
     throw config(`the model base URL "${displayURL(String(raw))}" is not a URL (e.g. http://127.0.0.1:8080/v1)`);
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw config(`the model base URL must start with http:// or https://, got "${displayURL(raw)}"`);
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw config(`the model base URL must start with http:// or https://, got "${displayURL(raw)}"`);
   // fetch refuses URLs with credentials, and the SDK appends paths after any query: both would fail per request.
-  if (url.username || url.password) throw config(`the model base URL ${displayURL(raw)} must not hold credentials: give the API key instead`);
+  if (url.username || url.password)
+    throw config(`the model base URL ${displayURL(raw)} must not hold credentials: give the API key instead`);
   if (url.search) throw config(`the model base URL ${displayURL(raw)} must not have a query string`);
   return raw;
 }
@@ -115,10 +119,19 @@ export function providerFromEnv(env: Record<string, string | undefined> = proces
   const models = pick("ELICIT_MODEL", "OPENAI_MODEL");
   const baseURL = pick("ELICIT_MODEL_BASE_URL", "OPENAI_BASE_URL");
   const apiKey = pick("ELICIT_MODEL_API_KEY", "OPENAI_API_KEY");
-  const tuning = ["ELICIT_MODEL_BASE_URL", "ELICIT_MODEL_API_KEY", "ELICIT_MODEL_TIMEOUT_MS", "ELICIT_MODEL_MAX_RETRIES", "ELICIT_MODEL_MAX_TOKENS_FIELD"];
+  const tuning = [
+    "ELICIT_MODEL_BASE_URL",
+    "ELICIT_MODEL_API_KEY",
+    "ELICIT_MODEL_TIMEOUT_MS",
+    "ELICIT_MODEL_MAX_RETRIES",
+    "ELICIT_MODEL_MAX_TOKENS_FIELD",
+  ];
   if (!models) {
     const stray = tuning.filter((name) => pick(name));
-    if (stray.length > 0) throw config(`${stray.join(", ")} ${stray.length > 1 ? "are" : "is"} set but no model is: set ELICIT_MODEL to a model name (or a comma-separated list)`);
+    if (stray.length > 0)
+      throw config(
+        `${stray.join(", ")} ${stray.length > 1 ? "are" : "is"} set but no model is: set ELICIT_MODEL to a model name (or a comma-separated list)`,
+      );
     return undefined;
   }
   if (!baseURL && !apiKey) {

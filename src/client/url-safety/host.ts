@@ -54,7 +54,10 @@ export function localName(host: string): { loopback: boolean; why: string } | un
   const info = parseDomain(name, { allowPrivateDomains: true });
   if (info.isIcann || info.isPrivate) return undefined;
   if (labels.length === 1) return { loopback: false, why: "" };
-  return { loopback: false, why: `.${tld} ${RESERVED_TLDS[tld] ? `is for ${RESERVED_TLDS[tld]}` : "is not a top-level name on the internet"}` };
+  return {
+    loopback: false,
+    why: `.${tld} ${RESERVED_TLDS[tld] ? `is for ${RESERVED_TLDS[tld]}` : "is not a top-level name on the internet"}`,
+  };
 }
 
 /** What an IPv4 address is, for a message: "your own computer", "a private network", ... or "". */
@@ -86,7 +89,14 @@ export function ipInName(host: string): { ip?: string; service?: string } | unde
   const dashed = DASHED.exec(name);
   if (dashed) return { ip: dashed.slice(1, 5).join("."), service };
   const hex = HEX.exec(name);
-  if (hex) return { ip: hex[1]!.match(/../g)!.map((h) => parseInt(h, 16)).join("."), service };
+  if (hex)
+    return {
+      ip: hex[1]!
+        .match(/../g)!
+        .map((h) => parseInt(h, 16))
+        .join("."),
+      service,
+    };
   return { service };
 }
 
@@ -114,7 +124,10 @@ export function hostRewrite(written: string, host: string, unicode?: string): st
   if (folded.length === ascii.length && folded.every((l, i) => l === ascii[i] || l === read[i])) return undefined;
   const why: string[] = [];
   const dots = [...new Set([...written].filter((c) => DOT_LOOKALIKES.test(c)))];
-  if (dots.length) why.push(`${dots.map((c) => `“${c}” (U+${c.codePointAt(0)!.toString(16).toUpperCase()})`).join(", ")} ${dots.length > 1 ? "are" : "is"} read as a dot`);
+  if (dots.length)
+    why.push(
+      `${dots.map((c) => `“${c}” (U+${c.codePointAt(0)!.toString(16).toUpperCase()})`).join(", ")} ${dots.length > 1 ? "are" : "is"} read as a dot`,
+    );
   if (/[\uFF01-\uFF5E]/.test(written.replace(/[\uFF0E]/g, ""))) why.push("fullwidth letters are read as plain ones");
   if (/%[0-9a-f]{2}/i.test(written)) why.push("%-codes in the name are decoded");
   if (!why.length) why.push("the browser maps some of its characters to others");

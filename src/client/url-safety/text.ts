@@ -6,7 +6,8 @@ export const LONG_URL_LENGTH = 2048;
 
 // C0 and C1 controls, DEL, any Unicode whitespace, format characters (bidi controls, zero-width
 // characters, soft hyphen, BOM, tags...), Unicode line/paragraph separators and lone surrogates.
-export const FORBIDDEN = /[\u0000-\u001F\u007F-\u009F\s\p{Cf}\u2028\u2029]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/u;
+export const FORBIDDEN =
+  /[\u0000-\u001F\u007F-\u009F\s\p{Cf}\u2028\u2029]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/u;
 
 /** "U+202E" */
 export const codePoint = (c: string) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
@@ -39,7 +40,11 @@ export function decodeSafe(s: string): string {
 /** An inert, one-line, bounded rendering of refused input (it may hold anything). */
 export function display(s: string, max = LONG_URL_LENGTH): string {
   const clean = [...s.slice(0, max + 1)]
-    .map((c) => (/^[\u0000-\u001F\u007F-\u009F\p{Cf}\u2028\u2029]$/u.test(c) || /^[\uD800-\uDFFF]$/.test(c) ? `\\u{${c.codePointAt(0)!.toString(16)}}` : c))
+    .map((c) =>
+      /^[\u0000-\u001F\u007F-\u009F\p{Cf}\u2028\u2029]$/u.test(c) || /^[\uD800-\uDFFF]$/.test(c)
+        ? `\\u{${c.codePointAt(0)!.toString(16)}}`
+        : c,
+    )
     .join("");
   return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
 }
@@ -52,7 +57,7 @@ export function percentDecode(s: string): string {
   if (!s.includes("%")) return s;
   const bytes: number[] = [];
   const encoder = new TextEncoder();
-  for (let i = 0; i < s.length; ) {
+  for (let i = 0; i < s.length;) {
     if (s[i] === "%" && /^[0-9a-fA-F]{2}$/.test(s.slice(i + 1, i + 3))) {
       bytes.push(parseInt(s.slice(i + 1, i + 3), 16));
       i += 3;

@@ -88,7 +88,13 @@ export function showValue(field: Field, value: FieldValue | undefined): string {
  * Asks one field, starting from `current` (its default or the answer given before), until the
  * answer passes `check`. Returns undefined for a skipped optional field.
  */
-export async function askField(io: TerminalIO, field: Field, current: FieldValue | undefined, check: FieldCheck, signal: AbortSignal): Promise<FieldValue | undefined> {
+export async function askField(
+  io: TerminalIO,
+  field: Field,
+  current: FieldValue | undefined,
+  check: FieldCheck,
+  signal: AbortSignal,
+): Promise<FieldValue | undefined> {
   const { style } = io;
   const help = field.help ? inertLine(field.help) : "";
   const hint = fieldHint(field);
@@ -131,7 +137,10 @@ export async function askField(io: TerminalIO, field: Field, current: FieldValue
       }
     }
     case "choice": {
-      const choices: { name: string; value: string | typeof SKIP }[] = (field.options ?? []).map((o) => ({ name: inertLine(o.label), value: o.value }));
+      const choices: { name: string; value: string | typeof SKIP }[] = (field.options ?? []).map((o) => ({
+        name: inertLine(o.label),
+        value: o.value,
+      }));
       if (!field.required) choices.push({ name: "Skip (no answer)", value: SKIP });
       const answer = await io.ask(select<string | typeof SKIP>, { message, choices, default: current, pageSize: 10 }, signal);
       return answer === SKIP ? undefined : answer;

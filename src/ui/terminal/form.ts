@@ -43,7 +43,10 @@ export async function runForm(io: TerminalIO, request: FormRequest, context: UIC
       {
         message: "Answer this form?",
         choices: [
-          { name: request.fields.length ? `Fill it in (${plural(request.fields.length, "field")})` : "Answer (there are no fields)", value: "answer" },
+          {
+            name: request.fields.length ? `Fill it in (${plural(request.fields.length, "field")})` : "Answer (there are no fields)",
+            value: "answer",
+          },
           ...decline,
           cancel,
         ],

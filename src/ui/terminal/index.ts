@@ -46,6 +46,11 @@ export function terminalUI(options: TerminalUIOptions = {}): TerminalUI {
 export type { OwnForm } from "./form.js";
 
 /** Asks a form of the client's own (see OwnForm), worded as such: not "Form from SERVER", no Decline. */
-export function askOwnForm(request: FormRequest, context: UIContext, own: OwnForm, options: Pick<TerminalUIOptions, "input" | "output"> = {}): Promise<FormAnswer> {
+export function askOwnForm(
+  request: FormRequest,
+  context: UIContext,
+  own: OwnForm,
+  options: Pick<TerminalUIOptions, "input" | "output"> = {},
+): Promise<FormAnswer> {
   return runForm(new TerminalIO(options.input ?? process.stdin, options.output ?? process.stdout), request, context, own);
 }

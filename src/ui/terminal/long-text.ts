@@ -53,7 +53,17 @@ export async function pageThrough(io: TerminalIO, title: string, text: string, s
   for (let i = 0; i < pages.length; i++) {
     io.print("", io.style.bold(`${title} (page ${i + 1} of ${pages.length})`), pages[i]!.join("\n"));
     if (i === pages.length - 1) break;
-    const next = await io.ask(select<"next" | "back">, { message: "Read on?", choices: [{ name: "Next page", value: "next" }, { name: "Back", value: "back" }] }, signal);
+    const next = await io.ask(
+      select<"next" | "back">,
+      {
+        message: "Read on?",
+        choices: [
+          { name: "Next page", value: "next" },
+          { name: "Back", value: "back" },
+        ],
+      },
+      signal,
+    );
     if (next === "back") break;
   }
 }
@@ -65,7 +75,17 @@ export const personalEditor = () => process.env.VISUAL || process.env.EDITOR || 
 export const wantsEditor = (text: string) => personalEditor() !== undefined && (text.includes("\n") || text.length > EDITOR_MIN_LENGTH);
 
 /** Opens `text` in the person's editor and returns what they saved. */
-export async function editInEditor(io: TerminalIO, label: string, text: string, signal: AbortSignal, validate: (s: string) => string | undefined): Promise<string> {
+export async function editInEditor(
+  io: TerminalIO,
+  label: string,
+  text: string,
+  signal: AbortSignal,
+  validate: (s: string) => string | undefined,
+): Promise<string> {
   io.print(io.style.dim(`  Opening ${label.toLowerCase()} in your editor (${personalEditor()}); save and close it to go on.`));
-  return io.ask(editor, { message: `${label}:`, default: text, waitForUserInput: false, validate: (s: string) => validate(s) ?? true }, signal);
+  return io.ask(
+    editor,
+    { message: `${label}:`, default: text, waitForUserInput: false, validate: (s: string) => validate(s) ?? true },
+    signal,
+  );
 }

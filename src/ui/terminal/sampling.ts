@@ -2,7 +2,14 @@
 // deny), and the model's answer before the server does (approve, edit, reject); with no model
 // provider, the person writes the answer.
 import { select } from "@inquirer/prompts";
-import type { SamplingAnswerReview, SamplingAnswerView, SamplingEdit, SamplingRequestReview, SamplingRequestView, UIContext } from "../../client/ui.js";
+import type {
+  SamplingAnswerReview,
+  SamplingAnswerView,
+  SamplingEdit,
+  SamplingRequestReview,
+  SamplingRequestView,
+  UIContext,
+} from "../../client/ui.js";
 import { Cancelled, type TerminalIO } from "./io.js";
 import { indent, inert, inertLine, serverName } from "./style.js";
 import { editInEditor, foldText, pageThrough, wantsEditor } from "./long-text.js";
@@ -25,7 +32,13 @@ export async function reviewRequest(io: TerminalIO, request: SamplingRequestView
         {
           message: "Send this request to the model?",
           choices: [
-            { name: request.model === undefined ? "Approve (then type the answer yourself)" : `Approve (send it to ${inertLine(request.model)})`, value: "approve" },
+            {
+              name:
+                request.model === undefined
+                  ? "Approve (then type the answer yourself)"
+                  : `Approve (send it to ${inertLine(request.model)})`,
+              value: "approve",
+            },
             ...(folded ? [{ name: "Read the request in full", value: "read" as const }] : []),
             { name: "Edit the request", value: "edit" },
             { name: "Deny", value: "deny" },
@@ -52,7 +65,10 @@ export async function reviewRequest(io: TerminalIO, request: SamplingRequestView
           message: "What do you want to change?",
           choices: [
             { name: systemPrompt === undefined ? "System prompt (none yet)" : "System prompt", value: "system" },
-            ...messages.map((text, i) => ({ name: `Message ${i + 1} (${request.messages[i]!.role}): ${preview(text)}`, value: `message:${i}` })),
+            ...messages.map((text, i) => ({
+              name: `Message ${i + 1} (${request.messages[i]!.role}): ${preview(text)}`,
+              value: `message:${i}`,
+            })),
             { name: `Max tokens (${maxTokens})`, value: "maxTokens" },
             { name: "Nothing: back", value: "" },
           ],
@@ -70,19 +86,30 @@ export async function reviewRequest(io: TerminalIO, request: SamplingRequestView
     }
   } catch (error) {
     if (!(error instanceof Cancelled)) throw error;
-    io.print(error.by === "server" ? `Denied: ${server} withdrew the request.` : `Denied (cancelled): ${server} gets no answer from a model.`);
+    io.print(
+      error.by === "server" ? `Denied: ${server} withdrew the request.` : `Denied (cancelled): ${server} gets no answer from a model.`,
+    );
     return { action: "deny" };
   }
 }
 
-export async function reviewAnswer(io: TerminalIO, answer: SamplingAnswerView | undefined, request: SamplingRequestView, context: UIContext): Promise<SamplingAnswerReview> {
+export async function reviewAnswer(
+  io: TerminalIO,
+  answer: SamplingAnswerView | undefined,
+  request: SamplingRequestView,
+  context: UIContext,
+): Promise<SamplingAnswerReview> {
   const { style } = io;
   const server = serverName(context);
   try {
     let text: string;
     let edited = false;
     if (answer === undefined) {
-      io.print("", style.bold(`Your answer for ${style.server(server)}`), "  No model provider is configured: type the answer the server will receive (Esc rejects).");
+      io.print(
+        "",
+        style.bold(`Your answer for ${style.server(server)}`),
+        "  No model provider is configured: type the answer the server will receive (Esc rejects).",
+      );
       // What is being answered: the last message of the request (shown in full by reviewRequest).
       const last = request.messages.at(-1);
       if (last) io.print(style.dim(`  Answering the ${last.role}'s message: ${preview(inert(last.text))}`));
@@ -146,7 +173,8 @@ function showRequest(io: TerminalIO, request: SamplingRequestView, now: Current,
       ? style.warning("  No model is configured: if you approve, you type the answer yourself.")
       : `  Model:       ${inertLine(request.model)} (the model that will answer)`,
   );
-  if (now.systemPrompt !== undefined) io.print(`  System prompt${changed(now.systemPrompt !== orig(request.systemPrompt))}:`, fold(now.systemPrompt, "    "));
+  if (now.systemPrompt !== undefined)
+    io.print(`  System prompt${changed(now.systemPrompt !== orig(request.systemPrompt))}:`, fold(now.systemPrompt, "    "));
   io.print(`  Messages:`);
   now.messages.forEach((text, i) => {
     const m = request.messages[i]!;
@@ -218,7 +246,8 @@ async function editMaxTokens(io: TerminalIO, current: number, signal: AbortSigna
     {
       message: "Max tokens:",
       initial: String(current),
-      validate: (s) => (/^\s*[1-9]\d*\s*$/.test(s) && Number.isSafeInteger(Number(s)) ? undefined : "Max tokens must be a whole number of at least 1"),
+      validate: (s) =>
+        /^\s*[1-9]\d*\s*$/.test(s) && Number.isSafeInteger(Number(s)) ? undefined : "Max tokens must be a whole number of at least 1",
       error: (m) => io.style.error(`Error: ${m}`),
     },
     signal,

@@ -9,7 +9,12 @@ import type { UrlAnalysis } from "../../client/url-safety.js";
 import { Cancelled, type TerminalIO } from "./io.js";
 import { indent, inert, inertLine, serverName } from "./style.js";
 
-export async function runUrl(io: TerminalIO, request: UrlRequest, context: UIContext, openUrl: (url: string) => Promise<void>): Promise<UrlAnswer> {
+export async function runUrl(
+  io: TerminalIO,
+  request: UrlRequest,
+  context: UIContext,
+  openUrl: (url: string) => Promise<void>,
+): Promise<UrlAnswer> {
   const { style } = io;
   const a = request.analysis;
   const server = serverName(context);
@@ -17,7 +22,11 @@ export async function runUrl(io: TerminalIO, request: UrlRequest, context: UICon
   const url = inertLine(a.url);
   if (!a.ok) {
     // attachElicitation refuses these before any UI; a UI given one anyway never offers to open it.
-    io.print(`  Address: ${url}`, style.warning(`Refused: ${inertLine(a.refusal ?? "this address cannot be opened.")}`), "Declined: the link was not opened.");
+    io.print(
+      `  Address: ${url}`,
+      style.warning(`Refused: ${inertLine(a.refusal ?? "this address cannot be opened.")}`),
+      "Declined: the link was not opened.",
+    );
     return "decline";
   }
   io.print(...describeAddress(io, a));
@@ -27,7 +36,9 @@ export async function runUrl(io: TerminalIO, request: UrlRequest, context: UICon
     yes = await io.ask(confirm, { message: "Open this link in your browser?", default: false }, context.signal);
   } catch (error) {
     if (!(error instanceof Cancelled)) throw error;
-    io.print(error.by === "server" ? `Cancelled: ${server} withdrew the request; the link was not opened.` : "Cancelled: the link was not opened.");
+    io.print(
+      error.by === "server" ? `Cancelled: ${server} withdrew the request; the link was not opened.` : "Cancelled: the link was not opened.",
+    );
     return "cancel";
   }
   if (!yes) {
@@ -39,7 +50,12 @@ export async function runUrl(io: TerminalIO, request: UrlRequest, context: UICon
     io.print(style.ok(`Opened in your browser: ${url}`));
   } catch (error) {
     // The person consented: the address is on screen, they can still open it themselves.
-    io.print(style.warning(`Warning: could not open a browser (${inertLine(error instanceof Error ? error.message : error)}). Open this address yourself:`), `  ${url}`);
+    io.print(
+      style.warning(
+        `Warning: could not open a browser (${inertLine(error instanceof Error ? error.message : error)}). Open this address yourself:`,
+      ),
+      `  ${url}`,
+    );
   }
   return "accept";
 }
@@ -59,7 +75,9 @@ function describeAddress(io: TerminalIO, a: UrlAnalysis): string[] {
   if (reads) lines.push(`  Reads as: ${reads}  (an internationalized name: what opens is ${host})`);
   if (a.registrableDomain) {
     const unicode = a.registrableDomain.includes("xn--") ? inertLine(domainToUnicode(a.registrableDomain)) : "";
-    lines.push(`  Domain:  ${style.domain(inertLine(a.registrableDomain))}${unicode ? ` (reads as ${unicode})` : ""}  (who the site belongs to)`);
+    lines.push(
+      `  Domain:  ${style.domain(inertLine(a.registrableDomain))}${unicode ? ` (reads as ${unicode})` : ""}  (who the site belongs to)`,
+    );
   }
   return lines;
 }
@@ -106,7 +124,11 @@ export function waitForUrl(io: TerminalIO, wait: UrlWait, context: UIContext): P
     input.resume();
     // Servers need not report completion (and cannot on 2026-07-28), so the person's r is the usual way on.
     io.print(`When you have finished in the browser, press r to continue. c or Esc cancels.`);
-    const spinner = ora({ text: `Waiting for ${host}… (r = done, continue)`, stream: io.output as NodeJS.WriteStream, discardStdin: false }).start();
+    const spinner = ora({
+      text: `Waiting for ${host}… (r = done, continue)`,
+      stream: io.output as NodeJS.WriteStream,
+      discardStdin: false,
+    }).start();
     context.signal.addEventListener("abort", onAbort);
     wait.completed.then(
       () => end("completed", `Finished at ${host}.`),
