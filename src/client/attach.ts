@@ -20,6 +20,7 @@ import { RateLimiter, type RateLimitOptions } from "./rate-limit.js";
 import { MAX_LABEL_LENGTH, MAX_MESSAGE_LENGTH, sanitizeText } from "../shared/sanitize.js";
 import type { ElicitationUI, FormRequest, UIContext, UrlAnswer } from "./ui.js";
 import { watchDropped } from "../shared/dropped.js";
+import type { Attached } from "./attached.js";
 import { wrapClientHandlers } from "../shared/sdk-internals.js";
 import { callToolWithUrlFlows, PendingUrlElicitations, UrlElicitationEndedError } from "./url-flow.js";
 import { analyzeUrl } from "./url-safety.js";
@@ -57,7 +58,7 @@ function sanitizeField(field: Field): Field {
 }
 
 /** What attachElicitation gives back: tool calls that go through -32042 URL flows, and the pending flows. */
-export interface ElicitationHandle {
+export interface ElicitationHandle extends Attached {
   /**
    * `client.callTool`, plus the -32042 URLElicitationRequired flow: each URL is analysed and consented to,
    * the call waits for its completion notification (or the person's retry), then is retried once for that
@@ -216,6 +217,7 @@ export function attachElicitation(client: Client, options: AttachOptions): Elici
       ),
   );
 
+  const ownCallTool = Object.hasOwn(client, "callTool") ? client.callTool : undefined;
   const sdkCallTool = client.callTool.bind(client);
   const callTool: ElicitationHandle["callTool"] = (params, callOptions) =>
     dropped.race((signal) => {
@@ -234,6 +236,12 @@ export function attachElicitation(client: Client, options: AttachOptions): Elici
   return {
     callTool,
     pending,
+    detach() {
+      client.removeRequestHandler("elicitation/create");
+      client.removeNotificationHandler("notifications/elicitation/complete");
+      if (ownCallTool) client.callTool = ownCallTool;
+      else delete (client as Partial<Client>).callTool;
+    },
   };
 
   function overLimit(context: UIContext) {

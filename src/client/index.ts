@@ -9,7 +9,8 @@ export {
   type ElicitationMode,
   type ElicitationPolicy,
 } from "./attach.js";
-export { attachSampling, TYPED_BY_PERSON, USER_REJECTED, type SamplingOptions } from "./sampling.js";
+export { attachSampling, TYPED_BY_PERSON, USER_REJECTED, type SamplingHandle, type SamplingOptions } from "./sampling.js";
+export type { Attached } from "./attached.js";
 export { attachRoots, toRoot, type RootInput, type RootsHandle } from "./roots.js";
 export { PendingUrlElicitations, UrlElicitationEndedError, type UrlFlowEnd } from "./url-flow.js";
 export { analyzeUrl, hostForDisplay, type UrlAnalysis, type UrlWarning, type UrlWarningCode } from "./url-safety.js";

@@ -3,10 +3,11 @@ import { statSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Client, Root } from "@modelcontextprotocol/client";
+import type { Attached } from "./attached.js";
 
 export type RootInput = string | { path: string; name?: string };
 
-export interface RootsHandle {
+export interface RootsHandle extends Attached {
   /** The roots as sent to servers. */
   list(): Root[];
   /** Adds a directory (must exist); tells the server on 2025-era connections. Returns the root. */
@@ -46,6 +47,7 @@ export function attachRoots(client: Client, initial: RootInput[] = []): RootsHan
   };
 
   return {
+    detach: () => client.removeRequestHandler("roots/list"),
     list: () => [...roots.values()],
     async add(dir) {
       const root = toRoot(dir);

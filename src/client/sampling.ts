@@ -8,6 +8,7 @@ import { sanitizeText } from "../shared/sanitize.js";
 import { answerView, applyEdit, requestView, typedAnswer } from "./sampling-view.js";
 import { uiContextFor } from "./context.js";
 import type { SamplingUI, UIContext } from "./ui.js";
+import type { Attached } from "./attached.js";
 
 export interface SamplingOptions {
   /** Where the person reviews requests and answers. */
@@ -25,7 +26,10 @@ export const USER_REJECTED = -1;
 export const TYPED_BY_PERSON = "typed-by-person";
 
 /** Declares the sampling capability (with tools when a provider can call functions) and installs the handler. Call before connect. */
-export function attachSampling(client: Client, options: SamplingOptions): void {
+/** What attachSampling gives back: `detach()` (the requests themselves are all handled inside). */
+export type SamplingHandle = Attached;
+
+export function attachSampling(client: Client, options: SamplingOptions): SamplingHandle {
   const { ui, provider } = options;
   const limiter = new RateLimiter(options.rateLimit);
   // Tool use needs a model; a person typing an answer cannot return tool calls.
@@ -73,4 +77,5 @@ export function attachSampling(client: Client, options: SamplingOptions): void {
     if (!result) throw rejected("No answer: no model answered and the person wrote none");
     return result;
   });
+  return { detach: () => client.removeRequestHandler("sampling/createMessage") };
 }

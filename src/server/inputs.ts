@@ -7,6 +7,7 @@ import type { McpServer, Root, ServerContext } from "@modelcontextprotocol/serve
 import { describeFields } from "../schema/fields.js";
 import { toRequestedSchema, type SchemaInput } from "../schema/normalize.js";
 import type { ProtocolRevision } from "../schema/types.js";
+import { form, type FieldBuilder } from "../schema/builders.js";
 import type { Infer } from "../schema/infer.js";
 import { clientCapabilities, supportsFeature, type ClientFeature } from "./capabilities.js";
 import { elicitValidated, type ElicitOptions, type ElicitOutcome } from "./elicit.js";
@@ -19,6 +20,11 @@ import { checkSampleParams, checkSampleResult, usesTools, type SampleOptions, ty
 export interface ClientInputs {
   /** Asks the person to fill a form; the answer is validated before you see it. */
   elicit<S extends SchemaInput>(message: string, form: S, options?: ElicitOptions<Infer<S>>): Promise<ElicitOutcome<Infer<S>>>;
+  /**
+   * One question, one field: `ctx.ask("Proceed?", yesNo())`, `ctx.ask("Seat?", choice(["window", "aisle"]))`.
+   * The accepted answer is the field's value itself, typed; an optional field may come back undefined.
+   */
+  ask<T, R extends boolean>(message: string, field: FieldBuilder<T, R>, options?: ElicitOptions<R extends true ? T : T | undefined>): Promise<ElicitOutcome<R extends true ? T : T | undefined>>;
   /** Runs `fn` once per tool call, even when the handler is replayed; its result must be JSON. */
   step<T>(name: string, fn: () => T | Promise<T>): Promise<T>;
   /** Asks the client's model for a message (sampling/createMessage); checked before it is sent and when it comes back. */
@@ -43,7 +49,7 @@ export function liveInputs(server: McpServer, ctx: ServerContext, protocol: Prot
   const supports = (feature: ClientFeature) => supportsFeature(caps, protocol, feature);
   const keepAlive = new ProgressKeepAlive(ctx, settings.progressIntervalMs);
   const { timeoutMs } = settings;
-  return {
+  return withAsk({
     supports,
     elicit(message, form, opts = {}) {
       if (!supports("elicitation.form")) {
@@ -76,12 +82,12 @@ export function liveInputs(server: McpServer, ctx: ServerContext, protocol: Prot
         sendLive(server, ctx, keepAlive, "roots/list", {}, "roots/list", options.timeoutMs ?? timeoutMs),
       );
     },
-  };
+  });
 }
 
 export function replayInputs(server: McpServer, ctx: ServerContext, run: ReplayRun, settings: InputSettings): ClientInputs {
   const caps = clientCapabilities(server, ctx, "2026-07-28");
-  return {
+  return withAsk({
     supports: (feature) => supportsFeature(caps, "2026-07-28", feature),
     elicit(message, form, opts = {}) {
       const ask = (params: Record<string, unknown>, attempt: number) =>
@@ -97,6 +103,22 @@ export function replayInputs(server: McpServer, ctx: ServerContext, run: ReplayR
     // No list_changed exists on 2026-07-28 to tell a cache it went stale: every call asks.
     async roots(options: RootsOptions = {}) {
       return checkRootsResult(await run.request("roots/list", {}, options.key));
+    },
+  });
+}
+
+/** ctx.ask in terms of ctx.elicit: a one-field form whose accepted answer is the field's value. */
+function withAsk(inputs: Omit<ClientInputs, "ask">): ClientInputs {
+  return {
+    ...inputs,
+    async ask(message, field, options = {}) {
+      const { validate, ...rest } = options;
+      type Answer = { answer?: never };
+      const outcome = await inputs.elicit(message, form({ answer: field }), {
+        ...rest,
+        ...(validate ? { validate: (content: Answer) => validate(content.answer as never) } : {}),
+      });
+      return outcome.action === "accept" ? { action: "accept", content: (outcome.content as Answer).answer as never } : outcome;
     },
   };
 }

@@ -790,3 +790,23 @@ describe("ElicitationHandle.callTool", () => {
     assert.deepEqual(timeouts, [CALL_TIMEOUT_MS, 5000, CALL_TIMEOUT_MS, CALL_TIMEOUT_MS], "client.callTool waits as long as the handle's");
   });
 });
+
+describe("handles: every attach* returns one shape, with detach()", () => {
+  test("detach removes the handlers, and client.callTool is the SDK's again", async () => {
+    const { attachSampling } = await import("../../src/client/sampling.js");
+    const { attachRoots } = await import("../../src/client/roots.js");
+    const client = clientFor("2025-11-25", {});
+    const original = client.callTool;
+    const elicitation = attachElicitation(client, { ui: new RecordingUI() });
+    const sampling = attachSampling(client, { ui: { reviewRequest: async () => ({ action: "deny" }), reviewAnswer: async () => ({ action: "reject" }), ...new RecordingUI() } as never });
+    const roots = attachRoots(client, []);
+    assert.notEqual(client.callTool, original);
+    for (const handle of [elicitation, sampling, roots]) assert.equal(typeof handle.detach, "function");
+    elicitation.detach();
+    sampling.detach();
+    roots.detach();
+    const handlers = (client as unknown as { _requestHandlers: Map<string, unknown> })._requestHandlers;
+    for (const method of ["elicitation/create", "sampling/createMessage", "roots/list"]) assert.equal(handlers.has(method), false, method);
+    assert.equal(client.callTool, original);
+  });
+});
