@@ -24,7 +24,11 @@ export interface ClientInputs {
    * One question, one field: `ctx.ask("Proceed?", yesNo())`, `ctx.ask("Seat?", choice(["window", "aisle"]))`.
    * The accepted answer is the field's value itself, typed; an optional field may come back undefined.
    */
-  ask<T, R extends boolean>(message: string, field: FieldBuilder<T, R>, options?: ElicitOptions<R extends true ? T : T | undefined>): Promise<ElicitOutcome<R extends true ? T : T | undefined>>;
+  ask<T, R extends boolean>(
+    message: string,
+    field: FieldBuilder<T, R>,
+    options?: ElicitOptions<R extends true ? T : T | undefined>,
+  ): Promise<ElicitOutcome<R extends true ? T : T | undefined>>;
   /** Runs `fn` once per tool call, even when the handler is replayed; its result must be JSON. */
   step<T>(name: string, fn: () => T | Promise<T>): Promise<T>;
   /** Asks the client's model for a message (sampling/createMessage); checked before it is sent and when it comes back. */

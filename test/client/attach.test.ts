@@ -798,7 +798,13 @@ describe("handles: every attach* returns one shape, with detach()", () => {
     const client = clientFor("2025-11-25", {});
     const original = client.callTool;
     const elicitation = attachElicitation(client, { ui: new RecordingUI() });
-    const sampling = attachSampling(client, { ui: { reviewRequest: async () => ({ action: "deny" }), reviewAnswer: async () => ({ action: "reject" }), ...new RecordingUI() } as never });
+    const sampling = attachSampling(client, {
+      ui: {
+        reviewRequest: async () => ({ action: "deny" }),
+        reviewAnswer: async () => ({ action: "reject" }),
+        ...new RecordingUI(),
+      } as never,
+    });
     const roots = attachRoots(client, []);
     assert.notEqual(client.callTool, original);
     for (const handle of [elicitation, sampling, roots]) assert.equal(typeof handle.detach, "function");
