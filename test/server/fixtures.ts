@@ -4,6 +4,7 @@ import type { Client } from "@modelcontextprotocol/client";
 import * as z from "zod";
 import { choice, form, multiChoice, text, yesNo } from "../../src/schema/index.js";
 import { createElicitation, type ElicitationOptions } from "../../src/server/index.js";
+import { jsonResult } from "../helpers/results.js";
 
 export const bookingForm = form({
   confirmBooking: yesNo({ description: "Confirm the booking (Flights + Hotel = $3,000)" }),
@@ -20,7 +21,6 @@ export interface Counters {
 export function makeFactory(options: ElicitationOptions = {}) {
   const kit = createElicitation(options);
   const counters: Counters = { sideEffects: 0, handlerRuns: 0 };
-  const text$ = (value: unknown) => ({ content: [{ type: "text" as const, text: JSON.stringify(value) }] });
   const factory = () => {
     const server = new McpServer({ name: "fixture-server", version: "1.2.3" });
     kit.registerTool(
@@ -30,9 +30,9 @@ export function makeFactory(options: ElicitationOptions = {}) {
       async ({ city }, ctx) => {
         counters.handlerRuns++;
         const answer = await ctx.elicit(`Confirm your ${city} trip`, bookingForm);
-        if (answer.action !== "accept") return text$({ action: answer.action, protocol: ctx.protocol });
+        if (answer.action !== "accept") return jsonResult({ action: answer.action, protocol: ctx.protocol });
         const seat: "window" | "aisle" | "no preference" | undefined = answer.content.seatPreference;
-        return text$({ action: "accept", content: answer.content, seat, protocol: ctx.protocol });
+        return jsonResult({ action: "accept", content: answer.content, seat, protocol: ctx.protocol });
       },
     );
     kit.registerTool(server, "two_at_once", { description: "Asks two questions together" }, async (_args, ctx) => {
@@ -40,18 +40,18 @@ export function makeFactory(options: ElicitationOptions = {}) {
         ctx.elicit("Your name?", form({ name: text() })),
         ctx.elicit("Your phone?", form({ phone: text() })),
       ]);
-      return text$({ a, b });
+      return jsonResult({ a, b });
     });
     kit.registerTool(server, "pay_then_ask", { description: "A side effect between two questions" }, async (_args, ctx) => {
       counters.handlerRuns++;
       const first = await ctx.elicit("Proceed?", form({ ok: yesNo() }));
       const receipt = await ctx.step("charge", async () => `receipt-${++counters.sideEffects}`);
       const second = await ctx.elicit("Rate us", form({ stars: text() }));
-      return text$({ first, receipt, second });
+      return jsonResult({ first, receipt, second });
     });
     kit.registerTool(server, "pick_many", { description: "A multi-select form" }, async (_args, ctx) => {
       const r = await ctx.elicit("Pick toppings", form({ toppings: multiChoice(["cheese", "ham"], { minItems: 1 }) }));
-      return text$(r);
+      return jsonResult(r);
     });
     kit.registerTool(
       server,
@@ -59,7 +59,7 @@ export function makeFactory(options: ElicitationOptions = {}) {
       { description: "Waits with a short timeout", inputSchema: z.object({ timeoutMs: z.number() }) },
       async ({ timeoutMs }, ctx) => {
         const r = await ctx.elicit("Anyone there?", form({ ok: yesNo() }), { timeoutMs });
-        return text$(r);
+        return jsonResult(r);
       },
     );
     return server;
@@ -86,8 +86,3 @@ export const answerWith = (client: Client, script: ElicitHandler[]) => answerInT
 export const accept =
   (content: Record<string, unknown>): ElicitHandler =>
   () => ({ action: "accept", content });
-
-export function resultJson(result: unknown): any {
-  const r = result as { content: { type: string; text: string }[] };
-  return JSON.parse(r.content[0]!.text);
-}

@@ -5,7 +5,8 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { PROTOCOL_REVISIONS, type ProtocolRevision } from "../../src/schema/types.js";
 import { assertWireValid, clientFor, connect, elicitationsOn, type TransportKind } from "../helpers/mcp.js";
-import { accept, answerWith, makeFactory, resultJson } from "./fixtures.js";
+import { resultJson } from "../helpers/results.js";
+import { accept, answerWith, makeFactory } from "./fixtures.js";
 
 const TRANSPORTS: TransportKind[] = ["memory", "http"];
 

@@ -5,7 +5,8 @@ import { McpServer } from "@modelcontextprotocol/server";
 import * as z from "zod";
 import { createElicitation } from "../../src/server/index.js";
 import { clientFor, connect, elicitationsOn } from "../helpers/mcp.js";
-import { answerWith, accept, resultJson } from "./fixtures.js";
+import { resultJson } from "../helpers/results.js";
+import { answerWith, accept } from "./fixtures.js";
 
 const kit = createElicitation();
 const factory = () => {

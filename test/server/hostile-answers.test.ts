@@ -3,24 +3,15 @@
 // echoes the junk into the re-ask or the error.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { Client } from "@modelcontextprotocol/client";
+import { callWith, manualClient } from "../helpers/manual-client.js";
 import { clientFor, connect } from "../helpers/mcp.js";
+import { resultJson } from "../helpers/results.js";
 import { makeFactory } from "./fixtures.js";
 
 let deep: unknown = "x";
 for (let i = 0; i < 5000; i++) deep = [deep];
 const JUNK = "\u001b]0;owned\u0007\u001b[2J\u009b31m\u202e" + "A".repeat(1 << 20);
 const CONTROLS = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
-
-const manualClient = () =>
-  new Client({ name: "manual", version: "1.0.0" }, {
-    capabilities: { elicitation: { form: {} } },
-    versionNegotiation: { mode: { pin: "2026-07-28" } },
-    inputRequired: { autoFulfill: false },
-  } as never);
-type Params = { name: string; arguments: Record<string, unknown>; inputResponses?: unknown; requestState?: unknown };
-const callWith = (client: Client) => (params: Params) =>
-  client.callTool(params as never, { allowInputRequired: true } as never) as Promise<Record<string, any>>;
 
 describe("2026-07-28: hostile inputResponses", () => {
   test("a 5,000-level array as an answer is refused -32602 naming the limit, before anything reads it", async () => {
@@ -50,7 +41,7 @@ describe("2026-07-28: hostile inputResponses", () => {
         inputResponses: { "elicit-1": { action: "accept", content: { toppings: ["ham"] } } },
         requestState: first.requestState,
       });
-      assert.deepEqual(JSON.parse(done.content[0].text), { action: "accept", content: { toppings: ["ham"] } });
+      assert.deepEqual(resultJson(done), { action: "accept", content: { toppings: ["ham"] } });
     } finally {
       // The refused request breaks the spec on purpose: out of the wire check that closing runs.
       const i = conn.wire.findIndex((w) => w.message.params?.inputResponses?.["elicit-1"]?.content?.toppings === deep);
@@ -106,7 +97,7 @@ describe("2025-11-25: a hostile live answer", () => {
     const conn = await connect(client, made.factory, "2025-11-25", "memory");
     try {
       const result = (await client.callTool({ name: "pick_many", arguments: {} })) as Record<string, any>;
-      assert.deepEqual(JSON.parse(result.content[0].text), { action: "accept", content: { toppings: ["cheese"] } });
+      assert.deepEqual(resultJson(result), { action: "accept", content: { toppings: ["cheese"] } });
       assert.equal(asked.length, 2);
       assert.ok(asked[1]!.length < 400);
       assert.doesNotMatch(asked[1]!, CONTROLS);

@@ -5,9 +5,9 @@ import type { Client } from "@modelcontextprotocol/client";
 import * as z from "zod";
 import { form, text } from "../../src/schema/index.js";
 import { CLIENT_FEATURES, createElicitation, type ElicitationOptions, type ElicitContext } from "../../src/server/index.js";
-import { answerInTurn, resultJson } from "./fixtures.js";
+import { jsonResult } from "../helpers/results.js";
+import { answerInTurn } from "./fixtures.js";
 
-const json = (value: unknown) => ({ content: [{ type: "text" as const, text: JSON.stringify(value) }] });
 const user = (text: string) => ({ role: "user" as const, content: { type: "text" as const, text } });
 
 export const weatherTool = {
@@ -74,19 +74,19 @@ export function makeInputsFactory(options: InputsFactoryOptions = {}) {
         );
         // Typed as a plain message: no tools were offered, so no tool_use can come back.
         const answer: string | undefined = reply.content.type === "text" ? reply.content.text : undefined;
-        return json({ answer, model: reply.model, role: reply.role, protocol: ctx.protocol });
+        return jsonResult({ answer, model: reply.model, role: reply.role, protocol: ctx.protocol });
       },
     );
     kit.registerTool(server, "summarize_or_fallback", { description: "Uses sampling only when the client has it" }, async (_args, ctx) => {
-      if (!ctx.supports("sampling")) return json({ fallback: true });
+      if (!ctx.supports("sampling")) return jsonResult({ fallback: true });
       const reply = await ctx.sample({ messages: [user("Hi")], maxTokens: 8 });
-      return json({ fallback: false, model: reply.model });
+      return jsonResult({ fallback: false, model: reply.model });
     });
     kit.registerTool(
       server,
       "weather_agent",
       { description: "A sampling tool loop", inputSchema: z.object({ maxTurns: z.number() }) },
-      async ({ maxTurns }, ctx) => json(await weatherAgent(ctx, maxTurns)),
+      async ({ maxTurns }, ctx) => jsonResult(await weatherAgent(ctx, maxTurns)),
     );
     kit.registerTool(
       server,
@@ -105,11 +105,11 @@ export function makeInputsFactory(options: InputsFactoryOptions = {}) {
           ],
         };
         await ctx.sample({ messages: histories[which]!, tools: [weatherTool], maxTokens: 50 });
-        return json({ sent: true });
+        return jsonResult({ sent: true });
       },
     );
     kit.registerTool(server, "list_roots", { description: "Lists the client's roots" }, async (_args, ctx) =>
-      json({ roots: await ctx.roots(), protocol: ctx.protocol }),
+      jsonResult({ roots: await ctx.roots(), protocol: ctx.protocol }),
     );
     kit.registerTool(server, "everything", { description: "Elicits, samples and lists roots at once" }, async (_args, ctx) => {
       const [who, reply, roots] = await Promise.all([
@@ -117,10 +117,10 @@ export function makeInputsFactory(options: InputsFactoryOptions = {}) {
         ctx.sample({ messages: [user("Suggest a project name")], maxTokens: 16 }),
         ctx.roots(),
       ]);
-      return json({ who, reply: reply.content, roots });
+      return jsonResult({ who, reply: reply.content, roots });
     });
     kit.registerTool(server, "supports", { description: "Reports what the client can be asked" }, async (_args, ctx) =>
-      json(Object.fromEntries(CLIENT_FEATURES.map((f) => [f, ctx.supports(f)]))),
+      jsonResult(Object.fromEntries(CLIENT_FEATURES.map((f) => [f, ctx.supports(f)]))),
     );
     if (options.authorRootsHandler?.when === "after") authorHandler();
     return server;
@@ -155,5 +155,3 @@ export function answerRoots(client: Client, current: () => { uri: string; name?:
   });
   return calls;
 }
-
-export { resultJson };

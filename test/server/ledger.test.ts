@@ -7,12 +7,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { Client } from "@modelcontextprotocol/client";
 import type { Booking } from "../../src/examples/travel/bookings.js";
 import { createTravelServer } from "../../src/examples/travel/server.js";
 import { createElicitation } from "../../src/server/index.js";
 import { memoryStore, sqliteStore, type KeyValueStore } from "../../src/store/index.js";
+import { callWith, manualClient } from "../helpers/manual-client.js";
 import { connect } from "../helpers/mcp.js";
+import { resultJson } from "../helpers/results.js";
 import { makeFactory } from "./fixtures.js";
 
 const dir = mkdtempSync(join(tmpdir(), "elicit-ledger-"));
@@ -69,18 +70,6 @@ describe("stores keep one contract", () => {
   });
 });
 
-/** A 2026-07-28 client that hands input_required results back to the test instead of answering them. */
-const manualClient = () =>
-  new Client({ name: "manual", version: "1.0.0" }, {
-    capabilities: { elicitation: { form: {} } },
-    versionNegotiation: { mode: { pin: "2026-07-28" } },
-    inputRequired: { autoFulfill: false },
-  } as never);
-
-type Params = { name: string; arguments: Record<string, unknown>; inputResponses?: unknown; requestState?: unknown };
-const callWith = (client: Client) => (params: Params) =>
-  client.callTool(params as never, { allowInputRequired: true } as never) as Promise<Record<string, any>>;
-
 /** Runs `call` and returns "replayed" when refused as an old round, else the result. */
 async function outcome(promise: Promise<Record<string, any>>): Promise<Record<string, any> | "replayed"> {
   try {
@@ -116,7 +105,7 @@ test("an earlier round's state replayed 10 times runs the ctx.step side effect o
     // The round-2 state may be used again (a lost response): still the same receipt.
     const rate = { ...proceed, "elicit-2": { action: "accept", content: { stars: "5" } } };
     const done = await call({ ...tool, inputResponses: rate, requestState: round2.requestState });
-    const receipt = JSON.parse(done.content[0].text).receipt;
+    const receipt = resultJson(done).receipt;
     assert.equal(receipt, "receipt-1");
     // Once finished, any state of the call answers with the recorded result, and charges nothing.
     for (const state of [round2.requestState, round1.requestState, round2.requestState]) {

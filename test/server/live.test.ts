@@ -10,7 +10,8 @@ import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { serveHttp } from "../../src/server/http.js";
 import { clientFor, connect, type TransportKind } from "../helpers/mcp.js";
 import { assertWire } from "../helpers/wire.js";
-import { answerWith, makeFactory, resultJson } from "./fixtures.js";
+import { resultJson } from "../helpers/results.js";
+import { answerWith, makeFactory } from "./fixtures.js";
 
 function deferred() {
   let resolve!: () => void;

@@ -3,11 +3,13 @@
 // invalidation by notifications/roots/list_changed, next to the server author's own handler.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { Client } from "@modelcontextprotocol/client";
+import type { Client } from "@modelcontextprotocol/client";
 import { InMemoryTransport } from "@modelcontextprotocol/server";
 import { PROTOCOL_REVISIONS, type ProtocolRevision } from "../../src/schema/types.js";
+import { callWith, manualClient, type ManualCall } from "../helpers/manual-client.js";
 import { assertWireValid, clientFor, connect, type TransportKind, type WireMessage } from "../helpers/mcp.js";
-import { answerRoots, makeInputsFactory, resultJson, type InputsFactoryOptions } from "./inputs-fixtures.js";
+import { resultJson } from "../helpers/results.js";
+import { answerRoots, makeInputsFactory, type InputsFactoryOptions } from "./inputs-fixtures.js";
 
 const TRANSPORTS: TransportKind[] = ["memory", "http"];
 const LEGACY = ["2025-06-18", "2025-11-25"] as const;
@@ -214,14 +216,9 @@ describe("a malformed roots answer", () => {
   });
 
   test("on 2026-07-28 (an inputResponse) the tool ends with a clear error naming the root", async () => {
-    const client = new Client({ name: "manual", version: "1.0.0" }, {
-      capabilities: { roots: {} },
-      versionNegotiation: { mode: { pin: "2026-07-28" } },
-      inputRequired: { autoFulfill: false },
-    } as never);
+    const client = manualClient({ roots: {} });
     await connect(client, makeInputsFactory().factory, "2026-07-28", "memory");
-    const call = (params: Record<string, unknown>) =>
-      client.callTool({ name: "list_roots", arguments: {}, ...params } as never, { allowInputRequired: true } as never) as Promise<any>;
+    const call = (params: Partial<ManualCall>) => callWith(client)({ name: "list_roots", arguments: {}, ...params });
     try {
       const answers: [unknown, string][] = [
         [{ roots: [project, { name: "no uri" }] }, 'roots[1] has no string "uri".'],

@@ -4,14 +4,15 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { setTimeout as sleep } from "node:timers/promises";
-import { Client } from "@modelcontextprotocol/client";
 import { InMemoryTransport } from "@modelcontextprotocol/server";
 import { PROTOCOL_REVISIONS, type ProtocolRevision } from "../../src/schema/types.js";
 import { checkSampleParams } from "../../src/server/sample.js";
 import { SamplingParamsError } from "../../src/server/index.js";
+import { callWith, manualClient, type ManualCall } from "../helpers/manual-client.js";
 import { assertWireValid, clientFor, connect, type TransportKind, type WireMessage } from "../helpers/mcp.js";
 import { answerWith } from "./fixtures.js";
-import { answerRoots, answerSampling, makeInputsFactory, reply, replyValue, resultJson, weatherTool } from "./inputs-fixtures.js";
+import { resultJson } from "../helpers/results.js";
+import { answerRoots, answerSampling, makeInputsFactory, reply, replyValue, weatherTool } from "./inputs-fixtures.js";
 
 const TRANSPORTS: TransportKind[] = ["memory", "http"];
 type Caps = Record<string, unknown>;
@@ -460,17 +461,9 @@ describe("a malformed answer from the client", () => {
   });
 
   test("on 2026-07-28 (an inputResponse) the tool ends with a clear error, not a crash", async () => {
-    const client = new Client({ name: "manual", version: "1.0.0" }, {
-      capabilities: { sampling: {} },
-      versionNegotiation: { mode: { pin: "2026-07-28" } },
-      inputRequired: { autoFulfill: false },
-    } as never);
+    const client = manualClient({ sampling: {} });
     await connect(client, makeInputsFactory().factory, "2026-07-28", "memory");
-    const call = (params: Record<string, unknown>) =>
-      client.callTool(
-        { name: "summarize", arguments: { text: "x" }, ...params } as never,
-        { allowInputRequired: true } as never,
-      ) as Promise<any>;
+    const call = (params: Partial<ManualCall>) => callWith(client)({ name: "summarize", arguments: { text: "x" }, ...params });
     try {
       const first = await call({});
       assert.deepEqual(Object.keys(first.inputRequests), ["sample-1"]);

@@ -10,7 +10,8 @@ import { fileURLToPath } from "node:url";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Client, SdkHttpError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { serveHttp } from "../../src/server/http.js";
-import { answerWith, makeFactory, resultJson } from "./fixtures.js";
+import { resultJson } from "../helpers/results.js";
+import { answerWith, makeFactory } from "./fixtures.js";
 
 const REVISION = "2025-11-25";
 const HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };

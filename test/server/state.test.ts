@@ -2,9 +2,10 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { setTimeout as sleep } from "node:timers/promises";
-import { Client } from "@modelcontextprotocol/client";
 import { open, seal, StateError, toStateKey, type StateBinding } from "../../src/server/state.js";
+import { callWith, manualClient } from "../helpers/manual-client.js";
 import { connect, type TransportKind } from "../helpers/mcp.js";
+import { resultJson } from "../helpers/results.js";
 import { makeFactory } from "./fixtures.js";
 
 describe("seal and open", () => {
@@ -57,24 +58,6 @@ describe("seal and open", () => {
   });
 });
 
-/** A 2026-07-28 client that hands input_required results back to the test instead of answering them. */
-function manualClient() {
-  return new Client({ name: "manual", version: "1.0.0" }, {
-    capabilities: { elicitation: { form: {} } },
-    versionNegotiation: { mode: { pin: "2026-07-28" } },
-    inputRequired: { autoFulfill: false },
-  } as never);
-}
-
-type Call = {
-  name: string;
-  arguments: Record<string, unknown>;
-  inputResponses?: unknown;
-  requestState?: unknown;
-  _meta?: Record<string, unknown>;
-};
-const call = (client: Client, params: Call) =>
-  client.callTool(params as never, { allowInputRequired: true } as never) as Promise<Record<string, any>>;
 const okAnswer = { "elicit-1": { action: "accept", content: { confirmBooking: true } } };
 
 for (const kind of ["memory", "http"] as TransportKind[]) {
@@ -82,7 +65,7 @@ for (const kind of ["memory", "http"] as TransportKind[]) {
     async function firstRound(options: Parameters<typeof makeFactory>[0] = {}, meta?: Record<string, unknown>) {
       const made = makeFactory(options);
       const conn = await connect(manualClient(), made.factory, "2026-07-28", kind);
-      const first = await call(conn.client, { name: "book", arguments: { city: "Rome" }, ...(meta ? { _meta: meta } : {}) });
+      const first = await callWith(conn.client)({ name: "book", arguments: { city: "Rome" }, ...(meta ? { _meta: meta } : {}) });
       assert.equal(first.resultType, "input_required");
       return { ...conn, state: first.requestState as string };
     }
@@ -97,8 +80,8 @@ for (const kind of ["memory", "http"] as TransportKind[]) {
     test("the echoed state completes the call", async () => {
       const { client, state, close } = await firstRound();
       try {
-        const done = await call(client, { name: "book", arguments: { city: "Rome" }, inputResponses: okAnswer, requestState: state });
-        assert.equal(JSON.parse(done.content[0].text).action, "accept");
+        const done = await callWith(client)({ name: "book", arguments: { city: "Rome" }, inputResponses: okAnswer, requestState: state });
+        assert.equal(resultJson(done).action, "accept");
       } finally {
         await close();
       }
@@ -110,26 +93,26 @@ for (const kind of ["memory", "http"] as TransportKind[]) {
         const i = Math.floor(state.length / 2);
         const flipped = state.slice(0, i) + (state[i] === "A" ? "B" : "A") + state.slice(i + 1);
         await rejects(
-          call(client, { name: "book", arguments: { city: "Rome" }, inputResponses: okAnswer, requestState: flipped }),
+          callWith(client)({ name: "book", arguments: { city: "Rome" }, inputResponses: okAnswer, requestState: flipped }),
           "tampered",
           /integrity check/,
         );
         await rejects(
-          call(client, { name: "pay_then_ask", arguments: {}, inputResponses: okAnswer, requestState: state }),
+          callWith(client)({ name: "pay_then_ask", arguments: {}, inputResponses: okAnswer, requestState: state }),
           "tool",
           /issued for tool "book", not "pay_then_ask"/,
         );
         await rejects(
-          call(client, { name: "book", arguments: { city: "Paris" }, inputResponses: okAnswer, requestState: state }),
+          callWith(client)({ name: "book", arguments: { city: "Paris" }, inputResponses: okAnswer, requestState: state }),
           "arguments",
           /other arguments/,
         );
         await rejects(
-          call(client, { name: "book", arguments: { city: "Rome" }, requestState: "bm90LW91cnM" }),
+          callWith(client)({ name: "book", arguments: { city: "Rome" }, requestState: "bm90LW91cnM" }),
           "malformed",
           /not a state this server issued/,
         );
-        await rejects(call(client, { name: "book", arguments: { city: "Rome" }, requestState: 7 }), "malformed", /must be the string/);
+        await rejects(callWith(client)({ name: "book", arguments: { city: "Rome" }, requestState: 7 }), "malformed", /must be the string/);
       } finally {
         await close();
       }
@@ -140,7 +123,7 @@ for (const kind of ["memory", "http"] as TransportKind[]) {
       try {
         await sleep(60);
         await rejects(
-          call(client, { name: "book", arguments: { city: "Rome" }, inputResponses: okAnswer, requestState: state }),
+          callWith(client)({ name: "book", arguments: { city: "Rome" }, inputResponses: okAnswer, requestState: state }),
           "expired",
           /expired at .*call the tool again/,
         );
@@ -154,9 +137,9 @@ for (const kind of ["memory", "http"] as TransportKind[]) {
       const { client, state, close } = await firstRound({ principal }, { "example.com/user": "ana" });
       try {
         const retry = { name: "book", arguments: { city: "Rome" }, inputResponses: okAnswer, requestState: state };
-        await rejects(call(client, { ...retry, _meta: { "example.com/user": "bob" } }), "principal", /another principal/);
-        const done = await call(client, { ...retry, _meta: { "example.com/user": "ana" } });
-        assert.equal(JSON.parse(done.content[0].text).action, "accept");
+        await rejects(callWith(client)({ ...retry, _meta: { "example.com/user": "bob" } }), "principal", /another principal/);
+        const done = await callWith(client)({ ...retry, _meta: { "example.com/user": "ana" } });
+        assert.equal(resultJson(done).action, "accept");
       } finally {
         await close();
       }
@@ -165,7 +148,7 @@ for (const kind of ["memory", "http"] as TransportKind[]) {
     test("missing answers are asked again; unknown response keys are ignored", async () => {
       const { client, state, close } = await firstRound();
       try {
-        const again = await call(client, {
+        const again = await callWith(client)({
           name: "book",
           arguments: { city: "Rome" },
           inputResponses: { "other-key": { action: "accept", content: {} } },
@@ -184,7 +167,7 @@ test("a journal that outgrows maxStateBytes ends the tool with a clear error", a
   const made = makeFactory({ maxStateBytes: 200 });
   const conn = await connect(manualClient(), made.factory, "2026-07-28", "memory");
   try {
-    const result = await call(conn.client, { name: "book", arguments: { city: "Rome" } });
+    const result = await callWith(conn.client)({ name: "book", arguments: { city: "Rome" } });
     assert.equal(result.isError, true);
     assert.match(result.content[0].text, /need \d+ bytes of requestState, over the limit of 200; raise maxStateBytes/);
   } finally {
@@ -196,15 +179,15 @@ test("a kit made per server factory (a new server per HTTP request) still comple
   // Each request gets a new McpServer and, here, a new kit: the default key and ledger are per process.
   const conn = await connect(manualClient(), () => makeFactory().factory(), "2026-07-28", "http");
   try {
-    const first = await call(conn.client, { name: "book", arguments: { city: "Rome" } });
+    const first = await callWith(conn.client)({ name: "book", arguments: { city: "Rome" } });
     assert.equal(first.resultType, "input_required");
-    const done = await call(conn.client, {
+    const done = await callWith(conn.client)({
       name: "book",
       arguments: { city: "Rome" },
       inputResponses: okAnswer,
       requestState: first.requestState,
     });
-    assert.equal(JSON.parse(done.content[0].text).action, "accept");
+    assert.equal(resultJson(done).action, "accept");
   } finally {
     await conn.close();
   }
