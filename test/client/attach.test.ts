@@ -6,41 +6,16 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { domainToUnicode } from "node:url";
 import type { Client } from "@modelcontextprotocol/client";
-import { inputRequired, McpServer, type CallToolResult, type ServerContext } from "@modelcontextprotocol/server";
+import { inputRequired, McpServer, type ServerContext } from "@modelcontextprotocol/server";
 import * as z from "zod";
 import { attachElicitation, CALL_TIMEOUT_MS, type AttachOptions } from "../../src/client/attach.js";
 import { MAX_MESSAGE_LENGTH } from "../../src/shared/sanitize.js";
-import type { ElicitationUI, FormAnswer, FormRequest, UIContext, UrlAnswer, UrlRequest } from "../../src/client/ui.js";
+import type { FormAnswer } from "../../src/client/ui.js";
 import type { ProtocolRevision } from "../../src/schema/types.js";
 import { assertWireValid, clientFor, connect, type TransportKind, type WireMessage } from "../helpers/mcp.js";
+import { RecordingUI } from "../helpers/recording-ui.js";
+import { jsonResult, resultJson, sendToClient } from "../helpers/results.js";
 import { assertWire, validatorFor } from "../helpers/wire.js";
-
-// ---------------------------------------------------------------------------------------------
-// The recording UI
-
-class RecordingUI implements ElicitationUI {
-  forms: { request: FormRequest; context: UIContext }[] = [];
-  urls: { request: UrlRequest; context: UIContext }[] = [];
-  notices: { message: string; context: Pick<UIContext, "server"> }[] = [];
-  constructor(
-    private formAnswers: FormAnswer[] = [],
-    private urlAnswers: UrlAnswer[] = [],
-  ) {}
-  async form(request: FormRequest, context: UIContext): Promise<FormAnswer> {
-    this.forms.push({ request, context });
-    return this.formAnswers.shift() ?? { action: "cancel" };
-  }
-  async url(request: UrlRequest, context: UIContext): Promise<UrlAnswer> {
-    this.urls.push({ request, context });
-    return this.urlAnswers.shift() ?? "cancel";
-  }
-  notice(message: string, context: Pick<UIContext, "server">): void {
-    this.notices.push({ message, context });
-  }
-  get calls() {
-    return this.forms.length + this.urls.length;
-  }
-}
 
 // ---------------------------------------------------------------------------------------------
 // The raw test server: `ask` sends one hand-written elicitation/create, `burst` sends several at
@@ -51,19 +26,12 @@ const SERVER_INFO = { name: "raw-server", version: "3.1.4" };
 function rawServer(requests: Record<string, Record<string, unknown>>, info: { name: string; version: string } = SERVER_INFO) {
   return () => {
     const server = new McpServer(info);
-    const send = async (ctx: ServerContext, params: unknown) => {
-      try {
-        return { result: await ctx.mcpReq.send({ method: "elicitation/create", params: params as never }, { timeout: 5000 }) };
-      } catch (error) {
-        return { error: { code: (error as { code?: unknown }).code, message: String((error as Error).message) } };
-      }
-    };
-    const text = (value: unknown): CallToolResult => ({ content: [{ type: "text", text: JSON.stringify(value) }] });
+    const send = (ctx: ServerContext, params: unknown) => sendToClient(ctx, "elicitation/create", params);
     server.registerTool("ask", { inputSchema: z.object({ which: z.string() }) }, async ({ which }, ctx) =>
-      text(await send(ctx, requests[which])),
+      jsonResult(await send(ctx, requests[which])),
     );
     server.registerTool("burst", { inputSchema: z.object({ which: z.string(), count: z.number() }) }, async ({ which, count }, ctx) =>
-      text(
+      jsonResult(
         await Promise.all(
           Array.from({ length: count }, (_, i) => send(ctx, { ...requests[which], message: `${requests[which]!.message} #${i + 1}` })),
         ),
@@ -74,7 +42,7 @@ function rawServer(requests: Record<string, Record<string, unknown>>, info: { na
       if (!responses) {
         return inputRequired({ inputRequests: { k: inputRequired.elicit(requests.modern as never) }, requestState: MODERN_STATE });
       }
-      return text({ responses, requestState: ctx.mcpReq.requestState<string>() });
+      return jsonResult({ responses, requestState: ctx.mcpReq.requestState<string>() });
     });
     return server;
   };
@@ -99,13 +67,6 @@ function exchanges(wire: WireMessage[]): Exchange[] {
     out.push({ request: message, reply: reply.message });
   }
   return out;
-}
-
-function toolJson(result: unknown): any {
-  const content = (result as CallToolResult).content;
-  const first = content[0];
-  assert.ok(first && first.type === "text");
-  return JSON.parse(first.text);
 }
 
 interface Setup {
@@ -141,7 +102,7 @@ async function withClient(
       ui,
       wire: connection.wire,
       revision,
-      ask: async (which) => toolJson(await client.callTool({ name: "ask", arguments: { which } })),
+      ask: async (which) => resultJson(await client.callTool({ name: "ask", arguments: { which } })),
     });
     // Every elicitation result the client put on the wire is valid for the revision.
     for (const { reply } of exchanges(connection.wire)) if ("result" in reply) assertWire(revision, "ElicitResult", reply.result);
@@ -491,7 +452,7 @@ describe("attachElicitation: policy", () => {
     const ui = new RecordingUI(answers);
     const requests = { m: simple("Burst"), u: { mode: "url", message: "Open", url: "https://example.com/", elicitationId: "e-9" } };
     await withClient(requests, { ui, attach: { policy: { rateLimit: { max: 3, windowMs: 60_000 } } } }, async ({ client, wire, ask }) => {
-      const results = toolJson(await client.callTool({ name: "burst", arguments: { which: "m", count: 5 } }));
+      const results = resultJson(await client.callTool({ name: "burst", arguments: { which: "m", count: 5 } }));
       assert.equal(results.length, 5);
       assert.deepEqual(
         ui.forms.map((f) => f.request.message),
@@ -676,7 +637,7 @@ describe("attachElicitation: defaults of fields left unanswered", () => {
     const { mode: _mode, ...modern } = defaultsForm("Defaults");
     const ui = new RecordingUI([{ action: "accept", content: {} }]);
     await withClient({ modern }, { revision: "2026-07-28", ui }, async ({ client }) => {
-      const out = toolJson(await client.callTool({ name: "ask26", arguments: {} }));
+      const out = resultJson(await client.callTool({ name: "ask26", arguments: {} }));
       assert.deepEqual(out.responses, { k: { action: "accept", content: allDefaults } });
     });
   });
@@ -705,7 +666,7 @@ describe("attachElicitation on 2026-07-28 (input_required, auto-fulfilled throug
     const ui = new RecordingUI([{ action: "accept", content: { name: "Ada", age: 36, extra: true } as never }]);
     await withClient({ modern }, { revision: "2026-07-28", ui }, async ({ client, wire }) => {
       assert.equal(client.getNegotiatedProtocolVersion(), "2026-07-28");
-      const out = toolJson(await client.callTool({ name: "ask26", arguments: {} }));
+      const out = resultJson(await client.callTool({ name: "ask26", arguments: {} }));
       assert.deepEqual(out.responses, { k: { action: "accept", content: { name: "Ada", age: 36 } } });
       assert.equal(out.requestState, MODERN_STATE);
 

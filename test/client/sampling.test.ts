@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { inputRequired, McpServer, type CallToolResult, type ServerContext } from "@modelcontextprotocol/server";
+import { inputRequired, McpServer, type CallToolResult } from "@modelcontextprotocol/server";
 import type { ModelProvider, SamplingParams, SamplingResult } from "../../src/client/providers/provider.js";
 import { attachRoots } from "../../src/client/roots.js";
 import { attachSampling, TYPED_BY_PERSON } from "../../src/client/sampling.js";
@@ -21,6 +21,7 @@ import type {
 } from "../../src/client/ui.js";
 import type { ProtocolRevision } from "../../src/schema/types.js";
 import { clientFor, connect, type TransportKind, type WireMessage } from "../helpers/mcp.js";
+import { jsonResult, resultJson, sendToClient } from "../helpers/results.js";
 import { assertWire } from "../helpers/wire.js";
 
 const REVISIONS: ProtocolRevision[] = ["2025-06-18", "2025-11-25", "2026-07-28"];
@@ -77,34 +78,24 @@ class ReviewUI implements SamplingUI {
 function modelServer(seen: { listChanged: number }) {
   return () => {
     const server = new McpServer({ name: "travel-agent", version: "1.2.0" });
-    const text = (value: unknown): CallToolResult => ({ content: [{ type: "text", text: JSON.stringify(value) }] });
-    const live = async (ctx: ServerContext, method: "sampling/createMessage" | "roots/list", params?: unknown) => {
-      try {
-        return { result: await ctx.mcpReq.send({ method, params } as never, { timeout: 5000 }) };
-      } catch (error) {
-        return { error: { code: (error as { code?: unknown }).code, message: (error as Error).message } };
-      }
-    };
     server.registerTool("sample", {}, async (ctx) => {
       if (ctx.mcpReq.inputResponses === undefined && (ctx.mcpReq.envelope as Record<string, unknown> | undefined) !== undefined) {
         return inputRequired({ inputRequests: { s: inputRequired.createMessage(REQUEST as never) }, requestState: "round-1" });
       }
-      if (ctx.mcpReq.inputResponses) return text({ result: ctx.mcpReq.inputResponses.s });
-      return text(await live(ctx, "sampling/createMessage", REQUEST));
+      if (ctx.mcpReq.inputResponses) return jsonResult({ result: ctx.mcpReq.inputResponses.s });
+      return jsonResult(await sendToClient(ctx, "sampling/createMessage", REQUEST));
     });
     server.registerTool("roots", {}, async (ctx) => {
       if (ctx.mcpReq.inputResponses === undefined && (ctx.mcpReq.envelope as Record<string, unknown> | undefined) !== undefined) {
         return inputRequired({ inputRequests: { r: inputRequired.listRoots() }, requestState: "round-1" });
       }
-      if (ctx.mcpReq.inputResponses) return text({ result: ctx.mcpReq.inputResponses.r });
-      return text(await live(ctx, "roots/list"));
+      if (ctx.mcpReq.inputResponses) return jsonResult({ result: ctx.mcpReq.inputResponses.r });
+      return jsonResult(await sendToClient(ctx, "roots/list"));
     });
     server.server.setNotificationHandler("notifications/roots/list_changed", () => void seen.listChanged++);
     return server;
   };
 }
-
-const toolJson = (r: unknown) => JSON.parse(((r as CallToolResult).content[0] as { text: string }).text);
 
 async function withSampling(
   revision: ProtocolRevision,
@@ -119,7 +110,7 @@ async function withSampling(
   });
   const connection = await connect(client, modelServer({ listChanged: 0 }), revision, setup.kind ?? "memory");
   try {
-    await body(async () => toolJson(await client.callTool({ name: "sample", arguments: {} })), connection.wire);
+    await body(async () => resultJson(await client.callTool({ name: "sample", arguments: {} })), connection.wire);
   } finally {
     await connection.close();
   }
@@ -308,7 +299,7 @@ describe("attachRoots", () => {
       const roots = attachRoots(client, [trips, { path: templates, name: "Itinerary templates" }]);
       const connection = await connect(client, modelServer(seen), revision, "memory");
       try {
-        const list = async () => toolJson(await client.callTool({ name: "roots", arguments: {} })).result.roots;
+        const list = async () => resultJson(await client.callTool({ name: "roots", arguments: {} })).result.roots;
         assert.deepEqual(await list(), [
           { uri: pathToFileURL(trips).href, name: "trips" },
           { uri: pathToFileURL(templates).href, name: "Itinerary templates" },

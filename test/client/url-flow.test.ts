@@ -4,38 +4,12 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { McpServer, UrlElicitationRequiredError, type CallToolResult } from "@modelcontextprotocol/server";
 import { attachElicitation } from "../../src/client/attach.js";
-import type { ElicitationUI, FormAnswer, UIContext, UrlAnswer, UrlRequest, UrlWait, UrlWaitOutcome } from "../../src/client/ui.js";
 import { UrlElicitationEndedError } from "../../src/client/url-flow.js";
 import { clientFor, connect, type TransportKind, type WireMessage } from "../helpers/mcp.js";
+import { UrlWaitingUI } from "../helpers/recording-ui.js";
 import { assertWire } from "../helpers/wire.js";
 
 const PAY_URL = "https://xn--pypal-4ve.com/checkout?order=42"; // pаypal.com with a Cyrillic а
-
-class UrlUI implements ElicitationUI {
-  urls: UrlRequest[] = [];
-  waits: UrlWait[] = [];
-  notices: string[] = [];
-  constructor(
-    private consent: UrlAnswer[],
-    private waitOutcome?: UrlWaitOutcome,
-  ) {}
-  async form(): Promise<FormAnswer> {
-    return { action: "cancel" };
-  }
-  async url(request: UrlRequest): Promise<UrlAnswer> {
-    this.urls.push(request);
-    return this.consent.shift() ?? "cancel";
-  }
-  async waitForUrl(wait: UrlWait, _context: UIContext): Promise<UrlWaitOutcome> {
-    this.waits.push(wait);
-    if (this.waitOutcome) return this.waitOutcome;
-    await wait.completed;
-    return "completed";
-  }
-  notice(message: string): void {
-    this.notices.push(message);
-  }
-}
 
 /**
  * `pay` answers -32042 until the payment flow completed; after the error it sends a completion for an
@@ -72,7 +46,7 @@ function paymentServer(state: { paid: boolean; calls: number }) {
 
 async function withShop(
   kind: TransportKind,
-  ui: UrlUI,
+  ui: UrlWaitingUI,
   body: (call: (name: string) => Promise<CallToolResult>, wire: WireMessage[], state: { paid: boolean; calls: number }) => Promise<void>,
   via: "handle" | "client" = "handle",
 ) {
@@ -95,14 +69,14 @@ const errorsOn = (wire: WireMessage[]) => wire.filter((w) => w.dir === "in" && w
 for (const kind of ["memory", "http"] as const) {
   describe(`-32042 URLElicitationRequired (2025-11-25, ${kind})`, () => {
     test("consent with the punycode analysis, wait for the completion, retry once: the tool result comes back", async () => {
-      const ui = new UrlUI(["accept"]);
+      const ui = new UrlWaitingUI(["accept"]);
       await withShop(kind, ui, async (call, wire, state) => {
         const result = await call("pay");
         assert.deepEqual(result.content, [{ type: "text", text: "paid, order 42" }]);
         assert.equal(state.calls, 2, "the call ran twice: the -32042, then the retry");
         // What the person saw: the server's message, the analysed URL with the punycode warning, the wait.
         assert.equal(ui.urls.length, 1);
-        const [request] = ui.urls;
+        const request = ui.urls[0]?.request;
         assert.equal(request!.message, "Pay for order 42 at our payment page.");
         assert.equal(request!.elicitationId, "pay-1");
         assert.ok(
@@ -126,7 +100,7 @@ for (const kind of ["memory", "http"] as const) {
     });
 
     test("declining the URL ends the call without a retry, with a clear error", async () => {
-      const ui = new UrlUI(["decline"]);
+      const ui = new UrlWaitingUI(["decline"]);
       await withShop(kind, ui, async (call, _wire, state) => {
         await assert.rejects(
           call("pay"),
@@ -138,7 +112,7 @@ for (const kind of ["memory", "http"] as const) {
     });
 
     test("a host calling client.callTool directly gets the same flow (attachElicitation routes it)", async () => {
-      const ui = new UrlUI(["accept"]);
+      const ui = new UrlWaitingUI(["accept"]);
       await withShop(
         kind,
         ui,
@@ -153,7 +127,7 @@ for (const kind of ["memory", "http"] as const) {
     });
 
     test("cancelling the wait ends the call without a retry", async () => {
-      const ui = new UrlUI(["accept"], "cancel");
+      const ui = new UrlWaitingUI(["accept"], "cancel");
       await withShop(kind, ui, async (call, _wire, state) => {
         await assert.rejects(call("pay"), (e: unknown) => e instanceof UrlElicitationEndedError && e.reason === "cancelled");
         assert.equal(state.calls, 1);
@@ -161,7 +135,7 @@ for (const kind of ["memory", "http"] as const) {
     });
 
     test("the person's retry (before any completion) retries the call", async () => {
-      const ui = new UrlUI(["accept"], "retry");
+      const ui = new UrlWaitingUI(["accept"], "retry");
       await withShop(kind, ui, async (call, _wire, state) => {
         const result = await call("pay");
         assert.deepEqual(result.content, [{ type: "text", text: "paid, order 42" }]);
@@ -172,7 +146,7 @@ for (const kind of ["memory", "http"] as const) {
     });
 
     test("a server that asks again for the same completed URL is not retried a second time", async () => {
-      const ui = new UrlUI(["accept", "accept"]);
+      const ui = new UrlWaitingUI(["accept", "accept"]);
       await withShop(kind, ui, async (call, _wire, state) => {
         await assert.rejects(
           call("loop"),
@@ -184,7 +158,7 @@ for (const kind of ["memory", "http"] as const) {
     });
 
     test("asked again after a retry with no completion: the error says the flow was not finished, not a loop", async () => {
-      const ui = new UrlUI(["accept", "accept"], "retry");
+      const ui = new UrlWaitingUI(["accept", "accept"], "retry");
       await withShop(kind, ui, async (call, _wire, state) => {
         await assert.rejects(call("loop"), (e: unknown) => {
           assert.ok(e instanceof UrlElicitationEndedError && e.reason === "repeated");
