@@ -92,6 +92,23 @@ export async function connect(
   return { client, wire, close: closeWith(() => client.close()) };
 }
 
+/**
+ * Connects `client` in memory to a server made by `factory`, rewriting every result the client sends
+ * with `rewrite`: below the SDK client's own checks, so a test can put an invalid answer on the wire.
+ */
+export async function connectRewritingResults(
+  client: Client,
+  factory: () => McpServer,
+  rewrite: (result: Record<string, any>) => unknown,
+): Promise<void> {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await factory().connect(serverSide);
+  const send = clientSide.send.bind(clientSide);
+  clientSide.send = (message: any, options?: any) =>
+    send("result" in message ? { ...message, result: rewrite(message.result) } : message, options);
+  await client.connect(clientSide);
+}
+
 /** Elicitation requests the client received, across both eras (live requests and embedded ones). */
 export function elicitationsOn(wire: WireMessage[]): Record<string, any>[] {
   const out: Record<string, any>[] = [];

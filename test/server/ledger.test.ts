@@ -85,14 +85,19 @@ async function outcome(promise: Promise<Record<string, any>>): Promise<Record<st
   }
 }
 
-test("an earlier round's state replayed 10 times runs the ctx.step side effect once, not 11 times", async () => {
+/** pay_then_ask on a manual client; answering round 1 with `proceed` charges (its ctx.step) and moves on to round 2. */
+async function payThenAsk() {
   const made = makeFactory();
   const conn = await connect(manualClient(), made.factory, "2026-07-28", "memory");
-  const call = callWith(conn.client);
+  const tool = { name: "pay_then_ask", arguments: {} };
+  const proceed = { "elicit-1": { action: "accept", content: { ok: true } } };
+  return { made, conn, call: callWith(conn.client), tool, proceed };
+}
+
+test("an earlier round's state replayed 10 times runs the ctx.step side effect once, not 11 times", async () => {
+  const { made, conn, call, tool, proceed } = await payThenAsk();
   try {
-    const tool = { name: "pay_then_ask", arguments: {} };
     const round1 = await call(tool);
-    const proceed = { "elicit-1": { action: "accept", content: { ok: true } } };
     const round2 = await call({ ...tool, inputResponses: proceed, requestState: round1.requestState });
     assert.equal(round2.resultType, "input_required");
     assert.equal(made.counters.sideEffects, 1, "charged once on the way to round 2");
@@ -119,13 +124,9 @@ test("an earlier round's state replayed 10 times runs the ctx.step side effect o
 });
 
 test("two requests racing with the same state run the step once", async () => {
-  const made = makeFactory();
-  const conn = await connect(manualClient(), made.factory, "2026-07-28", "memory");
-  const call = callWith(conn.client);
+  const { made, conn, call, tool, proceed } = await payThenAsk();
   try {
-    const tool = { name: "pay_then_ask", arguments: {} };
     const round1 = await call(tool);
-    const proceed = { "elicit-1": { action: "accept", content: { ok: true } } };
     const both = await Promise.all([1, 2, 3].map(() => call({ ...tool, inputResponses: proceed, requestState: round1.requestState })));
     assert.ok(both.every((r) => r.resultType === "input_required"));
     assert.equal(made.counters.sideEffects, 1);

@@ -4,10 +4,9 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { Client } from "@modelcontextprotocol/client";
-import { InMemoryTransport } from "@modelcontextprotocol/server";
 import { PROTOCOL_REVISIONS, type ProtocolRevision } from "../../src/schema/types.js";
 import { callWith, manualClient, type ManualCall } from "../helpers/manual-client.js";
-import { assertWireValid, clientFor, connect, type TransportKind, type WireMessage } from "../helpers/mcp.js";
+import { assertWireValid, clientFor, connect, connectRewritingResults, type TransportKind, type WireMessage } from "../helpers/mcp.js";
 import { resultJson } from "../helpers/results.js";
 import { answerRoots, makeInputsFactory, type InputsFactoryOptions } from "./inputs-fixtures.js";
 
@@ -196,12 +195,7 @@ describe("a malformed roots answer", () => {
   test("on 2025-11-25 the tool ends with a clear error", async () => {
     // The SDK client checks its own handler's result, so the bad answer is written onto the wire below it.
     const client = clientFor("2025-11-25", { roots: {} });
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await makeInputsFactory().factory().connect(serverSide);
-    const send = clientSide.send.bind(clientSide);
-    clientSide.send = (message: any, options?: any) =>
-      send("result" in message ? { ...message, result: { roots: [{ name: "no uri" }] } } : message, options);
-    await client.connect(clientSide);
+    await connectRewritingResults(client, makeInputsFactory().factory, () => ({ roots: [{ name: "no uri" }] }));
     try {
       answerRoots(client, () => [project]);
       const result = (await client.callTool({ name: "list_roots", arguments: {} })) as Record<string, any>;

@@ -4,12 +4,11 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { setTimeout as sleep } from "node:timers/promises";
-import { InMemoryTransport } from "@modelcontextprotocol/server";
 import { PROTOCOL_REVISIONS, type ProtocolRevision } from "../../src/schema/types.js";
 import { checkSampleParams } from "../../src/server/sample.js";
 import { SamplingParamsError } from "../../src/server/index.js";
 import { callWith, manualClient, type ManualCall } from "../helpers/manual-client.js";
-import { assertWireValid, clientFor, connect, type TransportKind, type WireMessage } from "../helpers/mcp.js";
+import { assertWireValid, clientFor, connect, connectRewritingResults, type TransportKind, type WireMessage } from "../helpers/mcp.js";
 import { answerWith } from "./fixtures.js";
 import { resultJson } from "../helpers/results.js";
 import { answerRoots, answerSampling, makeInputsFactory, reply, replyValue, weatherTool } from "./inputs-fixtures.js";
@@ -442,12 +441,7 @@ describe("a malformed answer from the client", () => {
   test("on 2025-11-25 the tool ends with a clear error naming what was wrong", async () => {
     // The SDK client checks its own handler's result, so the bad answer is written onto the wire below it.
     const client = clientFor("2025-11-25", { sampling: {} });
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await makeInputsFactory().factory().connect(serverSide);
-    const send = clientSide.send.bind(clientSide);
-    clientSide.send = (message: any, options?: any) =>
-      send("result" in message ? { ...message, result: { ...message.result, role: "robot" } } : message, options);
-    await client.connect(clientSide);
+    await connectRewritingResults(client, makeInputsFactory().factory, (result) => ({ ...result, role: "robot" }));
     try {
       answerSampling(client, [reply("fine")]);
       const { text } = toolError(await client.callTool({ name: "summarize", arguments: { text: "x" } }));
