@@ -1,4 +1,4 @@
-// `elicit demo`: the seed's travel example end to end. Starts `elicit serve travel` over stdio and
+// `elicit demo`: the travel example end to end. Starts `elicit serve travel` over stdio and
 // walks a person through a Barcelona trip (2026-06-15 → 2026-06-22): search, the best flight chosen
 // by the client's model after they review the model call, the booking forms, and the itinerary saved
 // into a root directory.

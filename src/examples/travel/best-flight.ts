@@ -1,4 +1,4 @@
-// find_best_flight: the seed's flight analysis. With sampling, the client's model weighs the
+// find_best_flight: the travel example's flight analysis. With sampling, the client's model weighs the
 // trade-offs (cheap red-eyes against convenient mornings); without it, or when the request is
 // refused or the answer names no flight, the rule in ranking.ts decides, and the result says which.
 import type { CallToolResult } from "@modelcontextprotocol/server";
@@ -9,7 +9,7 @@ import { fail, resolveTrip, say } from "./trip.js";
 
 export const SYSTEM_PROMPT = "You are a travel expert helping users find the best flights based on their preferences";
 
-/** The seed's model preferences: thorough analysis over speed and cost. */
+/** The example's model preferences: thorough analysis over speed and cost. */
 export const MODEL_PREFERENCES = {
   hints: [{ name: "claude-3-5-sonnet" }],
   costPriority: 0.3,

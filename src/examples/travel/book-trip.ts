@@ -1,4 +1,4 @@
-// book_trip: the seed's booking confirmation, then the traveler's contact details, then the
+// book_trip: the booking confirmation, then the traveler's contact details, then the
 // booking. Straight-line code on every revision; on 2026-07-28 the handler replays once per round,
 // so the booking itself runs in ctx.step and is made exactly once.
 import type { CallToolResult } from "@modelcontextprotocol/server";
@@ -9,7 +9,7 @@ import { dateRange, describeLeg, usd, type Flight } from "./flights.js";
 import { DEFAULT_PREFERENCES, rankFlights } from "./ranking.js";
 import { fail, resolveTrip, say, type Trip } from "./trip.js";
 
-/** The seed's form, field for field; only the total in the first description varies. */
+/** The confirmation form; only the total in the first description varies. */
 export function confirmationForm(totalUsd: number) {
   return form({
     confirmBooking: yesNo({ description: `Confirm the booking (Flights + Hotel = ${usd(totalUsd)})` }),
@@ -43,7 +43,7 @@ export interface BookTripArgs {
   flightId?: string;
 }
 
-/** The flight to book: the one asked for, or the rule's best for the seed's preferences. */
+/** The flight to book: the one asked for, or the rule's best for the default preferences. */
 function chooseFlight(trip: Trip, flightId: string | undefined): Flight | string {
   if (flightId === undefined) return rankFlights(trip.flights, DEFAULT_PREFERENCES)[0]!.flight;
   const flight = trip.flights.find((f) => f.id.toLowerCase() === flightId.trim().toLowerCase());
@@ -64,7 +64,7 @@ export async function bookTrip(args: BookTripArgs, ctx: ElicitContext, store: Bo
   const hotelUsd = hotel.nightlyUsd * nights;
   const total = flightsUsd + hotelUsd;
 
-  // The seed's trip summary: "Barcelona flights June 15-22, beachfront hotel, total $3,000".
+  // The trip summary: "Barcelona flights June 15-22, beachfront hotel, total $3,000".
   const headline = `${destination.city} flights ${dateRange(trip.departDate, trip.returnDate)}, ${hotel.kind}`;
   const summary =
     `${headline}, total ${usd(total)}.\n` +

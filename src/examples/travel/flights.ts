@@ -4,7 +4,7 @@
 
 export type Cabin = "economy" | "premium economy" | "business";
 
-/** The demo trip of the seed document: Barcelona, June 15-22. */
+/** The demo trip: Barcelona, June 15-22. */
 export const DEMO_TRIP = { destination: "BCN", departDate: "2026-06-15", returnDate: "2026-06-22" } as const;
 
 /** The timetable is a summer schedule: departures and returns must fall inside it. */

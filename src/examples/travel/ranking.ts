@@ -40,7 +40,7 @@ export interface RankedFlight {
   reasons: string[];
 }
 
-/** The seed's preferences; book_trip books the flight this ranks first when no flightId is given. */
+/** The default preferences; book_trip books the flight this ranks first when no flightId is given. */
 export const DEFAULT_PREFERENCES = "morning departure, max 1 layover";
 
 const WINDOWS: Record<TimeOfDay, [from: number, to: number]> = {

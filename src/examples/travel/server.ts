@@ -1,4 +1,4 @@
-// The travel demo server of the seed document: search flights, let the client's model pick the best
+// The travel example server: search flights, let the client's model pick the best
 // (sampling), book with the person's confirmation and contact details (elicitation), and save the
 // itinerary into the client's workspace (roots). Run it with `elicit serve travel [--http [HOST:]PORT]`.
 import { McpServer, type CallToolResult } from "@modelcontextprotocol/server";
