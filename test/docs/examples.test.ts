@@ -1,0 +1,86 @@
+// The documentation's examples are files: every file in examples/ is shown verbatim on a page
+// (README.md or docs/**/*.md), compiled by the type-check (tsconfig.json includes examples/), and run
+// here with its output compared. A TypeScript example prints what its `// -> ...` comments say; one
+// that serves instead is run by the command of a console block, or by its own test below.
+// A console block marked <!-- output --> (or <!-- output, exit N -->) is run as written after its `$ `
+// line, `npx elicit` being the built bin, and must print the block's other lines on stdout.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { BIN } from "../helpers/cli.js";
+import { filesUnder, PAGES, read, root } from "./pages.js";
+
+const run = promisify(execFile);
+
+/** Every `<!-- example: path -->` block of every page. */
+const blocks = PAGES.flatMap((page) =>
+  [...read(page).matchAll(/<!-- example: (\S+) -->\n```[a-z]*\n([\s\S]*?)```\n/g)].map(([, path, body]) => ({ page, path: path!, body: body! })),
+);
+
+/** Every console block with an expected output. */
+const consoles = PAGES.flatMap((page) =>
+  [...read(page).matchAll(/<!-- output(?:, exit (\d+))? -->\n```console\n\$ (.*)\n([\s\S]*?)```\n/g)].map(([, exit, command, output]) => ({
+    page,
+    command: command!,
+    output: output!,
+    exit: Number(exit ?? 0),
+  })),
+);
+
+const examples = filesUnder("examples");
+const expectedLines = (path: string) => [...read(path).matchAll(/\/\/ -> (.*)$/gm)].map((m) => m[1]!);
+const printing = examples.filter((p) => p.endsWith(".ts") && expectedLines(p).length > 0);
+const serving = examples.filter((p) => p.endsWith(".ts") && expectedLines(p).length === 0);
+
+/** Splits a shell command line: words, 'single-quoted' and "double-quoted" strings. */
+function words(line: string): string[] {
+  return [...line.matchAll(/'([^']*)'|"((?:[^"\\]|\\.)*)"|(\S+)/g)].map((m) => m[1] ?? m[2]?.replace(/\\(.)/g, "$1") ?? m[3]!);
+}
+
+describe("pages show examples verbatim", () => {
+  test("each example block is a verbatim copy of its file", () => {
+    assert.ok(blocks.length >= 10, `only ${blocks.length} example blocks`);
+    for (const { page, path, body } of blocks) assert.equal(body, read(path), `${page}: ${path} differs from its copy`);
+  });
+
+  test("every file in examples/ is shown on a page", () => {
+    const shown = new Set(blocks.map((b) => b.path));
+    assert.deepEqual(examples.filter((p) => !shown.has(p)), []);
+  });
+
+  test("every example that prints nothing serves, and a test runs it", () => {
+    const byConsole = serving.filter((p) => consoles.some((c) => c.command.includes(p)));
+    assert.deepEqual([...byConsole, "examples/conformance/server.ts"].sort(), serving);
+  });
+});
+
+describe("examples print what their comments say", () => {
+  for (const example of printing) {
+    test(example, async () => {
+      const { stdout } = await run(process.execPath, ["--import", "tsx", example], { cwd: root });
+      assert.deepEqual(stdout.trimEnd().split("\n"), expectedLines(example));
+    });
+  }
+});
+
+describe("console blocks print what they show", () => {
+  for (const { page, command, output, exit } of consoles) {
+    test(`${page}: ${command}`, async () => {
+      const [npx, elicit, ...args] = words(command);
+      assert.deepEqual([npx, elicit], ["npx", "elicit"], "console blocks run elicit");
+      const { stdout, code } = await run(process.execPath, [BIN, ...args], { cwd: root, env: { ...process.env, CI: "true" } }).then(
+        (r) => ({ ...r, code: 0 }),
+        (e: { stdout: string; code: number }) => e,
+      );
+      assert.equal(code, exit, stdout);
+      assert.equal(stdout.trimEnd(), output.trimEnd());
+    });
+  }
+});
+
+test("examples/conformance/server.ts serves the conformance suite's tools", async () => {
+  const { stdout } = await run(process.execPath, [BIN, "tools", "--", process.execPath, "--import", "tsx", "examples/conformance/server.ts"], { cwd: root });
+  const names = (JSON.parse(stdout) as { tools: { name: string }[] }).tools.map((t) => t.name);
+  for (const name of ["test_elicitation", "test_elicitation_sep1034_defaults", "test_elicitation_sep1330_enums"]) assert.ok(names.includes(name), name);
+});
