@@ -5,21 +5,15 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { createServer as createNetServer } from "node:net";
 import { join } from "node:path";
-import { BIN, runCli, type RunResult } from "../helpers/cli.js";
+import { BIN, runCli } from "../helpers/cli.js";
+import { scratchFiles } from "../helpers/files.js";
 import { BOOT_STDERR, HOSTILE, MARKERS } from "../fixtures/hostile-server.js";
 import { startRecorder, type Recorder } from "../fixtures/mcp-recorder.js";
 
-const dir = mkdtempSync(join(tmpdir(), "elicit-call-"));
-after(() => rmSync(dir, { recursive: true, force: true }));
-const file = (name: string, body: string) => {
-  const path = join(dir, name);
-  writeFileSync(path, body);
-  return path;
-};
+const { dir, file } = scratchFiles("elicit-call-");
 
 const TRIP = JSON.stringify({ destination: "Barcelona", departDate: "2026-06-15", returnDate: "2026-06-22" });
 const ANSWERS = file(
@@ -233,24 +227,6 @@ describe("elicit demo --answers", () => {
   });
 });
 
-/** The bin with extra environment variables (runCli passes the parent's as they are). */
-function runWithEnv(args: string[], env: Record<string, string>, timeoutMs = 20_000): Promise<RunResult & { ms: number }> {
-  const started = Date.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
-    child.on("error", reject);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr, ms: Date.now() - started });
-    });
-  });
-}
-
 /** Characters a terminal acts on, or that make text read differently: C0 but \n, DEL, C1, bidi and other format characters. */
 const CONTROLS = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029]|\p{Cf}/u;
 
@@ -373,7 +349,7 @@ describe("elicit call: connecting", () => {
   const hang = `${process.execPath} -e setTimeout(() => {}, 100000)`.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
   test("a server that never answers: a notice while waiting, then exit 2 after --connect-timeout, saying what did not answer", async () => {
-    const r = await runWithEnv(["call", "x", "--connect-timeout", "1.5", ...HANG], {});
+    const r = await runCli(["call", "x", "--connect-timeout", "1.5", ...HANG]);
     assert.equal(r.code, 2, r.stderr);
     assert.equal(r.stdout, "");
     assert.match(r.stderr, new RegExp(`^elicit: connecting to ${hang}… \\(gives up after 1\\.5 s; see --connect-timeout\\)$`, "m"));
@@ -388,7 +364,7 @@ describe("elicit call: connecting", () => {
   });
 
   test("ELICIT_CONNECT_TIMEOUT sets it too; a pinned 2025 revision names its handshake", async () => {
-    const r = await runWithEnv(["call", "x", "--protocol", "2025-11-25", ...HANG], { ELICIT_CONNECT_TIMEOUT: "1" });
+    const r = await runCli(["call", "x", "--protocol", "2025-11-25", ...HANG], { env: { ELICIT_CONNECT_TIMEOUT: "1" } });
     assert.equal(r.code, 2, r.stderr);
     assert.match(r.stderr, new RegExp(`^elicit: ${hang} started but did not answer initialize within 1 s`, "m"));
     assert.ok(r.ms < 12_000, `took ${r.ms} ms`);
@@ -400,7 +376,7 @@ describe("elicit call: connecting", () => {
     await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
     const url = `http://127.0.0.1:${(silent.address() as import("node:net").AddressInfo).port}/mcp`;
     try {
-      const r = await runWithEnv(["call", "x", "--connect-timeout", "1", "--url", url], {});
+      const r = await runCli(["call", "x", "--connect-timeout", "1", "--url", url]);
       assert.equal(r.code, 2, r.stderr);
       assert.match(
         r.stderr,

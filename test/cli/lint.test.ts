@@ -1,17 +1,10 @@
-import { after, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runCli } from "../helpers/cli.js";
+import { scratchFiles } from "../helpers/files.js";
 
-const dir = mkdtempSync(join(tmpdir(), "elicit-lint-"));
-after(() => rmSync(dir, { recursive: true, force: true }));
-const file = (name: string, body: unknown) => {
-  const path = join(dir, name);
-  writeFileSync(path, typeof body === "string" ? body : JSON.stringify(body));
-  return path;
-};
+const { dir, file } = scratchFiles("elicit-lint-");
 
 test("a clean schema exits 0 and says so", async () => {
   const r = await runCli(["lint", file("ok.json", { type: "object", properties: { name: { type: "string" } }, required: ["name"] })]);

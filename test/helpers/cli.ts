@@ -8,11 +8,18 @@ export interface RunResult {
   code: number | null;
   stdout: string;
   stderr: string;
+  /** How long the bin ran. */
+  ms: number;
 }
 
-export function runCli(args: string[], options: { input?: string; timeoutMs?: number } = {}): Promise<RunResult> {
+/** Runs the bin with `input` on stdin; `env` is added to the parent's environment. */
+export function runCli(
+  args: string[],
+  options: { input?: string; timeoutMs?: number; env?: Record<string, string> } = {},
+): Promise<RunResult> {
+  const started = Date.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { stdio: "pipe" });
+    const child = spawn(process.execPath, [BIN, ...args], { stdio: "pipe", env: { ...process.env, ...options.env } });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
@@ -21,7 +28,7 @@ export function runCli(args: string[], options: { input?: string; timeoutMs?: nu
     child.on("error", reject);
     child.on("close", (code) => {
       clearTimeout(timer);
-      resolve({ code, stdout, stderr });
+      resolve({ code, stdout, stderr, ms: Date.now() - started });
     });
     child.stdin.end(options.input ?? "");
   });

@@ -7,25 +7,19 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { createServer as createNetServer } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { runCli, type RunResult } from "../helpers/cli.js";
+import { scratchFiles } from "../helpers/files.js";
 
 const EVERYTHING = fileURLToPath(new URL("../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url));
 
 // Sampling must be answered by the answers file, not by a model from the environment: the bin inherits ours.
 for (const name of Object.keys(process.env)) if (/^(ELICIT_MODEL|OPENAI_)/.test(name)) delete process.env[name];
 
-const dir = mkdtempSync(join(tmpdir(), "elicit-peer-"));
-after(() => rmSync(dir, { recursive: true, force: true }));
-const file = (name: string, body: string) => {
-  const path = join(dir, name);
-  writeFileSync(path, body);
-  return path;
-};
+const { dir, file } = scratchFiles("elicit-peer-");
 
 /** A port nobody listens on right now. */
 function freePort(): Promise<number> {

@@ -9,15 +9,10 @@ import { StreamableHTTPClientTransport as V1Http } from "@modelcontextprotocol/s
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { serveHttp } from "../../src/server/http.js";
 import { clientFor, connect, type TransportKind } from "../helpers/mcp.js";
+import { deferred } from "../helpers/deferred.js";
 import { assertWire } from "../helpers/wire.js";
 import { resultJson } from "../helpers/results.js";
 import { answerWith, makeFactory } from "./fixtures.js";
-
-function deferred() {
-  let resolve!: () => void;
-  const promise = new Promise<void>((r) => (resolve = r));
-  return { promise, resolve };
-}
 
 for (const kind of ["memory", "http"] as TransportKind[]) {
   describe(`waiting for a person on 2025-11-25 over ${kind}`, () => {

@@ -7,6 +7,7 @@ import type { Client } from "@modelcontextprotocol/client";
 import { PROTOCOL_REVISIONS, type ProtocolRevision } from "../../src/schema/types.js";
 import { callWith, manualClient, type ManualCall } from "../helpers/manual-client.js";
 import { assertWireValid, clientFor, connect, connectRewritingResults, type TransportKind, type WireMessage } from "../helpers/mcp.js";
+import { deferred } from "../helpers/deferred.js";
 import { resultJson } from "../helpers/results.js";
 import { answerRoots, makeInputsFactory, type InputsFactoryOptions } from "./inputs-fixtures.js";
 
@@ -35,12 +36,6 @@ const rounds = (wire: WireMessage[]) =>
   wire.filter((w) => w.dir === "in" && w.message.result?.resultType === "input_required").map((w) => w.message.result);
 const project = { uri: "file:///home/ada/project", name: "Project" };
 const docs = { uri: "file:///home/ada/docs" };
-
-function deferred() {
-  let resolve!: () => void;
-  const promise = new Promise<void>((r) => (resolve = r));
-  return { promise, resolve };
-}
 
 for (const revision of PROTOCOL_REVISIONS) {
   for (const kind of TRANSPORTS) {
