@@ -119,7 +119,7 @@ const open = (kind: TransportKind, era: Era) => openSetup(kind, era, makeServer,
 /** ctx.elicit against the SDK's own path (tool "raw"), with tool "plain" as the unit. */
 async function benchElicit(setup: Setup): Promise<RoundTripRow[]> {
   await checkTools(setup, { plain: "booked Barcelona", raw: "booked Barcelona: ", ours: "booked Barcelona: ", shim: "booked Barcelona: " });
-  // On 2025 eras also against the SDK's legacy shim: the measurement behind docs/design/legacy-shim.md.
+  // On 2025 eras also against the SDK's legacy shim: the measurement behind docs/design/sdk-seams.md.
   const shim = setup.era === "legacy" ? [{ what: "legacy shim", raw: "shim", ours: "ours" }] : [];
   return benchRoundTrips(setup, "plain", [{ what: "raw SDK", raw: "raw", ours: "ours" }, ...shim]);
 }

@@ -145,7 +145,7 @@ async function pool<T, R>(items: T[], jobs: number, work: (item: T) => Promise<R
 }
 
 /**
- * The README table: one row per run, with the suite's checks that passed out of those that passed or
+ * The docs/conformance.md table: one row per run, with the suite's checks that passed out of those that passed or
  * failed (not the runner's elicit-* checks). Scenario families (`auth/…`) get one row per suite version.
  */
 export function table(runs: { run: ScenarioRun; known: string[] }[]): string {

@@ -93,7 +93,7 @@ before(async () => {
   dir = mkdtempSync(join(tmpdir(), "mcp-elicit-pack-"));
   const stage = join(dir, "pkg");
   mkdirSync(stage);
-  for (const file of ["package.json", "README.md", "LICENSE"])
+  for (const file of ["package.json", "README.md", "LICENSE", "CHANGELOG.md"])
     if (existsSync(join(root, file))) copyFileSync(join(root, file), join(stage, file));
   await run(process.execPath, [TSC, "-p", join(root, "tsconfig.build.json"), "--outDir", join(stage, "dist")], root);
   chmodSync(join(stage, "dist", "cli", "main.js"), 0o755);
@@ -110,9 +110,10 @@ after(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-test("the tarball holds package.json, README.md and dist/: no sources, tests or source maps", () => {
+test("the tarball holds package.json, README.md, LICENSE, CHANGELOG.md and dist/: no sources, tests or source maps", () => {
   const paths = packed.files.map((f) => f.path);
-  for (const p of paths) assert.match(p, /^(?:package\.json|README\.md|LICENSE|dist\/.+\.(?:js|d\.ts))$/, p);
+  for (const p of paths) assert.match(p, /^(?:package\.json|README\.md|LICENSE|CHANGELOG\.md|dist\/.+\.(?:js|d\.ts))$/, p);
+  for (const file of ["LICENSE", "CHANGELOG.md"]) assert.ok(paths.includes(file), file);
   assert.ok(paths.includes("dist/cli/main.js"), "the elicit bin");
   for (const entry of Object.keys(ENTRIES)) {
     assert.ok(pkg.exports[`./${entry}`], `package.json exports ./${entry}`);
