@@ -180,6 +180,12 @@ export function startProgram(command: string, args: string[], options: ProgramOp
       const found = () => (typeof what === "string" ? region().includes(what) : what.test(region()));
       const anchor = after === undefined ? "" : ` after ${JSON.stringify(after)}`;
       await poll(found, timeoutMs, (why) => show(`${why} waiting for ${String(what)}${anchor}`), gone, name);
+      // A prompt draws its question line before its choices: let the screen settle (nothing new for
+      // 80 ms, at most 1 s) so that what the test reads next is the whole prompt, not half of it.
+      for (let settled = Date.now() + 1000, seen = -1; Date.now() < settled && (raw.length !== seen || unparsed > 0);) {
+        seen = raw.length;
+        await new Promise((r) => setTimeout(r, 80));
+      }
       return region();
     },
     async waitUntil(check, what, timeoutMs = 10_000) {
