@@ -19,7 +19,7 @@ export default tseslint.config(
       globals: { ...globals.node },
     },
     rules: {
-      // The sanitizers (src/shared/sanitize.ts, src/schema/excerpt.ts, src/client/url-safety/) and their tests match
+      // The sanitizers (src/common/sanitize.ts, src/schema/excerpt.ts, src/client/url-safety/) and their tests match
       // control characters on purpose: stripping or escaping them is the point.
       "no-control-regex": "off",
       // The same sanitizers list invisible and combining code points (variation selectors, skin-tone modifiers, joiners)

@@ -10,7 +10,7 @@ import { Ajv2019 } from "ajv/dist/2019.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import type { ElicitationUI, SamplingUI } from "../client/ui.js";
-import { MAX_LABEL_LENGTH, sanitizeText } from "../shared/sanitize.js";
+import { MAX_LABEL_LENGTH, sanitizeText } from "../common/sanitize.js";
 import { readAnswersFile } from "../ui/answers-file.js";
 import { scriptedUI } from "../ui/scripted.js";
 import { terminalUI } from "../ui/terminal/index.js";

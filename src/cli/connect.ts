@@ -2,7 +2,7 @@
 // form built from its input schema, or as JSON), see the result, manage roots, repeat.
 import { input, select } from "@inquirer/prompts";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/client";
-import { MAX_LABEL_LENGTH, sanitizeText } from "../shared/sanitize.js";
+import { MAX_LABEL_LENGTH, sanitizeText } from "../common/sanitize.js";
 import { checkSchema, hasErrors } from "../schema/check.js";
 import { describeFields } from "../schema/fields.js";
 import type { RequestedSchema } from "../schema/types.js";

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ProtocolError, type CallToolResult } from "@modelcontextprotocol/client";
-import { sanitizeText } from "../shared/sanitize.js";
+import { sanitizeText } from "../common/sanitize.js";
 import { USER_REJECTED } from "../client/sampling.js";
 import { DEMO_TRIP } from "../examples/travel/flights.js";
 import { DEFAULT_PREFERENCES } from "../examples/travel/ranking.js";

@@ -1,7 +1,7 @@
 // How the commands that talk to a server end: exit codes, and one place that prints why they failed.
 import { ProtocolError } from "@modelcontextprotocol/client";
 import { ProviderError } from "../client/providers/provider.js";
-import { sanitizeText } from "../shared/sanitize.js";
+import { sanitizeText } from "../common/sanitize.js";
 import { UrlElicitationEndedError } from "../client/url-flow.js";
 import { AnswersFileError } from "../ui/answers-file.js";
 

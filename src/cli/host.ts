@@ -19,7 +19,7 @@ import ora, { type Ora } from "ora";
 import { attachElicitation, type ElicitationHandle, type ElicitationMode } from "../client/attach.js";
 import type { ModelProvider } from "../client/providers/provider.js";
 import { attachRoots, type RootsHandle } from "../client/roots.js";
-import { MAX_LABEL_LENGTH, sanitizeText } from "../shared/sanitize.js";
+import { MAX_LABEL_LENGTH, sanitizeText } from "../common/sanitize.js";
 import { attachSampling } from "../client/sampling.js";
 import type { ElicitationUI, SamplingUI } from "../client/ui.js";
 import { providerFromEnv } from "../client/providers/openai.js";

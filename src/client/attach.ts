@@ -17,11 +17,11 @@ import type { ProtocolRevision, RequestedSchema } from "../schema/types.js";
 import { validateContent } from "../schema/validate.js";
 import { revisionOf, uiContextFor } from "./context.js";
 import { RateLimiter, type RateLimitOptions } from "./rate-limit.js";
-import { MAX_LABEL_LENGTH, MAX_MESSAGE_LENGTH, sanitizeText } from "../shared/sanitize.js";
+import { MAX_LABEL_LENGTH, MAX_MESSAGE_LENGTH, sanitizeText } from "../common/sanitize.js";
 import type { ElicitationUI, FormRequest, UIContext, UrlAnswer } from "./ui.js";
-import { watchDropped } from "../shared/dropped.js";
+import { watchDropped } from "../common/dropped.js";
 import type { Attached } from "./attached.js";
-import { wrapClientHandlers } from "../shared/sdk-internals.js";
+import { wrapClientHandlers } from "../common/sdk-internals.js";
 import { callToolWithUrlFlows, PendingUrlElicitations, UrlElicitationEndedError } from "./url-flow.js";
 import { analyzeUrl } from "./url-safety.js";
 

@@ -2,7 +2,7 @@
 // inert) and on which revision. Shared by attachElicitation and attachSampling.
 import type { Client } from "@modelcontextprotocol/client";
 import { isProtocolRevision, LATEST_REVISION, type ProtocolRevision } from "../schema/types.js";
-import { MAX_LABEL_LENGTH, sanitizeText } from "../shared/sanitize.js";
+import { MAX_LABEL_LENGTH, sanitizeText } from "../common/sanitize.js";
 import type { UIContext } from "./ui.js";
 
 /** The connection's revision; one older than we know reads as the oldest, an unknown newer one as the latest. */

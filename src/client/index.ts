@@ -14,7 +14,7 @@ export type { Attached } from "./attached.js";
 export { attachRoots, toRoot, type RootInput, type RootsHandle } from "./roots.js";
 export { PendingUrlElicitations, UrlElicitationEndedError, type UrlFlowEnd } from "./url-flow.js";
 export { analyzeUrl, hostForDisplay, type UrlAnalysis, type UrlWarning, type UrlWarningCode } from "./url-safety.js";
-export { sanitizeText, MAX_LABEL_LENGTH, MAX_MESSAGE_LENGTH, type SanitizeOptions } from "../shared/sanitize.js";
+export { sanitizeText, MAX_LABEL_LENGTH, MAX_MESSAGE_LENGTH, type SanitizeOptions } from "../common/sanitize.js";
 export type { RateLimitOptions } from "./rate-limit.js";
 // The UI contract every renderer implements (terminalUI, scriptedUI, or your own).
 export type * from "./ui.js";

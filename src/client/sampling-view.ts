@@ -1,7 +1,7 @@
 // What a person reviews of a sampling request and of the model's answer: sanitized views of the
 // server's params and the model's result, and the person's edits applied back onto the real params.
 import type { SamplingParams, SamplingResult } from "./providers/provider.js";
-import { MAX_LABEL_LENGTH, sanitizeText } from "../shared/sanitize.js";
+import { MAX_LABEL_LENGTH, sanitizeText } from "../common/sanitize.js";
 import type { SamplingAnswerView, SamplingEdit, SamplingMessageView, SamplingRequestView } from "./ui.js";
 
 /** Bound for one message or a system prompt as shown: long enough for a list of 50 flights. */

@@ -4,7 +4,7 @@
 import { ProtocolError, type Client } from "@modelcontextprotocol/client";
 import type { ModelProvider, SamplingParams, SamplingResult } from "./providers/provider.js";
 import { RateLimiter, type RateLimitOptions } from "./rate-limit.js";
-import { sanitizeText } from "../shared/sanitize.js";
+import { sanitizeText } from "../common/sanitize.js";
 import { answerView, applyEdit, requestView, typedAnswer } from "./sampling-view.js";
 import { uiContextFor } from "./context.js";
 import type { SamplingUI, UIContext } from "./ui.js";

@@ -1,7 +1,7 @@
 // URL-mode flows the client has consented to: pending elicitationIds, the completion notifications
 // that end them, and the -32042 URLElicitationRequired retry of a tool call.
 import { UrlElicitationRequiredError, type CallToolResult, type Client, type ElicitRequestURLParams } from "@modelcontextprotocol/client";
-import { MAX_LABEL_LENGTH, sanitizeText } from "../shared/sanitize.js";
+import { MAX_LABEL_LENGTH, sanitizeText } from "../common/sanitize.js";
 
 type CallToolParams = Parameters<Client["callTool"]>[0];
 type CallToolOptions = Parameters<Client["callTool"]>[1];

@@ -3,7 +3,7 @@
 // kit gets one of per connection or HTTP session) until the client says it changed. A client that
 // made no such promise is asked on every call, since nothing would tell us the cache went stale.
 import type { McpServer, Root } from "@modelcontextprotocol/server";
-import { watchNotifications } from "../shared/sdk-internals.js";
+import { watchNotifications } from "../common/sdk-internals.js";
 import { InvalidClientResultError } from "./input-errors.js";
 
 export interface RootsOptions {

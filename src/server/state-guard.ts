@@ -6,7 +6,7 @@
 // journal it opened, so the state is decrypted once per call.
 import { ProtocolError, ProtocolErrorCode, type McpServer, type ServerContext } from "@modelcontextprotocol/server";
 import { describeProblem, MESSAGE_LIMITS, shapeProblem } from "../schema/limits.js";
-import { requestHandlers, SdkInternalsError } from "../shared/sdk-internals.js";
+import { requestHandlers, SdkInternalsError } from "../common/sdk-internals.js";
 import { StateError } from "./state.js";
 
 type Handler = (request: { params?: Record<string, unknown> }, ctx: ServerContext) => Promise<unknown>;

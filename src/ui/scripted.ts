@@ -1,7 +1,7 @@
 // scriptedUI: answers elicitation and sampling from a list, for non-interactive runs (`elicit call --answers`).
 // Entries are used in order; the first unused entry of the right kind whose `match` fits wins:
 // `action` entries answer forms and URL requests, `sample` entries answer sampling requests.
-import { MAX_LABEL_LENGTH, sanitizeText } from "../shared/sanitize.js";
+import { MAX_LABEL_LENGTH, sanitizeText } from "../common/sanitize.js";
 import type {
   ElicitationUI,
   FormAnswer,

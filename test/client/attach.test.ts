@@ -9,7 +9,7 @@ import type { Client } from "@modelcontextprotocol/client";
 import { inputRequired, McpServer, type ServerContext } from "@modelcontextprotocol/server";
 import * as z from "zod";
 import { attachElicitation, CALL_TIMEOUT_MS, type AttachOptions } from "../../src/client/attach.js";
-import { MAX_MESSAGE_LENGTH } from "../../src/shared/sanitize.js";
+import { MAX_MESSAGE_LENGTH } from "../../src/common/sanitize.js";
 import type { FormAnswer } from "../../src/client/ui.js";
 import type { ProtocolRevision } from "../../src/schema/types.js";
 import { assertWireValid, clientFor, connect, type TransportKind, type WireMessage } from "../helpers/mcp.js";

@@ -1,6 +1,6 @@
 // ctx.elicit end to end: real SDK v2 clients and servers, in-memory and Streamable HTTP on
 // 127.0.0.1, on connections negotiated at each revision; every elicitation message on the wire
-// is validated against ../shared/spec/<revision>/schema.json.
+// is validated by the wire checks of test/helpers/wire.ts (and the official schema.json when MCP_SPEC_DIR is set).
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { PROTOCOL_REVISIONS, type ProtocolRevision } from "../../src/schema/types.js";

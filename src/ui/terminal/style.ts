@@ -4,7 +4,7 @@
 // so the screen reads the same with NO_COLOR, in a pipe or on a monochrome terminal. Node 20's
 // styleText does not look at the stream, so whether to colour is decided here, per output stream.
 import { styleText } from "node:util";
-import { sanitizeText } from "../../shared/sanitize.js";
+import { sanitizeText } from "../../common/sanitize.js";
 
 type Format = Parameters<typeof styleText>[0];
 

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { MAX_LABEL_LENGTH, MAX_MESSAGE_LENGTH, sanitizeText, truncate } from "../../src/shared/sanitize.js";
+import { MAX_LABEL_LENGTH, MAX_MESSAGE_LENGTH, sanitizeText, truncate } from "../../src/common/sanitize.js";
 
 const ESC = "\u001b";
 const BEL = "\u0007";

@@ -1,4 +1,4 @@
-// The canary for the SDK members mcp-elicit uses that are not public API (src/shared/sdk-internals.ts):
+// The canary for the SDK members mcp-elicit uses that are not public API (src/common/sdk-internals.ts):
 // each is there and does what we rely on in the installed SDK; an SDK that moved one fails here,
 // loudly, and at startup with SdkInternalsError, never by quietly losing a feature.
 import { test } from "node:test";
@@ -13,7 +13,7 @@ import {
   SUPPORTED_SDK,
   watchNotifications,
   wrapClientHandlers,
-} from "../../src/shared/sdk-internals.js";
+} from "../../src/common/sdk-internals.js";
 
 const require = createRequire(import.meta.url);
 

@@ -2,7 +2,7 @@
 // alternative that does not do the job (docs/design/sdk-seams.md says why, per member); each access
 // checks the member is there and throws SdkInternalsError when it is not, so an SDK that changed
 // fails loudly at startup instead of silently losing a feature. The SDK range in package.json is
-// pinned to the tested minor, and test/shared/sdk-internals.test.ts exercises each one.
+// pinned to the tested minor, and test/common/sdk-internals.test.ts exercises each one.
 
 /** The SDK minor these members were checked against. */
 export const SUPPORTED_SDK = "2.4";
