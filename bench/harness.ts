@@ -54,34 +54,26 @@ export async function openSetup(
   const client = makeClient(era);
   const observer: Observer = {};
   const name = kind === "memory" ? "in-memory" : "HTTP 127.0.0.1";
+  let transport: StreamableHTTPClientTransport | InMemoryTransport;
+  let closeServer: () => Promise<void>;
   if (kind === "http") {
     const http = await serveHttp(({ era }) => makeServer(era));
-    const transport = new StreamableHTTPClientTransport(http.url);
-    await client.connect(transport);
-    observe(transport as never, observer);
-    return {
-      name,
-      era,
-      client,
-      observer,
-      close: async () => {
-        await client.close();
-        await http.close();
-      },
-    };
-  }
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  let closeServer = async () => {};
-  if (era === "modern") {
-    const handle = serveStdio(({ era }) => makeServer(era), { transport: serverSide });
-    closeServer = () => handle.close();
+    transport = new StreamableHTTPClientTransport(http.url);
+    closeServer = () => http.close();
   } else {
-    const server = makeServer("legacy");
-    await server.connect(serverSide);
-    closeServer = () => server.close();
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    transport = clientSide;
+    if (era === "modern") {
+      const handle = serveStdio(({ era }) => makeServer(era), { transport: serverSide });
+      closeServer = () => handle.close();
+    } else {
+      const server = makeServer("legacy");
+      await server.connect(serverSide);
+      closeServer = () => server.close();
+    }
   }
-  await client.connect(clientSide);
-  observe(clientSide as never, observer);
+  await client.connect(transport);
+  observe(transport as never, observer);
   return {
     name,
     era,

@@ -73,21 +73,19 @@ class Activity {
     this.lastActive = Date.now();
   }
   inbound(message: Message): void {
-    this.touch();
-    if (isRequest(message)) this.fromClient.add(message.id as RequestId);
-    else if (isResponse(message)) this.toClient.delete(message.id as RequestId);
-    else {
-      const id = cancelledId(message);
-      if (id !== undefined) this.fromClient.delete(id);
-    }
+    this.track(message, this.fromClient, this.toClient);
   }
   outbound(message: Message): void {
+    this.track(message, this.toClient, this.fromClient);
+  }
+  /** A message from one side: its requests open on `sent`, its responses close the other side's, its cancellations its own. */
+  private track(message: Message, sent: Set<RequestId>, answered: Set<RequestId>): void {
     this.touch();
-    if (isRequest(message)) this.toClient.add(message.id as RequestId);
-    else if (isResponse(message)) this.fromClient.delete(message.id as RequestId);
+    if (isRequest(message)) sent.add(message.id as RequestId);
+    else if (isResponse(message)) answered.delete(message.id as RequestId);
     else {
       const id = cancelledId(message);
-      if (id !== undefined) this.toClient.delete(id);
+      if (id !== undefined) sent.delete(id);
     }
   }
 }

@@ -111,6 +111,14 @@ export function replayInputs(server: McpServer, ctx: ServerContext, run: ReplayR
   });
 }
 
+// One form per field builder: the schema caches (fields, encodings) are keyed by the form object.
+const askForms = new WeakMap<object, ReturnType<typeof form>>();
+const askForm = (field: FieldBuilder<unknown, boolean>) => {
+  let made = askForms.get(field);
+  if (!made) askForms.set(field, (made = form({ answer: field })));
+  return made;
+};
+
 /** ctx.ask in terms of ctx.elicit: a one-field form whose accepted answer is the field's value. */
 function withAsk(inputs: Omit<ClientInputs, "ask">): ClientInputs {
   return {
@@ -118,7 +126,7 @@ function withAsk(inputs: Omit<ClientInputs, "ask">): ClientInputs {
     async ask(message, field, options = {}) {
       const { validate, ...rest } = options;
       type Answer = { answer?: never };
-      const outcome = await inputs.elicit(message, form({ answer: field }), {
+      const outcome = await inputs.elicit(message, askForm(field), {
         ...rest,
         ...(validate ? { validate: (content: Answer) => validate(content.answer as never) } : {}),
       });

@@ -77,8 +77,9 @@ export type ElicitToolHandler<In extends StandardSchemaWithJSON | undefined> = (
   ctx: ElicitContext,
 ) => CallToolResult | Promise<CallToolResult>;
 
-/** What kits share by default within one process: the state key and the call ledger's store. */
-const PROCESS = { key: toStateKey(undefined), store: memoryStore() };
+/** What kits share by default within one process: the state key and the call ledger's store, made on first use. */
+let processDefaults: { key: Buffer; store: KeyValueStore } | undefined;
+const PROCESS = () => (processDefaults ??= { key: toStateKey(undefined), store: memoryStore() });
 
 const DEFAULTS = { stateTtlMs: 30 * 60_000, timeoutMs: 10 * 60_000, progressIntervalMs: 15_000, attempts: 2 };
 
@@ -99,10 +100,10 @@ function revisionOf(server: McpServer, ctx: ServerContext): ProtocolRevision {
 
 export function createElicitation(options: ElicitationOptions = {}) {
   const settings = { ...DEFAULTS, ...options, maxStateBytes: options.maxStateBytes ?? DEFAULT_MAX_STATE_BYTES };
-  const key = options.stateKey === undefined ? PROCESS.key : toStateKey(options.stateKey);
+  const key = options.stateKey === undefined ? PROCESS().key : toStateKey(options.stateKey);
   const principalOf = options.principal ?? defaultPrincipal;
   // Ledger entries outlive every state that can name them.
-  const ledger = new CallLedger(options.store ?? PROCESS.store, settings.stateTtlMs + 60_000);
+  const ledger = new CallLedger(options.store ?? PROCESS().store, settings.stateTtlMs + 60_000);
   const calls = new ReplayCalls(ledger, { key, ttlMs: settings.stateTtlMs, maxBytes: settings.maxStateBytes }, (ctx, tool, args) => ({
     principal: principalOf(ctx),
     tool,
