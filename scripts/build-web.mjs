@@ -1,0 +1,52 @@
+// Bundles the browser code of the web surface with esbuild: each entry becomes one self-contained ESM file
+// in dist/web/ (lit, the schema engine and the sanitizer included), so a host serves one file and installs
+// nothing. Run by `npm run build`; tests and the bench import `buildWeb` to build the same way.
+import { build } from "esbuild";
+import { fileURLToPath } from "node:url";
+import { dirname, join } from "node:path";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+
+/** The bundles: source entry (from the repository root) -> output file (in dist/web/). */
+export const WEB_ENTRIES = [{ in: "src/ui/web/elements/index.ts", out: "elements" }];
+
+// The one Node module the shared code imports (`domainToUnicode` in the URL analysis) has a browser
+// equivalent in src/ui/web/elements/domain-to-unicode.ts; any other `node:` import is a mistake in a
+// browser bundle and fails the build instead of failing in a person's browser.
+const nodeSeams = {
+  name: "node-seams",
+  setup(b) {
+    b.onResolve({ filter: /^node:/ }, (args) => {
+      if (args.path === "node:url") return { path: join(root, "src/ui/web/elements/domain-to-unicode.ts") };
+      return { errors: [{ text: `${args.path} cannot be bundled for the browser (imported by ${args.importer})` }] };
+    });
+  },
+};
+
+/**
+ * Builds the bundles into `outdir` (default dist/web). Returns each output file with its size in bytes.
+ * @param {{ outdir?: string, entries?: { in: string, out: string }[] }} [options]
+ */
+export async function buildWeb(options = {}) {
+  const outdir = options.outdir ?? join(root, "dist/web");
+  const entries = options.entries ?? WEB_ENTRIES;
+  const result = await build({
+    absWorkingDir: root,
+    entryPoints: entries.map((e) => ({ in: join(root, e.in), out: e.out })),
+    outdir,
+    bundle: true,
+    format: "esm",
+    platform: "browser",
+    target: "es2022",
+    minify: true,
+    legalComments: "none",
+    metafile: true,
+    logLevel: "warning",
+    plugins: [nodeSeams],
+  });
+  return Object.entries(result.metafile.outputs).map(([file, out]) => ({ file: join(root, file), bytes: out.bytes }));
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  for (const { file, bytes } of await buildWeb()) console.log(`${file.slice(root.length + 1)}  ${(bytes / 1024).toFixed(1)} kB`);
+}

@@ -1,0 +1,212 @@
+// <mcp-elicit-form>: a form-mode elicitation in a page. Who asks and why, every field with its label, help,
+// hint and default, then a review of the answers before they are sent (as at the terminal). The fields come
+// from describeFields and the answer is checked by validateContent: the same code as the client and server.
+import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from "lit";
+import { describeFields, humanize, type Field } from "../../../schema/fields.js";
+import type { FormContent, RequestedSchema } from "../../../schema/types.js";
+import { emitAnswer } from "./answer-event.js";
+import { renderField } from "./form-field.js";
+import { check, initialRaw, showValue, toValue, type RawValue } from "./form-model.js";
+import { inert, inertLine } from "./inert.js";
+import { theme } from "./theme.js";
+
+export interface FormElementRequest {
+  /** Why the server asks. */
+  message: string;
+  /** The form's JSON schema, as the server sent it. */
+  requestedSchema: object;
+  server: { name: string; version?: string };
+  /** A form of the host's own (e.g. a tool's arguments): headed by `title`, with no Decline. */
+  own?: { title: string; submitLabel?: string };
+}
+
+export type FormElementAnswer = { action: "accept"; content: FormContent } | { action: "decline" } | { action: "cancel" };
+
+type Phase = "fill" | "review" | "done";
+
+export class McpElicitForm extends LitElement {
+  static override styles = theme;
+  static override shadowRootOptions = { ...LitElement.shadowRootOptions, delegatesFocus: true };
+  static override properties = {
+    request: { attribute: false },
+    _phase: { state: true },
+    _raws: { state: true },
+    _errors: { state: true },
+  };
+
+  /** The form to show; setting it starts over. */
+  declare request: FormElementRequest | undefined;
+  declare _phase: Phase;
+  declare _raws: RawValue[];
+  declare _errors: (string | undefined)[];
+
+  private fields: Field[] = [];
+  private schema: RequestedSchema | undefined;
+  private problem: string | undefined;
+  private outcome = "";
+  /** Set after the first Submit: from then on messages follow what the person types. */
+  private checked = false;
+
+  constructor() {
+    super();
+    this.request = undefined;
+    this._phase = "fill";
+    this._raws = [];
+    this._errors = [];
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has("request")) this.load();
+  }
+
+  protected override updated(changed: PropertyValues<this>): void {
+    if (changed.has("request") && this.hasAttribute("autofocus")) this.focus();
+  }
+
+  /** Reads the request: a schema that cannot be shown is reported in the element, never thrown. */
+  private load(): void {
+    this._phase = "fill";
+    this.checked = false;
+    this.problem = undefined;
+    this.fields = [];
+    this.schema = undefined;
+    const r = this.request;
+    if (r === undefined) return;
+    try {
+      if (typeof r !== "object" || r === null || typeof r.requestedSchema !== "object" || r.requestedSchema === null)
+        throw new Error("the request has no requestedSchema object.");
+      this.schema = r.requestedSchema as RequestedSchema;
+      this.fields = describeFields(this.schema).map(shown);
+    } catch (error) {
+      this.schema = undefined;
+      this.problem = `This form cannot be shown: ${inert(error instanceof Error ? error.message : error, 600)}`;
+    }
+    this._raws = this.fields.map(initialRaw);
+    this._errors = this.fields.map(() => undefined);
+  }
+
+  private get serverName(): string {
+    const s = this.request?.server;
+    const name = inertLine(s?.name) || "the server";
+    const version = inertLine(s?.version);
+    return version ? `${name} ${version}` : name;
+  }
+
+  private change(i: number, raw: RawValue): void {
+    this._raws = this._raws.map((r, j) => (j === i ? raw : r));
+    if (this.checked && this.schema) {
+      const verdict = check(this.schema, this.fields, this._raws);
+      this._errors = verdict.ok ? this.fields.map(() => undefined) : verdict.messages.map((m) => (m === undefined ? m : inert(m)));
+    }
+  }
+
+  private async submit(e: Event): Promise<void> {
+    e.preventDefault();
+    if (!this.schema) return;
+    this.checked = true;
+    const verdict = check(this.schema, this.fields, this._raws);
+    if (!verdict.ok) {
+      this._errors = verdict.messages.map((m) => (m === undefined ? m : inert(m)));
+      await this.updateComplete;
+      this.renderRoot.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+      return;
+    }
+    this._errors = this.fields.map(() => undefined);
+    this._phase = "review";
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLElement>("h2")?.focus();
+  }
+
+  private async edit(): Promise<void> {
+    this._phase = "fill";
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLElement>("input, select")?.focus();
+  }
+
+  private send(): void {
+    if (!this.schema) return;
+    // Checked again on the way out: what is sent is exactly what passed validateContent.
+    const verdict = check(this.schema, this.fields, this._raws);
+    if (!verdict.ok) return void this.edit();
+    this.finish({ action: "accept", content: verdict.content });
+  }
+
+  private finish(answer: FormElementAnswer): void {
+    const own = this.request?.own !== undefined;
+    this.outcome =
+      answer.action === "accept"
+        ? own
+          ? "Sent."
+          : `Sent your answers to ${this.serverName}.`
+        : answer.action === "decline"
+          ? `Declined: told ${this.serverName} no.`
+          : "Cancelled: nothing was sent.";
+    this._phase = "done";
+    emitAnswer<FormElementAnswer>(this, answer);
+  }
+
+  protected override render(): TemplateResult | typeof nothing {
+    const r = this.request;
+    if (r === undefined) return nothing;
+    const own = r.own;
+    const heading = own ? inertLine(own.title) || "Form" : `Form from ${this.serverName}`;
+    if (this._phase === "done") return html`<p class="status" role="status" part="status">${this.outcome}</p>`;
+    const decline = own
+      ? nothing
+      : html`<button type="button" part="button decline" @click=${() => this.finish({ action: "decline" })}>Decline</button>`;
+    const cancel = html`<button type="button" part="button cancel" @click=${() => this.finish({ action: "cancel" })}>Cancel</button>`;
+    const intro = html`<p class="message" part="message">${inert(r.message)}</p>`;
+    if (this.problem !== undefined) {
+      return html`<h2 part="heading">${heading}</h2>
+        ${intro}
+        <p class="error" role="alert" part="error">${this.problem}</p>
+        <div class="actions" part="actions">${decline}${cancel}</div>`;
+    }
+    if (this._phase === "review") return this.renderReview(heading, cancel);
+    return html`<form novalidate part="form" @submit=${this.submit}>
+      <h2 part="heading">${heading}</h2>
+      ${intro}
+      ${this.fields.some((f) => f.required) ? html`<p class="muted">Fields marked <span aria-hidden="true">*</span> are required.</p>` : nothing}
+      ${this.fields.map((field, index) =>
+        renderField({ field, index, raw: this._raws[index] ?? "", error: this._errors[index], onChange: (raw) => this.change(index, raw) }),
+      )}
+      <div class="actions" part="actions">
+        <button type="submit" class="primary" part="button primary submit">Submit</button>${decline}${cancel}
+      </div>
+    </form>`;
+  }
+
+  private renderReview(heading: string, cancel: TemplateResult): TemplateResult {
+    const own = this.request?.own;
+    return html`<h2 part="heading" tabindex="-1">Review your answers</h2>
+      <p class="muted">${heading}. Nothing is sent until you press ${inertLine(own?.submitLabel) || "Send"}.</p>
+      ${
+        this.fields.length
+          ? html`<dl part="review">
+              ${this.fields.map(
+                (f, i) =>
+                  html`<dt>${f.label}</dt>
+                    <dd>${showValue(f, toValue(f, this._raws[i] ?? ""))}</dd>`,
+              )}
+            </dl>`
+          : html`<p>(This form has no fields.)</p>`
+      }
+      <div class="actions" part="actions">
+        <button type="button" class="primary" part="button primary send" @click=${this.send}>
+          ${inertLine(own?.submitLabel) || "Send"}
+        </button>
+        <button type="button" part="button edit" @click=${this.edit}>Edit</button>${cancel}
+      </div>`;
+  }
+}
+
+/** A field as shown: every text from the server made inert, and a label that is never empty. */
+function shown(f: Field, i: number): Field {
+  const label = inertLine(f.label) || inertLine(humanize(f.name)) || `Field ${i + 1}`;
+  const help = f.help === undefined ? "" : inert(f.help);
+  const copy: Field = { ...f, label, constraints: f.constraints };
+  if (help) copy.help = help;
+  else delete copy.help;
+  if (f.options) copy.options = f.options.map((o) => ({ value: o.value, label: inertLine(o.label) || inertLine(o.value) || "(blank)" }));
+  return copy;
+}

@@ -1,0 +1,101 @@
+// For the webUI tests: the bundles webUI serves (built into dist/web/ when missing or older than their
+// sources, as `npm run build` builds them), headless Chromium, a server whose tools ask, and raw HTTP
+// requests with exactly the headers a test sets.
+import { after, before } from "node:test";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { request } from "node:http";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { McpServer } from "@modelcontextprotocol/server";
+import { chromium, type Browser } from "playwright-core";
+import * as z from "zod";
+import { buildWeb, WEB_ENTRIES } from "../../scripts/build-web.mjs";
+import { createElicitation } from "../../src/server/kit.js";
+import { form, text } from "../../src/schema/builders.js";
+import { CHROMIUM_ARGS } from "./helpers.js";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const PAGE_ENTRY = { in: "src/ui/web/page/main.ts", out: "page" };
+
+const newest = (dir: string): number =>
+  Math.max(
+    0,
+    ...readdirSync(dir, { withFileTypes: true, recursive: true }).map((e) =>
+      e.isFile() ? statSync(join(e.parentPath, e.name)).mtimeMs : 0,
+    ),
+  );
+
+/** dist/web/elements.js and page.js, rebuilt only when a source under src/ is newer (other tests may be reading them). */
+export async function ensureBundles(): Promise<void> {
+  const outputs = ["elements.js", "page.js"].map((f) => join(root, "dist/web", f));
+  const built = Math.min(...outputs.map((f) => (existsSync(f) ? statSync(f).mtimeMs : 0)));
+  if (built > newest(join(root, "src"))) return;
+  const entries = WEB_ENTRIES.some((e) => e.out === "page") ? WEB_ENTRIES : [...WEB_ENTRIES, PAGE_ENTRY];
+  await buildWeb({ entries });
+}
+
+/** Chromium for the file's tests: launched before them, closed after. */
+export function browserForTests(): { browser: () => Browser } {
+  let browser: Browser | undefined;
+  before(async () => {
+    await ensureBundles();
+    browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  });
+  after(async () => {
+    await browser?.close();
+  });
+  return { browser: () => browser! };
+}
+
+/**
+ * A server named `name` with `ask`: it asks for a name (the message is `question`) and returns what it
+ * got as text, e.g. "accept Ana" or "cancel".
+ */
+export function askingServer(name: string) {
+  const kit = createElicitation();
+  return () => {
+    const server = new McpServer({ name, version: "1.0.0" });
+    kit.registerTool(
+      server,
+      "ask",
+      { description: "Asks for a name", inputSchema: z.object({ question: z.string() }) },
+      async ({ question }, ctx) => {
+        const answer = await ctx.elicit(question, form({ fullName: text({ title: "Your name", minLength: 2 }) }));
+        return { content: [{ type: "text", text: answer.action === "accept" ? `accept ${answer.content.fullName}` : answer.action }] };
+      },
+    );
+    return server;
+  };
+}
+
+export interface RawResponse {
+  status: number;
+  body: string;
+}
+
+/** One HTTP request with exactly these headers (fetch would add or forbid some, e.g. Host and Origin). */
+export function rawRequest(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string; firstChunkOnly?: boolean } = {},
+): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const length = options.body === undefined ? {} : { "Content-Length": String(Buffer.byteLength(options.body)) };
+    const req = request(url, { method: options.method ?? "GET", headers: { ...length, ...options.headers } }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => {
+        body += chunk;
+        // A stream (SSE) does not end: the first state is enough.
+        if (options.firstChunkOnly && /event: state\ndata: .*\n\n/.test(body)) {
+          req.destroy();
+          resolve({ status: res.statusCode ?? 0, body });
+        }
+      });
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on("error", (error) =>
+      options.firstChunkOnly ? undefined : reject(new Error(`${options.method ?? "GET"} ${url}: ${error.message}`)),
+    );
+    req.end(options.body);
+  });
+}
