@@ -10,6 +10,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { createMcpHandler, isLegacyRequest, type JSONRPCMessage, type McpServer, type RequestId } from "@modelcontextprotocol/server";
 import { localhostHostValidation, NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from "@modelcontextprotocol/node";
+import { createAuthGate, ownerOf, prepareAuth, type AuthGate, type RequestWithAuth } from "./auth/gate.js";
+import type { HttpAuthOptions } from "./auth/options.js";
 
 export type ServerFactory = (ctx: { era: "legacy" | "modern" }) => McpServer | Promise<McpServer>;
 
@@ -32,6 +34,12 @@ export interface ServeHttpOptions {
   maxSessions?: number;
   /** Listen backlog (default 1024; the kernel caps it at net.core.somaxconn). */
   backlog?: number;
+  /**
+   * Require OAuth bearer tokens from this authorization server on the endpoint (and serve the
+   * protected-resource metadata). Handlers see who is calling as `ctx.principal`. The issuer's
+   * metadata is fetched before the server listens.
+   */
+  auth?: HttpAuthOptions;
 }
 
 export interface HttpServerHandle {
@@ -110,6 +118,8 @@ interface Session {
   transport: TrackedTransport;
   server: McpServer;
   closed: boolean;
+  /** With auth: who opened it (issuer and subject); only they may use it. */
+  owner?: string;
 }
 
 function sendJsonError(res: ServerResponse, status: number, code: number, message: string, id: unknown = null) {
@@ -145,6 +155,8 @@ export async function serveHttp(factory: ServerFactory, options: ServeHttpOption
   if (!Number.isInteger(backlog)) throw new RangeError(`serveHttp: backlog must be an integer, got ${backlog}`);
   const modern = toNodeHandler(createMcpHandler(factory, { legacy: "reject", ...(options.onerror ? { onerror: options.onerror } : {}) }));
   const validateHost = localhostHostValidation();
+  const issuerMetadata = options.auth ? await prepareAuth(options.auth) : undefined;
+  let gate: AuthGate | undefined;
   /** Initialized sessions by id. */
   const sessions = new Map<string, Session>();
   /** Every session not yet closed, initialized or still answering its initialize. */
@@ -213,12 +225,20 @@ export async function serveHttp(factory: ServerFactory, options: ServeHttpOption
     });
     try {
       if (localhostOnly && !validateHost(req, res)) return;
-      if (new URL(req.url ?? "/", "http://x").pathname !== path)
-        return sendJsonError(res, 404, -32000, `Not found; the MCP endpoint is ${path}`);
+      const pathname = new URL(req.url ?? "/", "http://x").pathname;
+      if (issuerMetadata) {
+        // Fail closed: nothing is served in the moment between listening and the gate being made.
+        if (!gate) return sendJsonError(res, 503, -32000, "Server starting; try again");
+        if (await gate.handle(req, res, pathname)) return;
+      }
+      if (pathname !== path) return sendJsonError(res, 404, -32000, `Not found; the MCP endpoint is ${path}`);
       const { web, parsed } = await readBody(req);
       if (!(await isLegacyRequest(web))) return await modern(req, res, parsed);
       const sid = req.headers["mcp-session-id"] as string | undefined;
+      const owner = ownerOf(req as RequestWithAuth);
       let session = sid ? sessions.get(sid) : undefined;
+      // Another user's session id is answered like an unknown one: it does not say the session exists.
+      if (session && session.owner !== owner) session = undefined;
       if (!session) {
         if (sid)
           return sendJsonError(
@@ -239,6 +259,7 @@ export async function serveHttp(factory: ServerFactory, options: ServeHttpOption
           );
         }
         session = await openSession();
+        session.owner = owner;
         if (gone) return void closeSession(session);
       }
       // A message whose sender has left is still handled (a cancellation, an answer), just not counted as open.
@@ -278,6 +299,7 @@ export async function serveHttp(factory: ServerFactory, options: ServeHttpOption
 
   const { port } = server.address() as AddressInfo;
   const url = new URL(`http://${host.includes(":") ? `[${host}]` : host}:${port}${path}`);
+  if (options.auth && issuerMetadata) gate = createAuthGate(options.auth, issuerMetadata, url, options.onerror);
   return {
     url,
     server,

@@ -23,6 +23,8 @@ import { watchDroppedMessages } from "./dropped.js";
 import { watchRootsChanges } from "./roots.js";
 import { installStateGuard } from "./state-guard.js";
 import { DEFAULT_MAX_STATE_BYTES, toStateKey } from "./state.js";
+import type { Principal } from "./auth/options.js";
+import { principalOf as verifiedPrincipal } from "./auth/principal.js";
 
 export interface ElicitationOptions {
   /**
@@ -60,6 +62,11 @@ export type ElicitContext = ServerContext &
   ClientInputs & {
     /** The revision this call is served on. */
     protocol: ProtocolRevision;
+    /**
+     * Who is calling, when `serveHttp(factory, { auth })` verified a bearer token for this request
+     * (or a verifier of your own reported `extra.sub`); undefined otherwise.
+     */
+    principal?: Principal;
   };
 
 type Args<In> = In extends StandardSchemaWithJSON ? StandardSchemaV1.InferOutput<In> : Record<string, never>;
@@ -86,8 +93,10 @@ const DEFAULTS = { stateTtlMs: 30 * 60_000, timeoutMs: 10 * 60_000, progressInte
 export function defaultPrincipal(ctx: ServerContext): string {
   const auth = ctx.http?.authInfo;
   if (!auth) return "anonymous";
-  const sub = (auth.extra as { sub?: unknown } | undefined)?.sub;
-  return typeof sub === "string" ? `sub:${sub}` : `client:${auth.clientId}`;
+  const { sub, issuer } = (auth.extra ?? {}) as { sub?: unknown; issuer?: unknown };
+  // The issuer too: two authorization servers may both have a user "alice".
+  if (typeof sub === "string") return typeof issuer === "string" ? `sub:${issuer} ${sub}` : `sub:${sub}`;
+  return `client:${auth.clientId}`;
 }
 
 /** The revision a call is served on: the 2026 envelope, else what initialize negotiated. */
@@ -115,6 +124,7 @@ export function createElicitation(options: ElicitationOptions = {}) {
     ...ctx,
     ...(run ? replayInputs(server, ctx, run, settings) : liveInputs(server, ctx, protocol, settings)),
     protocol,
+    principal: verifiedPrincipal(ctx),
   });
 
   return {

@@ -20,7 +20,7 @@ export const DEFAULT_USERS: readonly DemoUser[] = [
   { id: "bob", password: "bob", name: "Bob" },
 ];
 
-/** The scopes a resource gets when `resources` is not given: any http(s) resource is accepted with these. */
+/** The scopes any resource gets when `resources` is not given (see `defaultResourceScopes`). */
 export const DEFAULT_RESOURCE_SCOPES: readonly string[] = ["mcp:tools"];
 
 export interface OpenIdProviderOptions {
@@ -30,9 +30,11 @@ export interface OpenIdProviderOptions {
   users?: DemoUser[];
   /**
    * The resources (MCP server URLs) tokens may be issued for, each with the scopes it knows. Default:
-   * any http(s) URL, with {@link DEFAULT_RESOURCE_SCOPES}.
+   * any http(s) URL, with `defaultResourceScopes`.
    */
   resources?: Record<string, { scopes: string[] }>;
+  /** The scopes of any resource when `resources` is not given; default {@link DEFAULT_RESOURCE_SCOPES} (mcp:tools). */
+  defaultResourceScopes?: string[];
   /** Access token lifetime in seconds; default 3600. */
   accessTokenTtlS?: number;
   /** Refresh token lifetime in seconds; default 86400. */
@@ -75,7 +77,8 @@ function configuration(options: OpenIdProviderOptions, users: readonly DemoUser[
   const accessTokenTTL = options.accessTokenTtlS ?? 3600;
   const refreshTokenTTL = options.refreshTokenTtlS ?? 86_400;
   const resources = options.resources;
-  const allScopes = new Set(resources ? Object.values(resources).flatMap((r) => r.scopes) : DEFAULT_RESOURCE_SCOPES);
+  const anyResourceScopes = options.defaultResourceScopes ?? DEFAULT_RESOURCE_SCOPES;
+  const allScopes = new Set(resources ? Object.values(resources).flatMap((r) => r.scopes) : anyResourceScopes);
   return {
     adapter: createMemoryAdapter(),
     jwks: { keys: keys as never[] },
@@ -105,7 +108,7 @@ function configuration(options: OpenIdProviderOptions, users: readonly DemoUser[
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx, indicator) => {
           const known = resources ? (Object.hasOwn(resources, indicator) ? resources[indicator] : undefined) : undefined;
-          const scopes = resources ? known?.scopes : resourceUrl(indicator) ? DEFAULT_RESOURCE_SCOPES : undefined;
+          const scopes = resources ? known?.scopes : resourceUrl(indicator) ? anyResourceScopes : undefined;
           if (!scopes) throw new errors.InvalidTarget(`this provider issues no tokens for ${indicator}`);
           return { scope: scopes.join(" "), audience: indicator, accessTokenTTL, accessTokenFormat: "jwt", jwt: { sign: { alg: "ES256" } } };
         },

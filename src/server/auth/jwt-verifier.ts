@@ -1,0 +1,116 @@
+// Verifies JWT access tokens (RFC 9068) with jose against the issuer's published keys: signature,
+// algorithm, issuer, audience, expiry. Every failure becomes the SDK's OAuthError, so its bearer
+// helpers answer 401 invalid_token (or 500 when the keys cannot be fetched). No message quotes the
+// token or any of its claims' values.
+import { OAuthError, OAuthErrorCode, type AuthInfo, type OAuthTokenVerifier } from "@modelcontextprotocol/server";
+import { createRemoteJWKSet, decodeJwt, errors, jwtVerify, type JWTPayload } from "jose";
+import { discoverIssuer, type IssuerMetadata } from "./discovery.js";
+
+export const DEFAULT_ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA", "Ed25519"];
+
+export interface JwtVerifierOptions {
+  issuer: string;
+  /** The `aud` a token must carry (one of, when it is an array). */
+  audience: string;
+  /** Reported as `AuthInfo.resource` (what the SDK compares with the server's resource). Default: `audience`. */
+  resource?: string;
+  algorithms?: string[];
+  clockToleranceS?: number;
+  /** The issuer's metadata when already known (else discovered on first use). */
+  metadata?: IssuerMetadata;
+  /** Told when the issuer's keys cannot be fetched (the request gets 500). */
+  onerror?: (error: Error) => void;
+}
+
+const invalid = (message: string) => new OAuthError(OAuthErrorCode.InvalidToken, message);
+
+/** What each jose failure tells the client; the wording names the rule, never a value. */
+function explain(error: unknown): OAuthError {
+  if (error instanceof errors.JWTExpired) return invalid("The access token has expired");
+  if (error instanceof errors.JWTClaimValidationFailed) {
+    if (error.claim === "aud") return invalid("The access token was issued for another resource (aud)");
+    if (error.claim === "iss") return invalid("The access token was issued by another authorization server (iss)");
+    if (error.claim === "nbf") return invalid("The access token is not valid yet (nbf)");
+    return invalid(`The access token's "${error.claim}" claim is ${error.reason === "missing" ? "missing" : "not acceptable"}`);
+  }
+  if (error instanceof errors.JOSEAlgNotAllowed) return invalid("The access token is signed with an algorithm this server does not accept");
+  if (error instanceof errors.JWKSNoMatchingKey)
+    return invalid("The access token is signed with a key the authorization server does not publish");
+  if (error instanceof errors.JWSSignatureVerificationFailed) return invalid("The access token's signature does not verify");
+  if (error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid)
+    return new OAuthError(OAuthErrorCode.ServerError, "The authorization server's keys cannot be fetched");
+  if (error instanceof errors.JOSEError) return invalid("The access token is not a well-formed signed JWT");
+  // Anything else (a network failure fetching the keys) is this server's problem, not the token's.
+  return new OAuthError(OAuthErrorCode.ServerError, "The authorization server's keys cannot be fetched");
+}
+
+function scopesOf(payload: JWTPayload): string[] {
+  if (typeof payload.scope === "string") return payload.scope.split(" ").filter(Boolean);
+  // Some servers send `scp` as an array (or a space-separated string).
+  const scp = payload.scp;
+  if (Array.isArray(scp)) return scp.filter((s): s is string => typeof s === "string");
+  return typeof scp === "string" ? scp.split(" ").filter(Boolean) : [];
+}
+
+/** An `OAuthTokenVerifier` for JWT access tokens from `issuer`, for `audience`. */
+export function jwtAccessTokenVerifier(options: JwtVerifierOptions): OAuthTokenVerifier {
+  const algorithms = options.algorithms ?? DEFAULT_ALGORITHMS;
+  if (algorithms.some((a) => a === "none" || a.startsWith("HS")))
+    throw new TypeError(`auth.algorithms: "none" and HMAC algorithms cannot verify tokens from an authorization server's published keys`);
+  let keys: Promise<ReturnType<typeof createRemoteJWKSet>> | undefined;
+  const keySet = () =>
+    (keys ??= (async () => {
+      const metadata = options.metadata ?? (await discoverIssuer(options.issuer));
+      if (typeof metadata.jwks_uri !== "string") throw new Error(`the authorization server ${options.issuer} publishes no jwks_uri`);
+      // jose caches the key set, refetches it for an unknown key id at most once per cooldown, and times out.
+      return createRemoteJWKSet(new URL(metadata.jwks_uri), { cooldownDuration: 30_000, cacheMaxAge: 10 * 60_000, timeoutDuration: 5_000 });
+    })().catch((error: Error) => {
+      keys = undefined; // try again on the next request
+      throw error;
+    }));
+
+  return {
+    async verifyAccessToken(token: string): Promise<AuthInfo> {
+      let claims: JWTPayload;
+      try {
+        claims = decodeJwt(token);
+      } catch {
+        throw invalid("The access token is not a well-formed JWT");
+      }
+      // Refused before any key is fetched: a token from elsewhere cannot make us fetch keys.
+      if (claims.iss !== options.issuer) throw invalid("The access token was issued by another authorization server (iss)");
+      let jwks: ReturnType<typeof createRemoteJWKSet>;
+      try {
+        jwks = await keySet();
+      } catch (error) {
+        options.onerror?.(error as Error);
+        throw new OAuthError(OAuthErrorCode.ServerError, "The authorization server's metadata cannot be fetched");
+      }
+      let payload: JWTPayload;
+      try {
+        ({ payload } = await jwtVerify(token, jwks, {
+          issuer: options.issuer,
+          audience: options.audience,
+          algorithms,
+          clockTolerance: options.clockToleranceS ?? 5,
+          requiredClaims: ["exp", "sub"],
+        }));
+      } catch (error) {
+        const refused = explain(error);
+        if (refused.code === OAuthErrorCode.ServerError) options.onerror?.(error as Error);
+        throw refused;
+      }
+      const clientId =
+        typeof payload.client_id === "string" ? payload.client_id : typeof payload.azp === "string" ? payload.azp : undefined;
+      if (!clientId) throw invalid("The access token names no client (client_id)");
+      return {
+        token,
+        clientId,
+        scopes: scopesOf(payload),
+        expiresAt: payload.exp,
+        resource: new URL(options.resource ?? options.audience),
+        extra: { sub: payload.sub, issuer: payload.iss },
+      };
+    },
+  };
+}
