@@ -11,12 +11,16 @@
 // runner (scripts/conformance-clients.ts) fails the scenario on that line even where the suite itself
 // tolerates a client error. Plain JavaScript on purpose: the suite starts it once per scenario.
 import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ELICIT = join(here, "..", "dist", "cli", "main.js");
 const ANSWERS = join(here, "conformance", "answers");
+// The auth scenarios' authorization servers redirect at once: this stand-in browser follows them.
+const BROWSER = `${process.execPath} ${join(here, "conformance", "follow-redirect.mjs")}`;
 
 const url = process.argv.at(-1);
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? "";
@@ -108,21 +112,53 @@ const PLAN = {
   ],
 };
 
-/** Scenarios without an entry: OAuth (auth/*, another issue) and the skills extension (sep-2640-*) get a listing, like any server. */
+/**
+ * auth/*: `elicit call test-tool` (the scenario servers' one tool), signing in on the way: consent from
+ * the answers file, the browser through BROWSER. A pre-registered client comes from the context; the
+ * client metadata document URL is the one the suite's CIMD authorization server accepts (elicit uses
+ * it only where the server advertises client_id_metadata_document_supported).
+ */
+const REFUSED = {
+  // Scenarios whose server must be refused: the sign-in ends with exit 2 and nothing is called.
+  "auth/resource-mismatch": "the protected resource names another server than the one called",
+  "auth/iss-wrong-issuer": "the redirect's iss names another authorization server (RFC 9207)",
+  "auth/iss-unexpected": "the redirect carries an iss the server never advertised",
+  "auth/iss-supported-missing": "the server advertises iss but the redirect has none",
+  "auth/metadata-issuer-mismatch": "the metadata's issuer is not the server it was fetched from (RFC 8414 §3.3)",
+  "auth/scope-retry-limit": "the server keeps answering 403 insufficient_scope after the step-up",
+};
+function authPlan(name) {
+  const flags = ["--client-metadata-url", "https://conformance-test.local/client-metadata.json"];
+  if (context.client_id) flags.push("--client-id", context.client_id);
+  if (context.client_secret) flags.push("--client-secret", context.client_secret);
+  const step = call("test-tool", {}, { answers: "sign-in.yaml", why: "signs in (consent from the answers file) and calls test-tool" });
+  const refused = REFUSED[name];
+  return [{ ...step, args: [...step.args, ...flags], ...(refused ? { expect: 2, why: `refuses the sign-in: ${refused}` } : {}) }];
+}
+
+/** Scenarios without an entry: the skills extension (sep-2640-*) gets a listing, like any server. */
 function planFor(name) {
   const plan = PLAN[name];
   if (plan) return plan;
-  if (!name.startsWith("auth/") && !name.startsWith("sep-2640-"))
-    console.error(`conformance-client: no plan for scenario ${name}; listing the tools only`);
+  if (name.startsWith("auth/")) return authPlan(name);
+  if (!name.startsWith("sep-2640-")) console.error(`conformance-client: no plan for scenario ${name}; listing the tools only`);
   return [list()];
 }
 
 let failed = false;
 const outputs = [];
+// Sign-ins are kept per run, in a config folder of their own, removed at the end.
+const config = mkdtempSync(join(tmpdir(), "elicit-conformance-config-"));
+process.on("exit", () => rmSync(config, { recursive: true, force: true }));
 const run = (step) => {
   const argv = [ELICIT, ...step.args, "--url", url, "--protocol", protocol];
   console.error(`conformance-client: ${scenario}: elicit ${step.args.join(" ")} (${step.why}; expect exit ${step.expect})`);
-  const r = spawnSync(process.execPath, argv, { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync(process.execPath, argv, {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+    maxBuffer: 64 * 1024 * 1024,
+    env: { ...process.env, BROWSER, XDG_CONFIG_HOME: config, ELICIT_SIGN_IN_TIMEOUT: "20" },
+  });
   process.stdout.write(r.stdout ?? "");
   outputs.push(r.stdout ?? "");
   const code = r.status ?? -1;

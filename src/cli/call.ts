@@ -16,8 +16,9 @@ import { scriptedUI } from "../ui/scripted.js";
 import { terminalUI } from "../ui/terminal/index.js";
 import { EXIT, HostError, inertJson } from "./exit.js";
 import { parseConnectTimeout, parseModes, parseProtocol, printLine, withHost, type Host, type ServerTarget } from "./host.js";
+import { hostAuthOf, type AuthFlags } from "./oauth.js";
 
-export interface TargetOptions {
+export interface TargetOptions extends AuthFlags {
   url?: string;
   modes: string;
   protocol: string;
@@ -53,13 +54,15 @@ export function parseArgs(json: string | undefined): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
+const atTerminal = () => process.stdin.isTTY === true && process.stderr.isTTY === true;
+
 /**
  * The UI for a non-interactive call: the answers file, else the terminal when there is one, else
  * none (every question cancelled). That last case is said once, when the server first asks.
  */
 async function uiFor(answers: string | undefined): Promise<ElicitationUI & SamplingUI> {
   if (answers !== undefined) return scriptedUI(await readAnswersFile(answers), { log: printLine });
-  if (process.stdin.isTTY && process.stderr.isTTY) return terminalUI({ output: process.stderr });
+  if (atTerminal()) return terminalUI({ output: process.stderr });
   let told = false;
   return scriptedUI([], {
     log(line) {
@@ -209,6 +212,8 @@ export async function tools(command: string[], options: TargetOptions): Promise<
         protocol: options.protocol,
         roots: options.root,
         ...(options.connectTimeout !== undefined ? { connectTimeout: options.connectTimeout } : {}),
+        // A sign-in is the one question `tools` may need answered: at a terminal.
+        auth: hostAuthOf(options, atTerminal()),
       };
     },
     async (host) => {
@@ -229,6 +234,7 @@ export async function call(tool: string, command: string[], options: CallOptions
       parseModes(options.modes);
       parseProtocol(options.protocol);
       parseConnectTimeout(options.connectTimeout);
+      const auth = hostAuthOf(options, options.answers === undefined && atTerminal());
       const ui = await uiFor(options.answers);
       return {
         target,
@@ -237,6 +243,7 @@ export async function call(tool: string, command: string[], options: CallOptions
         protocol: options.protocol,
         roots: options.root,
         ...(options.connectTimeout !== undefined ? { connectTimeout: options.connectTimeout } : {}),
+        auth,
       };
     },
     async (host) => {

@@ -10,6 +10,7 @@ import { askOwnForm, terminalUI } from "../ui/terminal/index.js";
 import { targetOf, type TargetOptions } from "./call.js";
 import { EXIT } from "./exit.js";
 import { serverLabel, withHost, type Host } from "./host.js";
+import { hostAuthOf } from "./oauth.js";
 import { printResult } from "./result.js";
 
 const line = (text: unknown) => sanitizeText(text, { maxLength: MAX_LABEL_LENGTH, multiline: false });
@@ -31,6 +32,7 @@ export async function connect(command: string[], options: TargetOptions): Promis
       protocol: options.protocol,
       roots: options.root,
       ...(options.connectTimeout !== undefined ? { connectTimeout: options.connectTimeout } : {}),
+      auth: hostAuthOf(options, true),
     }),
     async (host, provider) => {
       // The tools first: on 2026-07-28 a server may give its name only in a result's _meta.

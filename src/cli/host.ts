@@ -25,6 +25,9 @@ import type { ElicitationUI, SamplingUI } from "../client/ui.js";
 import { providerFromEnv } from "../client/providers/openai.js";
 import { PROTOCOL_REVISIONS, type ProtocolRevision } from "../schema/types.js";
 import { HostError, reportFailure } from "./exit.js";
+import { loginErrorOf } from "../client/oauth/errors.js";
+import { OAuthProvider } from "../client/oauth/provider.js";
+import { authorizeWith, showWaiting, type HostAuth } from "./oauth.js";
 
 export { HostError };
 
@@ -49,6 +52,8 @@ export interface HostOptions {
   connectTimeoutS?: number;
   /** What a stdio server writes on stderr: shown as inert `[server] …` lines (default), or dropped. */
   serverStderr?: "show" | "ignore";
+  /** Signing in to a Streamable HTTP server that requires authorization (none: a 401 ends the connection). */
+  auth?: HostAuth;
 }
 
 export interface Host {
@@ -210,16 +215,26 @@ function consoleSink(excluded: Map<string, string>): (text: string) => void {
 // ---------------------------------------------------------------------------------------------
 // Connecting.
 
-function transportFor(target: ServerTarget, stderr: HostOptions["serverStderr"]): Transport {
+/** The --url, checked. */
+function targetUrl(target: { url: string }): URL {
+  let url: URL;
+  try {
+    url = new URL(target.url);
+  } catch {
+    throw new HostError(`--url is not a URL: ${JSON.stringify(target.url)}.`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new HostError(`--url must be http: or https:, got ${url.protocol}`);
+  return url;
+}
+
+/** What signs the HTTP requests: a bearer given by hand, the OAuth provider, or nothing. */
+type Signer = { token: string } | { provider: OAuthProvider } | undefined;
+
+function transportFor(target: ServerTarget, stderr: HostOptions["serverStderr"], signer?: Signer): Transport {
   if ("url" in target) {
-    let url: URL;
-    try {
-      url = new URL(target.url);
-    } catch {
-      throw new HostError(`--url is not a URL: ${JSON.stringify(target.url)}.`);
-    }
-    if (url.protocol !== "http:" && url.protocol !== "https:") throw new HostError(`--url must be http: or https:, got ${url.protocol}`);
-    return new StreamableHTTPClientTransport(url);
+    const url = targetUrl(target);
+    if (signer && "token" in signer) return new StreamableHTTPClientTransport(url, { authProvider: { token: async () => signer.token } });
+    return new StreamableHTTPClientTransport(url, signer ? { authProvider: signer.provider } : {});
   }
   const transport = new StdioClientTransport({
     command: target.command,
@@ -269,6 +284,8 @@ async function connectWithin(client: Client, transport: Transport, options: Host
   } catch (error) {
     await client.close().catch(() => {});
     if (error instanceof HostError) throw error;
+    const login = loginErrorOf(error);
+    if (login) throw new HostError(`could not sign in to ${what}: ${login.message}`);
     if (timedOut || isTimeout(error)) {
       const started = "url" in options.target ? what : `${what} started but`;
       throw new HostError(
@@ -320,22 +337,39 @@ export async function openHost(options: HostOptions): Promise<Host> {
   }
   const excluded = new Map<string, string>();
   const restoreConsole = captureConsole(consoleSink(excluded));
+  let signer: Signer;
   try {
-    await connectWithin(
-      client,
-      transportFor(options.target, options.serverStderr),
-      options,
-      options.connectTimeoutS ?? DEFAULT_CONNECT_TIMEOUT_S,
-    );
+    signer = await signerFor(options);
+    let transport: Transport | undefined;
+    const timeoutS = options.connectTimeoutS ?? DEFAULT_CONNECT_TIMEOUT_S;
+    const connect = () =>
+      connectWithin(client, (transport = transportFor(options.target, options.serverStderr, signer)), options, timeoutS);
+    // A sign-in runs outside the connect timeout: the person may take their time in the browser.
+    const signedIn = <T>(attempt: () => Promise<T>): Promise<T> =>
+      signer && "provider" in signer
+        ? signer.provider
+            .withSignIn(attempt, (callback) => (transport as StreamableHTTPClientTransport).finishAuth(callback))
+            .catch((error: unknown) => {
+              const login = loginErrorOf(error);
+              throw login ? new HostError(`could not sign in to ${describeTarget(options.target)}: ${login.message}`) : error;
+            })
+        : attempt();
+    await signedIn(connect);
     const protocol = client.getNegotiatedProtocolVersion() ?? "unknown";
     if (options.protocol !== "auto" && protocol !== options.protocol) {
       await client.close().catch(() => {});
       throw new HostError(`The server runs ${protocol}, not the pinned ${options.protocol}.`);
     }
     let seen: Implementation | undefined;
+    // Later requests may need a sign-in too: more scopes (403 insufficient_scope), or a saved sign-in
+    // that could not be renewed. The request is made again once signed in.
+    const callTool = elicitation.callTool.bind(elicitation);
+    const signedInElicitation: ElicitationHandle = Object.assign(Object.create(elicitation) as ElicitationHandle, {
+      callTool: ((...args: Parameters<typeof callTool>) => signedIn(() => callTool(...args))) as typeof callTool,
+    });
     return {
       client,
-      elicitation,
+      elicitation: signedInElicitation,
       roots,
       protocol,
       excludedTools: excluded,
@@ -343,7 +377,7 @@ export async function openHost(options: HostOptions): Promise<Host> {
       async listTools() {
         // No cursor: the SDK walks every page and caches the list, which callTool reads for the
         // x-mcp-header declarations it mirrors into Mcp-Param-* headers.
-        const result = await client.listTools();
+        const result = await signedIn(() => client.listTools());
         const meta = result._meta?.[SERVER_INFO_META_KEY];
         if (isImplementation(meta)) seen = meta;
         return result.tools;
@@ -352,14 +386,35 @@ export async function openHost(options: HostOptions): Promise<Host> {
         try {
           await client.close();
         } finally {
+          if (signer && "provider" in signer) await signer.provider.close();
           restoreConsole();
         }
       },
     };
   } catch (error) {
+    if (signer && "provider" in signer) await signer.provider.close();
     restoreConsole();
     throw error;
   }
+}
+
+/** The bearer given by hand, else an OAuth provider for an HTTP server (its loopback listener bound), else nothing. */
+async function signerFor(options: HostOptions): Promise<Signer> {
+  const auth = options.auth;
+  if (!auth || !("url" in options.target)) return undefined;
+  if (auth.token !== undefined) return { token: auth.token };
+  const provider = await OAuthProvider.create({
+    serverUrl: targetUrl(options.target),
+    store: auth.store,
+    authorize: authorizeWith(auth, options.ui),
+    onWaiting: showWaiting,
+    ...(auth.clientId !== undefined ? { clientId: auth.clientId } : {}),
+    ...(auth.clientSecret !== undefined ? { clientSecret: auth.clientSecret } : {}),
+    ...(auth.clientMetadataUrl !== undefined ? { clientMetadataUrl: auth.clientMetadataUrl } : {}),
+    ...(auth.signInTimeoutMs !== undefined ? { signInTimeoutMs: auth.signInTimeoutMs } : {}),
+    clientName: "elicit (mcp-elicit CLI)",
+  });
+  return { provider };
 }
 
 /** What a command gives to open its host: the options as typed, checked here. */
@@ -371,6 +426,8 @@ export interface HostRequest {
   roots: string[];
   /** --connect-timeout as typed (seconds); ELICIT_CONNECT_TIMEOUT or the default when absent. */
   connectTimeout?: string;
+  /** Signing in to an HTTP server that requires it (see hostAuthOf). */
+  auth?: HostAuth;
 }
 
 /**
@@ -396,6 +453,7 @@ export async function withHost(
       roots: request.roots,
       connectTimeoutS,
       ...(provider ? { provider } : {}),
+      ...(request.auth ? { auth: request.auth } : {}),
     });
     return await body(host, provider);
   } catch (error) {

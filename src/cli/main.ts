@@ -7,6 +7,7 @@ import { connect } from "./connect.js";
 import { demo } from "./demo.js";
 import { lint } from "./lint.js";
 import { DEFAULT_CONNECT_TIMEOUT_S } from "./host.js";
+import { logout } from "./oauth.js";
 import { serve, SERVER_NAMES } from "./serve.js";
 import { LATEST_REVISION, PROTOCOL_REVISIONS } from "../schema/types.js";
 
@@ -85,8 +86,24 @@ function serverOptions(command: Command): Command {
     .option(
       "--connect-timeout <seconds>",
       `give up when the server has not answered the handshake after this long (default ${DEFAULT_CONNECT_TIMEOUT_S}, or ELICIT_CONNECT_TIMEOUT)`,
-    );
+    )
+    .option("--token <bearer>", "an access token to send as it is (or ELICIT_TOKEN); no sign-in, nothing stored")
+    .option("--client-id <id>", "sign in as this pre-registered OAuth client instead of registering one")
+    .option("--client-secret <secret>", "the pre-registered client's secret (or ELICIT_CLIENT_SECRET); never printed or stored")
+    .option(
+      "--client-metadata-url <url>",
+      "an https URL of this client's metadata document, used as client_id where the server supports it",
+    )
+    .option("--no-browser", "print addresses to open instead of opening the system browser");
 }
+
+const SIGN_IN_HELP = `
+Servers that require authorization (OAuth): elicit discovers the authorization server, registers
+itself (or uses --client-id), asks before opening the sign-in page in your browser (BROWSER names the
+command to open it with; --no-browser prints the address), waits for the redirect to
+http://127.0.0.1:PORT/callback (ELICIT_SIGN_IN_TIMEOUT seconds, default 300), and keeps the sign-in
+in $XDG_CONFIG_HOME/mcp-elicit/oauth/ (default ~/.config/mcp-elicit/oauth/), refreshing it when it
+expires. elicit logout forgets it. Without a terminal, an answers entry matching "Sign in" consents.`;
 
 const MODEL_ENV = `
 Model for sampling requests (optional; without one you type the answer yourself):
@@ -110,6 +127,8 @@ Before calling, it lists the server's tools: a tool that is not there, or that t
 (an invalid x-mcp-header declaration), is not called, and --args are checked against the tool's
 input schema (a $ref to another document is not fetched, and what it describes is left to the server;
 a null for a parameter that is not required counts as not given, and is sent as it is).
+
+${SIGN_IN_HELP}
 
 Exit codes: 0 the tool succeeded, 1 the tool failed (isError, a JSON-RPC error, or a URL flow you declined),
 2 usage error, bad answers file, no such tool, --args that do not fit its input schema, or the server
@@ -182,6 +201,21 @@ Examples:
   )
   .action(async (server: string[], opts) => {
     process.exitCode = await connect(server, opts);
+  });
+
+program
+  .command("logout")
+  .description("Forget the saved sign-in (tokens and client registration) to one server, or to every server.")
+  .argument("[url]", "the server's URL, as given to --url; without it, every saved sign-in is forgotten")
+  .addHelpText(
+    "after",
+    `
+Examples:
+  elicit logout http://127.0.0.1:3000/mcp
+  elicit logout`,
+  )
+  .action(async (url: string | undefined) => {
+    process.exitCode = await logout(url);
   });
 
 program

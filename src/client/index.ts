@@ -28,3 +28,15 @@ export {
   type SamplingParams,
   type SamplingResult,
 } from "./providers/provider.js";
+// Signing in to servers that require authorization (OAuth), on the SDK's auth(): the provider, its
+// errors and the token stores. UI-free: the host asks for consent and opens the browser (authorize).
+export { OAuthProvider, DEFAULT_SIGN_IN_TIMEOUT_MS, type OAuthProviderOptions, type SignInRequest } from "./oauth/provider.js";
+export { LoginError, loginErrorOf, type LoginFailure } from "./oauth/errors.js";
+export {
+  memoryTokenStore,
+  type IssuerCredentials,
+  type SavedTokens,
+  type ServerCredentials,
+  type TokenStore,
+} from "./oauth/token-store.js";
+export { configFolder, fileTokenStore, type FileTokenStoreOptions } from "./oauth/file-store.js";

@@ -1,0 +1,190 @@
+// Signing in from the CLI: the options (--token, --client-id, --client-secret, --client-metadata-url,
+// --no-browser), the consent before the browser opens, how the browser is opened (the BROWSER
+// environment variable, else the system's opener, else the address printed), and `elicit logout`.
+import { spawn } from "node:child_process";
+import open from "open";
+import ora from "ora";
+import { LoginError } from "../client/oauth/errors.js";
+import { fileTokenStore } from "../client/oauth/file-store.js";
+import type { SignInRequest } from "../client/oauth/provider.js";
+import type { TokenStore } from "../client/oauth/token-store.js";
+import type { ElicitationUI, UIContext } from "../client/ui.js";
+import { analyzeUrl, hostForDisplay } from "../client/url-safety.js";
+import { sanitizeText } from "../common/sanitize.js";
+import { LATEST_REVISION } from "../schema/types.js";
+import { terminalUI } from "../ui/terminal/index.js";
+import { HostError } from "./exit.js";
+
+/** The sign-in options as the commands take them. */
+export interface AuthFlags {
+  token?: string;
+  clientId?: string;
+  clientSecret?: string;
+  clientMetadataUrl?: string;
+  /** Commander's --no-browser: false when given. */
+  browser?: boolean;
+}
+
+/** How the host signs in to a server that asks for it. */
+export interface HostAuth {
+  /** A bearer token given by hand (--token, ELICIT_TOKEN): sent as it is, never stored, no sign-in. */
+  token?: string;
+  clientId?: string;
+  clientSecret?: string;
+  clientMetadataUrl?: string;
+  /** Print the sign-in address instead of opening a browser. */
+  noBrowser: boolean;
+  /** A person at a terminal answers the consent question (else the command's UI does, e.g. an answers file). */
+  interactive: boolean;
+  store: TokenStore;
+  signInTimeoutMs?: number;
+}
+
+const DEFAULT_SIGN_IN_TIMEOUT_S = 300;
+
+/** The flags and environment as HostAuth. Secrets are checked for shape only, and never quoted back. */
+export function hostAuthOf(flags: AuthFlags, interactive: boolean, env: NodeJS.ProcessEnv = process.env): HostAuth {
+  const token = flags.token ?? (env.ELICIT_TOKEN?.trim() || undefined);
+  const clientSecret = flags.clientSecret ?? (env.ELICIT_CLIENT_SECRET || undefined);
+  if (token !== undefined && !/^[\x21-\x7e]+$/.test(token))
+    throw new HostError(
+      `${flags.token !== undefined ? "--token" : "ELICIT_TOKEN"} must be a bearer token: printable ASCII without spaces.`,
+    );
+  if (clientSecret !== undefined && flags.clientId === undefined)
+    throw new HostError("--client-secret (or ELICIT_CLIENT_SECRET) needs --client-id: the secret belongs to a pre-registered client.");
+  if (flags.clientMetadataUrl !== undefined) {
+    let url: URL | undefined;
+    try {
+      url = new URL(flags.clientMetadataUrl);
+    } catch {
+      url = undefined;
+    }
+    if (!url || url.protocol !== "https:" || url.pathname === "/")
+      throw new HostError("--client-metadata-url must be an https URL with a path (the client's metadata document).");
+  }
+  const timeout = env.ELICIT_SIGN_IN_TIMEOUT?.trim();
+  const seconds = timeout ? Number(timeout) : DEFAULT_SIGN_IN_TIMEOUT_S;
+  if (!Number.isFinite(seconds) || seconds <= 0)
+    throw new HostError(`ELICIT_SIGN_IN_TIMEOUT takes a number of seconds greater than 0; got ${JSON.stringify(timeout)}.`);
+  return {
+    ...(token !== undefined ? { token } : {}),
+    ...(flags.clientId !== undefined ? { clientId: flags.clientId } : {}),
+    ...(clientSecret !== undefined ? { clientSecret } : {}),
+    ...(flags.clientMetadataUrl !== undefined ? { clientMetadataUrl: flags.clientMetadataUrl } : {}),
+    noBrowser: flags.browser === false,
+    interactive,
+    store: fileTokenStore(),
+    signInTimeoutMs: Math.round(seconds * 1000),
+  };
+}
+
+const line = (text: string) => process.stderr.write(text + "\n");
+
+/**
+ * Opens a URL the person consented to: the BROWSER environment variable first (a command, or a
+ * colon-separated list of them, `%s` standing for the URL, else the URL appended: the convention
+ * xdg-open and many CLIs follow), else the system's opener. When that fails, or with --no-browser,
+ * the address is printed on a line of its own, to open by hand.
+ */
+export function urlOpener(noBrowser: boolean, env: NodeJS.ProcessEnv = process.env): (url: string) => Promise<void> {
+  const printed = (url: string, why: string) => {
+    line(`elicit: ${why}; open this address in your browser:`);
+    line(url);
+  };
+  return async (url) => {
+    if (noBrowser) return printed(url, "not opening a browser (--no-browser)");
+    const command = env.BROWSER?.split(":").find((c) => c.trim() !== "");
+    try {
+      if (command) await runBrowser(command, url);
+      else await open(url);
+    } catch {
+      printed(url, "could not start a browser");
+    }
+  };
+}
+
+function runBrowser(command: string, url: string): Promise<void> {
+  const words = command.trim().split(/\s+/);
+  const args = words.slice(1).some((w) => w.includes("%s")) ? words.slice(1).map((w) => w.replaceAll("%s", url)) : [...words.slice(1), url];
+  return new Promise((resolve, reject) => {
+    // No shell: the URL is one argument, whatever it holds.
+    const child = spawn(words[0]!, args, { stdio: "ignore", detached: true });
+    child.once("error", reject);
+    child.once("spawn", () => {
+      child.unref();
+      resolve();
+    });
+  });
+}
+
+const inert = (text: string) => sanitizeText(text, { maxLength: 200, multiline: false });
+
+/**
+ * The provider's authorize(): the consent question with the authorization URL's analysis (the
+ * authorization server's host highlighted, its warnings), then the browser. At a terminal the
+ * question is the terminal UI's URL consent; otherwise the command's UI answers (an answers file
+ * entry matching "Sign in"), and the browser is opened here.
+ */
+export function authorizeWith(auth: HostAuth, ui: ElicitationUI): (request: SignInRequest) => Promise<void> {
+  const openUrl = urlOpener(auth.noBrowser);
+  return async (request) => {
+    const analysis = analyzeUrl(request.url.href);
+    const server = inert(new URL(request.server).host);
+    if (!analysis.ok)
+      throw new LoginError(
+        "failed",
+        `the authorization server's sign-in address cannot be opened: ${inert(analysis.refusal ?? "refused")}`,
+      );
+    const at = inert(hostForDisplay(analysis));
+    const message =
+      request.reason === "expired"
+        ? `Sign in again to ${server}: the saved sign-in has expired and could not be renewed. The sign-in page is at ${at}.`
+        : request.reason === "step-up"
+          ? `Sign in to ${server} again to grant more permissions: the server needs them for this request. The sign-in page is at ${at}.`
+          : `Sign in to ${server}: it requires authorization. Its sign-in page is at ${at}, its authorization server.`;
+    const context: UIContext = { server: { name: server, version: "" }, protocol: LATEST_REVISION, signal: request.signal };
+    const answer = auth.interactive
+      ? await terminalUI({ output: process.stderr, openUrl }).url({ message, analysis }, context)
+      : await ui.url({ message, analysis }, context);
+    if (answer !== "accept")
+      throw new LoginError(
+        "declined",
+        auth.interactive
+          ? `you did not consent to sign in at ${at}, so ${server} was not called.`
+          : `consent to sign in at ${at} was not given (an answers file entry matching "Sign in" with action: accept gives it), so ${server} was not called.`,
+      );
+    if (!auth.interactive) await openUrl(analysis.url);
+  };
+}
+
+/** Shows that elicit waits for the browser to come back: a spinner at a terminal, one line otherwise. Returns the function that ends it. */
+export function showWaiting(info: { redirectUrl: string; timeoutMs: number }): () => void {
+  const text = `Waiting for the sign-in to come back to ${info.redirectUrl} (gives up after ${Math.round(info.timeoutMs / 1000)} s)`;
+  if (!process.stderr.isTTY) {
+    line(`elicit: ${text}.`);
+    return () => {};
+  }
+  const spinner = ora({ text: `${text}…`, stream: process.stderr, discardStdin: false }).start();
+  return () => spinner.stop();
+}
+
+/** `elicit logout [URL]`: forgets the sign-in to one server, or to all; says what it forgot. */
+export async function logout(url: string | undefined, store: TokenStore = fileTokenStore()): Promise<number> {
+  if (url !== undefined) {
+    let key: string;
+    try {
+      key = new URL(url).href;
+    } catch {
+      line(`elicit: ${JSON.stringify(inert(url))} is not a URL.`);
+      return 2;
+    }
+    const forgot = await store.delete(key);
+    line(forgot ? `elicit: forgot the sign-in to ${inert(key)}.` : `elicit: no sign-in saved for ${inert(key)}; nothing to forget.`);
+    return 0;
+  }
+  const servers = await store.servers();
+  for (const server of servers) await store.delete(server);
+  line(servers.length === 0 ? "elicit: no saved sign-ins; nothing to forget." : `elicit: forgot ${servers.length} sign-in(s):`);
+  for (const server of servers) line(`  ${inert(server)}`);
+  return 0;
+}

@@ -1,0 +1,135 @@
+// The loopback redirect of a native OAuth client (RFC 8252 §7.3): a one-use HTTP listener on
+// 127.0.0.1, on a port the OS picks, at the exact path /callback. It takes one redirect whose
+// `state` matches, answers the browser with a short page, and closes; anything else on the port is
+// 404. A redirect with the wrong `state`, or with an `error`, ends the wait at once with a
+// LoginError, as does the timeout or an abort: nothing waits forever.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { LoginError, oauthCode } from "./errors.js";
+
+export interface Loopback {
+  /** http://127.0.0.1:PORT/callback */
+  readonly redirectUrl: string;
+  /**
+   * Waits for the redirect carrying `state`; resolves with its query (code, iss, state). `what`
+   * names the sign-in for messages ("the sign-in at auth.example.com").
+   */
+  expect(state: string, options: { timeoutMs: number; what: string; signal?: AbortSignal }): Promise<URLSearchParams>;
+  /** Stops listening (idempotent). */
+  close(): Promise<void>;
+  readonly closed: boolean;
+}
+
+/** An OAuth error code as the RFC spells them (letters and underscores), or a placeholder: it is printed. */
+// The page the browser shows. Plain text in markup, nothing from the request echoed back, no script.
+const page = (title: string, text: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${title}</h1><p>${text}</p></body></html>`;
+
+function answer(res: ServerResponse, status: number, title: string, text: string): void {
+  res.writeHead(status, {
+    "content-type": "text/html; charset=utf-8",
+    "cache-control": "no-store",
+    // The address holds the authorization code: no page loaded from here may send it on.
+    "referrer-policy": "no-referrer",
+    "content-security-policy": "default-src 'none'",
+    connection: "close",
+  });
+  res.end(page(title, text));
+}
+
+export async function startLoopback(): Promise<Loopback> {
+  let waiting: { state: string; resolve(params: URLSearchParams): void; reject(error: Error): void } | undefined;
+  let closed = false;
+  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    if (req.method !== "GET" || url.pathname !== "/callback") return answer(res, 404, "Not found", "Nothing here.");
+    if (!waiting) return answer(res, 410, "Sign-in not expected", "elicit is not waiting for a sign-in here. You can close this tab.");
+    const params = url.searchParams;
+    const current = waiting;
+    if (params.get("state") !== current.state) {
+      // Not the sign-in we started (a forged or stale redirect): it ends the wait, nothing is exchanged.
+      answer(res, 400, "Sign-in refused", "This sign-in was not started by elicit (the state does not match). You can close this tab.");
+      waiting = undefined;
+      current.reject(
+        new LoginError(
+          "state-mismatch",
+          "the redirect back from the authorization server carried a state that does not match the sign-in elicit started; nothing was exchanged (a forged or stale sign-in link?).",
+        ),
+      );
+      return;
+    }
+    const error = params.get("error");
+    if (error !== null) {
+      answer(res, 400, "Sign-in failed", "The authorization server did not sign you in. You can close this tab and look at the terminal.");
+      waiting = undefined;
+      current.reject(
+        new LoginError("error-redirect", `the authorization server refused the sign-in (${oauthCode(error)}).`, oauthCode(error)),
+      );
+      return;
+    }
+    if (!params.get("code")) {
+      answer(res, 400, "Sign-in failed", "The redirect carried no authorization code. You can close this tab.");
+      waiting = undefined;
+      current.reject(new LoginError("error-redirect", "the authorization server redirected back without an authorization code."));
+      return;
+    }
+    answer(res, 200, "Signed in", "You are signed in. You can close this tab and go back to the terminal.");
+    waiting = undefined;
+    current.resolve(params);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const redirectUrl = `http://127.0.0.1:${port}/callback`;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    waiting?.reject(new LoginError("cancelled", "the sign-in was abandoned: elicit stopped listening for the redirect."));
+    waiting = undefined;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  };
+
+  return {
+    redirectUrl,
+    get closed() {
+      return closed;
+    },
+    close,
+    expect(state, { timeoutMs, what, signal }) {
+      if (closed) return Promise.reject(new LoginError("cancelled", "the sign-in listener is closed."));
+      if (waiting) waiting.reject(new LoginError("cancelled", "a newer sign-in replaced this one."));
+      return new Promise<URLSearchParams>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          waiting = undefined;
+          reject(
+            new LoginError(
+              "timeout",
+              `${what} did not finish within ${Math.round(timeoutMs / 1000)} s (the browser never reached ${redirectUrl}).`,
+            ),
+          );
+        }, timeoutMs);
+        const onAbort = () => {
+          waiting = undefined;
+          reject(new LoginError("cancelled", `stopped waiting for ${what}.`));
+        };
+        const done = () => {
+          clearTimeout(timer);
+          signal?.removeEventListener("abort", onAbort);
+        };
+        waiting = {
+          state,
+          resolve: (params) => (done(), resolve(params)),
+          reject: (error) => (done(), reject(error)),
+        };
+        if (signal?.aborted) onAbort();
+        else signal?.addEventListener("abort", onAbort, { once: true });
+      });
+    },
+  };
+}

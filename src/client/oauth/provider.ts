@@ -1,0 +1,288 @@
+// The OAuth client of an MCP host, on the SDK's own auth(): the SDK discovers the protected-resource
+// and authorization-server metadata, registers the client (Client ID Metadata Document where the
+// server supports it, else dynamic registration), builds the PKCE (S256) authorization request with
+// `state` and `resource`, exchanges the code, refreshes, and steps up on 403 insufficient_scope.
+// This provider supplies what the SDK leaves to hosts: the loopback redirect, the store, consent
+// before the browser opens, and the wait for the redirect.
+//
+// The SDK cannot finish a sign-in inside the request that needed it (its auth() answers "REDIRECT"
+// and the request fails with UnauthorizedError), so redirectToAuthorization only records the
+// authorization URL, and withSignIn() does the rest around whatever failed: consent, the browser,
+// the redirect, transport.finishAuth(), and the request once more.
+import { randomBytes } from "node:crypto";
+import type {
+  OAuthClientInformationContext,
+  OAuthClientMetadata,
+  OAuthClientProvider,
+  OAuthDiscoveryState,
+  StoredOAuthClientInformation,
+  StoredOAuthTokens,
+} from "@modelcontextprotocol/client";
+import { LoginError } from "./errors.js";
+import { startLoopback, type Loopback } from "./loopback.js";
+import { memoryTokenStore, type SavedTokens, type ServerCredentials, type TokenStore } from "./token-store.js";
+
+/** How long a sign-in may take, from the consent question to the redirect back, unless told otherwise. */
+export const DEFAULT_SIGN_IN_TIMEOUT_MS = 300_000;
+/** An access token this close to its expiry is not sent: the server would refuse it on the way. */
+const EXPIRY_MARGIN_MS = 10_000;
+
+export interface SignInRequest {
+  /** The authorization URL, with its state, PKCE challenge and resource. */
+  url: URL;
+  /** The MCP server the sign-in is for. */
+  server: string;
+  /** The loopback address the browser comes back to. */
+  redirectUrl: string;
+  /** Why a sign-in is needed: the first one, a saved sign-in that could not be renewed, or more scopes. */
+  reason: "new" | "expired" | "step-up";
+  signal: AbortSignal;
+}
+
+export interface OAuthProviderOptions {
+  /** The MCP server's URL (the protected resource). */
+  serverUrl: string | URL;
+  /** Where registrations and tokens are kept (default: memoryTokenStore()). */
+  store?: TokenStore;
+  /**
+   * Asks the person, shows them where they are going, and opens (or prints) the authorization URL.
+   * Throw LoginError("declined") when they say no. Called only when a sign-in is needed.
+   */
+  authorize(request: SignInRequest): Promise<void>;
+  /**
+   * Told when the wait for the redirect starts (for a spinner or a line); `timeoutMs` is how long it
+   * lasts. The function it returns, if any, is called when the wait ends, however it ends.
+   */
+  onWaiting?(info: { redirectUrl: string; timeoutMs: number }): (() => void) | void;
+  /** A pre-registered client: its id (and secret, for a confidential client). Never stored. */
+  clientId?: string;
+  clientSecret?: string;
+  /** An https URL of this client's Client ID Metadata Document, used as client_id where the server supports it. */
+  clientMetadataUrl?: string;
+  /** The client name shown on consent pages (dynamic registration). */
+  clientName?: string;
+  /** Scopes to ask for when neither the server's challenge nor its metadata say which. */
+  scope?: string;
+  signInTimeoutMs?: number;
+}
+
+const base64url = (bytes: Buffer) => bytes.toString("base64url");
+
+export class OAuthProvider implements OAuthClientProvider {
+  readonly clientMetadataUrl?: string;
+  private readonly server: string;
+  private readonly store: TokenStore;
+  private loopback: Loopback;
+  private verifier: string | undefined;
+  private currentState: string | undefined;
+  private pending: { url: URL; state: string } | undefined;
+  /** Set when the SDK gave up a saved sign-in (a refresh the authorization server refused). */
+  private tokensInvalidated = false;
+  private stepUp = false;
+  private readonly abort = new AbortController();
+
+  private constructor(
+    private readonly options: OAuthProviderOptions,
+    loopback: Loopback,
+  ) {
+    this.server = new URL(options.serverUrl).href;
+    this.store = options.store ?? memoryTokenStore();
+    this.loopback = loopback;
+    if (options.clientMetadataUrl) this.clientMetadataUrl = options.clientMetadataUrl;
+  }
+
+  /** A provider with its loopback listener bound (the redirect URL must be known before the SDK starts). */
+  static async create(options: OAuthProviderOptions): Promise<OAuthProvider> {
+    return new OAuthProvider(options, await startLoopback());
+  }
+
+  get redirectUrl(): string {
+    return this.loopback.redirectUrl;
+  }
+
+  get clientMetadata(): OAuthClientMetadata {
+    return {
+      client_name: this.options.clientName ?? "mcp-elicit",
+      redirect_uris: [this.loopback.redirectUrl],
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+      // A native app cannot keep a secret (RFC 8252 §8.5): a public client, unless pre-registered with one.
+      token_endpoint_auth_method: "none",
+      ...(this.options.scope ? { scope: this.options.scope } : {}),
+    };
+  }
+
+  state(): string {
+    this.currentState = base64url(randomBytes(32));
+    return this.currentState;
+  }
+
+  private async load(): Promise<ServerCredentials> {
+    return (await this.store.get(this.server)) ?? { issuers: {} };
+  }
+
+  private async update(change: (saved: ServerCredentials) => void): Promise<void> {
+    const saved = await this.load();
+    change(saved);
+    await this.store.set(this.server, saved);
+  }
+
+  async clientInformation(ctx?: OAuthClientInformationContext): Promise<StoredOAuthClientInformation | undefined> {
+    if (this.options.clientId)
+      return { client_id: this.options.clientId, ...(this.options.clientSecret ? { client_secret: this.options.clientSecret } : {}) };
+    const saved = await this.load();
+    const issuer = ctx?.issuer ?? saved.lastIssuer;
+    return issuer ? saved.issuers[issuer]?.client : undefined;
+  }
+
+  async saveClientInformation(info: StoredOAuthClientInformation, ctx?: OAuthClientInformationContext): Promise<void> {
+    // A client given by hand stays in memory: its secret is not ours to write down.
+    if (this.options.clientId) return;
+    const issuer = ctx?.issuer ?? info.issuer;
+    if (!issuer) return;
+    await this.update((saved) => {
+      saved.issuers[issuer] = { ...saved.issuers[issuer], client: info };
+    });
+  }
+
+  async tokens(ctx?: OAuthClientInformationContext): Promise<StoredOAuthTokens | undefined> {
+    const saved = await this.load();
+    const issuer = ctx?.issuer ?? saved.lastIssuer;
+    const tokens = issuer ? saved.issuers[issuer]?.tokens : undefined;
+    if (!tokens) return undefined;
+    // The per-request read (no ctx) gets nothing for an expired token: the server's 401 then has the
+    // SDK refresh it, instead of sending a token we know is dead.
+    if (!ctx && tokens.expires_at !== undefined && Date.now() >= tokens.expires_at - EXPIRY_MARGIN_MS) return undefined;
+    const { expires_at: _expiresAt, ...sdkTokens } = tokens;
+    return sdkTokens;
+  }
+
+  async saveTokens(tokens: StoredOAuthTokens, ctx?: OAuthClientInformationContext): Promise<void> {
+    const issuer = ctx?.issuer ?? tokens.issuer;
+    if (!issuer) return;
+    const saved: SavedTokens = {
+      ...tokens,
+      ...(typeof tokens.expires_in === "number" ? { expires_at: Date.now() + tokens.expires_in * 1000 } : {}),
+    };
+    await this.update((all) => {
+      // A refresh response may leave out the refresh token: the one we had stays valid (RFC 6749 §6).
+      const previous = all.issuers[issuer]?.tokens;
+      if (!saved.refresh_token && previous?.refresh_token) saved.refresh_token = previous.refresh_token;
+      all.issuers[issuer] = { ...all.issuers[issuer], tokens: saved };
+      all.lastIssuer = issuer;
+    });
+    this.tokensInvalidated = false;
+  }
+
+  async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
+    // Recorded only: withSignIn() asks, opens and waits once the request that needed it has failed.
+    const state = authorizationUrl.searchParams.get("state") ?? this.currentState;
+    if (!state) throw new LoginError("failed", "the authorization request carries no state.");
+    this.pending = { url: authorizationUrl, state };
+  }
+
+  saveCodeVerifier(codeVerifier: string): void {
+    this.verifier = codeVerifier;
+  }
+
+  codeVerifier(): string {
+    if (!this.verifier) throw new LoginError("failed", "no sign-in was started by this client (no PKCE verifier).");
+    return this.verifier;
+  }
+
+  async saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {
+    await this.update((saved) => {
+      saved.discovery = state;
+    });
+  }
+
+  async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
+    return (await this.load()).discovery;
+  }
+
+  async invalidateCredentials(scope: "all" | "client" | "tokens" | "verifier" | "discovery"): Promise<void> {
+    if (scope === "verifier") {
+      this.verifier = undefined;
+      return;
+    }
+    if (scope === "all") {
+      await this.store.delete(this.server);
+      return;
+    }
+    await this.update((saved) => {
+      if (scope === "discovery") delete saved.discovery;
+      for (const credentials of Object.values(saved.issuers)) {
+        if (scope === "client") delete credentials.client;
+        if (scope === "tokens" && credentials.tokens) {
+          delete credentials.tokens;
+          this.tokensInvalidated = true;
+        }
+      }
+    });
+  }
+
+  /** True while a sign-in has been asked for by the SDK and not done yet. */
+  get signInPending(): boolean {
+    return this.pending !== undefined;
+  }
+
+  /**
+   * Runs `attempt`; when it fails because the SDK asked for a sign-in, signs in (consent, browser,
+   * the redirect to the loopback address), hands the redirect to `finish` (the transport's
+   * finishAuth) and runs `attempt` again. A failure that asked for no sign-in is rethrown as it is.
+   */
+  async withSignIn<T>(attempt: () => Promise<T>, finish: (callback: URLSearchParams) => Promise<void>, maxSignIns = 2): Promise<T> {
+    for (let signIns = 0; ; signIns++) {
+      this.pending = undefined;
+      try {
+        return await attempt();
+      } catch (error) {
+        if (!this.pending || signIns >= maxSignIns) throw error;
+      }
+      await this.signIn(finish);
+    }
+  }
+
+  /** Marks the next sign-in as a step-up (more scopes), for the consent message. */
+  noteStepUp(): void {
+    this.stepUp = true;
+  }
+
+  private async signIn(finish: (callback: URLSearchParams) => Promise<void>): Promise<void> {
+    const pending = this.pending!;
+    this.pending = undefined;
+    const timeoutMs = this.options.signInTimeoutMs ?? DEFAULT_SIGN_IN_TIMEOUT_MS;
+    const what = `the sign-in at ${pending.url.host}`;
+    // Listen before the browser can come back: an authorization server may redirect at once.
+    const redirect = this.loopback.expect(pending.state, { timeoutMs, what, signal: this.abort.signal });
+    redirect.catch(() => {}); // handled below; an early rejection must not be "unhandled"
+    const reason = this.stepUp ? "step-up" : this.tokensInvalidated ? "expired" : "new";
+    this.stepUp = false;
+    let stopWaiting: (() => void) | void = undefined;
+    try {
+      await this.options.authorize({
+        url: pending.url,
+        server: this.server,
+        redirectUrl: this.loopback.redirectUrl,
+        reason,
+        signal: this.abort.signal,
+      });
+      stopWaiting = this.options.onWaiting?.({ redirectUrl: this.loopback.redirectUrl, timeoutMs });
+      const callback = await redirect;
+      stopWaiting?.();
+      await finish(callback);
+    } finally {
+      stopWaiting?.();
+      // One use: this listener is done. The next sign-in gets a new one, on a new port, bound now
+      // because the SDK reads the redirect URL before it knows whether it needs one.
+      await this.loopback.close();
+      if (!this.abort.signal.aborted) this.loopback = await startLoopback();
+    }
+  }
+
+  /** Stops listening for redirects and ends any wait. */
+  async close(): Promise<void> {
+    this.abort.abort();
+    await this.loopback.close();
+  }
+}
