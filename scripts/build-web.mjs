@@ -8,7 +8,11 @@ import { dirname, join } from "node:path";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 
 /** The bundles: source entry (from the repository root) -> output file (in dist/web/). */
-export const WEB_ENTRIES = [{ in: "src/ui/web/elements/index.ts", out: "elements" }];
+export const WEB_ENTRIES = [
+  { in: "src/ui/web/elements/index.ts", out: "elements" },
+  // The page webUI() serves; it finds the elements in elements.js, loaded next to it.
+  { in: "src/ui/web/page/main.ts", out: "page" },
+];
 
 // The one Node module the shared code imports (`domainToUnicode` in the URL analysis) has a browser
 // equivalent in src/ui/web/elements/domain-to-unicode.ts; any other `node:` import is a mistake in a

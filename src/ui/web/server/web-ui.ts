@@ -1,0 +1,176 @@
+// webUI: the UI contract (forms, URL consent and waiting, sampling review, notices) answered in a
+// browser tab. A local HTTP server on loopback serves a page whose address carries a random secret;
+// requests are pushed to the page over SSE and answered by POST, one at a time in arrival order.
+import type { AddressInfo } from "node:net";
+import { serve } from "@hono/node-server";
+import open from "open";
+import type { ElicitationUI, FormAnswer, FormRequest, SamplingUI, UIContext } from "../../../client/ui.js";
+import type { PageServer } from "../page/protocol.js";
+import { readAnswerReview, readFormAnswer, readRequestReview, readUrlAnswer, readUrlWaitAnswer } from "./answers.js";
+import { createApp } from "./app.js";
+import { loadAssets } from "./assets.js";
+import { RequestQueue, type PendingSummary } from "./requests.js";
+import { newSecret } from "./secret.js";
+
+export type { PendingSummary } from "./requests.js";
+
+/** How long pending requests survive with no page open, once a page has connected (see WebUIOptions.disconnectGraceMs). */
+export const DEFAULT_DISCONNECT_GRACE_MS = 60_000;
+
+export interface WebUIOptions {
+  /** Loopback address to listen on (default 127.0.0.1). */
+  host?: "127.0.0.1" | "localhost" | "::1";
+  /** Port (default 0: a free one). */
+  port?: number;
+  /** Open the page in the system browser when the server starts (default true), or a function that opens it. */
+  open?: boolean | ((url: string) => Promise<void>);
+  /**
+   * Once a page has connected: if no page is connected for this long while requests are pending, they
+   * are cancelled (default 60 s). Before any page has connected nothing is cancelled, since the person
+   * may still be opening the browser. A reload reconnects well within it and keeps every request.
+   */
+  disconnectGraceMs?: number;
+  /** Where webUI reports what it did on its own (a browser that would not open, requests cancelled); default stderr. */
+  log?: (line: string) => void;
+  /** Called whenever the queue changes, with what is pending in order (e.g. for the host's own progress line). */
+  onChange?: (pending: readonly PendingSummary[]) => void;
+}
+
+/** A form of the host's own (e.g. a tool's arguments): headed `title`, no "Form from SERVER", no Decline. */
+export interface WebOwnForm {
+  title: string;
+  /** The submit button's label (default the element's own). */
+  submitLabel?: string;
+}
+
+export type WebUI = ElicitationUI &
+  SamplingUI & {
+    waitForUrl: NonNullable<ElicitationUI["waitForUrl"]>;
+    /** The page's address, secret included: give it only to the person who answers. (`url` is the contract's URL-consent method.) */
+    readonly pageUrl: string;
+    /** Asks a form of the host's own in the page (see WebOwnForm); answers accept or cancel. */
+    ownForm(request: FormRequest, context: UIContext, own: WebOwnForm): Promise<FormAnswer>;
+    /** How many requests wait for an answer. */
+    readonly pending: number;
+    /** Stops the server; pending requests are cancelled, open pages told the session ended. */
+    close(): Promise<void>;
+  };
+
+const serverOf = (context: Pick<UIContext, "server">): PageServer => ({
+  name: context.server.name,
+  ...(context.server.version ? { version: context.server.version } : {}),
+});
+
+/** Starts the page's server on loopback and returns the UI; see WebUIOptions for the rules. */
+export async function webUI(options: WebUIOptions = {}): Promise<WebUI> {
+  const hostname = options.host ?? "127.0.0.1";
+  if (!["127.0.0.1", "localhost", "::1"].includes(hostname))
+    throw new TypeError(`webUI: host must be a loopback address (127.0.0.1, localhost or ::1); got ${JSON.stringify(hostname)}.`);
+  const graceMs = options.disconnectGraceMs ?? DEFAULT_DISCONNECT_GRACE_MS;
+  if (!(graceMs >= 0)) throw new TypeError(`webUI: disconnectGraceMs must be a number of milliseconds >= 0; got ${String(graceMs)}.`);
+  const log = options.log ?? ((line: string) => void process.stderr.write(line + "\n"));
+  const assets = loadAssets();
+  const secret = newSecret();
+  const queue = new RequestQueue({ graceMs, log, ...(options.onChange ? { onChange: options.onChange } : {}) });
+  let hosts: ReadonlySet<string> = new Set();
+  const { app, endStreams } = createApp({ secret, hosts: () => hosts, queue, assets });
+
+  const server = serve({ fetch: app.fetch, hostname, port: options.port ?? 0 });
+  await new Promise<void>((resolve, reject) => {
+    server.once("listening", resolve);
+    server.once("error", reject);
+  });
+  const port = (server.address() as AddressInfo).port;
+  hosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]);
+  const pageUrl = `http://${hostname === "::1" ? "[::1]" : hostname}:${port}/${secret}/`;
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      queue.close();
+      await endStreams();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        (server as import("node:http").Server).closeAllConnections?.();
+      });
+    })());
+
+  const opener = options.open ?? true;
+  if (opener !== false) {
+    const go = opener === true ? async (u: string) => void (await open(u)) : opener;
+    go(pageUrl).catch((error: unknown) =>
+      log(`Could not open a browser (${error instanceof Error ? error.message : String(error)}); open the address yourself.`),
+    );
+  }
+
+  const form = (request: FormRequest, context: UIContext, own?: WebOwnForm) =>
+    queue.ask(
+      {
+        kind: "form",
+        server: serverOf(context),
+        message: request.message,
+        requestedSchema: request.schema,
+        ...(own ? { own: { title: own.title, ...(own.submitLabel ? { submitLabel: own.submitLabel } : {}) } } : {}),
+      },
+      (raw) => readFormAnswer(raw, request.schema, context.protocol, own !== undefined),
+      { action: "cancel" } as FormAnswer,
+      context.signal,
+    );
+
+  return {
+    pageUrl,
+    get pending() {
+      return queue.pending;
+    },
+    close,
+    form: (request, context) => form(request, context),
+    ownForm: (request, context, own) => form(request, context, own),
+    async url(request, context) {
+      // attachElicitation refuses these before any UI; one given anyway is never offered.
+      if (!request.analysis.ok) return "decline";
+      return queue.ask(
+        { kind: "url", server: serverOf(context), message: request.message, url: request.analysis.url },
+        readUrlAnswer,
+        "cancel",
+        context.signal,
+      );
+    },
+    async waitForUrl(wait, context) {
+      // The card goes away when the flow completes, as when the server withdraws it.
+      const completion = new AbortController();
+      let completed = false;
+      wait.completed.then(
+        () => ((completed = true), completion.abort()),
+        () => completion.abort(),
+      );
+      const outcome = await queue.ask(
+        { kind: "url-wait", server: serverOf(context), message: wait.message, host: wait.host },
+        readUrlWaitAnswer,
+        "cancel",
+        AbortSignal.any([context.signal, completion.signal]),
+      );
+      if (completed && outcome === "cancel" && !context.signal.aborted) {
+        queue.notice(context.server.name, `Finished at ${wait.host}.`);
+        return "completed";
+      }
+      return outcome;
+    },
+    notice(message, context) {
+      queue.notice(context.server.name, message);
+    },
+    reviewRequest: (request, context) =>
+      queue.ask(
+        { kind: "sampling-request", server: serverOf(context), request },
+        (raw) => readRequestReview(raw, request.messages.length),
+        { action: "deny" },
+        context.signal,
+      ),
+    reviewAnswer: (answer, request, context) =>
+      queue.ask(
+        { kind: "sampling-answer", server: serverOf(context), request, ...(answer ? { answer } : {}) },
+        (raw) => readAnswerReview(raw, answer !== undefined),
+        { action: "reject" },
+        context.signal,
+      ),
+  };
+}
