@@ -15,6 +15,8 @@ import { readAnswersFile } from "../ui/answers-file.js";
 import { scriptedUI } from "../ui/scripted.js";
 import { terminalUI } from "../ui/terminal/index.js";
 import { EXIT, HostError, inertJson } from "./exit.js";
+import type { WebUI } from "../ui/web/server/web-ui.js";
+import { startWebUI, type WebFlags } from "./web.js";
 import { parseConnectTimeout, parseModes, parseProtocol, printLine, withHost, type Host, type ServerTarget } from "./host.js";
 import { hostAuthOf, type AuthFlags } from "./oauth.js";
 
@@ -224,9 +226,10 @@ export async function tools(command: string[], options: TargetOptions): Promise<
   );
 }
 
-export async function call(tool: string, command: string[], options: CallOptions): Promise<number> {
+export async function call(tool: string, command: string[], options: CallOptions & WebFlags): Promise<number> {
   let args: Record<string, unknown> = {};
-  return withHost(
+  let web: WebUI | undefined;
+  const called = withHost(
     async () => {
       // Every usage check before anything else happens (the answers file is read, the server started).
       const target = targetOf(options, command);
@@ -234,8 +237,9 @@ export async function call(tool: string, command: string[], options: CallOptions
       parseModes(options.modes);
       parseProtocol(options.protocol);
       parseConnectTimeout(options.connectTimeout);
+      if (options.web && options.answers !== undefined) throw new HostError("give --web or --answers, not both.");
       const auth = hostAuthOf(options, options.answers === undefined && atTerminal());
-      const ui = await uiFor(options.answers);
+      const ui = options.web ? (web = await startWebUI(options)) : await uiFor(options.answers);
       return {
         target,
         ui,
@@ -260,4 +264,6 @@ export async function call(tool: string, command: string[], options: CallOptions
       return result.isError ? EXIT.toolError : EXIT.ok;
     },
   );
+  // The page's server goes when the call is over, whatever its outcome (withHost never throws).
+  return called.finally(() => web?.close());
 }

@@ -12,6 +12,8 @@ import { EXIT } from "./exit.js";
 import { serverLabel, withHost, type Host } from "./host.js";
 import { hostAuthOf } from "./oauth.js";
 import { printResult } from "./result.js";
+import { connectWeb } from "./connect-web.js";
+import type { WebFlags } from "./web.js";
 
 const line = (text: unknown) => sanitizeText(text, { maxLength: MAX_LABEL_LENGTH, multiline: false });
 const out = (text: string) => process.stdout.write(text + "\n");
@@ -19,9 +21,12 @@ const out = (text: string) => process.stdout.write(text + "\n");
 /** Ctrl-C or Esc in a prompt of ours rejects with this name: treated as "back" or "quit". */
 const isExit = (error: unknown) => error instanceof Error && (error.name === "ExitPromptError" || error.name === "AbortPromptError");
 
-export async function connect(command: string[], options: TargetOptions): Promise<number> {
+export async function connect(command: string[], options: TargetOptions & WebFlags): Promise<number> {
+  if (options.web) return connectWeb(command, options);
   if (!process.stdin.isTTY) {
-    process.stderr.write("elicit connect: needs a terminal; use `elicit call` with --answers for scripts.\n");
+    process.stderr.write(
+      "elicit connect: needs a terminal (or --web, to use it in a browser); use `elicit call` with --answers for scripts.\n",
+    );
     return EXIT.usage;
   }
   return withHost(

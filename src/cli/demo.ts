@@ -14,9 +14,11 @@ import { DEFAULT_PREFERENCES } from "../examples/travel/ranking.js";
 import { readAnswersFile } from "../ui/answers-file.js";
 import { scriptedUI } from "../ui/scripted.js";
 import { terminalUI } from "../ui/terminal/index.js";
+import type { WebUI } from "../ui/web/server/web-ui.js";
 import { EXIT, HostError } from "./exit.js";
 import { withHost, type Host } from "./host.js";
 import { printResult } from "./result.js";
+import { startWebUI, type WebFlags } from "./web.js";
 
 export interface DemoOptions {
   protocol: string;
@@ -29,15 +31,23 @@ const TRIP = { destination: "Barcelona", departDate: DEMO_TRIP.departDate, retur
 const MAIN = fileURLToPath(new URL("./main.js", import.meta.url));
 const out = (text: string) => process.stdout.write(text + "\n");
 
-export async function demo(options: DemoOptions): Promise<number> {
+export async function demo(options: DemoOptions & WebFlags): Promise<number> {
   const roots = [...options.root];
   let madeRoot: string | undefined;
+  let web: WebUI | undefined;
   const code = await withHost(
     async () => {
-      if (options.answers === undefined && !(process.stdin.isTTY && process.stdout.isTTY)) {
-        throw new HostError("the demo asks you questions: run it in a terminal, or give --answers FILE to answer from a file.");
+      if (options.web && options.answers !== undefined) throw new HostError("give --web or --answers, not both.");
+      if (!options.web && options.answers === undefined && !(process.stdin.isTTY && process.stdout.isTTY)) {
+        throw new HostError(
+          "the demo asks you questions: run it in a terminal, give --web to answer in a browser, or --answers FILE to answer from a file.",
+        );
       }
-      const ui = options.answers !== undefined ? scriptedUI(await readAnswersFile(options.answers)) : terminalUI();
+      const ui = options.web
+        ? (web = await startWebUI(options))
+        : options.answers !== undefined
+          ? scriptedUI(await readAnswersFile(options.answers))
+          : terminalUI();
       if (roots.length === 0) roots.push((madeRoot = mkdtempSync(join(tmpdir(), "elicit-demo-"))));
       return {
         target: { command: process.execPath, args: [MAIN, "serve", "travel"] },
@@ -61,6 +71,7 @@ export async function demo(options: DemoOptions): Promise<number> {
     },
   );
   // withHost never throws. A root the demo made itself goes away again when nothing was saved in it.
+  await web?.close();
   if (madeRoot && readdirSync(madeRoot).length === 0) rmSync(madeRoot, { recursive: true, force: true });
   return code;
 }
