@@ -49,9 +49,10 @@ program
   .description("Run a bundled MCP server, over stdio or Streamable HTTP, on every protocol revision (2025-06-18, 2025-11-25, 2026-07-28).")
   .argument("<name>", `server to run: ${SERVER_NAMES.join(", ")}`)
   .option(
-    "--http <[host:]port>",
-    "serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio (host default 127.0.0.1; port 0 picks a free one)",
+    "--http [[host:]port]",
+    "serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio (host default 127.0.0.1; port 0, or no port, picks a free one)",
   )
+  .option("--auth", "with --http: require sign-in (OAuth), through a local demo OpenID provider started with the server")
   .addHelpText(
     "after",
     `
@@ -59,15 +60,17 @@ Servers:
   conformance  every tool, resource and prompt of the official MCP conformance suite (@modelcontextprotocol/conformance)
   travel       the travel-booking demo: search_flights, find_best_flight (sampling), book_trip (elicitation), save_itinerary (roots)
 
-The URL is printed to standard error; Ctrl-C (SIGINT) or SIGTERM stops the server.
+The URL is printed to standard error; Ctrl-C (SIGINT) or SIGTERM stops the server. With --auth, so are
+the local OpenID provider's address and its demo accounts; tokens must carry the scope mcp:tools.
 
 Examples:
   elicit serve conformance                         # stdio, for an MCP client that spawns it
   elicit serve conformance --http 3000             # http://127.0.0.1:3000/mcp
   elicit serve conformance --http 0.0.0.0:3000     # listen on every interface (no DNS-rebinding Host check)
-  elicit serve travel --http 3000                  # the travel demo at http://127.0.0.1:3000/mcp`,
+  elicit serve travel --http 3000                  # the travel demo at http://127.0.0.1:3000/mcp
+  elicit serve travel --http 3000 --auth           # the same, for signed-in users only (sign in as demo / demo)`,
   )
-  .action(async (name: string, opts: { http?: string }) => {
+  .action(async (name: string, opts: { http?: string | boolean; auth?: boolean }) => {
     process.exitCode = await serve(name, opts);
   });
 
@@ -105,20 +108,37 @@ http://127.0.0.1:PORT/callback (ELICIT_SIGN_IN_TIMEOUT seconds, default 300), an
 in $XDG_CONFIG_HOME/mcp-elicit/oauth/ (default ~/.config/mcp-elicit/oauth/), refreshing it when it
 expires. elicit logout forgets it. Without a terminal, an answers entry matching "Sign in" consents.`;
 
+/** --web and --no-browser, for the commands that ask a person. */
+function webOptions(command: Command): Command {
+  return command
+    .option("--web", "answer in a browser tab instead of the terminal: a local page on 127.0.0.1 behind a secret address")
+    .option("--no-browser", "with --web: print the page's address on standard error, do not open a browser");
+}
+
+const WEB_HELP = `
+With --web, the questions (and, for connect, the tool menu and arguments) are answered in a page on
+127.0.0.1 whose address, with its secret, is printed to standard error on a line of its own and opened
+in your browser (unless --no-browser). The terminal keeps the progress and the results. A reload keeps
+what is pending; once the page has been closed for 60 s, what is pending is cancelled.`;
+
 const MODEL_ENV = `
 Model for sampling requests (optional; without one you type the answer yourself):
   ELICIT_MODEL_BASE_URL  an OpenAI-compatible API, e.g. https://api.openai.com/v1 or http://127.0.0.1:11434/v1
   ELICIT_MODEL           model name(s), comma-separated, first = default
   ELICIT_MODEL_API_KEY   the API key (OPENAI_BASE_URL, OPENAI_MODEL and OPENAI_API_KEY work too)`;
 
-serverOptions(
-  program
-    .command("call")
-    .description("Call one tool and print its result as JSON; questions from the server are answered from --answers (or at the terminal).")
-    .argument("<tool>", "the tool's name")
-    .argument("[server...]", "after --: the command that starts a stdio server")
-    .option("--args <json>", "the tool's arguments as a JSON object", "{}")
-    .option("--answers <file>", "answers for the server's questions: a JSON or YAML list (- for standard input)"),
+webOptions(
+  serverOptions(
+    program
+      .command("call")
+      .description(
+        "Call one tool and print its result as JSON; questions from the server are answered from --answers (or at the terminal).",
+      )
+      .argument("<tool>", "the tool's name")
+      .argument("[server...]", "after --: the command that starts a stdio server")
+      .option("--args <json>", "the tool's arguments as a JSON object", "{}")
+      .option("--answers <file>", "answers for the server's questions: a JSON or YAML list (- for standard input)"),
+  ),
 )
   .addHelpText(
     "after",
@@ -147,6 +167,7 @@ message) fits answers. Forms and URL requests take an action; sampling requests 
   - action: decline                                 # no match: fits any message
 An unmatched request is cancelled (sampling: denied) with a notice; an answer that fails the form's
 rules is never sent (the errors go to stderr and the answer is cancel).
+${WEB_HELP}
 ${MODEL_ENV}
 
 Examples:
@@ -178,13 +199,15 @@ Examples:
     process.exitCode = await tools(server, opts);
   });
 
-serverOptions(
-  program
-    .command("connect")
-    .description(
-      "Connect to an MCP server and use it interactively: list and call tools, answer its forms, URL requests and model requests, manage roots.",
-    )
-    .argument("[server...]", "after --: the command that starts a stdio server"),
+webOptions(
+  serverOptions(
+    program
+      .command("connect")
+      .description(
+        "Connect to an MCP server and use it interactively: list and call tools, answer its forms, URL requests and model requests, manage roots.",
+      )
+      .argument("[server...]", "after --: the command that starts a stdio server"),
+  ),
 )
   .addHelpText(
     "after",
@@ -193,10 +216,12 @@ Every question the server asks shows which server asks and why. Forms are checke
 shown and answers before they are sent; URLs are analysed (look-alike hosts, punycode, IP literals)
 and opened in your browser only after you say yes. Ctrl-C or Esc cancels a question; at the main
 menu it quits.
+${WEB_HELP}
 ${MODEL_ENV}
 
 Examples:
   elicit connect -- elicit serve travel
+  elicit connect --web -- elicit serve travel
   elicit connect --url http://127.0.0.1:3000/mcp --root ~/trips`,
   )
   .action(async (server: string[], opts) => {
@@ -232,14 +257,18 @@ program
     [] as string[],
   )
   .option("--answers <file>", "answer from a JSON or YAML file instead of the terminal (see elicit call --help)")
+  .option("--web", "answer in a browser tab instead of the terminal: a local page on 127.0.0.1 behind a secret address")
+  .option("--no-browser", "with --web: print the page's address on standard error, do not open a browser")
   .addHelpText(
     "after",
     `
 The demo starts \`elicit serve travel\` itself (over stdio) and connects to it as \`elicit connect\` would.
+${WEB_HELP}
 ${MODEL_ENV}
 
 Examples:
   elicit demo
+  elicit demo --web
   elicit demo --root ~/trips --protocol 2025-11-25`,
   )
   .action(async (opts) => {

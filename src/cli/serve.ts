@@ -1,5 +1,6 @@
-// `elicit serve NAME [--http [HOST:]PORT]`: run one of the bundled servers over stdio (default)
-// or Streamable HTTP, serving every protocol revision.
+// `elicit serve NAME [--http [HOST:]PORT] [--auth]`: run one of the bundled servers over stdio
+// (default) or Streamable HTTP, serving every protocol revision; with --auth, behind a local OpenID
+// provider started with it.
 import type { McpServer } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { createConformanceServer } from "../examples/conformance.js";
@@ -42,12 +43,20 @@ export function parseListen(value: string): { host: string; port: number } {
 }
 
 export interface ServeOptions {
-  http?: string;
+  /** `[HOST:]PORT`; `true` (the flag alone) picks a free port on 127.0.0.1. */
+  http?: string | boolean;
+  /** Require sign-in: start the local OpenID provider and accept only its tokens. */
+  auth?: boolean;
 }
+
+/** The scope `--auth` requires of every token. */
+export const SERVE_AUTH_SCOPE = "mcp:tools";
 
 export interface RunningServer {
   /** The MCP endpoint, for HTTP. */
   url?: URL;
+  /** With --auth: where to sign in, and as whom. */
+  signIn?: { issuer: string; users: ReadonlyArray<{ id: string; password: string }> };
   close(): Promise<void>;
 }
 
@@ -56,15 +65,38 @@ export async function startServer(name: string, options: ServeOptions = {}): Pro
   const entry = Object.hasOwn(SERVERS, name) ? SERVERS[name] : undefined;
   if (!entry) throw new UsageError(`unknown server "${name}"; known servers: ${SERVER_NAMES.join(", ")}`);
   const factory = entry.factory();
-  if (options.http === undefined) {
+  if (options.auth && (options.http === undefined || options.http === false))
+    throw new UsageError("--auth protects the HTTP endpoint; add --http (e.g. elicit serve travel --http 3000 --auth)");
+  if (options.http === undefined || options.http === false) {
     const handle = serveStdio((ctx) => factory({ era: ctx.era }), {
       onerror: (e) => process.stderr.write(`elicit serve ${name}: ${e.message}\n`),
     });
     return { close: () => handle.close() };
   }
-  const { host, port } = parseListen(options.http);
-  const handle = await serveHttp(factory, { host, port, onerror: (e) => process.stderr.write(`elicit serve ${name}: ${e.message}\n`) });
-  return { url: handle.url, close: () => handle.close() };
+  const { host, port } = parseListen(options.http === true ? "0" : options.http);
+  const onerror = (e: Error) => process.stderr.write(`elicit serve ${name}: ${e.message}\n`);
+  if (!options.auth) {
+    const handle = await serveHttp(factory, { host, port, onerror });
+    return { url: handle.url, close: () => handle.close() };
+  }
+  // Loaded only here: the provider (oidc-provider, koa) is a large import nobody else needs.
+  const { startOpenIdProvider } = await import("../examples/auth/openid-provider.js");
+  const provider = await startOpenIdProvider({ defaultResourceScopes: [SERVE_AUTH_SCOPE], onerror });
+  try {
+    const auth = { issuer: provider.issuer, scopes: [SERVE_AUTH_SCOPE], resourceName: `elicit serve ${name}` };
+    const handle = await serveHttp(factory, { host, port, onerror, auth });
+    return {
+      url: handle.url,
+      signIn: { issuer: provider.issuer, users: provider.users },
+      close: async () => {
+        await handle.close();
+        await provider.close();
+      },
+    };
+  } catch (error) {
+    await provider.close();
+    throw error;
+  }
 }
 
 /** The command: runs until SIGINT/SIGTERM (or, on stdio, until the client closes stdin). Returns the exit code. */
@@ -77,9 +109,18 @@ export async function serve(name: string, options: ServeOptions = {}): Promise<n
     process.stderr.write(`elicit serve: ${message}\n`);
     return 2;
   }
+  if (running.signIn) {
+    const [first, ...others] = running.signIn.users;
+    const also = others.length ? ` (also ${others.map((u) => `${u.id} / ${u.password}`).join(", ")})` : "";
+    process.stderr.write(
+      `elicit serve ${name}: sign-in required. Local OpenID provider (demo accounts, nothing kept after exit) at ${running.signIn.issuer}\n` +
+        `  sign in as ${first ? `${first.id} / ${first.password}` : "one of its users"}${also}\n`,
+    );
+  }
   if (running.url)
     process.stderr.write(
-      `elicit serve ${name}: listening on ${running.url.href} (Streamable HTTP, all protocol revisions); Ctrl-C stops it\n`,
+      `elicit serve ${name}: listening on ${running.url.href} (Streamable HTTP, all protocol revisions${running.signIn ? `, OAuth scope ${SERVE_AUTH_SCOPE}` : ""}); Ctrl-C stops it\n` +
+        (running.signIn ? `  connect with: elicit connect --url ${running.url.href}\n` : ""),
     );
   else if (process.stdin.isTTY) {
     // Someone typed the command at a terminal: say what it waits for, and how to talk to it.

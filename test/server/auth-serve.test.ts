@@ -1,0 +1,98 @@
+// `elicit serve travel --http --auth` as a person runs it: a child process that starts the local
+// OpenID provider and the travel server behind it, and says where to sign in and as whom.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { BIN, runCli } from "../helpers/cli.js";
+import { clientFor } from "../helpers/mcp.js";
+import { signIn } from "../helpers/oidc.js";
+
+interface Served {
+  child: ChildProcess;
+  issuer: string;
+  url: string;
+  stderr: () => string;
+}
+
+/** Starts the command and resolves once it printed the provider and the MCP URL. */
+function serveWithAuth(): Promise<Served> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, "serve", "travel", "--http", "--auth"], { stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr!.on("data", (d) => {
+      stderr += d;
+      const issuer = /OpenID provider .* at (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr)?.[1];
+      const url = /listening on (http:\/\/\S+)/.exec(stderr)?.[1];
+      if (issuer && url) resolve({ child, issuer, url, stderr: () => stderr });
+    });
+    child.on("exit", (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
+  });
+}
+
+describe("elicit serve travel --http --auth", () => {
+  let served: Served;
+  const tokens: string[] = [];
+  before(async () => (served = await serveWithAuth()));
+  after(async () => {
+    if (served.child.exitCode === null) {
+      served.child.kill("SIGTERM");
+      await once(served.child, "exit");
+    }
+  });
+
+  test("says where to sign in, as whom, and the protected URL", () => {
+    const text = served.stderr();
+    assert.match(text, /sign in as demo \/ demo \(also alice \/ alice, bob \/ bob\)/);
+    assert.match(text, /listening on http:\/\/127\.0\.0\.1:\d+\/mcp .*OAuth scope mcp:tools/);
+    assert.match(text, /connect with: elicit connect --url http:\/\/127\.0\.0\.1:\d+\/mcp/);
+  });
+
+  test("without a token: 401 pointing at the metadata, which names the provider", async () => {
+    const response = await fetch(served.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
+    });
+    assert.equal(response.status, 401);
+    const metadataUrl = /resource_metadata="([^"]+)"/.exec(response.headers.get("www-authenticate") ?? "")?.[1];
+    assert.ok(metadataUrl);
+    const metadata = (await (await fetch(metadataUrl)).json()) as Record<string, unknown>;
+    assert.deepEqual(metadata.authorization_servers, [served.issuer]);
+    assert.equal(metadata.resource, served.url);
+  });
+
+  test("a token from its provider (demo / demo) reaches the travel tools", async () => {
+    const { accessToken } = await signIn({ issuer: served.issuer, user: "demo", resource: served.url, scopes: ["mcp:tools"] });
+    tokens.push(accessToken);
+    const client = clientFor("2025-11-25");
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(served.url), { requestInit: { headers: { authorization: `Bearer ${accessToken}` } } }),
+    );
+    try {
+      const { tools } = await client.listTools();
+      assert.ok(tools.some((t) => t.name === "book_trip"));
+      const result = await client.callTool({
+        name: "search_flights",
+        arguments: { destination: "Barcelona", departDate: "2026-06-15", returnDate: "2026-06-22" },
+      });
+      assert.notEqual(result.isError, true);
+    } finally {
+      await client.close();
+    }
+  });
+
+  test("stops on SIGTERM with exit 0, and never printed a token", async () => {
+    served.child.kill("SIGTERM");
+    const [code] = await once(served.child, "exit");
+    assert.equal(code, 0);
+    for (const t of tokens) assert.ok(!served.stderr().includes(t));
+  });
+
+  test("--auth without --http is a usage error", async () => {
+    const r = await runCli(["serve", "travel", "--auth"]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /--auth protects the HTTP endpoint; add --http/);
+  });
+});
