@@ -108,11 +108,9 @@ http://127.0.0.1:PORT/callback (ELICIT_SIGN_IN_TIMEOUT seconds, default 300), an
 in $XDG_CONFIG_HOME/mcp-elicit/oauth/ (default ~/.config/mcp-elicit/oauth/), refreshing it when it
 expires. elicit logout forgets it. Without a terminal, an answers entry matching "Sign in" consents.`;
 
-/** --web and --no-browser, for the commands that ask a person. */
+/** --web, for the commands that ask a person (serverOptions' --no-browser applies to its page too). */
 function webOptions(command: Command): Command {
-  return command
-    .option("--web", "answer in a browser tab instead of the terminal: a local page on 127.0.0.1 behind a secret address")
-    .option("--no-browser", "with --web: print the page's address on standard error, do not open a browser");
+  return command.option("--web", "answer in a browser tab instead of the terminal: a local page on 127.0.0.1 behind a secret address");
 }
 
 const WEB_HELP = `
