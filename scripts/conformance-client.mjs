@@ -125,6 +125,7 @@ const REFUSED = {
   "auth/iss-unexpected": "the redirect carries an iss the server never advertised",
   "auth/iss-supported-missing": "the server advertises iss but the redirect has none",
   "auth/metadata-issuer-mismatch": "the metadata's issuer is not the server it was fetched from (RFC 8414 §3.3)",
+  "auth/iss-normalized": "the redirect's iss is the issuer with a trailing slash: compared as written, not normalized (RFC 9207)",
   "auth/scope-retry-limit": "the server keeps answering 403 insufficient_scope after the step-up",
 };
 function authPlan(name) {

@@ -79,6 +79,8 @@ export class OAuthProvider implements OAuthClientProvider {
   /** Set when the SDK gave up a saved sign-in (a refresh the authorization server refused). */
   private tokensInvalidated = false;
   private stepUp = false;
+  /** Whether the SDK discovered afresh during the current attempt (else it used the saved discovery). */
+  private discovered = false;
   private readonly abort = new AbortController();
 
   private constructor(
@@ -191,6 +193,7 @@ export class OAuthProvider implements OAuthClientProvider {
   }
 
   async saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {
+    this.discovered = true;
     await this.update((saved) => {
       saved.discovery = state;
     });
@@ -232,13 +235,23 @@ export class OAuthProvider implements OAuthClientProvider {
    * finishAuth) and runs `attempt` again. A failure that asked for no sign-in is rethrown as it is.
    */
   async withSignIn<T>(attempt: () => Promise<T>, finish: (callback: URLSearchParams) => Promise<void>, maxSignIns = 2): Promise<T> {
-    for (let signIns = 0; ; signIns++) {
+    let rediscover = true;
+    for (let signIns = 0; ;) {
       this.pending = undefined;
+      this.discovered = false;
       try {
         return await attempt();
       } catch (error) {
         if (!this.pending || signIns >= maxSignIns) throw error;
       }
+      // The sign-in was built from saved discovery: the server may have moved to another authorization
+      // server since (SEP-2352). Discover again once, so the sign-in goes where the server says now.
+      if (!this.discovered && rediscover) {
+        rediscover = false;
+        await this.invalidateCredentials("discovery");
+        continue;
+      }
+      signIns++;
       await this.signIn(finish);
     }
   }
