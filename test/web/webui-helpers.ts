@@ -3,6 +3,7 @@
 // requests with exactly the headers a test sets.
 import { after, before } from "node:test";
 import { existsSync, readdirSync, statSync } from "node:fs";
+import { spawn } from "node:child_process";
 import { request } from "node:http";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -98,4 +99,52 @@ export function rawRequest(
     );
     req.end(options.body);
   });
+}
+
+/** The line `elicit --web` prints on stderr, with the page's address. */
+export const ADDRESS_LINE = /^elicit: answer in your browser: (http:\/\/127\.0\.0\.1:\d+\/[A-Za-z0-9_-]{43}\/)$/m;
+
+export interface ElicitChild {
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with the first match of `pattern` on stdout or stderr (as they are when it appears). */
+  waitFor(pattern: RegExp, stream?: "stdout" | "stderr"): Promise<RegExpExecArray>;
+  exit: Promise<number | null>;
+  kill(): void;
+}
+
+/** Runs the built `elicit` bin with `args` (stdin closed, no terminal), as the e2e tests of --web do. */
+export function startElicit(bin: string, args: string[], env: Record<string, string | undefined> = {}): ElicitChild {
+  const child = spawn(process.execPath, [bin, ...args], {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, ...env } as NodeJS.ProcessEnv,
+  });
+  const text = { stdout: "", stderr: "" };
+  const waiters = new Set<() => void>();
+  const changed = () => waiters.forEach((w) => w());
+  child.stdout.on("data", (d: Buffer) => ((text.stdout += d.toString()), changed()));
+  child.stderr.on("data", (d: Buffer) => ((text.stderr += d.toString()), changed()));
+  const exit = new Promise<number | null>((resolve) => child.on("close", (code) => (changed(), resolve(code))));
+  return {
+    stdout: () => text.stdout,
+    stderr: () => text.stderr,
+    exit,
+    kill: () => void child.kill("SIGKILL"),
+    waitFor(pattern, stream) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const match = pattern.exec(stream ? text[stream] : text.stdout + "\n" + text.stderr);
+          if (match) {
+            waiters.delete(check);
+            resolve(match);
+          } else if (child.exitCode !== null) {
+            waiters.delete(check);
+            reject(new Error(`elicit exited (${child.exitCode}) before ${pattern}:\n${text.stdout}\n${text.stderr}`));
+          }
+        };
+        waiters.add(check);
+        check();
+      });
+    },
+  };
 }

@@ -1,0 +1,82 @@
+// `elicit demo --web --no-browser` end to end: the built bin (npm test builds first) as a child process
+// with no model configured, its page driven in headless Chromium as a person would (the model request
+// reviewed, its answer typed, the booking and contact forms filled), the terminal showing the progress
+// and results, and the itinerary saved into the root.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { BIN } from "../helpers/cli.js";
+import { scratchFiles } from "../helpers/files.js";
+import { NO_MODEL_ENV } from "../helpers/pty.js";
+import { ADDRESS_LINE, browserForTests, startElicit } from "../web/webui-helpers.js";
+
+const { browser } = browserForTests();
+const scratch = scratchFiles("elicit-demo-web-");
+/** Starting the bin, the travel server and a tool call can be slow on a busy machine. */
+const SLOW = { timeout: 60_000 };
+
+describe("elicit demo --web", () => {
+  test("search, the model request reviewed and its answer typed, the booking and contact forms, the itinerary saved", async () => {
+    assert.ok(existsSync(BIN), `${BIN} is missing: run npm run build first`);
+    const root = join(scratch.dir, "trips");
+    mkdirSync(root);
+    const elicit = startElicit(BIN, ["demo", "--web", "--no-browser", "--root", root], NO_MODEL_ENV);
+    const page = await browser().newPage();
+    try {
+      const address = (await elicit.waitFor(ADDRESS_LINE, "stderr"))[1]!;
+      await page.goto(address);
+
+      // Step 2: the model request, then the answer the person writes (there is no model).
+      await page.getByRole("heading", { name: "Model request from mcp-elicit-travel" }).waitFor(SLOW);
+      await page.getByText("Request 1 of 1, from mcp-elicit-travel 1.0.0").waitFor();
+      await page
+        .getByText(/Analyze these flight options/)
+        .first()
+        .waitFor();
+      await page.getByRole("button", { name: "Approve" }).click();
+      await page.getByRole("heading", { name: "Write the answer for mcp-elicit-travel" }).waitFor(SLOW);
+      await page.getByLabel("Answer").fill("BCN-11, BCN-14, BCN-12");
+      await page.getByRole("button", { name: "Send" }).click();
+
+      // Step 3: the booking confirmation, then the contact details.
+      await page.getByText(/Please confirm your Barcelona vacation booking details/).waitFor(SLOW);
+      await page.getByRole("heading", { name: "Form from mcp-elicit-travel 1.0.0" }).waitFor();
+      await page.getByRole("radiogroup", { name: "Confirm booking" }).getByLabel("Yes").check();
+      await page.getByLabel("Seat preference").selectOption({ label: "aisle" });
+      await page.getByLabel("Room type").selectOption({ label: "city view" });
+      await page.getByRole("radiogroup", { name: "Travel insurance" }).getByLabel("Yes").check();
+      await page.getByRole("button", { name: "Submit" }).click();
+      await page.getByRole("button", { name: "Send" }).click();
+
+      await page.getByText(/Who is traveling\?/).waitFor(SLOW);
+      await page.getByLabel("Full name").fill("Ana Garcia");
+      await page.getByLabel("Email").fill("ana@example.com");
+      await page.getByLabel("Phone").fill("+34 600 123 456");
+      await page.getByRole("button", { name: "Submit" }).click();
+      await page.getByRole("button", { name: "Send" }).click();
+
+      assert.equal(await elicit.exit, 0, elicit.stderr());
+      const out = elicit.stdout();
+      assert.match(out, /── 1 of 4: search flights ──\n44 round-trip fares from New York to Barcelona/);
+      assert.match(out, /chosen by the client's model \(typed-by-person\) from 44 options:\n1\. BCN-11: British Airways/);
+      const reference = /Booked! Reference (ELC-[0-9A-Z]{6}): /.exec(out)?.[1];
+      assert.ok(reference, out);
+      assert.match(out, /for Ana Garcia \(seat: aisle, room: city view, travel insurance \$150\)\. Total charged \$3,150\./);
+      assert.match(out, new RegExp(`Saved the itinerary for ${reference} to \\S*/itinerary-${reference}\\.md`));
+      // The terminal said when each question waited in the browser.
+      assert.match(elicit.stderr(), /^elicit: in the browser: a model request to review from mcp-elicit-travel$/m);
+      assert.equal(elicit.stderr().match(/^elicit: in the browser: a form from mcp-elicit-travel$/gm)?.length, 2);
+
+      assert.deepEqual(readdirSync(root), [`itinerary-${reference}.md`]);
+      const itinerary = readFileSync(join(root, `itinerary-${reference}.md`), "utf8");
+      assert.match(itinerary, /Traveler: Ana Garcia \(ana@example\.com, \+34 600 123 456\)/);
+      assert.match(itinerary, /Seat preference: aisle/);
+      // The page's server stopped with the demo; the page says so.
+      await page.getByText("The host ended this session.").waitFor();
+    } finally {
+      elicit.kill();
+      await page.close();
+    }
+  });
+});
