@@ -4,6 +4,7 @@
 import { benchInputs, formatInputsTables } from "./inputs.js";
 import { benchServer, formatServerTables } from "./server.js";
 import { benchValidate, formatValidateTable } from "./validate.js";
+import { benchWebRender, formatWebRenderTable } from "./web-render.js";
 
 const BENCHES: { title: string; run: () => Promise<string> }[] = [
   {
@@ -17,6 +18,10 @@ const BENCHES: { title: string; run: () => Promise<string> }[] = [
   {
     title: "Sampling and roots round trips: our kit (ctx.sample, ctx.roots) vs the SDK by hand, in-memory and Streamable HTTP",
     run: async () => formatInputsTables(await benchInputs()),
+  },
+  {
+    title: "Web components: bundle size, and <mcp-elicit-form> from request to a rendered, focused form in headless Chromium",
+    run: async () => formatWebRenderTable(await benchWebRender()),
   },
 ];
 

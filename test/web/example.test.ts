@@ -6,16 +6,16 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { buildWeb } from "../../scripts/build-web.mjs";
-import { CHROMIUM_ARGS } from "./helpers.js";
+import { launchChromium } from "./chromium.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 let browser: Browser;
 before(async () => {
   // The example imports the bundle from the package (dist/web/elements.js): built here as `npm run build` does.
   await buildWeb();
-  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  browser = await launchChromium();
 });
 after(() => browser?.close());
 

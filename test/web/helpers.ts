@@ -7,22 +7,16 @@ import { createServer, type Server } from "node:http";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { buildWeb } from "../../scripts/build-web.mjs";
+import { launchChromium } from "./chromium.js";
+
+export { CHROMIUM_ARGS } from "./chromium.js";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
 export const CSP = "default-src 'self'";
-export const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-  "--disable-quic",
-];
 
 // Recorders the tests read back; a file of its own, since the CSP allows no inline script.
 const HARNESS = `
@@ -82,7 +76,7 @@ export function webBench(): WebBench {
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const address = server.address();
     bench.url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/`;
-    bench.browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+    bench.browser = await launchChromium();
     bench.shots = process.env.MCP_ELICIT_SCREENSHOTS ?? join(scratch, "shots");
     mkdirSync(bench.shots, { recursive: true });
   });
