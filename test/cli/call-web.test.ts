@@ -1,0 +1,64 @@
+// `elicit call TOOL --web --no-browser`: one tool call whose questions are answered in the page; the
+// result is still the JSON on stdout, and the exit code says how it ended.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { BIN } from "../helpers/cli.js";
+import { NO_MODEL_ENV } from "../helpers/pty.js";
+import { ADDRESS_LINE, browserForTests, startElicit } from "../web/webui-helpers.js";
+
+const { browser } = browserForTests();
+const SLOW = { timeout: 60_000 };
+const TRIP = { destination: "Barcelona", departDate: "2026-06-15", returnDate: "2026-06-22", flightId: "BCN-11" };
+
+describe("elicit call --web", () => {
+  test("book_trip: the booking form is declined in the page, the result is printed as JSON", async () => {
+    assert.ok(existsSync(BIN), `${BIN} is missing: run npm run build first`);
+    const args = [
+      "call",
+      "book_trip",
+      "--args",
+      JSON.stringify(TRIP),
+      "--web",
+      "--no-browser",
+      "--",
+      process.execPath,
+      BIN,
+      "serve",
+      "travel",
+    ];
+    const elicit = startElicit(BIN, args, NO_MODEL_ENV);
+    const page = await browser().newPage();
+    try {
+      await page.goto((await elicit.waitFor(ADDRESS_LINE, "stderr"))[1]!);
+      await page.getByText(/Please confirm your Barcelona vacation booking details/).waitFor(SLOW);
+      await page.getByRole("button", { name: "Decline" }).click();
+      const code = await elicit.exit;
+      const result = JSON.parse(elicit.stdout()) as { content: { text: string }[]; isError?: boolean };
+      assert.match(result.content[0]!.text, /^Nothing was booked: you declined the booking confirmation\./);
+      assert.equal(code, result.isError ? 1 : 0);
+      assert.match(elicit.stderr(), /^elicit: in the browser: a form from mcp-elicit-travel$/m);
+    } finally {
+      elicit.kill();
+      await page.close();
+    }
+  });
+
+  test("--web with --answers is a usage error, and nothing starts", async () => {
+    const elicit = startElicit(BIN, [
+      "call",
+      "book_trip",
+      "--web",
+      "--answers",
+      "examples/answers.yaml",
+      "--",
+      process.execPath,
+      BIN,
+      "serve",
+      "travel",
+    ]);
+    assert.equal(await elicit.exit, 2);
+    assert.match(elicit.stderr(), /give --web or --answers, not both/);
+    assert.doesNotMatch(elicit.stderr(), ADDRESS_LINE);
+  });
+});
