@@ -101,6 +101,8 @@ describe("<mcp-elicit-form>", () => {
     await k.press("Tab");
     await k.press("Space");
     await k.press("Tab"); // Submit
+    const outline = await page.getByRole("button", { name: "Submit" }).evaluate((el) => getComputedStyle(el).outlineStyle);
+    assert.equal(outline, "solid", "the focus is visible");
     await k.press("Enter");
     await page.getByRole("heading", { name: "Review your answers" }).waitFor();
     const review = await shownText(page);

@@ -93,4 +93,23 @@ describe("server text is rendered as text", () => {
     await assertInert(page, errors, [`Answer for ${EVIL}`, EVIL]);
     await page.close();
   });
+
+  test("the test page's CSP is enforced, and a violation would be seen", async () => {
+    const { page } = await bench.open();
+    // What the elements never do: an inline style attribute and an image from another origin.
+    await page.evaluate(() => {
+      document.querySelector("#root")!.innerHTML = '<div style="color: red">x</div><img alt="" src="http://192.0.2.1/x.png">';
+    });
+    await page.waitForFunction(() => (window as unknown as { __violations: string[] }).__violations.length >= 2);
+    const violations = await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations);
+    assert.ok(
+      violations.some((v) => v.startsWith("style-src")),
+      violations.join(", "),
+    );
+    assert.ok(
+      violations.some((v) => v.startsWith("img-src")),
+      violations.join(", "),
+    );
+    await page.close();
+  });
 });
