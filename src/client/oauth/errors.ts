@@ -46,7 +46,7 @@ export function loginErrorOf(error: unknown): LoginError | undefined {
       "issuer-mismatch",
       error.kind === "metadata"
         ? "the authorization server's metadata names another issuer than the one it was fetched for (RFC 8414 §3.3); not signing in there."
-        : "the redirect back came from another authorization server than the one elicit sent you to (the iss parameter does not match, RFC 9207); nothing was exchanged.",
+        : "the redirect back came from another authorization server than the one the sign-in was sent to (the iss parameter does not match, RFC 9207); nothing was exchanged.",
     );
   if (error instanceof AuthorizationServerMismatchError)
     return new LoginError(

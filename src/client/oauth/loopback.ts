@@ -21,6 +21,8 @@ export interface Loopback {
 }
 
 /** An OAuth error code as the RFC spells them (letters and underscores), or a placeholder: it is printed. */
+const duration = (ms: number) => (ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`);
+
 // The page the browser shows. Plain text in markup, nothing from the request echoed back, no script.
 const page = (title: string, text: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${title}</h1><p>${text}</p></body></html>`;
@@ -43,17 +45,17 @@ export async function startLoopback(): Promise<Loopback> {
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     if (req.method !== "GET" || url.pathname !== "/callback") return answer(res, 404, "Not found", "Nothing here.");
-    if (!waiting) return answer(res, 410, "Sign-in not expected", "elicit is not waiting for a sign-in here. You can close this tab.");
+    if (!waiting) return answer(res, 410, "Sign-in not expected", "Nothing is waiting for a sign-in here. You can close this tab.");
     const params = url.searchParams;
     const current = waiting;
     if (params.get("state") !== current.state) {
       // Not the sign-in we started (a forged or stale redirect): it ends the wait, nothing is exchanged.
-      answer(res, 400, "Sign-in refused", "This sign-in was not started by elicit (the state does not match). You can close this tab.");
+      answer(res, 400, "Sign-in refused", "This sign-in was not started here (the state does not match). You can close this tab.");
       waiting = undefined;
       current.reject(
         new LoginError(
           "state-mismatch",
-          "the redirect back from the authorization server carried a state that does not match the sign-in elicit started; nothing was exchanged (a forged or stale sign-in link?).",
+          "the redirect back from the authorization server carried a state that does not match the sign-in this client started; nothing was exchanged (a forged or stale sign-in link?).",
         ),
       );
       return;
@@ -89,7 +91,7 @@ export async function startLoopback(): Promise<Loopback> {
   const close = async () => {
     if (closed) return;
     closed = true;
-    waiting?.reject(new LoginError("cancelled", "the sign-in was abandoned: elicit stopped listening for the redirect."));
+    waiting?.reject(new LoginError("cancelled", "the sign-in was abandoned: the client stopped listening for the redirect."));
     waiting = undefined;
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -108,10 +110,7 @@ export async function startLoopback(): Promise<Loopback> {
         const timer = setTimeout(() => {
           waiting = undefined;
           reject(
-            new LoginError(
-              "timeout",
-              `${what} did not finish within ${Math.round(timeoutMs / 1000)} s (the browser never reached ${redirectUrl}).`,
-            ),
+            new LoginError("timeout", `${what} did not finish within ${duration(timeoutMs)} (the browser never reached ${redirectUrl}).`),
           );
         }, timeoutMs);
         const onAbort = () => {
