@@ -122,4 +122,33 @@ describe("<mcp-elicit-sampling-review>", () => {
     await assertClean(page, errors);
     await page.close();
   });
+
+  test("a malformed view shows what it can, and never breaks the element", async () => {
+    const { page, errors } = await bench.open();
+    const malformed = {
+      server: null,
+      messages: [null, { role: "tool", text: 5 }],
+      maxTokens: "many",
+      modelHints: "gpt",
+      priorities: 3,
+      tools: 7,
+    };
+    await mount(page, "mcp-elicit-sampling-review", { request: malformed });
+    const text = await shownText(page);
+    for (const s of ["Model request from the server", "Message 1 (user)", "Message 2 (user)", "5", "many"])
+      assert.ok(text.includes(s), `missing ${s}`);
+    await page.getByRole("button", { name: "Deny" }).click();
+    await mount(page, "mcp-elicit-sampling-review", {
+      request: malformed,
+      phase: "answer",
+      answer: { model: {}, text: null, toolCalls: "x" },
+    });
+    await page.getByRole("button", { name: "Approve" }).click();
+    assert.deepEqual(
+      (await answers(page)).map((a) => a.detail),
+      [{ action: "deny" }, { action: "approve" }],
+    );
+    await assertClean(page, errors);
+    await page.close();
+  });
 });

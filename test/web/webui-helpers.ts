@@ -8,12 +8,12 @@ import { request } from "node:http";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { McpServer } from "@modelcontextprotocol/server";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import * as z from "zod";
 import { buildWeb, WEB_ENTRIES } from "../../scripts/build-web.mjs";
 import { createElicitation } from "../../src/server/kit.js";
 import { form, text } from "../../src/schema/builders.js";
-import { CHROMIUM_ARGS } from "./helpers.js";
+import { launchChromium } from "./chromium.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const PAGE_ENTRY = { in: "src/ui/web/page/main.ts", out: "page" };
@@ -40,7 +40,7 @@ export function browserForTests(): { browser: () => Browser } {
   let browser: Browser | undefined;
   before(async () => {
     await ensureBundles();
-    browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();

@@ -20,6 +20,8 @@ export type SamplingReviewRequest = SamplingRequestView & { server: { name: stri
 export type SamplingReviewPhase = "request" | "answer";
 
 const text = (t: unknown) => inert(t, MAX_TEXT);
+/** A list from the view, or none: a malformed view shows less, it never breaks the element. */
+const list = (xs: unknown): unknown[] => (Array.isArray(xs) ? xs : []);
 
 export class McpElicitSamplingReview extends LitElement {
   static override styles = theme;
@@ -82,9 +84,9 @@ export class McpElicitSamplingReview extends LitElement {
     const edit: SamplingEdit = {};
     const system = this.field("system")?.value;
     if (system !== undefined && system !== text(r.systemPrompt)) edit.systemPrompt = system;
-    (r.messages ?? []).forEach((m, i) => {
+    (list(r.messages) as SamplingRequestView["messages"]).forEach((m, i) => {
       const value = this.field(`message-${i}`)?.value;
-      if (value !== undefined && value !== text(m.text)) (edit.messages ??= {})[i] = value;
+      if (value !== undefined && value !== text(m?.text)) (edit.messages ??= {})[i] = value;
     });
     const tokens = this.field<HTMLInputElement>("max-tokens");
     const max = Number(tokens?.value);
@@ -121,19 +123,21 @@ export class McpElicitSamplingReview extends LitElement {
 
   private renderRequest(): TemplateResult {
     const r = this.request!;
-    const p = r.priorities ?? {};
+    const p: SamplingRequestView["priorities"] = typeof r.priorities === "object" && r.priorities !== null ? r.priorities : {};
     const priorities = (["cost", "speed", "intelligence"] as const).filter((k) => typeof p[k] === "number").map((k) => `${k} ${p[k]}`);
     const editing = this._editing;
-    const messages = Array.isArray(r.messages) ? r.messages : [];
+    const messages = list(r.messages) as SamplingRequestView["messages"];
+    const hints = list(r.modelHints).map(inertLine);
+    const tools = list(r.tools).map(inertLine);
     return html`<h2 part="heading">Model request from ${this.serverName}</h2>
       <p class="muted">Nothing goes to a model before you approve.</p>
       <dl part="details">
         <dt>Model</dt>
         <dd>${r.model === undefined ? "No model is set up: you write the answer" : inertLine(r.model)}</dd>
         ${
-          r.modelHints?.length
+          hints.length
             ? html`<dt>Model hints</dt>
-                <dd>${r.modelHints.map(inertLine).join(", ")}</dd>`
+                <dd>${hints.join(", ")}</dd>`
             : nothing
         }
         ${
@@ -143,9 +147,9 @@ export class McpElicitSamplingReview extends LitElement {
             : nothing
         }
         ${
-          r.tools?.length
+          tools.length
             ? html`<dt>Tools</dt>
-                <dd>${r.tools.map(inertLine).join(", ")}</dd>`
+                <dd>${tools.join(", ")}</dd>`
             : nothing
         }
         ${
@@ -177,11 +181,11 @@ export class McpElicitSamplingReview extends LitElement {
                 <pre part="text">${text(r.systemPrompt)}</pre>`
       }
       ${messages.map((m, i) => {
-        const title = `Message ${i + 1} (${m.role === "assistant" ? "assistant" : "user"})`;
+        const title = `Message ${i + 1} (${m?.role === "assistant" ? "assistant" : "user"})`;
         return editing
-          ? html`<label for="message-${i}">${title}</label><textarea id="message-${i}" .value=${text(m.text)}></textarea>`
+          ? html`<label for="message-${i}">${title}</label><textarea id="message-${i}" .value=${text(m?.text)}></textarea>`
           : html`<h3>${title}</h3>
-              <pre part="text">${text(m.text)}</pre>`;
+              <pre part="text">${text(m?.text)}</pre>`;
       })}
       <div class="actions" part="actions">
         <button type="button" class="primary" part="button primary approve" @click=${this.approveRequest}>
@@ -195,7 +199,7 @@ export class McpElicitSamplingReview extends LitElement {
   private renderAnswer(): TemplateResult {
     const a = this.answer;
     const writing = a === undefined || this._editing;
-    const calls = Array.isArray(a?.toolCalls) ? a.toolCalls : [];
+    const calls = list(a?.toolCalls);
     return html`<h2 part="heading">${a ? `Answer for ${this.serverName}` : `Write the answer for ${this.serverName}`}</h2>
       <p class="muted">Nothing goes back to ${this.serverName} before you approve.</p>
       ${

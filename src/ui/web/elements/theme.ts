@@ -55,6 +55,14 @@ export const theme = css`
     margin: 0 0 0.5rem;
     font-size: 1.15em;
   }
+  h3 {
+    margin: 0.9rem 0 0.25rem;
+    font-size: 1em;
+  }
+  pre {
+    border-left: 3px solid var(--_border);
+    padding-left: 0.6rem;
+  }
   h2:focus {
     outline: none;
   }
