@@ -35,6 +35,11 @@ export interface OpenIdProviderOptions {
   resources?: Record<string, { scopes: string[] }>;
   /** The scopes of any resource when `resources` is not given; default {@link DEFAULT_RESOURCE_SCOPES} (mcp:tools). */
   defaultResourceScopes?: string[];
+  /**
+   * Machine clients (no user): each gets tokens with the client-credentials grant, authenticating
+   * with its secret (HTTP Basic); the token's subject is the client id.
+   */
+  clients?: Array<{ clientId: string; clientSecret: string }>;
   /** Access token lifetime in seconds; default 3600. */
   accessTokenTtlS?: number;
   /** Refresh token lifetime in seconds; default 86400. */
@@ -49,8 +54,6 @@ export interface OpenIdProvider {
   /** `http://127.0.0.1:PORT`, also the base of every endpoint. */
   issuer: string;
   users: readonly DemoUser[];
-  /** The oidc-provider instance, for tests that need to look inside (e.g. revoke a grant). */
-  provider: Provider;
   close(): Promise<void>;
 }
 
@@ -92,10 +95,19 @@ function configuration(options: OpenIdProviderOptions, users: readonly DemoUser[
       if (!user) return undefined;
       return { accountId: user.id, claims: () => ({ sub: user.id, ...(user.name ? { name: user.name } : {}) }) };
     },
+    clients: (options.clients ?? []).map((c) => ({
+      client_id: c.clientId,
+      client_secret: c.clientSecret,
+      grant_types: ["client_credentials"],
+      response_types: [],
+      redirect_uris: [],
+      token_endpoint_auth_method: "client_secret_basic",
+    })),
     clientDefaults: { grant_types: ["authorization_code", "refresh_token"], response_types: ["code"], token_endpoint_auth_method: "none" },
     pkce: { required: () => true },
     features: {
       devInteractions: { enabled: false },
+      clientCredentials: { enabled: true },
       registration: { enabled: true, initialAccessToken: false },
       revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
       introspection: { enabled: false },
@@ -119,6 +131,7 @@ function configuration(options: OpenIdProviderOptions, users: readonly DemoUser[
     rotateRefreshToken: () => true,
     ttl: {
       AccessToken: accessTokenTTL,
+      ClientCredentials: accessTokenTTL,
       AuthorizationCode: 60,
       IdToken: 3600,
       RefreshToken: refreshTokenTTL,
@@ -177,7 +190,6 @@ export async function startOpenIdProvider(options: OpenIdProviderOptions = {}): 
     return {
       issuer,
       users,
-      provider,
       close: () =>
         new Promise<void>((resolve) => {
           server.close(() => resolve());

@@ -3,7 +3,7 @@
 // helpers answer 401 invalid_token (or 500 when the keys cannot be fetched). No message quotes the
 // token or any of its claims' values.
 import { OAuthError, OAuthErrorCode, type AuthInfo, type OAuthTokenVerifier } from "@modelcontextprotocol/server";
-import { createRemoteJWKSet, decodeJwt, errors, jwtVerify, type JWTPayload } from "jose";
+import type { createRemoteJWKSet, JWTPayload } from "jose";
 import { discoverIssuer, type IssuerMetadata } from "./discovery.js";
 
 export const DEFAULT_ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA", "Ed25519"];
@@ -24,8 +24,13 @@ export interface JwtVerifierOptions {
 
 const invalid = (message: string) => new OAuthError(OAuthErrorCode.InvalidToken, message);
 
+// jose is loaded with the first token, so `mcp-elicit/server` costs nothing more for servers without auth.
+type Jose = typeof import("jose");
+let jose: Promise<Jose> | undefined;
+const loadJose = () => (jose ??= import("jose"));
+
 /** What each jose failure tells the client; the wording names the rule, never a value. */
-function explain(error: unknown): OAuthError {
+function explain({ errors }: Jose, error: unknown): OAuthError {
   if (error instanceof errors.JWTExpired) return invalid("The access token has expired");
   if (error instanceof errors.JWTClaimValidationFailed) {
     if (error.claim === "aud") return invalid("The access token was issued for another resource (aud)");
@@ -63,7 +68,11 @@ export function jwtAccessTokenVerifier(options: JwtVerifierOptions): OAuthTokenV
       const metadata = options.metadata ?? (await discoverIssuer(options.issuer));
       if (typeof metadata.jwks_uri !== "string") throw new Error(`the authorization server ${options.issuer} publishes no jwks_uri`);
       // jose caches the key set, refetches it for an unknown key id at most once per cooldown, and times out.
-      return createRemoteJWKSet(new URL(metadata.jwks_uri), { cooldownDuration: 30_000, cacheMaxAge: 10 * 60_000, timeoutDuration: 5_000 });
+      return (await loadJose()).createRemoteJWKSet(new URL(metadata.jwks_uri), {
+        cooldownDuration: 30_000,
+        cacheMaxAge: 10 * 60_000,
+        timeoutDuration: 5_000,
+      });
     })().catch((error: Error) => {
       keys = undefined; // try again on the next request
       throw error;
@@ -71,9 +80,10 @@ export function jwtAccessTokenVerifier(options: JwtVerifierOptions): OAuthTokenV
 
   return {
     async verifyAccessToken(token: string): Promise<AuthInfo> {
+      const lib = await loadJose();
       let claims: JWTPayload;
       try {
-        claims = decodeJwt(token);
+        claims = lib.decodeJwt(token);
       } catch {
         throw invalid("The access token is not a well-formed JWT");
       }
@@ -88,7 +98,7 @@ export function jwtAccessTokenVerifier(options: JwtVerifierOptions): OAuthTokenV
       }
       let payload: JWTPayload;
       try {
-        ({ payload } = await jwtVerify(token, jwks, {
+        ({ payload } = await lib.jwtVerify(token, jwks, {
           issuer: options.issuer,
           audience: options.audience,
           algorithms,
@@ -96,7 +106,7 @@ export function jwtAccessTokenVerifier(options: JwtVerifierOptions): OAuthTokenV
           requiredClaims: ["exp", "sub"],
         }));
       } catch (error) {
-        const refused = explain(error);
+        const refused = explain(lib, error);
         if (refused.code === OAuthErrorCode.ServerError) options.onerror?.(error as Error);
         throw refused;
       }
