@@ -7,14 +7,14 @@ import { once } from "node:events";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import type { Browser } from "playwright-core";
-import { buildWeb } from "../../scripts/build-web.mjs";
 import { launchChromium } from "./chromium.js";
+import { ensureBundles } from "./webui-helpers.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 let browser: Browser;
 before(async () => {
-  // The example imports the bundle from the package (dist/web/elements.js): built here as `npm run build` does.
-  await buildWeb();
+  // The example imports the bundle from the package (dist/web/elements.js): built here as `npm run build` does, if stale.
+  await ensureBundles();
   browser = await launchChromium();
 });
 after(() => browser?.close());
