@@ -3,28 +3,17 @@
 // from describeFields and the answer is checked by validateContent: the same code as the client and server.
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from "lit";
 import { describeFields, humanize, type Field } from "../../../schema/fields.js";
-import type { FormContent, RequestedSchema } from "../../../schema/types.js";
+import type { RequestedSchema } from "../../../schema/types.js";
 import { emitAnswer } from "./answer-event.js";
 import { renderField } from "./form-field.js";
 import { check, initialRaw, showValue, toValue, type RawValue } from "./form-model.js";
 import { inert, inertLine } from "./inert.js";
 import { theme } from "./theme.js";
-
-export interface FormElementRequest {
-  /** Why the server asks. */
-  message: string;
-  /** The form's JSON schema, as the server sent it. */
-  requestedSchema: object;
-  server: { name: string; version?: string };
-  /** A form of the host's own (e.g. a tool's arguments): headed by `title`, with no Decline. */
-  own?: { title: string; submitLabel?: string };
-}
-
-export type FormElementAnswer = { action: "accept"; content: FormContent } | { action: "decline" } | { action: "cancel" };
+import type { FormElementAnswer, FormElementRequest, McpElicitFormElement } from "./types.js";
 
 type Phase = "fill" | "review" | "done";
 
-export class McpElicitForm extends LitElement {
+export class McpElicitForm extends LitElement implements McpElicitFormElement {
   static override styles = theme;
   static override shadowRootOptions = { ...LitElement.shadowRootOptions, delegatesFocus: true };
   static override properties = {

@@ -12,18 +12,16 @@ import type {
 import { emitAnswer } from "./answer-event.js";
 import { inert, inertLine } from "./inert.js";
 import { theme } from "./theme.js";
+import type { McpElicitSamplingReviewElement, SamplingReviewPhase, SamplingReviewRequest } from "./types.js";
 
 /** Bound for one message or the answer as shown (the client's MAX_SAMPLING_TEXT). */
 const MAX_TEXT = 20_000;
-
-export type SamplingReviewRequest = SamplingRequestView & { server: { name: string } };
-export type SamplingReviewPhase = "request" | "answer";
 
 const text = (t: unknown) => inert(t, MAX_TEXT);
 /** A list from the view, or none: a malformed view shows less, it never breaks the element. */
 const list = (xs: unknown): unknown[] => (Array.isArray(xs) ? xs : []);
 
-export class McpElicitSamplingReview extends LitElement {
+export class McpElicitSamplingReview extends LitElement implements McpElicitSamplingReviewElement {
   static override styles = theme;
   static override shadowRootOptions = { ...LitElement.shadowRootOptions, delegatesFocus: true };
   static override properties = {

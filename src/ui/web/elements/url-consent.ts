@@ -8,19 +8,9 @@ import { emitAnswer } from "./answer-event.js";
 import { domainToUnicode } from "./domain-to-unicode.js";
 import { inert, inertLine } from "./inert.js";
 import { theme } from "./theme.js";
+import type { McpElicitUrlConsentElement, UrlConsentAnswer, UrlConsentPhase, UrlConsentRequest, UrlWaitAnswer } from "./types.js";
 
-export interface UrlConsentRequest {
-  /** Why the server wants the person to open the link. */
-  message: string;
-  url: string;
-  server: { name: string };
-}
-
-export type UrlConsentAnswer = { action: "accept" | "decline" | "cancel" };
-export type UrlWaitAnswer = { action: "retry" } | { action: "cancel" };
-export type UrlConsentPhase = "consent" | "waiting" | "done";
-
-export class McpElicitUrlConsent extends LitElement {
+export class McpElicitUrlConsent extends LitElement implements McpElicitUrlConsentElement {
   static override styles = theme;
   static override shadowRootOptions = { ...LitElement.shadowRootOptions, delegatesFocus: true };
   static override properties = {
