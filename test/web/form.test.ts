@@ -274,4 +274,20 @@ describe("<mcp-elicit-form>", () => {
     await assertClean(page, errors);
     await page.close();
   });
+
+  test("a host themes it with custom properties and ::part", async () => {
+    const { page, errors } = await bench.open();
+    await page.addStyleTag({ url: "/theme.css" });
+    await mount(page, "mcp-elicit-form", { request: { message: "Hi", requestedSchema: TRIP, server: SERVER } }, { class: "themed" });
+    assert.equal(
+      await page.getByRole("button", { name: "Submit" }).evaluate((el) => getComputedStyle(el).backgroundColor),
+      "rgb(107, 47, 191)",
+    );
+    assert.equal(
+      await page.getByRole("heading", { name: "Form from travel 1.0.0" }).evaluate((el) => getComputedStyle(el).textTransform),
+      "uppercase",
+    );
+    await assertClean(page, errors);
+    await page.close();
+  });
 });

@@ -41,6 +41,9 @@ const PAGE = `<!doctype html>
 
 const PAGE_CSS = `body { margin: 0; padding: 12px; } @media (prefers-color-scheme: dark) { body { background: #121212; color: #eee; } }`;
 
+// A host's theme, as in docs/web.md: a custom property and a ::part rule.
+const THEME_CSS = `.themed { --mcp-elicit-accent: rgb(107, 47, 191); } .themed::part(heading) { text-transform: uppercase; }`;
+
 export interface WebBench {
   url: string;
   browser: Browser;
@@ -65,6 +68,7 @@ export function webBench(): WebBench {
       "/harness.js": ["text/javascript", HARNESS],
       "/page.css": ["text/css", PAGE_CSS],
       "/favicon.ico": ["image/x-icon", ""],
+      "/theme.css": ["text/css", THEME_CSS],
       "/elements.js": ["text/javascript", readFileSync(join(scratch, "elements.js"))],
       "/axe.js": ["text/javascript", readFileSync(join(root, "node_modules/axe-core/axe.min.js"))],
     };
