@@ -3,8 +3,10 @@
 // grace period after the page closes, close(), and the guards (secret, Host, Origin, answers checked
 // again on the server) with nothing delivered when they refuse.
 import { after, describe, test } from "node:test";
+import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
 import assert from "node:assert/strict";
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import type { Page } from "playwright-core";
@@ -96,6 +98,30 @@ describe("webUI in Chromium", () => {
       await page.getByText("Nothing to answer right now.").waitFor();
       assert.equal(s.ui.pending, 0);
       assert.deepEqual(errors, []);
+    } finally {
+      await s.close();
+    }
+  });
+
+  test("the page, with a form on screen and one more waiting, has no axe-core violations and no CSP violation", async () => {
+    const s = await session(["alpha", "beta"]);
+    try {
+      const { page, errors } = await openPage(s.ui);
+      const first = s.ask(0, "Who is travelling?");
+      await page.getByRole("heading", { name: "Form from alpha 1.0.0" }).waitFor();
+      const second = s.ask(1, "Who pays?");
+      await page.getByText("1 more waiting (beta)").waitFor();
+      // page.evaluate runs outside the page's CSP, which (rightly) refuses any script not served by the host.
+      await page.evaluate(readFileSync(fileURLToPath(import.meta.resolve("axe-core/axe.min.js")), "utf8"));
+      const violations = await page.evaluate(async () => {
+        const axe = (window as unknown as { axe: { run(): Promise<{ violations: { id: string; nodes: unknown[] }[] }> } }).axe;
+        return (await axe.run()).violations.map((v) => `${v.id} (${v.nodes.length})`);
+      });
+      assert.deepEqual(violations, []);
+      assert.deepEqual(errors, [], "no CSP violation or other error on the console");
+      await answerName(page, "Ana");
+      await answerName(page, "Bo");
+      assert.deepEqual([await first, await second], ["accept Ana", "accept Bo"]);
     } finally {
       await s.close();
     }
