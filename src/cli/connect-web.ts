@@ -32,7 +32,8 @@ export async function connectWeb(command: string[], options: TargetOptions & Web
           protocol: options.protocol,
           roots: options.root,
           ...(options.connectTimeout !== undefined ? { connectTimeout: options.connectTimeout } : {}),
-          auth: hostAuthOf(options, true),
+          // Not interactive: a sign-in's consent is asked in the page, like every other link.
+          auth: hostAuthOf(options, false),
         };
       },
       async (host, provider) => {
