@@ -67,6 +67,7 @@ const ENTRIES: Record<string, string[]> = {
   scripted: ["scriptedUI", "readAnswersFile", "parseAnswers", "AnswersFileError"],
   openai: ["openAICompatibleProvider", "providerFromEnv", "ProviderError"],
   store: ["memoryStore", "sqliteStore"],
+  oidc: ["startOpenIdProvider", "DEFAULT_USERS", "DEFAULT_RESOURCE_SCOPES"],
 };
 
 /** Packages only the renderers and the model provider may load. */
@@ -160,12 +161,13 @@ test("a TypeScript file importing every entry point, option types included, type
     join(app, "check.ts"),
     `
 import { form, yesNo, type BaseFieldOptions, type Infer, type TextOptions } from "mcp-elicit/schema";
-import { createElicitation, type ElicitationOptions, type ElicitOptions, type ServeHttpOptions, type ServerFactory } from "mcp-elicit/server";
+import { createElicitation, type ElicitationOptions, type ElicitOptions, type HttpAuthOptions, type Principal, type ServeHttpOptions, type ServerFactory } from "mcp-elicit/server";
 import { attachElicitation, attachSampling, type AttachOptions, type ElicitationUI, type ModelProvider, type SamplingOptions, type SamplingUI } from "mcp-elicit/client";
 import { terminalUI, type TerminalUIOptions } from "mcp-elicit/terminal";
 import { scriptedUI, readAnswersFile, type ScriptedAnswer, type ScriptedUIOptions } from "mcp-elicit/scripted";
 import { openAICompatibleProvider, type OpenAICompatibleOptions } from "mcp-elicit/openai";
 import { memoryStore, type KeyValueStore, type MemoryStoreOptions, type SqliteStoreOptions } from "mcp-elicit/store";
+import { startOpenIdProvider, type OpenIdProviderOptions } from "mcp-elicit/oidc";
 import { Client } from "@modelcontextprotocol/client";
 
 const f = form({ ok: yesNo({ title: "OK" } satisfies BaseFieldOptions<boolean>) });
@@ -179,7 +181,8 @@ const client = new Client({ name: "scratch", version: "1.0.0" });
 attachElicitation(client, { ui: scripted } satisfies AttachOptions);
 attachSampling(client, { ui: scripted, provider } satisfies SamplingOptions);
 const answers: Promise<ScriptedAnswer[]> = readAnswersFile("answers.yaml");
-void [terminal, kit, answers, {} as TextOptions, {} as ElicitOptions, {} as ServeHttpOptions, {} as ServerFactory, {} as SqliteStoreOptions];
+const oidc = startOpenIdProvider({ users: [{ id: "ana", password: "pw" }] } satisfies OpenIdProviderOptions);
+void [terminal, kit, answers, oidc, {} as TextOptions, {} as ElicitOptions, {} as ServeHttpOptions, {} as HttpAuthOptions, {} as Principal, {} as ServerFactory, {} as SqliteStoreOptions];
 `,
   );
   writeFileSync(

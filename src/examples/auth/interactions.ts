@@ -4,13 +4,8 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type Provider from "oidc-provider";
+import type { DemoUser } from "./openid-provider.js";
 import { consentPage, errorPage, loginPage, PAGE_CSP } from "./pages.js";
-
-export interface DemoUser {
-  id: string;
-  password: string;
-  name?: string;
-}
 
 /** The most a sign-in or consent form body may hold. */
 const MAX_FORM_BYTES = 16 * 1024;

@@ -9,10 +9,16 @@ import type { AddressInfo } from "node:net";
 import { exportJWK, generateKeyPair } from "jose";
 import Provider, { errors, type Configuration, type KoaContextWithOIDC } from "oidc-provider";
 import { createMemoryAdapter } from "oidc-provider/lib/adapters/memory_adapter.js";
-import { interactionHandler, type DemoUser } from "./interactions.js";
+import { interactionHandler } from "./interactions.js";
 import { errorPage, PAGE_CSP } from "./pages.js";
 
-export type { DemoUser } from "./interactions.js";
+/** An account of the provider: what a person types on its sign-in page. */
+export interface DemoUser {
+  id: string;
+  password: string;
+  /** Shown on the consent page and given as the `name` claim. */
+  name?: string;
+}
 
 export const DEFAULT_USERS: readonly DemoUser[] = [
   { id: "demo", password: "demo", name: "Demo User" },
