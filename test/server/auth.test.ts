@@ -255,3 +255,47 @@ describe("serveHttp with auth", () => {
     }
   });
 });
+
+describe("serveHttp auth configuration", () => {
+  test("a misconfigured issuer stops the server from starting, saying why", async () => {
+    const op = await startOpenIdProvider();
+    try {
+      await assert.rejects(serveHttp(factory(), { auth: { issuer: "http://auth.example.com" } }), /auth\.issuer must use https/);
+      await assert.rejects(serveHttp(factory(), { auth: { issuer: "not a url" } }), /auth\.issuer must be an absolute URL/);
+      await assert.rejects(
+        serveHttp(factory(), { auth: { issuer: `${op.issuer}/` } }),
+        new RegExp(`names issuer "${op.issuer}", not the configured ${op.issuer}/`),
+      );
+      await assert.rejects(serveHttp(factory(), { auth: { issuer: op.issuer, scopes: ['bad"scope'] } }), /is not an OAuth scope token/);
+    } finally {
+      await op.close();
+    }
+    await assert.rejects(serveHttp(factory(), { auth: { issuer: op.issuer } }), /cannot reach the authorization server/);
+  });
+
+  test("keys that cannot be fetched: 500 server_error, and onerror hears why", async () => {
+    const op = await startOpenIdProvider();
+    const errors: Error[] = [];
+    const http = await serveHttp(factory(), { auth: { issuer: op.issuer }, onerror: (e) => errors.push(e) });
+    try {
+      const { accessToken } = await signIn({ issuer: op.issuer, user: "alice", resource: http.url.href, scopes: ["mcp:tools"] });
+      await op.close(); // the provider, and its keys, are gone before the server ever fetched them
+      const response = await fetch(http.url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          authorization: `Bearer ${accessToken}`,
+        },
+        body: JSON.stringify(INITIALIZE),
+      });
+      assert.equal(response.status, 500);
+      assert.equal(((await response.json()) as { error: string }).error, "server_error");
+      assert.equal(errors.length, 1);
+      assert.ok(!`${errors[0]!.message}`.includes(accessToken));
+    } finally {
+      await http.close();
+      await op.close();
+    }
+  });
+});
