@@ -217,6 +217,35 @@ describe("webUI refuses what lacks the secret, comes from another Host or Origin
     }
   });
 
+  test("only loopback addresses are served; a browser that would not open is logged without the secret", async () => {
+    await assert.rejects(
+      webUI({ open: false, host: "0.0.0.0" as "127.0.0.1" }),
+      /webUI: host must be a loopback address \(127\.0\.0\.1, localhost or ::1\); got "0\.0\.0\.0"\./,
+    );
+    const logs: string[] = [];
+    const opened: string[] = [];
+    const ui = await webUI({
+      log: (line) => logs.push(line),
+      open: async (url) => {
+        opened.push(url);
+        throw new Error(`no browser to open ${url}`);
+      },
+    });
+    try {
+      assert.deepEqual(opened, [ui.pageUrl]);
+      await new Promise((resolve) => setImmediate(resolve));
+      const secret = new URL(ui.pageUrl).pathname.split("/")[1]!;
+      assert.equal(logs.length, 1);
+      assert.match(
+        logs[0]!,
+        /^Could not open a browser \(no browser to open http:\/\/127\.0\.0\.1:\d+\/…\/\); open the address yourself\.$/,
+      );
+      assert.ok(!logs[0]!.includes(secret));
+    } finally {
+      await ui.close();
+    }
+  });
+
   test("the page is served with a CSP that forbids inline code and framing, no referrer, no caching", async () => {
     const s = await session([]);
     try {

@@ -78,7 +78,8 @@ export function createApp(options: AppOptions): WebApp {
       await stream.writeSSE({ event: "hello", data: "{}", retry: RECONNECT_MS });
       const unwatch = queue.watch((state) => void send("state", JSON.stringify(state)));
       const keepalive = setInterval(() => void stream.write(": keepalive\n\n").catch(() => stream.abort()), KEEPALIVE_MS);
-      await new Promise<void>((resolve) => stream.onAbort(resolve));
+      // Until the page goes away (or close() ends the stream); a stream already gone does not wait.
+      if (!stream.aborted) await new Promise<void>((resolve) => stream.onAbort(resolve));
       clearInterval(keepalive);
       unwatch();
       streams.delete(stream);

@@ -98,9 +98,11 @@ export async function webUI(options: WebUIOptions = {}): Promise<WebUI> {
   const opener = options.open ?? true;
   if (opener !== false) {
     const go = opener === true ? async (u: string) => void (await open(u)) : opener;
-    go(pageUrl).catch((error: unknown) =>
-      log(`Could not open a browser (${error instanceof Error ? error.message : String(error)}); open the address yourself.`),
-    );
+    go(pageUrl).catch((error: unknown) => {
+      // The reason, never the address: it carries the secret, and logs are read by others.
+      const reason = (error instanceof Error ? error.message : String(error)).split(secret).join("…");
+      log(`Could not open a browser (${reason}); open the address yourself.`);
+    });
   }
 
   const form = (request: FormRequest, context: UIContext, own?: WebOwnForm) =>
