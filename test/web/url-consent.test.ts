@@ -4,6 +4,8 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
+import { analyzeUrl } from "../../src/client/url-safety.js";
+import { sanitizeText } from "../../src/common/sanitize.js";
 import { answers, assertAccessible, assertClean, mount, screenshots, shownText, webBench } from "./helpers.js";
 
 const bench = webBench();
@@ -96,6 +98,34 @@ describe("<mcp-elicit-url-consent>", () => {
       (await answers(page)).map((a) => a.detail),
       [{ action: "decline" }, { action: "cancel" }, { action: "cancel" }, { action: "accept" }],
     );
+    await assertClean(page, errors);
+    await page.close();
+  });
+
+  test("the analysis in the page is the client's: the same warnings and Unicode forms as in Node", async () => {
+    const { page, errors } = await bench.open();
+    const urls = [
+      "https://xn--mnchen-3ya.de/",
+      PUNY,
+      "https://xn--r8jz45g.xn--zckzah/",
+      "https://www.xn--80ak6aa92e.com/",
+      "http://127.0.0.1.nip.io:8080/x@example.com",
+    ];
+    for (const url of urls) {
+      await consent(page, url);
+      const node = analyzeUrl(url);
+      const line = (t: string) => sanitizeText(t, { maxLength: 200, multiline: false });
+      assert.deepEqual(
+        await page.locator(".warning").allInnerTexts(),
+        node.warnings.map((w) => `Warning: ${line(w.message)}`),
+        url,
+      );
+      const reads = await page.locator("[part=unicode-host]").allInnerTexts();
+      assert.deepEqual(reads, node.unicodeHost ? [node.unicodeHost] : [], url);
+    }
+    // Invalid punycode: Node's URL parser refuses it; Chromium's accepts it, and the page says it cannot be read.
+    await consent(page, "https://xn--zz.com/");
+    assert.match((await page.locator(".warning").allInnerTexts())[0]!, /it reads as \(undecodable\) but is really xn--zz\.com/);
     await assertClean(page, errors);
     await page.close();
   });
