@@ -13,6 +13,7 @@ import {
   type Implementation,
   type Tool,
   type Transport,
+  UnauthorizedError,
 } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import ora, { type Ora } from "ora";
@@ -284,6 +285,8 @@ async function connectWithin(client: Client, transport: Transport, options: Host
   } catch (error) {
     await client.close().catch(() => {});
     if (error instanceof HostError) throw error;
+    if (options.auth?.token !== undefined && error instanceof UnauthorizedError)
+      throw new HostError(`the server refused the token given with --token or ELICIT_TOKEN (HTTP 401): ${what} was not called.`);
     const login = loginErrorOf(error);
     if (login) throw new HostError(`could not sign in to ${what}: ${login.message}`);
     if (timedOut || isTimeout(error)) {
