@@ -175,11 +175,13 @@ export function analyzeUrl(url: string): UrlAnalysis {
   let unicode: string | undefined;
   if (!ip && labels.some((l) => l.startsWith("xn--"))) {
     unicode = domainToUnicode(host) || undefined;
-    if (unicode && unicode !== host) result.unicodeHost = unicode;
-    const passesFor = unicode ? latinSkeleton(unicode) : undefined;
+    // Node's parser already refuses such a host; Chromium's accepts it, so the page's analysis refuses it here.
+    if (!unicode) return refuse(`The host ${h} has a label that is not valid punycode, so what it reads as cannot be shown.`, scheme, href);
+    if (unicode !== host) result.unicodeHost = unicode;
+    const passesFor = latinSkeleton(unicode);
     warn(
       "punycode",
-      `The address uses an internationalized name: it reads as ${unicode ? clip(unicode) : "(undecodable)"} but is really ${h}${passesFor ? `, and can pass for ${clip(passesFor)}` : ""}. Make sure this is the site you expect, not a look-alike.`,
+      `The address uses an internationalized name: it reads as ${clip(unicode)} but is really ${h}${passesFor ? `, and can pass for ${clip(passesFor)}` : ""}. Make sure this is the site you expect, not a look-alike.`,
     );
     const mixed = (unicode ?? host)
       .split(".")

@@ -123,9 +123,10 @@ describe("<mcp-elicit-url-consent>", () => {
       const reads = await page.locator("[part=unicode-host]").allInnerTexts();
       assert.deepEqual(reads, node.unicodeHost ? [node.unicodeHost] : [], url);
     }
-    // Invalid punycode: Node's URL parser refuses it; Chromium's accepts it, and the page says it cannot be read.
+    // Invalid punycode: Node's URL parser refuses it; Chromium's accepts it, and the page refuses it as well.
     await consent(page, "https://xn--zz.com/");
-    assert.match((await page.locator(".warning").allInnerTexts())[0]!, /it reads as \(undecodable\) but is really xn--zz\.com/);
+    assert.match(await page.getByRole("alert").innerText(), /^Refused: The host xn--zz\.com has a label that is not valid punycode/);
+    assert.equal(await page.getByRole("button", { name: "Open link" }).count(), 0);
     await assertClean(page, errors);
     await page.close();
   });
