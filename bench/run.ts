@@ -1,6 +1,7 @@
 // `npm run bench` (= `npm run build && tsx bench/run.ts`): runs every benchmark in turn and prints
 // its table. The benches time the compiled package in ../dist, i.e. what ships. Timings are
 // informative only: nothing here asserts on them. Add a bench by adding an entry to BENCHES.
+import { benchAuth, formatAuthTable } from "./auth.js";
 import { benchInputs, formatInputsTables } from "./inputs.js";
 import { benchServer, formatServerTables } from "./server.js";
 import { benchValidate, formatValidateTable } from "./validate.js";
@@ -18,6 +19,10 @@ const BENCHES: { title: string; run: () => Promise<string> }[] = [
   {
     title: "Sampling and roots round trips: our kit (ctx.sample, ctx.roots) vs the SDK by hand, in-memory and Streamable HTTP",
     run: async () => formatInputsTables(await benchInputs()),
+  },
+  {
+    title: "Bearer auth: a plain tools/call over Streamable HTTP with and without serveHttp's auth, and the JWT check alone",
+    run: async () => formatAuthTable(await benchAuth()),
   },
   {
     title: "Web components: bundle size, and <mcp-elicit-form> from request to a rendered, focused form in headless Chromium",
