@@ -14,6 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { buildWeb } from "../../scripts/build-web.mjs";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
@@ -68,7 +69,11 @@ const ENTRIES: Record<string, string[]> = {
   openai: ["openAICompatibleProvider", "providerFromEnv", "ProviderError"],
   store: ["memoryStore", "sqliteStore"],
   oidc: ["startOpenIdProvider", "DEFAULT_USERS", "DEFAULT_RESOURCE_SCOPES"],
+  web: ["webUI", "elementsBundlePath", "DEFAULT_DISCONNECT_GRACE_MS"],
 };
+
+/** Browser bundles: exported for hosts to serve, not to import in Node. Export -> the file it points at. */
+const BUNDLES: Record<string, string> = { "web/elements": "dist/web/elements.js" };
 
 /** Packages only the renderers and the model provider may load. */
 const UI_ONLY = /^(?:@inquirer\/.+|ora|open|openai|yaml)$/;
@@ -98,6 +103,8 @@ before(async () => {
     if (existsSync(join(root, file))) copyFileSync(join(root, file), join(stage, file));
   await run(process.execPath, [TSC, "-p", join(root, "tsconfig.build.json"), "--outDir", join(stage, "dist")], root);
   chmodSync(join(stage, "dist", "cli", "main.js"), 0o755);
+  // The browser bundles, as `npm run build` makes them.
+  await buildWeb({ outdir: join(stage, "dist", "web") });
   const { stdout } = await run("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", dir], stage);
   packed = (JSON.parse(stdout) as (typeof packed)[])[0]!;
 
@@ -122,9 +129,14 @@ test("the tarball holds package.json, README.md, LICENSE, CHANGELOG.md and dist/
   }
   assert.deepEqual(
     Object.keys(pkg.exports).sort(),
-    [...Object.keys(ENTRIES).map((e) => `./${e}`), "./package.json"].sort(),
+    [...[...Object.keys(ENTRIES), ...Object.keys(BUNDLES)].map((e) => `./${e}`), "./package.json"].sort(),
     "every export is tested here",
   );
+  for (const [entry, file] of Object.entries(BUNDLES)) {
+    assert.equal((pkg.exports[`./${entry}`] as { import?: string }).import, `./${file}`, entry);
+    assert.ok(paths.includes(file), file);
+  }
+  assert.ok(paths.includes("dist/web/page.js"), "the page webUI serves");
 });
 
 test("one install gets the peers: the MCP SDK packages and zod, at versions in the peer ranges", () => {
@@ -168,6 +180,7 @@ import { scriptedUI, readAnswersFile, type ScriptedAnswer, type ScriptedUIOption
 import { openAICompatibleProvider, type OpenAICompatibleOptions } from "mcp-elicit/openai";
 import { memoryStore, type KeyValueStore, type MemoryStoreOptions, type SqliteStoreOptions } from "mcp-elicit/store";
 import { startOpenIdProvider, type OpenIdProviderOptions } from "mcp-elicit/oidc";
+import { webUI, elementsBundlePath, type WebUI, type WebUIOptions } from "mcp-elicit/web";
 import { Client } from "@modelcontextprotocol/client";
 
 const f = form({ ok: yesNo({ title: "OK" } satisfies BaseFieldOptions<boolean>) });
@@ -182,7 +195,8 @@ attachElicitation(client, { ui: scripted } satisfies AttachOptions);
 attachSampling(client, { ui: scripted, provider } satisfies SamplingOptions);
 const answers: Promise<ScriptedAnswer[]> = readAnswersFile("answers.yaml");
 const oidc = startOpenIdProvider({ users: [{ id: "ana", password: "pw" }] } satisfies OpenIdProviderOptions);
-void [terminal, kit, answers, oidc, {} as TextOptions, {} as ElicitOptions, {} as ServeHttpOptions, {} as HttpAuthOptions, {} as Principal, {} as ServerFactory, {} as SqliteStoreOptions];
+const web: Promise<WebUI> = webUI({ open: false } satisfies WebUIOptions);
+void [terminal, kit, answers, oidc, web, elementsBundlePath(), {} as TextOptions, {} as ElicitOptions, {} as ServeHttpOptions, {} as HttpAuthOptions, {} as Principal, {} as ServerFactory, {} as SqliteStoreOptions];
 `,
   );
   writeFileSync(
