@@ -1,0 +1,206 @@
+// URL-mode flows: what a tool asked the person to do in a browser, keyed by an opaque id that is the
+// only thing the URL carries. A flow ends once (completed, declined, cancelled, or expired) and the end
+// is written with the store's atomic add, so two pages, two processes or a page and the expiry cannot
+// both end it. Everything lives in the KeyValueStore, so a restarted server or another instance on the
+// same store sees the flows and their ends.
+//
+// Contract notes: get(id) answers only flows that are still live (not expired; finished ones are
+// still answered, check outcome()); outcome(id) says "expired" once the expiry passed with no end;
+// claim(id, holder) lets the pages bind a flow to the first browser session that opens it.
+import { randomBytes } from "node:crypto";
+import { EventEmitter } from "node:events";
+import type { KeyValueStore } from "../../store/types.js";
+
+export type FlowKind = "url" | "connect" | "form";
+
+export interface UrlFlow {
+  /** 32 random bytes, base64url: the opaque, unguessable id in the URL. */
+  id: string;
+  kind: FlowKind;
+  /** Who was asked (the verified caller of the tool); the pages compare it with the person in the browser. */
+  principal?: { issuer: string; sub: string };
+  /** The MCP server's name, shown on the pages. */
+  server: string;
+  /** The MCP client's name, shown on the pages. */
+  client: string;
+  /** Why the tool asks, shown on the pages. */
+  message: string;
+  /** kind "url": the author's page the connect page sends the person on to. */
+  target?: string;
+  /** kind "connect": the third-party provider's name in the kit's providers. */
+  provider?: string;
+  /** kind "form": the requestedSchema of the hosted form. */
+  form?: object;
+  createdAt: number;
+  expiresAt: number;
+}
+
+export type FlowOutcome = "completed" | "declined" | "cancelled" | "expired";
+
+export type FlowInit = Omit<UrlFlow, "id" | "createdAt" | "expiresAt"> & {
+  /** This flow's lifetime (default: the store's ttlMs). */
+  ttlMs?: number;
+};
+
+export interface FlowStoreOptions {
+  /** How long a flow can be finished after it is created (default 10 minutes). */
+  ttlMs?: number;
+  /** How long a flow and its end are remembered after it expires, so a late retry learns what happened (default 24 hours). */
+  retainMs?: number;
+  /** How often waitFor reads the store, for ends written by another process (default 1 s). */
+  pollMs?: number;
+}
+
+const OUTCOMES: readonly FlowOutcome[] = ["completed", "declined", "cancelled", "expired"];
+const ID_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+const flowKey = (id: string) => `url-flow:${id}`;
+const endKey = (id: string) => `url-flow-end:${id}`;
+const claimKey = (id: string) => `url-flow-claim:${id}`;
+
+// Ends written through any FlowStore on the same store object in this process wake its waiters at once;
+// other processes are seen by the poll.
+const channels = new WeakMap<KeyValueStore, EventEmitter>();
+const channelOf = (store: KeyValueStore) => {
+  let channel = channels.get(store);
+  if (!channel) {
+    channels.set(store, (channel = new EventEmitter()));
+    channel.setMaxListeners(0);
+  }
+  return channel;
+};
+
+/** Whether `id` has the shape of a flow id (anything else is refused before the store is read). */
+export const isFlowId = (id: unknown): id is string => typeof id === "string" && ID_PATTERN.test(id);
+
+export class FlowStore {
+  readonly ttlMs: number;
+  private readonly retainMs: number;
+  private readonly pollMs: number;
+  private readonly channel: EventEmitter;
+
+  constructor(
+    private readonly store: KeyValueStore,
+    options: FlowStoreOptions = {},
+  ) {
+    this.ttlMs = options.ttlMs ?? 10 * 60_000;
+    this.retainMs = options.retainMs ?? 24 * 60 * 60_000;
+    this.pollMs = options.pollMs ?? 1000;
+    this.channel = channelOf(store);
+  }
+
+  async create(init: FlowInit): Promise<UrlFlow> {
+    const { ttlMs = this.ttlMs, ...rest } = init;
+    if (!(ttlMs > 0)) throw new RangeError(`A flow's ttlMs must be a positive number of milliseconds, got ${ttlMs}.`);
+    const createdAt = Date.now();
+    const flow: UrlFlow = { ...rest, id: randomBytes(32).toString("base64url"), createdAt, expiresAt: createdAt + ttlMs };
+    if (!(await this.store.add(flowKey(flow.id), JSON.stringify(flow), ttlMs + this.retainMs)))
+      throw new Error("A fresh flow id collided with a stored one; the random source is broken.");
+    return flow;
+  }
+
+  /** The flow while it is live (unknown and expired ids answer undefined; a finished flow is still answered). */
+  async get(id: string): Promise<UrlFlow | undefined> {
+    const flow = await this.read(id);
+    return flow && flow.expiresAt > Date.now() ? flow : undefined;
+  }
+
+  /** Ends the flow, once: false when it had already ended, expired, or is unknown. */
+  async finish(id: string, outcome: FlowOutcome): Promise<boolean> {
+    if (!OUTCOMES.includes(outcome))
+      throw new TypeError(`Unknown flow outcome ${JSON.stringify(outcome)}; expected one of ${OUTCOMES.join(", ")}.`);
+    const flow = await this.read(id);
+    if (!flow) return false;
+    if (flow.expiresAt <= Date.now() && outcome !== "expired") {
+      await this.end(id, "expired");
+      return false;
+    }
+    return this.end(id, outcome);
+  }
+
+  /** How the flow ended; undefined while it is pending (or unknown). */
+  async outcome(id: string): Promise<FlowOutcome | undefined> {
+    if (!isFlowId(id)) return undefined;
+    const ended = await this.store.get(endKey(id));
+    if (ended !== undefined) return ended as FlowOutcome;
+    const flow = await this.read(id);
+    if (flow && flow.expiresAt <= Date.now()) {
+      // Recorded so that a page finishing in the same instant cannot contradict it.
+      await this.end(id, "expired");
+      return (await this.store.get(endKey(id))) as FlowOutcome;
+    }
+    return undefined;
+  }
+
+  /**
+   * Binds the flow to `holder` (e.g. a browser session): true when this call bound it or it was
+   * already bound to the same holder, false when someone else holds it or it is not live.
+   */
+  async claim(id: string, holder: string): Promise<boolean> {
+    const flow = await this.get(id);
+    if (!flow) return false;
+    const ttl = flow.expiresAt - Date.now() + this.retainMs;
+    if (await this.store.add(claimKey(id), holder, ttl)) return true;
+    return (await this.store.get(claimKey(id))) === holder;
+  }
+
+  /**
+   * Resolves when the flow ends (an unknown id reads as expired). Ends written in this process wake
+   * it at once; the store is read every pollMs for ends written elsewhere. Rejects with the signal's
+   * reason when it aborts. The wait keeps the process alive, unless `keepAlive` is false (for
+   * background watchers that must not hold a process open).
+   */
+  waitFor(id: string, signal?: AbortSignal, { keepAlive = true }: { keepAlive?: boolean } = {}): Promise<FlowOutcome> {
+    return new Promise<FlowOutcome>((resolve, reject) => {
+      let settled = false;
+      let poll: NodeJS.Timeout | undefined;
+      let expiry: NodeJS.Timeout | undefined;
+      const done = (outcome: FlowOutcome | undefined, error?: unknown) => {
+        if (settled || (outcome === undefined && error === undefined)) return;
+        settled = true;
+        clearInterval(poll);
+        clearTimeout(expiry);
+        this.channel.off(id, onEnd);
+        signal?.removeEventListener("abort", onAbort);
+        if (error !== undefined) reject(error);
+        else resolve(outcome!);
+      };
+      const check = () =>
+        this.read(id).then(
+          (flow) => (flow ? this.outcome(id).then((o) => done(o)) : done("expired")),
+          (error) => done(undefined, error),
+        );
+      const onEnd = (outcome: FlowOutcome) => done(outcome);
+      const onAbort = () => done(undefined, signal!.reason ?? new Error("aborted"));
+      if (signal?.aborted) return onAbort();
+      signal?.addEventListener("abort", onAbort, { once: true });
+      this.channel.on(id, onEnd);
+      poll = setInterval(check, this.pollMs);
+      if (!keepAlive) poll.unref();
+      void this.read(id).then((flow) => {
+        if (settled) return;
+        if (flow) {
+          // Timers cannot wait longer than about 24.8 days; the poll covers a longer flow.
+          const wait = flow.expiresAt - Date.now() + 5;
+          if (wait < 2 ** 31) expiry = setTimeout(check, Math.max(0, wait));
+          if (!keepAlive) expiry?.unref();
+        }
+        void check();
+      }, reject);
+    });
+  }
+
+  private async read(id: string): Promise<UrlFlow | undefined> {
+    if (!isFlowId(id)) return undefined;
+    const raw = await this.store.get(flowKey(id));
+    return raw === undefined ? undefined : (JSON.parse(raw) as UrlFlow);
+  }
+
+  private async end(id: string, outcome: FlowOutcome): Promise<boolean> {
+    const flow = await this.read(id);
+    const ttl = (flow ? flow.expiresAt - Date.now() : 0) + this.retainMs;
+    const ended = await this.store.add(endKey(id), outcome, Math.max(1, ttl));
+    if (ended) this.channel.emit(id, outcome);
+    return ended;
+  }
+}
