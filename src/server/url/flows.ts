@@ -152,8 +152,8 @@ export class FlowStore {
    */
   waitFor(id: string, signal?: AbortSignal, { keepAlive = true }: { keepAlive?: boolean } = {}): Promise<FlowOutcome> {
     return new Promise<FlowOutcome>((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason ?? new Error("aborted"));
       let settled = false;
-      let poll: NodeJS.Timeout | undefined;
       let expiry: NodeJS.Timeout | undefined;
       const done = (outcome: FlowOutcome | undefined, error?: unknown) => {
         if (settled || (outcome === undefined && error === undefined)) return;
@@ -172,11 +172,10 @@ export class FlowStore {
         );
       const onEnd = (outcome: FlowOutcome) => done(outcome);
       const onAbort = () => done(undefined, signal!.reason ?? new Error("aborted"));
-      if (signal?.aborted) return onAbort();
+      const poll = setInterval(check, this.pollMs);
+      if (!keepAlive) poll.unref();
       signal?.addEventListener("abort", onAbort, { once: true });
       this.channel.on(id, onEnd);
-      poll = setInterval(check, this.pollMs);
-      if (!keepAlive) poll.unref();
       void this.read(id).then((flow) => {
         if (settled) return;
         if (flow) {
