@@ -309,6 +309,34 @@ describe("webUI refuses what lacks the secret, comes from another Host or Origin
     }
   });
 
+  test("an answer altered on its way (a tampered page) is refused: the page says why and asks again", async () => {
+    const s = await session(["alpha"]);
+    try {
+      const { page } = await openPage(s.ui);
+      const call = s.ask(0, "Who is travelling?");
+      // The first answer is rewritten in flight to break the form's rule (at least 2 characters); later ones pass.
+      let altered = false;
+      await page.route("**/answers", (route) => {
+        if (altered) return route.continue();
+        altered = true;
+        const body = JSON.parse(route.request().postData()!) as { id: string; answer: { content: Record<string, string> } };
+        body.answer.content.fullName = "A";
+        return route.continue({ postData: JSON.stringify(body) });
+      });
+      await answerName(page, "Ana");
+      await page
+        .getByRole("alert")
+        .filter({ hasText: /^The answer does not fit the form: Your name/ })
+        .waitFor();
+      await page.getByRole("heading", { name: "Form from alpha 1.0.0" }).waitFor();
+      assert.equal(s.ui.pending, 1);
+      await answerName(page, "Ana");
+      assert.equal(await call, "accept Ana");
+    } finally {
+      await s.close();
+    }
+  });
+
   test("answers are checked on the server: content type, shape, the form's rules, unknown and finished ids", async () => {
     const s = await session(["alpha"]);
     try {

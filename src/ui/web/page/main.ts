@@ -94,20 +94,16 @@ function mount(card: Card | undefined, position: number, total: number): void {
     if (sent) return;
     sent = true;
     void post(card.id, (event as CustomEvent).detail).then((problem) => {
-      if (!problem) return;
-      error.textContent = problem;
-      // Refused (the page and the host disagree): show the request afresh so it can be answered again.
-      if (mountedId === card.id) setTimeout(() => mountedId === card.id && remount(card, error.textContent ?? ""), 0);
+      // Refused or not delivered: the request, if still pending and on screen, is shown afresh with the reason.
+      if (problem && mountedId === card.id) remount(card, problem);
     });
   });
   current.append(el, error);
 }
 
 function remount(card: Card, problem: string): void {
-  const state = lastState;
-  const index = state?.requests.findIndex((r) => r.id === card.id) ?? -1;
-  if (index !== 0 || !state) return;
-  mount(card, 1, state.requests.length);
+  const total = lastState?.requests.length ?? 1;
+  mount(card, 1, total);
   const error = current.querySelector(".error");
   if (error) error.textContent = problem;
 }
