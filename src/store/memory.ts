@@ -34,6 +34,9 @@ export function memoryStore(options: MemoryStoreOptions = {}): KeyValueStore {
     async delete(key) {
       entries.delete(key);
     },
+    async keys(prefix) {
+      return [...entries.keys()].filter((key) => key.startsWith(prefix) && live(key));
+    },
     async close() {
       clearInterval(sweep);
       entries.clear();

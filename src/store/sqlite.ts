@@ -35,6 +35,10 @@ export function sqliteStore(path: string, options: SqliteStoreOptions = {}): Key
   );
   const set = db.prepare<[string, string, number]>("INSERT OR REPLACE INTO mcp_elicit_kv (key, value, expires) VALUES (?, ?, ?)");
   const del = db.prepare<[string]>("DELETE FROM mcp_elicit_kv WHERE key = ?");
+  // substr compares the prefix exactly (LIKE and GLOB would treat %, _, * and ? in it as wildcards).
+  const keys = db.prepare<[string, string, number], { key: string }>(
+    "SELECT key FROM mcp_elicit_kv WHERE substr(key, 1, length(?)) = ? AND expires > ?",
+  );
   const sweep = db.prepare<[number]>("DELETE FROM mcp_elicit_kv WHERE expires <= ?");
   const timer = setInterval(() => sweep.run(Date.now()), options.sweepMs ?? 60_000);
   timer.unref();
@@ -51,6 +55,9 @@ export function sqliteStore(path: string, options: SqliteStoreOptions = {}): Key
     },
     async delete(key) {
       del.run(key);
+    },
+    async keys(prefix) {
+      return keys.all(prefix, prefix, Date.now()).map((row) => row.key);
     },
     async close() {
       clearInterval(timer);
