@@ -51,8 +51,9 @@ describe("pages show examples verbatim", () => {
 
   test("every example that prints nothing serves, and a test runs it", () => {
     const byConsole = serving.filter((p) => consoles.some((c) => c.command.includes(p)));
-    // examples/web-embed.ts waits for a person in a browser: test/web/example.test.ts runs it with Chromium.
-    assert.deepEqual([...byConsole, "examples/conformance/server.ts", "examples/web-embed.ts"].sort(), serving);
+    // examples/web-embed.ts and examples/oauth-host.ts wait for a person in a browser: test/web/example.test.ts
+    // and test/client/oauth-example.test.ts run them with Chromium.
+    assert.deepEqual([...byConsole, "examples/conformance/server.ts", "examples/oauth-host.ts", "examples/web-embed.ts"].sort(), serving);
   });
 });
 
