@@ -6,7 +6,8 @@
 //
 // Contract notes: get(id) answers only flows that are still live (not expired; finished ones are
 // still answered, check outcome()); outcome(id) says "expired" once the expiry passed with no end;
-// claim(id, holder) lets the pages bind a flow to the first browser session that opens it.
+// claim(id, holder) lets the pages bind a flow to the first browser session that opens it; alias(key,
+// id) lets a retry of the same tool call find its flow again.
 import { randomBytes } from "node:crypto";
 import { EventEmitter } from "node:events";
 import type { KeyValueStore } from "../../store/types.js";
@@ -31,15 +32,19 @@ export interface UrlFlow {
   provider?: string;
   /** kind "form": the requestedSchema of the hosted form. */
   form?: object;
+  /** kind "form": the vault name the submitted values are kept under for the principal (default: the flow id). */
+  name?: string;
   createdAt: number;
   expiresAt: number;
 }
 
 export type FlowOutcome = "completed" | "declined" | "cancelled" | "expired";
 
-export type FlowInit = Omit<UrlFlow, "id" | "createdAt" | "expiresAt"> & {
+export type FlowInit = Omit<UrlFlow, "id" | "createdAt" | "expiresAt" | "target"> & {
   /** This flow's lifetime (default: the store's ttlMs). */
   ttlMs?: number;
+  /** kind "url": the author's page, or a function that builds it from the new flow's id. */
+  target?: string | ((id: string) => string);
 };
 
 export interface FlowStoreOptions {
@@ -57,6 +62,7 @@ const ID_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 const flowKey = (id: string) => `url-flow:${id}`;
 const endKey = (id: string) => `url-flow-end:${id}`;
 const claimKey = (id: string) => `url-flow-claim:${id}`;
+const aliasKey = (name: string) => `url-flow-alias:${name}`;
 
 // Ends written through any FlowStore on the same store object in this process wake its waiters at once;
 // other processes are seen by the poll.
@@ -75,7 +81,7 @@ export const isFlowId = (id: unknown): id is string => typeof id === "string" &&
 
 export class FlowStore {
   readonly ttlMs: number;
-  private readonly retainMs: number;
+  readonly retainMs: number;
   private readonly pollMs: number;
   private readonly channel: EventEmitter;
 
@@ -90,10 +96,12 @@ export class FlowStore {
   }
 
   async create(init: FlowInit): Promise<UrlFlow> {
-    const { ttlMs = this.ttlMs, ...rest } = init;
+    const { ttlMs = this.ttlMs, target, ...rest } = init;
     if (!(ttlMs > 0)) throw new RangeError(`A flow's ttlMs must be a positive number of milliseconds, got ${ttlMs}.`);
     const createdAt = Date.now();
-    const flow: UrlFlow = { ...rest, id: randomBytes(32).toString("base64url"), createdAt, expiresAt: createdAt + ttlMs };
+    const id = randomBytes(32).toString("base64url");
+    const flow: UrlFlow = { ...rest, id, createdAt, expiresAt: createdAt + ttlMs };
+    if (target !== undefined) flow.target = typeof target === "function" ? target(id) : target;
     if (!(await this.store.add(flowKey(flow.id), JSON.stringify(flow), ttlMs + this.retainMs)))
       throw new Error("A fresh flow id collided with a stored one; the random source is broken.");
     return flow;
@@ -142,6 +150,22 @@ export class FlowStore {
     const ttl = flow.expiresAt - Date.now() + this.retainMs;
     if (await this.store.add(claimKey(id), holder, ttl)) return true;
     return (await this.store.get(claimKey(id))) === holder;
+  }
+
+  /** Lets `name` find the flow for as long as the flow is remembered (a retry of the same tool call finds its flow). */
+  async alias(name: string, id: string): Promise<void> {
+    const flow = await this.read(id);
+    if (flow) await this.store.set(aliasKey(name), id, flow.expiresAt - Date.now() + this.retainMs);
+  }
+
+  /** The flow `name` was given to (live, ended or expired, while remembered). */
+  async byAlias(name: string): Promise<UrlFlow | undefined> {
+    const id = await this.store.get(aliasKey(name));
+    return id === undefined ? undefined : this.read(id);
+  }
+
+  async unalias(name: string): Promise<void> {
+    await this.store.delete(aliasKey(name));
   }
 
   /**
