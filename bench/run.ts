@@ -6,6 +6,7 @@ import { benchInputs, formatInputsTables } from "./inputs.js";
 import { benchServer, formatServerTables } from "./server.js";
 import { benchValidate, formatValidateTable } from "./validate.js";
 import { benchWebRender, formatWebRenderTable } from "./web-render.js";
+import { benchWebUI, formatWebUITable } from "./web-ui.js";
 
 const BENCHES: { title: string; run: () => Promise<string> }[] = [
   {
@@ -27,6 +28,10 @@ const BENCHES: { title: string; run: () => Promise<string> }[] = [
   {
     title: "Web components: bundle size, and <mcp-elicit-form> from request to a rendered, focused form in headless Chromium",
     run: async () => formatWebRenderTable(await benchWebRender()),
+  },
+  {
+    title: "webUI: start, a server's question to the form in an open page, the page's answer to the tool result (headless Chromium)",
+    run: async () => formatWebUITable(await benchWebUI()),
   },
 ];
 
