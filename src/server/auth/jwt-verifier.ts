@@ -5,6 +5,7 @@
 import { OAuthError, OAuthErrorCode, type AuthInfo, type OAuthTokenVerifier } from "@modelcontextprotocol/server";
 import type { createRemoteJWKSet, JWTPayload } from "jose";
 import { discoverIssuer, type IssuerMetadata } from "./discovery.js";
+import { VerifiedTokens } from "./verified-tokens.js";
 
 export const DEFAULT_ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA", "Ed25519"];
 
@@ -78,8 +79,12 @@ export function jwtAccessTokenVerifier(options: JwtVerifierOptions): OAuthTokenV
       throw error;
     }));
 
+  const verified = new VerifiedTokens();
+
   return {
     async verifyAccessToken(token: string): Promise<AuthInfo> {
+      const known = verified.get(token);
+      if (known) return known;
       const lib = await loadJose();
       let claims: JWTPayload;
       try {
@@ -113,7 +118,7 @@ export function jwtAccessTokenVerifier(options: JwtVerifierOptions): OAuthTokenV
       const clientId =
         typeof payload.client_id === "string" ? payload.client_id : typeof payload.azp === "string" ? payload.azp : undefined;
       if (!clientId) throw invalid("The access token names no client (client_id)");
-      return {
+      const info: AuthInfo = {
         token,
         clientId,
         scopes: scopesOf(payload),
@@ -121,6 +126,8 @@ export function jwtAccessTokenVerifier(options: JwtVerifierOptions): OAuthTokenV
         resource: new URL(options.resource ?? options.audience),
         extra: { sub: payload.sub, issuer: payload.iss },
       };
+      verified.set(info);
+      return info;
     },
   };
 }
