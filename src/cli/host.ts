@@ -27,8 +27,7 @@ import { providerFromEnv } from "../client/providers/openai.js";
 import { PROTOCOL_REVISIONS, type ProtocolRevision } from "../schema/types.js";
 import { HostError, reportFailure } from "./exit.js";
 import { loginErrorOf } from "../client/oauth/errors.js";
-import { OAuthProvider } from "../client/oauth/provider.js";
-import { authorizeWith, showWaiting, type HostAuth } from "./oauth.js";
+import { signerFor, type HostAuth, type Signer } from "./oauth.js";
 
 export { HostError };
 
@@ -228,9 +227,6 @@ function targetUrl(target: { url: string }): URL {
   return url;
 }
 
-/** What signs the HTTP requests: a bearer given by hand, the OAuth provider, or nothing. */
-type Signer = { token: string } | { provider: OAuthProvider } | undefined;
-
 function transportFor(target: ServerTarget, stderr: HostOptions["serverStderr"], signer?: Signer): Transport {
   if ("url" in target) {
     const url = targetUrl(target);
@@ -342,7 +338,7 @@ export async function openHost(options: HostOptions): Promise<Host> {
   const restoreConsole = captureConsole(consoleSink(excluded));
   let signer: Signer;
   try {
-    signer = await signerFor(options);
+    signer = await signerFor(options.auth, "url" in options.target ? targetUrl(options.target) : undefined, options.ui);
     let transport: Transport | undefined;
     const timeoutS = options.connectTimeoutS ?? DEFAULT_CONNECT_TIMEOUT_S;
     const connect = () =>
@@ -399,25 +395,6 @@ export async function openHost(options: HostOptions): Promise<Host> {
     restoreConsole();
     throw error;
   }
-}
-
-/** The bearer given by hand, else an OAuth provider for an HTTP server (its loopback listener bound), else nothing. */
-async function signerFor(options: HostOptions): Promise<Signer> {
-  const auth = options.auth;
-  if (!auth || !("url" in options.target)) return undefined;
-  if (auth.token !== undefined) return { token: auth.token };
-  const provider = await OAuthProvider.create({
-    serverUrl: targetUrl(options.target),
-    store: auth.store,
-    authorize: authorizeWith(auth, options.ui),
-    onWaiting: showWaiting,
-    ...(auth.clientId !== undefined ? { clientId: auth.clientId } : {}),
-    ...(auth.clientSecret !== undefined ? { clientSecret: auth.clientSecret } : {}),
-    ...(auth.clientMetadataUrl !== undefined ? { clientMetadataUrl: auth.clientMetadataUrl } : {}),
-    ...(auth.signInTimeoutMs !== undefined ? { signInTimeoutMs: auth.signInTimeoutMs } : {}),
-    clientName: "elicit (mcp-elicit CLI)",
-  });
-  return { provider };
 }
 
 /** What a command gives to open its host: the options as typed, checked here. */

@@ -6,7 +6,7 @@ import open from "open";
 import ora from "ora";
 import { LoginError } from "../client/oauth/errors.js";
 import { fileTokenStore } from "../client/oauth/file-store.js";
-import type { SignInRequest } from "../client/oauth/provider.js";
+import { OAuthProvider, type SignInRequest } from "../client/oauth/provider.js";
 import type { TokenStore } from "../client/oauth/token-store.js";
 import type { ElicitationUI, UIContext } from "../client/ui.js";
 import { analyzeUrl, hostForDisplay } from "../client/url-safety.js";
@@ -187,4 +187,25 @@ export async function logout(url: string | undefined, store: TokenStore = fileTo
   line(servers.length === 0 ? "elicit: no saved sign-ins; nothing to forget." : `elicit: forgot ${servers.length} sign-in(s):`);
   for (const server of servers) line(`  ${inert(server)}`);
   return 0;
+}
+
+/** What signs the HTTP requests: a bearer given by hand, the OAuth provider, or nothing. */
+export type Signer = { token: string } | { provider: OAuthProvider } | undefined;
+
+/** The bearer given by hand, else an OAuth provider for an HTTP server (its loopback listener bound), else nothing (stdio). */
+export async function signerFor(auth: HostAuth | undefined, url: URL | undefined, ui: ElicitationUI): Promise<Signer> {
+  if (!auth || !url) return undefined;
+  if (auth.token !== undefined) return { token: auth.token };
+  const provider = await OAuthProvider.create({
+    serverUrl: url,
+    store: auth.store,
+    authorize: authorizeWith(auth, ui),
+    onWaiting: showWaiting,
+    ...(auth.clientId !== undefined ? { clientId: auth.clientId } : {}),
+    ...(auth.clientSecret !== undefined ? { clientSecret: auth.clientSecret } : {}),
+    ...(auth.clientMetadataUrl !== undefined ? { clientMetadataUrl: auth.clientMetadataUrl } : {}),
+    ...(auth.signInTimeoutMs !== undefined ? { signInTimeoutMs: auth.signInTimeoutMs } : {}),
+    clientName: "elicit (mcp-elicit CLI)",
+  });
+  return { provider };
 }

@@ -6,9 +6,11 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { startServer, type RunningServer } from "../../src/cli/serve.js";
+import { SERVERS, startServer, type RunningServer } from "../../src/cli/serve.js";
+import { startOpenIdProvider } from "../../src/examples/auth/openid-provider.js";
+import { serveHttp } from "../../src/server/http.js";
 import { LoginError, memoryTokenStore, OAuthProvider, type SignInRequest, type TokenStore } from "../../src/client/index.js";
-import { discover } from "../helpers/oidc.js";
+import { discover, signIn } from "../helpers/oidc.js";
 import { signInAs } from "../helpers/sign-in-agent.js";
 
 let served: RunningServer;
@@ -241,6 +243,62 @@ describe("redirects that go wrong end the sign-in at once", () => {
       });
     } finally {
       await provider.close();
+    }
+  });
+});
+
+describe("step-up: a server that needs more scopes than the token has", () => {
+  test("the 403 insufficient_scope gets a sign-in for the named scopes (reason step-up), then the request again", async () => {
+    const openId = await startOpenIdProvider({ defaultResourceScopes: ["mcp:tools", "mcp:extra"] });
+    const extra = await serveHttp(SERVERS.travel!.factory(), {
+      host: "127.0.0.1",
+      port: 0,
+      auth: { issuer: openId.issuer, scopes: ["mcp:tools", "mcp:extra"] },
+    });
+    try {
+      // A saved sign-in with the narrower scope, as an earlier version of the server granted it.
+      const narrow = await signIn({ issuer: openId.issuer, user: "demo", resource: extra.url.href, scopes: ["mcp:tools"] });
+      const store = memoryTokenStore();
+      await store.set(extra.url.href, {
+        lastIssuer: openId.issuer,
+        issuers: {
+          [openId.issuer]: {
+            client: { client_id: narrow.clientId, issuer: openId.issuer },
+            tokens: { access_token: narrow.accessToken, token_type: "Bearer", scope: narrow.scope, issuer: openId.issuer },
+          },
+        },
+      });
+      const requests: SignInRequest[] = [];
+      const provider = await OAuthProvider.create({
+        serverUrl: extra.url,
+        store,
+        authorize: async (request) => {
+          requests.push(request);
+          void signInAs(request.url, "demo");
+        },
+      });
+      const client = new Client({ name: "oauth-test", version: "1.0.0" });
+      let transport!: StreamableHTTPClientTransport;
+      try {
+        await provider.withSignIn(
+          () => client.connect((transport = new StreamableHTTPClientTransport(extra.url, { authProvider: provider }))),
+          (callback) => transport.finishAuth(callback),
+        );
+        assert.ok((await client.listTools()).tools.length > 0);
+      } finally {
+        await client.close();
+        await provider.close();
+      }
+      assert.deepEqual(
+        requests.map((r) => r.reason),
+        ["step-up"],
+      );
+      assert.deepEqual(requests[0]!.url.searchParams.get("scope")!.split(" ").sort(), ["mcp:extra", "mcp:tools", "offline_access"]);
+      const saved = await store.get(extra.url.href);
+      assert.match(saved!.issuers[openId.issuer]!.tokens!.scope!, /mcp:extra/);
+    } finally {
+      await extra.close();
+      await openId.close();
     }
   });
 });

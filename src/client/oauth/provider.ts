@@ -78,10 +78,9 @@ export class OAuthProvider implements OAuthClientProvider {
   private loopback: Loopback;
   private verifier: string | undefined;
   private currentState: string | undefined;
-  private pending: { url: URL; state: string } | undefined;
+  private pending: { url: URL; state: string; reason: SignInRequest["reason"] } | undefined;
   /** Set when the SDK gave up a saved sign-in (a refresh the authorization server refused). */
   private tokensInvalidated = false;
-  private stepUp = false;
   /** Whether the SDK discovered afresh during the current attempt (else it used the saved discovery). */
   private discovered = false;
   private readonly abort = new AbortController();
@@ -183,7 +182,7 @@ export class OAuthProvider implements OAuthClientProvider {
     // Recorded only: withSignIn() asks, opens and waits once the request that needed it has failed.
     const state = authorizationUrl.searchParams.get("state") ?? this.currentState;
     if (!state) throw new LoginError("failed", "the authorization request carries no state.");
-    this.pending = { url: authorizationUrl, state };
+    this.pending = { url: authorizationUrl, state, reason: await this.reasonFor(authorizationUrl) };
   }
 
   saveCodeVerifier(codeVerifier: string): void {
@@ -227,6 +226,21 @@ export class OAuthProvider implements OAuthClientProvider {
     });
   }
 
+  /**
+   * Why the SDK asks for a sign-in: tokens still held while it asks for scopes they lack is a step-up
+   * (403 insufficient_scope); tokens held or just given up otherwise mean the saved sign-in ran out.
+   */
+  private async reasonFor(url: URL): Promise<SignInRequest["reason"]> {
+    const saved = await this.load();
+    const tokens = saved.lastIssuer ? saved.issuers[saved.lastIssuer]?.tokens : undefined;
+    if (!tokens) return this.tokensInvalidated ? "expired" : "new";
+    // Scopes every sign-in adds, granted or not, say nothing about what the server asked for.
+    const implicit = new Set(["offline_access", "openid"]);
+    const granted = new Set((tokens.scope ?? "").split(" "));
+    const asked = (url.searchParams.get("scope") ?? "").split(" ").filter((s) => s && !implicit.has(s));
+    return asked.some((s) => !granted.has(s)) ? "step-up" : "expired";
+  }
+
   /** True while a sign-in has been asked for by the SDK and not done yet. */
   get signInPending(): boolean {
     return this.pending !== undefined;
@@ -259,11 +273,6 @@ export class OAuthProvider implements OAuthClientProvider {
     }
   }
 
-  /** Marks the next sign-in as a step-up (more scopes), for the consent message. */
-  noteStepUp(): void {
-    this.stepUp = true;
-  }
-
   private async signIn(finish: (callback: URLSearchParams) => Promise<void>): Promise<void> {
     const pending = this.pending!;
     this.pending = undefined;
@@ -272,8 +281,7 @@ export class OAuthProvider implements OAuthClientProvider {
     // Listen before the browser can come back: an authorization server may redirect at once.
     const redirect = this.loopback.expect(pending.state, { timeoutMs, what, signal: this.abort.signal });
     redirect.catch(() => {}); // handled below; an early rejection must not be "unhandled"
-    const reason = this.stepUp ? "step-up" : this.tokensInvalidated ? "expired" : "new";
-    this.stepUp = false;
+    const reason = pending.reason;
     let stopWaiting: (() => void) | void = undefined;
     try {
       await this.options.authorize({
