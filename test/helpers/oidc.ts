@@ -15,6 +15,8 @@ export interface SignInOptions {
   /** An already registered public client; default: a new one by dynamic client registration. */
   clientId?: string;
   redirectUri?: string;
+  /** What the person answers on the consent page; default "allow". */
+  consent?: "allow" | "deny";
 }
 
 export interface SignedIn {
@@ -88,7 +90,7 @@ function formAction(html: string): string[] {
   return [...html.matchAll(/<form[^>]*action="([^"]+)"/g)].map((m) => m[1]!.replace(/&#47;/g, "/"));
 }
 
-/** Signs `user` in and consents to everything asked; returns the tokens of the code exchange. */
+/** Signs `user` in and consents to everything asked (or denies, with `consent: "deny"`); returns the tokens of the code exchange. */
 export async function signIn(options: SignInOptions): Promise<SignedIn> {
   const redirectUri = options.redirectUri ?? DEFAULT_REDIRECT;
   const meta = await discover(options.issuer);
@@ -161,7 +163,7 @@ export async function signIn(options: SignInOptions): Promise<SignedIn> {
       );
     const actions = formAction(html);
     const login = actions.find((a) => a.endsWith("/login"));
-    const confirm = actions.find((a) => a.endsWith("/confirm"));
+    const confirm = actions.find((a) => a.endsWith(options.consent === "deny" ? "/abort" : "/confirm"));
     if (login)
       response = await request(
         new URL(login, options.issuer),

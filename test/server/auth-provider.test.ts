@@ -60,6 +60,13 @@ describe("the local OpenID provider", () => {
     );
   });
 
+  test("denying on the consent page ends the sign-in with access_denied, and no code", async () => {
+    await assert.rejects(
+      signIn({ issuer: op.issuer, user: "alice", resource: RESOURCE, scopes: ["mcp:tools"], consent: "deny" }),
+      /sign-in ended with access_denied: the person denied access/,
+    );
+  });
+
   test("a resource it does not serve is refused with invalid_target", async () => {
     await assert.rejects(signIn({ issuer: op.issuer, user: "alice", resource: "http://127.0.0.1:3/elsewhere" }), /invalid_target/);
   });
