@@ -75,7 +75,12 @@ export function createApp(options: AppOptions): WebApp {
     streamSSE(c, async (stream) => {
       streams.add(stream);
       const send = (event: string, data: string) => stream.writeSSE({ event, data }).catch(() => stream.abort());
-      await stream.writeSSE({ event: "hello", data: "{}", retry: RECONNECT_MS });
+      // The first event only sets how soon the browser reconnects if the stream drops.
+      const open = await stream.writeSSE({ event: "hello", data: "{}", retry: RECONNECT_MS }).then(
+        () => !stream.aborted,
+        () => false,
+      );
+      if (!open) return void streams.delete(stream);
       const unwatch = queue.watch((state) => void send("state", JSON.stringify(state)));
       const keepalive = setInterval(() => void stream.write(": keepalive\n\n").catch(() => stream.abort()), KEEPALIVE_MS);
       // Until the page goes away (or close() ends the stream); a stream already gone does not wait.
