@@ -174,6 +174,24 @@ describe("webUI in Chromium", () => {
     }
   });
 
+  test("before any page has connected nothing is cancelled, even with no grace at all; once one has and leaves, it is", async () => {
+    const s = await session(["alpha"], { disconnectGraceMs: 0 });
+    try {
+      const call = s.ask(0, "Still opening the browser?");
+      while (s.ui.pending === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      // A 0 ms grace timer, had one been armed, fires before this later timer.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      assert.equal(s.ui.pending, 1);
+      const { page } = await openPage(s.ui);
+      await page.getByText("Still opening the browser?").waitFor();
+      await page.close();
+      assert.equal(await call, "cancel");
+      assert.deepEqual(s.logs, ["No page was open for 0 s: cancelled 1 pending request."]);
+    } finally {
+      await s.close();
+    }
+  });
+
   test("close() cancels what is pending and tells the page the session ended", async () => {
     const s = await session(["alpha"]);
     try {
