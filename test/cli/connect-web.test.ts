@@ -23,6 +23,7 @@ describe("elicit connect --web", () => {
 
       await page.getByRole("heading", { name: "mcp-elicit-travel 1.0.0: what next?" }).waitFor(SLOW);
       await page.getByText(/search_flights: Round-trip fares from New York/).waitFor();
+      await page.getByText("Request 1 of 1, from this host").waitFor();
       assert.equal(await page.getByRole("button", { name: "Decline" }).count(), 0, "a form of the host's own has no Decline");
       await page.getByLabel("What next?").selectOption({ label: "Call search_flights" });
       await page.getByRole("button", { name: "Submit" }).click();

@@ -25,6 +25,12 @@ function text(tag: string, content: string, className?: string): HTMLElement {
 
 const who = (card: Card) => card.server.name || "a server";
 
+/** "Request 1 of 3, from travel 1.0.0"; a form of the host's own is the host's, not the server's. */
+function headline(card: Card, position: number, total: number): string {
+  if (card.kind === "form" && card.own) return `Request ${position} of ${total}, from this host`;
+  return `Request ${position} of ${total}, from ${who(card)}${card.server.version ? ` ${card.server.version}` : ""}`;
+}
+
 /** What a card is, in a few words, for the waiting list. */
 function describe(card: Card): string {
   switch (card.kind) {
@@ -84,8 +90,7 @@ function mount(card: Card | undefined, position: number, total: number): void {
     current.append(text("p", ended ? "This session has ended; you can close this tab." : "Nothing to answer right now.", "empty"));
     return;
   }
-  const version = card.server.version ? ` ${card.server.version}` : "";
-  current.append(text("p", `Request ${position} of ${total}, from ${who(card)}${version}`, "who"));
+  current.append(text("p", headline(card, position, total), "who"));
   const el = elementFor(card);
   const error = text("p", "", "error");
   error.setAttribute("role", "alert");
@@ -133,8 +138,7 @@ function render(state: PageState): void {
   if (first?.id !== mountedId) mount(first, 1, state.requests.length);
   else if (first) {
     const line = current.querySelector(".who");
-    const version = first.server.version ? ` ${first.server.version}` : "";
-    if (line) line.textContent = `Request 1 of ${state.requests.length}, from ${who(first)}${version}`;
+    if (line) line.textContent = headline(first, 1, state.requests.length);
   }
 
   queue.hidden = rest.length === 0;
