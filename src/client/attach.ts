@@ -12,7 +12,7 @@ import { checkSchema, hasErrors } from "../schema/check.js";
 import { applyDefaults } from "../schema/defaults.js";
 import { describeProblem, MESSAGE_LIMITS, shapeProblem } from "../schema/limits.js";
 import { describeFields, type Field } from "../schema/fields.js";
-import { SENSITIVE_LABELS } from "../schema/sensitive.js";
+import { SENSITIVE_LABELS, sensitiveWarning } from "../schema/sensitive.js";
 import type { ProtocolRevision, RequestedSchema } from "../schema/types.js";
 import { validateContent } from "../schema/validate.js";
 import { revisionOf, uiContextFor } from "./context.js";
@@ -139,10 +139,7 @@ export function attachElicitation(client: Client, options: AttachOptions): Elici
       );
       return { action: "decline" as const };
     }
-    const warnings = sensitive.map(
-      (f) =>
-        `"${f.label}" looks like it asks for ${SENSITIVE_LABELS[f.sensitive!]}. Servers must not collect that in a form; only answer if you trust this server.`,
-    );
+    const warnings = sensitive.map((f) => sensitiveWarning(f.label, f.sensitive!));
     const formRequest: FormRequest = { message, fields, schema, warnings };
     const answer = await options.ui.form(formRequest, context);
     if (answer.action !== "accept") return { action: answer.action };

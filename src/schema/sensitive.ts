@@ -35,3 +35,7 @@ export const SENSITIVE_LABELS: Record<SensitiveKind, string> = {
   secret: "a secret or credential",
   "payment-card": "payment card details",
 };
+
+/** The warning a person sees above a form field that looks like it asks for a secret (terminal and page alike). */
+export const sensitiveWarning = (label: string, kind: SensitiveKind) =>
+  `"${label}" looks like it asks for ${SENSITIVE_LABELS[kind]}. Servers must not collect that in a form; only answer if you trust this server.`;

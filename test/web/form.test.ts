@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { answers, assertAccessible, assertClean, mount, screenshots, shownText, webBench } from "./helpers.js";
 import { SERVER, TRIP } from "./trip-form.js";
+import { sensitiveWarning } from "../../src/schema/sensitive.js";
 
 const bench = webBench();
 const showForm = (page: Page, extra: Record<string, unknown> = {}) =>
@@ -271,6 +272,18 @@ describe("<mcp-elicit-form>", () => {
       (await answers(page)).map((a) => a.detail),
       [{ action: "decline" }],
     );
+    await assertClean(page, errors);
+    await page.close();
+  });
+
+  test("a field that looks like it asks for a secret gets the terminal's warning above the form", async () => {
+    const { page, errors } = await bench.open();
+    const card = { type: "object", properties: { cardNumber: { type: "string", title: "Card number" }, city: { type: "string" } } };
+    await mount(page, "mcp-elicit-form", { request: { message: "Pay", requestedSchema: card, server: SERVER } });
+    assert.deepEqual(await page.getByRole("list", { name: "Warnings" }).getByRole("listitem").allInnerTexts(), [
+      `Warning: ${sensitiveWarning("Card number", "payment-card")}`,
+    ]);
+    await assertAccessible(page);
     await assertClean(page, errors);
     await page.close();
   });

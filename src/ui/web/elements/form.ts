@@ -3,6 +3,7 @@
 // from describeFields and the answer is checked by validateContent: the same code as the client and server.
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from "lit";
 import { describeFields, humanize, type Field } from "../../../schema/fields.js";
+import { sensitiveWarning } from "../../../schema/sensitive.js";
 import type { RequestedSchema } from "../../../schema/types.js";
 import { emitAnswer } from "./answer-event.js";
 import { renderField } from "./form-field.js";
@@ -154,7 +155,7 @@ export class McpElicitForm extends LitElement implements McpElicitFormElement {
     if (this._phase === "review") return this.renderReview(heading, cancel);
     return html`<form novalidate part="form" @submit=${this.submit}>
       <h2 part="heading">${heading}</h2>
-      ${intro}
+      ${intro} ${own ? nothing : this.renderWarnings()}
       ${this.fields.some((f) => f.required) ? html`<p class="muted">Fields marked <span aria-hidden="true">*</span> are required.</p>` : nothing}
       ${this.fields.map((field, index) =>
         renderField({ field, index, raw: this._raws[index] ?? "", error: this._errors[index], onChange: (raw) => this.change(index, raw) }),
@@ -163,6 +164,16 @@ export class McpElicitForm extends LitElement implements McpElicitFormElement {
         <button type="submit" class="primary" part="button primary submit">Submit</button>${decline}${cancel}
       </div>
     </form>`;
+  }
+
+  /** Fields that look like they ask for a secret: the same warning the terminal shows. */
+  private renderWarnings(): TemplateResult | typeof nothing {
+    const warnings = this.fields.filter((f) => f.sensitive).map((f) => sensitiveWarning(f.label, f.sensitive!));
+    return warnings.length
+      ? html`<ul class="warnings" aria-label="Warnings">
+          ${warnings.map((w) => html`<li class="warning" part="warning">Warning: ${w}</li>`)}
+        </ul>`
+      : nothing;
   }
 
   private renderReview(heading: string, cancel: TemplateResult): TemplateResult {
