@@ -4,7 +4,9 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { attachElicitation } from "../../src/client/index.js";
+import { scriptedUI } from "../../src/ui/scripted.js";
 import { BIN, runCli } from "../helpers/cli.js";
 import { clientFor } from "../helpers/mcp.js";
 import { signIn } from "../helpers/oidc.js";
@@ -80,6 +82,53 @@ describe("elicit serve travel --http --auth", () => {
       assert.notEqual(result.isError, true);
     } finally {
       await client.close();
+    }
+  });
+
+  test("a booking belongs to who made it: alice's reference shows bob nothing", async () => {
+    const connectAs = async (user: string) => {
+      const { accessToken } = await signIn({ issuer: served.issuer, user, resource: served.url, scopes: ["mcp:tools"] });
+      tokens.push(accessToken);
+      const client = new Client({ name: user, version: "1.0.0" });
+      const ui = scriptedUI(
+        [
+          { match: "Barcelona", action: "accept", content: { confirmBooking: true } },
+          {
+            match: "contact|traveler",
+            action: "accept",
+            content: { fullName: "Alice Liddell", email: "alice@example.com", phone: "+44 20 7946 0958" },
+          },
+        ],
+        { log: () => {} },
+      );
+      const { callTool } = attachElicitation(client, { ui });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(served.url), { requestInit: { headers: { authorization: `Bearer ${accessToken}` } } }),
+      );
+      return { client, callTool };
+    };
+    const alice = await connectAs("alice");
+    const bob = await connectAs("bob");
+    try {
+      const booked = await alice.callTool({
+        name: "book_trip",
+        arguments: { destination: "Barcelona", departDate: "2026-06-15", returnDate: "2026-06-22" },
+      });
+      const reference = (booked.structuredContent as { reference: string }).reference;
+      assert.match(reference, /^ELC-/);
+      const text = (r: Awaited<ReturnType<typeof alice.callTool>>) => (r.content as Array<{ text: string }>)[0]!.text;
+      assert.equal(
+        text(await bob.callTool({ name: "save_itinerary", arguments: { bookingReference: reference } })),
+        `No booking ${reference} was found; book_trip returns the reference of each booking it makes.`,
+      );
+      // alice's own: found (not written without a root, so it comes back inline).
+      assert.match(
+        text(await alice.callTool({ name: "save_itinerary", arguments: { bookingReference: reference } })),
+        /^The itinerary was not saved: .*Alice Liddell/s,
+      );
+    } finally {
+      await alice.client.close();
+      await bob.client.close();
     }
   });
 

@@ -4,7 +4,16 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { choice, form, text, yesNo } from "../../schema/builders.js";
 import type { ElicitContext } from "../../server/kit.js";
-import { INSURANCE_USD, newReference, ROOM_TYPES, SEAT_PREFERENCES, type Booking, type BookingStore, type Traveler } from "./bookings.js";
+import {
+  INSURANCE_USD,
+  newReference,
+  ownerOf,
+  ROOM_TYPES,
+  SEAT_PREFERENCES,
+  type Booking,
+  type BookingStore,
+  type Traveler,
+} from "./bookings.js";
 import { dateRange, describeLeg, usd, type Flight } from "./flights.js";
 import { DEFAULT_PREFERENCES, rankFlights } from "./ranking.js";
 import { fail, resolveTrip, say, type Trip } from "./trip.js";
@@ -108,6 +117,7 @@ export async function bookTrip(args: BookTripArgs, ctx: ElicitContext, store: Bo
       travelInsurance: insuranceUsd > 0,
       traveler,
       price: { flightsUsd, hotelUsd, insuranceUsd, totalUsd: total + insuranceUsd },
+      ...(ctx.principal ? { owner: ownerOf(ctx.principal) } : {}),
     };
     await store.set(made.reference, made);
     return made;

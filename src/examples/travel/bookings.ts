@@ -30,7 +30,16 @@ export interface Booking {
   travelInsurance: boolean;
   traveler: Traveler;
   price: { flightsUsd: number; hotelUsd: number; insuranceUsd: number; totalUsd: number };
+  /** Who booked, when the server requires sign-in (`elicit serve travel --http --auth`): only they see it. */
+  owner?: string;
 }
+
+/** The owner a signed-in caller's bookings get: the issuer and the subject (two servers may both have an "alice"). */
+export const ownerOf = (principal: { issuer: string; sub: string } | undefined) => (principal ? `${principal.issuer} ${principal.sub}` : undefined);
+
+/** Whether `caller` may see `booking`: anyone when it was made without sign-in, else only its owner. */
+export const mayView = (booking: Booking, caller: { issuer: string; sub: string } | undefined) =>
+  booking.owner === undefined || booking.owner === ownerOf(caller);
 
 export interface BookingStore {
   get(reference: string): Booking | undefined | Promise<Booking | undefined>;

@@ -6,7 +6,7 @@ import * as z from "zod";
 import type { Elicitation, ElicitContext } from "../../server/kit.js";
 import { findBestFlight } from "./best-flight.js";
 import { bookTrip } from "./book-trip.js";
-import { defaultBookingStore, REFERENCE_PATTERN, type BookingStore } from "./bookings.js";
+import { defaultBookingStore, mayView, REFERENCE_PATTERN, type BookingStore } from "./bookings.js";
 import { dateRange, describeFlight, usd } from "./flights.js";
 import { itineraryFileName, itineraryMarkdown, UnsafeWriteError, writeInRoot } from "./itinerary.js";
 import { fail, resolveTrip, say, tripArgs } from "./trip.js";
@@ -34,7 +34,9 @@ function searchFlights(args: { destination: string; departDate: string; returnDa
 async function saveItinerary(bookingReference: string, ctx: ElicitContext, store: BookingStore): Promise<CallToolResult> {
   const reference = bookingReference.trim().toUpperCase();
   if (!REFERENCE_PATTERN.test(reference)) return fail(`"${bookingReference}" is not a booking reference; they look like ELC-7QK2MX (book_trip returns one).`);
-  const booking = await store.get(reference);
+  const found = await store.get(reference);
+  // Another signed-in user's booking is answered like a missing one: a reference alone shows nothing.
+  const booking = found && mayView(found, ctx.principal) ? found : undefined;
   if (!booking) return fail(`No booking ${reference} was found; book_trip returns the reference of each booking it makes.`);
   const markdown = itineraryMarkdown(booking);
 
