@@ -146,13 +146,15 @@ export function authorizeWith(auth: HostAuth, ui: ElicitationUI): (request: Sign
     const answer = auth.interactive
       ? await terminalUI({ output: process.stderr, openUrl }).url({ message, analysis }, context)
       : await ui.url({ message, analysis }, context);
-    if (answer !== "accept")
+    if (answer !== "accept") {
+      const why = request.reason === "expired" ? "the saved sign-in has expired and could not be renewed, and " : "";
       throw new LoginError(
         "declined",
         auth.interactive
-          ? `you did not consent to sign in at ${at}, so ${server} was not called.`
-          : `consent to sign in at ${at} was not given (an answers file entry matching "Sign in" with action: accept gives it), so ${server} was not called.`,
+          ? `${why}you did not consent to sign in at ${at}, so ${server} was not called.`
+          : `${why}consent to sign in at ${at} was not given (an answers file entry matching "Sign in" with action: accept gives it), so ${server} was not called.`,
       );
+    }
     if (!auth.interactive) await openUrl(analysis.url);
   };
 }

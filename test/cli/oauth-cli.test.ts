@@ -139,6 +139,33 @@ describe("a pre-registered confidential client", () => {
   });
 });
 
+describe("a saved sign-in that cannot be renewed", () => {
+  test("a revoked refresh token: the next call says the sign-in expired; without consent to sign in again, exit 2", async () => {
+    const first = await search(["--answers", ANSWERS], { SIGN_IN_BROWSER: "user:demo" });
+    assert.equal(first.code, 0, first.stderr);
+    const folder = join(first.config, "mcp-elicit", "oauth");
+    const path = join(folder, readdirSync(folder)[0]!);
+    const saved = JSON.parse(readFileSync(path, "utf8"));
+    const { client, tokens } = saved.issuers[issuer];
+    const meta = await discover(issuer);
+    const revoked = await fetch(meta.revocation_endpoint!, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ token: tokens.refresh_token, client_id: client.client_id }),
+    });
+    assert.equal(revoked.status, 200);
+    saved.issuers[issuer].tokens.expires_at = Date.now() - 1000;
+    writeFileSync(path, JSON.stringify(saved));
+    const r = await search([], {}, first.config);
+    assert.equal(r.code, 2);
+    assert.match(
+      r.stderr,
+      /could not sign in to .*: the saved sign-in has expired and could not be renewed, and consent to sign in at 127\.0\.0\.1 was not given/,
+    );
+    for (const secret of [tokens.access_token, tokens.refresh_token]) assert.ok(!r.stderr.includes(secret) && !r.stdout.includes(secret));
+  });
+});
+
 describe("--token: a bearer given by hand", () => {
   test("is sent as it is and never stored; ELICIT_TOKEN works too", async () => {
     const { accessToken } = await signIn({ issuer, user: "bob", resource: url, scopes: ["mcp:tools"] });
