@@ -12,6 +12,8 @@ export const WEB_ENTRIES = [
   { in: "src/ui/web/elements/index.ts", out: "elements" },
   // The page webUI() serves; it finds the elements in elements.js, loaded next to it.
   { in: "src/ui/web/page/main.ts", out: "page" },
+  // The URL kit's hosted form page (src/server/url/pages/form.ts); it too finds the elements in elements.js.
+  { in: "src/server/url/pages/browser/form-page.ts", out: "url-form" },
 ];
 
 // The one Node module the shared code imports (`domainToUnicode` in the URL analysis) has a browser

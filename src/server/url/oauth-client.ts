@@ -16,8 +16,8 @@ export interface ThirdPartyProvider {
   clientSecret?: string;
   /** Scopes to ask for. */
   scopes: string[];
-  /** Shown on the pages ("Connect your <displayName> account"); default: the issuer's host. */
-  displayName?: string;
+  /** Shown on the pages, e.g. "SkyMiles" (default: the key in `providers`). */
+  title?: string;
   /** Extra authorization request parameters (e.g. `resource`, `audience`). */
   authorizationParams?: Record<string, string>;
 }
@@ -139,6 +139,16 @@ export class OAuthClient {
       ...(typeof registered.client_secret === "string" ? { clientSecret: registered.client_secret } : {}),
     });
     return config;
+  }
+
+  /** The origin of the authorization endpoint (a page's form-action must allow it); the issuer's while it is not discovered. */
+  async authorizationOrigin(): Promise<string> {
+    try {
+      const endpoint = (await this.configuration()).serverMetadata().authorization_endpoint;
+      return endpoint ? new URL(endpoint).origin : this.issuer.origin;
+    } catch {
+      return this.issuer.origin;
+    }
   }
 
   /** The authorization request: code flow, PKCE S256 from `codeVerifier`, the given state and nonce. */

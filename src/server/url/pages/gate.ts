@@ -1,0 +1,132 @@
+// Every page that acts on a flow passes here first: the id must name a live, pending flow; the person
+// in the browser must be the one the flow was made for; and the flow is bound to the first browser that
+// passes (a link forwarded on after that is refused, even to the same person in another browser).
+// A refusal changes nothing: the flow stays pending for the right person.
+import type { Context } from "hono";
+import { isFlowId, type UrlFlow } from "../flows.js";
+import { isLoopbackAddress, isLoopbackHostHeader, samePerson, vaultOwner, type Person } from "../identity.js";
+import type { VaultPrincipal } from "../vault.js";
+import { browserId, signedInPerson } from "./browser-session.js";
+import type { PagesConfig } from "./config.js";
+import type { Problem } from "./problems.js";
+import { csrfToken } from "./security.js";
+import { hostOf, line, postButton } from "./views.js";
+
+export interface Admitted {
+  flow: UrlFlow;
+  /** Who is here: a signed-in or identified person, or "loopback" (whoever uses this machine). */
+  person: Person | "loopback";
+  /** Whose vault entries this flow writes. */
+  owner: VaultPrincipal;
+  browser: string;
+}
+
+/** The answer when the person must sign in first: a redirect to the sign-in. */
+export interface SignInFirst {
+  signIn: string;
+}
+
+export const asker = (flow: UrlFlow) => ({ server: flow.server, client: flow.client });
+
+const INVALID: Problem = {
+  status: 404,
+  title: "This link is not valid",
+  text: ["Nothing is waiting at this address. Check that the whole link was copied, or ask for a new one."],
+};
+
+/** The flow behind `id` while it can still be acted on, or why not. */
+export async function pendingFlow(config: PagesConfig, id: string): Promise<UrlFlow | Problem> {
+  if (!isFlowId(id)) return INVALID;
+  const flow = await config.flows.get(id);
+  const outcome = await config.flows.outcome(id);
+  if (outcome === "expired")
+    return {
+      status: 410,
+      title: "This link has expired",
+      text: ["The request it was made for is over. Ask for a new link if you still need one."],
+    };
+  if (outcome !== undefined)
+    return {
+      status: 410,
+      title: "This link was already used",
+      text: [`The request it was made for has ended (${outcome}). A link works once.`],
+      ...(flow ? { asker: asker(flow) } : {}),
+    };
+  if (!flow) return INVALID;
+  return flow;
+}
+
+function refusedFor(config: PagesConfig, flow: UrlFlow, person: Person, browser: string, from: string): Problem {
+  const signOut =
+    config.identity.kind === "oidc"
+      ? postButton(
+          `${config.base.pathname}logout`,
+          { csrf: csrfToken(config.keys.pages, browser, "logout", flow.id), return: from },
+          "Sign out and use another account",
+          "secondary",
+        )
+      : "";
+  const who = person.name ? `${line(person.name)} (${line(person.sub)})` : line(person.sub);
+  return {
+    status: 403,
+    title: "This link was made for someone else",
+    text: [
+      `You are signed in as ${who} at ${line(hostOf(person.issuer))}, but ${line(flow.server)} made this link for another person, so it cannot be used here.`,
+      "The request stays open for the person it was made for. If that is you, sign out and sign in with the account you use with " +
+        `${line(flow.client)}.`,
+    ],
+    extra: signOut,
+    asker: asker(flow),
+  };
+}
+
+/**
+ * Admits the browser to the flow `id`, or says why not (a Problem) or that it must sign in first.
+ * `from` is the page's path under the prefix (connect/ID or form/ID), where a sign-in comes back to.
+ */
+export async function admit(c: Context, config: PagesConfig, id: string, from: string): Promise<Admitted | Problem | SignInFirst> {
+  const flow = await pendingFlow(config, id);
+  if (!("kind" in flow)) return flow;
+  const browser = browserId(c, config.cookies);
+  const identity = config.identity;
+  let person: Person | "loopback";
+  if (identity.kind === "loopback") {
+    const remote = (c.env as { remoteAddress?: string } | undefined)?.remoteAddress;
+    if (!isLoopbackAddress(remote) || !isLoopbackHostHeader(c.req.header("host")))
+      return {
+        status: 403,
+        title: "Open this link on the computer that runs the server",
+        text: [`${line(flow.server)} runs in local mode: its pages answer only requests from the same computer.`],
+        asker: asker(flow),
+      };
+    person = "loopback";
+  } else {
+    const here = identity.kind === "identify" ? await identity.identify(c.req.raw) : await signedInPerson(c, config.cookies, config.store);
+    if (!here) {
+      if (identity.kind === "oidc") return { signIn: `${config.base.pathname}login?return=${encodeURIComponent(from)}` };
+      return {
+        status: 401,
+        title: "Sign in first",
+        text: [`Sign in to ${line(flow.server)}'s site in this browser, then open the link again.`],
+        asker: asker(flow),
+      };
+    }
+    person = here;
+    if (!flow.principal)
+      return {
+        status: 403,
+        title: "This link cannot be checked",
+        text: [`${line(flow.server)} made this link without knowing who asked, so nobody can be admitted to it.`],
+        asker: asker(flow),
+      };
+    if (!samePerson(here, flow.principal)) return refusedFor(config, flow, here, browser, from);
+  }
+  if (!(await config.flows.claim(flow.id, browser)))
+    return {
+      status: 409,
+      title: "This link is open in another browser",
+      text: ["A link works in the first browser it is opened in. Go on there, or ask for a new link."],
+      asker: asker(flow),
+    };
+  return { flow, person, owner: vaultOwner(flow), browser };
+}

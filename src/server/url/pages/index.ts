@@ -1,0 +1,118 @@
+// The kit's pages as one Hono app under the kit's base path: sign-in (login.ts), the connect page and
+// third-party callback (connect.ts), the hosted form (form.ts) and their assets. Every response carries
+// the security headers; a page that leads elsewhere widens only its own form-action.
+import { Hono } from "hono";
+import type { PagesContext } from "../kit.js";
+import { OAuthClient, checkIssuer, type RegistrationCache, type ThirdPartyProvider } from "../oauth-client.js";
+import { isLoopbackHostHeader } from "../identity.js";
+import { createHash } from "node:crypto";
+import { asset } from "./assets.js";
+import type { ConnectProvider, PagesConfig, PagesEnv, PagesIdentity } from "./config.js";
+import { connectRoutes } from "./connect.js";
+import { formRoutes } from "./form.js";
+import { loginRoutes } from "./login.js";
+import { problemPage } from "./render.js";
+import { contentSecurityPolicy, SECURITY_HEADERS } from "./security.js";
+
+/** Where the peer's address comes from: given directly, or as @hono/node-server's env ({ incoming }). */
+export type PeerInfo = { remoteAddress?: string } | { incoming?: { socket?: { remoteAddress?: string } } };
+
+export type PagesHandler = (request: Request, peer?: PeerInfo) => Promise<Response>;
+
+/** Dynamic registrations, kept in the vault (a client secret is a secret) under the kit's own principal. */
+function registrationCache(context: PagesContext): RegistrationCache {
+  const owner = { issuer: "urn:mcp-elicit:kit", sub: "registrations" };
+  const name = (issuer: string, redirect: string) => createHash("sha256").update(`${issuer} ${redirect}`).digest("base64url");
+  return {
+    load: (issuer, redirect) => context.kit.vault.get(owner, name(issuer, redirect)),
+    save: (issuer, redirect, registration) => context.kit.vault.put(owner, name(issuer, redirect), registration, "registration"),
+  };
+}
+
+function identityOf(context: PagesContext, registrations: RegistrationCache, clientName: string): PagesIdentity {
+  const option = context.kit.options.identity ?? "oidc";
+  if (option === "loopback") return { kind: "loopback" };
+  if (typeof option === "object") return { kind: "identify", identify: (request) => option.identify(request) };
+  const oidc = context.kit.options.oidc;
+  if (!oidc?.issuer)
+    return { kind: "oidc", problem: "This server's pages are not set up with the authorization server people sign in at (oidc.issuer)." };
+  checkIssuer(oidc.issuer, "createUrlKit oidc");
+  const signIn = new OAuthClient({
+    issuer: oidc.issuer,
+    ...(oidc.clientId ? { clientId: oidc.clientId } : {}),
+    ...(oidc.clientSecret ? { clientSecret: oidc.clientSecret } : {}),
+    redirectUri: new URL("login/callback", context.baseUrl).href,
+    clientName,
+    registrations,
+  });
+  return { kind: "oidc", signIn };
+}
+
+function providersOf(context: PagesContext, registrations: RegistrationCache, clientName: string): Map<string, ConnectProvider> {
+  const providers = new Map<string, ConnectProvider>();
+  const redirectUri = new URL("callback", context.baseUrl).href;
+  for (const [name, settings] of Object.entries(context.kit.options.providers ?? {}) as Array<[string, ThirdPartyProvider]>) {
+    const client = new OAuthClient({
+      issuer: settings.issuer,
+      ...(settings.clientId ? { clientId: settings.clientId } : {}),
+      ...(settings.clientSecret ? { clientSecret: settings.clientSecret } : {}),
+      redirectUri,
+      clientName,
+      registrations,
+    });
+    providers.set(name, { name, title: settings.title ?? name, settings, client });
+  }
+  return providers;
+}
+
+/** The pages for a kit whose base URL is known. */
+export function createPages(context: PagesContext, hooks: { onerror?: (error: Error) => void } = {}): PagesHandler {
+  const base = context.baseUrl;
+  const serverName = context.kit.options.serverName ?? base.host;
+  const registrations = registrationCache(context);
+  const config: PagesConfig = {
+    base,
+    store: context.store,
+    flows: context.kit.flows,
+    vault: context.kit.vault,
+    keys: context.keys,
+    identity: identityOf(context, registrations, serverName),
+    providers: providersOf(context, registrations, serverName),
+    serverName,
+    // Secure everywhere but an http loopback origin (local development), where some browsers drop Secure cookies.
+    cookies: { path: base.pathname, secure: !(base.protocol === "http:" && isLoopbackHostHeader(base.host)) },
+    ...(hooks.onerror ? { onerror: hooks.onerror } : {}),
+  };
+
+  const app = new Hono<PagesEnv>().basePath(base.pathname.replace(/\/$/, ""));
+  app.use("*", async (c, next) => {
+    c.set("formTargets", []);
+    await next();
+    c.res.headers.set("Content-Security-Policy", contentSecurityPolicy(c.get("formTargets")));
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) c.res.headers.set(name, value);
+  });
+  app.get("/assets/:name", (c) => {
+    const found = asset(c.req.param("name"));
+    return found ? c.body(found.body, 200, { "Content-Type": found.type }) : c.body(null, 404);
+  });
+  loginRoutes(app, config);
+  connectRoutes(app, config);
+  formRoutes(app, config);
+  app.notFound((c) =>
+    problemPage(c, config, { status: 404, title: "Not found", text: [`${config.serverName} has no page at this address.`] }),
+  );
+  app.onError((error, c) => {
+    config.onerror?.(error);
+    return problemPage(c, config, {
+      status: 500,
+      title: "This page could not be shown",
+      text: ["Something went wrong on the server. Nothing was changed; try again."],
+    });
+  });
+
+  return (request, peer) => {
+    const remoteAddress =
+      peer && "incoming" in peer ? peer.incoming?.socket?.remoteAddress : (peer as { remoteAddress?: string } | undefined)?.remoteAddress;
+    return Promise.resolve(app.fetch(request, { remoteAddress }));
+  };
+}
