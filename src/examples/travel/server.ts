@@ -10,10 +10,13 @@ import { defaultBookingStore, mayView, REFERENCE_PATTERN, type BookingStore } fr
 import { dateRange, describeFlight, usd } from "./flights.js";
 import { itineraryFileName, itineraryMarkdown, UnsafeWriteError, writeInRoot } from "./itinerary.js";
 import { fail, resolveTrip, say, tripArgs } from "./trip.js";
+import { registerUrlTools, type TravelUrlTools } from "./url-tools.js";
 
 export interface TravelServerOptions {
   /** Where bookings live; default: one Map per process, shared by every instance (the HTTP path makes one per request). */
   store?: BookingStore;
+  /** URL mode (startTravelUrlMode): adds pay_for_booking and connect_frequent_flyer; `kit` must be the one createElicitation got. */
+  url?: TravelUrlTools;
 }
 
 function searchFlights(args: { destination: string; departDate: string; returnDate: string }): CallToolResult {
@@ -100,6 +103,7 @@ export function createTravelServer(kit: Elicitation, options: TravelServerOption
       inputSchema: z.object({ bookingReference: z.string().describe("The reference book_trip returned, e.g. ELC-7QK2MX") }),
     }, ({ bookingReference }, ctx) => saveItinerary(bookingReference, ctx, store));
 
+    if (options.url) registerUrlTools(kit, server, store, options.url);
     return server;
   };
 }

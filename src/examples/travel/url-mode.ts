@@ -1,0 +1,66 @@
+// The travel server's URL-mode half: the URL kit (pages, flows, vault) for pay_for_booking and
+// connect_frequent_flyer, and SkyMiles, a second local OpenID provider standing in for an airline's
+// frequent-flyer program (its accounts: demo/demo, alice/alice, bob/bob; nothing kept after exit).
+import type { OpenIdProvider } from "../auth/openid-provider.js";
+import type { KeyValueStore } from "../../store/types.js";
+import { createUrlKit, type UrlKit } from "../../server/url/kit.js";
+import { FREQUENT_FLYER_PROVIDER } from "./frequent-flyer.js";
+
+export interface TravelUrlModeOptions {
+  /**
+   * Who the person at the kit's pages is: "loopback" (a local server with no sign-in: whoever uses
+   * this computer), or the issuer of the authorization server that protects the MCP endpoint.
+   */
+  identity: "loopback" | { issuer: string };
+  /** Flows and the vault (default: memory). A durable store needs `vaultKey` or $MCP_ELICIT_VAULT_KEY. */
+  store?: KeyValueStore;
+  vaultKey?: string | Uint8Array;
+  /** The pages' public origin and prefix, when not served by serveHttp (which fills it). */
+  baseUrl?: string | URL;
+  onerror?: (error: Error) => void;
+}
+
+export interface TravelUrlMode {
+  kit: UrlKit;
+  /** SkyMiles' issuer: connect_frequent_flyer asks its userinfo endpoint who the member is. */
+  skymilesIssuer: string;
+  close(): Promise<void>;
+}
+
+/** Starts SkyMiles and makes the kit that connects to it. */
+export async function startTravelUrlMode(options: TravelUrlModeOptions): Promise<TravelUrlMode> {
+  // Loaded only here: the provider (oidc-provider, koa) is a large import nobody else needs.
+  const { startOpenIdProvider } = await import("../auth/openid-provider.js");
+  const skymiles: OpenIdProvider = await startOpenIdProvider({
+    users: [
+      { id: "demo", password: "demo", name: "Demo Traveler" },
+      { id: "alice", password: "alice", name: "Alice" },
+      { id: "bob", password: "bob", name: "Bob" },
+    ],
+    signInHint: "SkyMiles demo accounts: demo / demo, alice / alice, bob / bob.",
+    ...(options.onerror ? { onerror: options.onerror } : {}),
+  });
+  try {
+    const kit = createUrlKit({
+      serverName: "mcp-elicit-travel",
+      identity: options.identity === "loopback" ? "loopback" : "oidc",
+      ...(options.identity === "loopback" ? {} : { oidc: { issuer: options.identity.issuer } }),
+      ...(options.store ? { store: options.store } : {}),
+      ...(options.vaultKey !== undefined ? { vaultKey: options.vaultKey } : {}),
+      ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
+      // Registered dynamically at SkyMiles on first use (the kit remembers the registration in its vault).
+      providers: { [FREQUENT_FLYER_PROVIDER]: { issuer: skymiles.issuer, scopes: ["openid", "profile", "offline_access"], title: "SkyMiles" } },
+    });
+    return {
+      kit,
+      skymilesIssuer: skymiles.issuer,
+      close: async () => {
+        await kit.close();
+        await skymiles.close();
+      },
+    };
+  } catch (error) {
+    await skymiles.close();
+    throw error;
+  }
+}
