@@ -238,7 +238,8 @@ export async function call(tool: string, command: string[], options: CallOptions
       parseProtocol(options.protocol);
       parseConnectTimeout(options.connectTimeout);
       if (options.web && options.answers !== undefined) throw new HostError("give --web or --answers, not both.");
-      const auth = hostAuthOf(options, !options.web && options.answers === undefined && atTerminal());
+      // With --web the page asks and opens the sign-in address itself.
+      const auth = hostAuthOf(options, !options.web && options.answers === undefined && atTerminal(), options.web === true);
       const ui = options.web ? (web = await startWebUI(options)) : await uiFor(options.answers);
       return {
         target,

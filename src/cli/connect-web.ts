@@ -33,7 +33,7 @@ export async function connectWeb(command: string[], options: TargetOptions & Web
           roots: options.root,
           ...(options.connectTimeout !== undefined ? { connectTimeout: options.connectTimeout } : {}),
           // Not interactive: a sign-in's consent is asked in the page, like every other link.
-          auth: hostAuthOf(options, false),
+          auth: hostAuthOf(options, false, true),
         };
       },
       async (host, provider) => {

@@ -36,6 +36,8 @@ export interface HostAuth {
   noBrowser: boolean;
   /** A person at a terminal answers the consent question (else the command's UI does, e.g. an answers file). */
   interactive: boolean;
+  /** The command's UI opens a URL itself once consented to (the web page does; an answers file does not). */
+  uiOpensUrls: boolean;
   store: TokenStore;
   signInTimeoutMs?: number;
 }
@@ -43,7 +45,7 @@ export interface HostAuth {
 const DEFAULT_SIGN_IN_TIMEOUT_S = 300;
 
 /** The flags and environment as HostAuth. Secrets are checked for shape only, and never quoted back. */
-export function hostAuthOf(flags: AuthFlags, interactive: boolean, env: NodeJS.ProcessEnv = process.env): HostAuth {
+export function hostAuthOf(flags: AuthFlags, interactive: boolean, uiOpensUrls = false, env: NodeJS.ProcessEnv = process.env): HostAuth {
   const token = flags.token ?? (env.ELICIT_TOKEN?.trim() || undefined);
   const clientSecret = flags.clientSecret ?? (env.ELICIT_CLIENT_SECRET || undefined);
   if (token !== undefined && !/^[\x21-\x7e]+$/.test(token))
@@ -73,6 +75,7 @@ export function hostAuthOf(flags: AuthFlags, interactive: boolean, env: NodeJS.P
     ...(flags.clientMetadataUrl !== undefined ? { clientMetadataUrl: flags.clientMetadataUrl } : {}),
     noBrowser: flags.browser === false,
     interactive,
+    uiOpensUrls,
     store: fileTokenStore(),
     signInTimeoutMs: Math.round(seconds * 1000),
   };
@@ -123,7 +126,8 @@ const inert = (text: string) => sanitizeText(text, { maxLength: 200, multiline: 
  * The provider's authorize(): the consent question with the authorization URL's analysis (the
  * authorization server's host highlighted, its warnings), then the browser. At a terminal the
  * question is the terminal UI's URL consent; otherwise the command's UI answers (an answers file
- * entry matching "Sign in"), and the browser is opened here.
+ * entry matching "Sign in", or the web page, which opens the address itself), and the browser is
+ * opened here unless the UI did.
  */
 export function authorizeWith(auth: HostAuth, ui: ElicitationUI): (request: SignInRequest) => Promise<void> {
   const openUrl = urlOpener(auth.noBrowser);
@@ -155,7 +159,7 @@ export function authorizeWith(auth: HostAuth, ui: ElicitationUI): (request: Sign
           : `${why}consent to sign in at ${at} was not given (an answers file entry matching "Sign in" with action: accept gives it), so ${server} was not called.`,
       );
     }
-    if (!auth.interactive) await openUrl(analysis.url);
+    if (!auth.interactive && !auth.uiOpensUrls) await openUrl(analysis.url);
   };
 }
 
