@@ -56,7 +56,7 @@ export async function pendingFlow(config: PagesConfig, id: string): Promise<UrlF
   return flow;
 }
 
-function refusedFor(config: PagesConfig, flow: UrlFlow, person: Person, browser: string, from: string): Problem {
+async function refusedFor(config: PagesConfig, flow: UrlFlow, person: Person, browser: string, from: string): Promise<Problem> {
   const signOut =
     config.identity.kind === "oidc"
       ? postButton(
@@ -76,6 +76,9 @@ function refusedFor(config: PagesConfig, flow: UrlFlow, person: Person, browser:
         `${line(flow.client)}.`,
     ],
     extra: signOut,
+    ...(config.identity.kind === "oidc" && config.identity.signIn
+      ? { formTargets: [await config.identity.signIn.authorizationOrigin()] }
+      : {}),
     asker: asker(flow),
   };
 }

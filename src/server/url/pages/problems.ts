@@ -9,6 +9,8 @@ export interface Problem {
   text: string[];
   /** Extra content (a sign-out button) on the page form only. */
   extra?: Html | string;
+  /** Origins the page's forms may lead to (the sign-out button ends at the authorization server). */
+  formTargets?: string[];
   /** The flow the problem concerns, to name who asked. */
   asker?: { server: string; client: string };
 }

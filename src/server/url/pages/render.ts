@@ -6,6 +6,7 @@ import type { Problem } from "./problems.js";
 import { page, paragraphs } from "./views.js";
 
 export function problemPage(c: Context, config: PagesConfig, problem: Problem): Response | Promise<Response> {
+  if (problem.formTargets) c.set("formTargets", problem.formTargets);
   return c.html(
     page({
       title: problem.title,
