@@ -1,7 +1,7 @@
 // The pages' HTML: Hono's html`` template escapes every interpolated value, and every text that came
 // from a server, a client or a provider is first made inert (sanitizeText: no control, bidi or
 // invisible characters) and bounded. No inline script or style: the CSP forbids both.
-import { html } from "hono/html";
+import { html, raw } from "hono/html";
 import type { HtmlEscapedString } from "hono/utils/html";
 import { MAX_LABEL_LENGTH, MAX_MESSAGE_LENGTH, sanitizeText } from "../../../common/sanitize.js";
 
@@ -83,11 +83,17 @@ export function hostOf(url: string): string {
   }
 }
 
-/** JSON for a `<script type="application/json">` data block: `<` escaped so no text can close the element. */
+/**
+ * JSON for a `<script type="application/json">` data block. Script content is raw text (entities are not
+ * decoded there), so it is inserted unescaped, which is safe because `<`, `>` and `&` are written as
+ * JSON escapes: no text can close the element or open a comment.
+ */
 export const dataBlock = (value: unknown) =>
-  JSON.stringify(value)
-    .replace(/</g, "\\u003c")
-    .replace(/>/g, "\\u003e")
-    .replace(/&/g, "\\u0026")
-    .replace(/\u2028/g, "\\u2028")
-    .replace(/\u2029/g, "\\u2029");
+  raw(
+    JSON.stringify(value)
+      .replace(/</g, "\\u003c")
+      .replace(/>/g, "\\u003e")
+      .replace(/&/g, "\\u0026")
+      .replace(/\u2028/g, "\\u2028")
+      .replace(/\u2029/g, "\\u2029"),
+  );
