@@ -12,6 +12,7 @@ import { createMcpHandler, isLegacyRequest, type JSONRPCMessage, type McpServer,
 import { localhostHostValidation, NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from "@modelcontextprotocol/node";
 import { createAuthGate, ownerOf, prepareAuth, type AuthGate, type RequestWithAuth } from "./auth/gate.js";
 import type { HttpAuthOptions } from "./auth/options.js";
+import type { UrlKit } from "./url/kit.js";
 
 export type ServerFactory = (ctx: { era: "legacy" | "modern" }) => McpServer | Promise<McpServer>;
 
@@ -40,6 +41,12 @@ export interface ServeHttpOptions {
    * metadata is fetched before the server listens.
    */
   auth?: HttpAuthOptions;
+  /**
+   * URL mode: serve this kit's pages (connect, sign-in, OAuth callback, hosted forms) on the same
+   * origin, under /elicit/ (or under the path of the kit's own baseUrl); a kit without a baseUrl gets
+   * `<this server's origin>/elicit/`. The pages are for browsers: no bearer token is asked for them.
+   */
+  urlKit?: UrlKit;
 }
 
 export interface HttpServerHandle {
@@ -156,6 +163,7 @@ export async function serveHttp(factory: ServerFactory, options: ServeHttpOption
   const modern = toNodeHandler(createMcpHandler(factory, { legacy: "reject", ...(options.onerror ? { onerror: options.onerror } : {}) }));
   const validateHost = localhostHostValidation();
   const issuerMetadata = options.auth ? await prepareAuth(options.auth) : undefined;
+  const pages = options.urlKit ? await urlKitListener(options.urlKit, options.onerror) : undefined;
   let gate: AuthGate | undefined;
   /** Initialized sessions by id. */
   const sessions = new Map<string, Session>();
@@ -226,6 +234,7 @@ export async function serveHttp(factory: ServerFactory, options: ServeHttpOption
     try {
       if (localhostOnly && !validateHost(req, res)) return;
       const pathname = new URL(req.url ?? "/", "http://x").pathname;
+      if (pages && options.urlKit && pathname.startsWith(options.urlKit.baseUrl?.pathname ?? "/elicit/")) return await pages(req, res);
       if (issuerMetadata) {
         // Fail closed: nothing is served in the moment between listening and the gate being made.
         if (!gate) return sendJsonError(res, 503, -32000, "Server starting; try again");
@@ -300,6 +309,7 @@ export async function serveHttp(factory: ServerFactory, options: ServeHttpOption
   const { port } = server.address() as AddressInfo;
   const url = new URL(`http://${host.includes(":") ? `[${host}]` : host}:${port}${path}`);
   if (options.auth && issuerMetadata) gate = createAuthGate(options.auth, issuerMetadata, url, options.onerror);
+  options.urlKit?.mount(new URL("/elicit/", url));
   return {
     url,
     server,
@@ -313,4 +323,17 @@ export async function serveHttp(factory: ServerFactory, options: ServeHttpOption
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** The kit's pages as a Node request listener (Hono's adapter, loaded only for a server with a kit). */
+async function urlKitListener(kit: UrlKit, onerror?: (error: Error) => void) {
+  const { getRequestListener } = await import("@hono/node-server");
+  return getRequestListener((request) => kit.fetch(request), {
+    // Keep Node's own Request and Response: the rest of the process uses them.
+    overrideGlobalObjects: false,
+    errorHandler: (error) => {
+      onerror?.(error as Error);
+      return new Response("Internal error", { status: 500 });
+    },
+  });
 }

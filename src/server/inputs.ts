@@ -16,8 +16,12 @@ import { ProgressKeepAlive, sendLive } from "./live.js";
 import type { ReplayRun } from "./replay.js";
 import { cachedRoots, checkRootsResult, type RootsOptions } from "./roots.js";
 import { checkSampleParams, checkSampleResult, usesTools, type SampleOptions, type SampleParams, type SampleResult } from "./sample.js";
+import { urlInputs, type UrlCall, type UrlInputs } from "./url/elicit-url.js";
+import { liveUrlFlow } from "./url/live-url.js";
+import { replayUrlFlow } from "./url/replay-url.js";
 
-export interface ClientInputs {
+/** ctx.elicitUrl, ctx.connect and ctx.collect (URL mode, with createElicitation({ urlKit })) are in UrlInputs. */
+export interface ClientInputs extends UrlInputs {
   /** Asks the person to fill a form; the answer is validated before you see it. */
   elicit<S extends SchemaInput>(message: string, form: S, options?: ElicitOptions<Infer<S>>): Promise<ElicitOutcome<Infer<S>>>;
   /**
@@ -48,12 +52,22 @@ export interface InputSettings {
   attempts: number;
 }
 
-export function liveInputs(server: McpServer, ctx: ServerContext, protocol: ProtocolRevision, settings: InputSettings): ClientInputs {
+export function liveInputs(
+  server: McpServer,
+  ctx: ServerContext,
+  protocol: ProtocolRevision,
+  settings: InputSettings,
+  urlCall?: UrlCall,
+): ClientInputs {
   const caps = clientCapabilities(server, ctx, protocol);
   const supports = (feature: ClientFeature) => supportsFeature(caps, protocol, feature);
   const keepAlive = new ProgressKeepAlive(ctx, settings.progressIntervalMs);
   const { timeoutMs } = settings;
+  const urlMode = supports("elicitation.url");
   return withAsk({
+    ...urlInputs(urlCall, server, ctx, protocol, (call, ask) =>
+      liveUrlFlow(server, ctx, protocol, urlMode, keepAlive, call, ask, { timeoutMs }),
+    ),
     supports,
     elicit(message, form, opts = {}) {
       if (!supports("elicitation.form")) {
@@ -89,9 +103,17 @@ export function liveInputs(server: McpServer, ctx: ServerContext, protocol: Prot
   });
 }
 
-export function replayInputs(server: McpServer, ctx: ServerContext, run: ReplayRun, settings: InputSettings): ClientInputs {
+export function replayInputs(
+  server: McpServer,
+  ctx: ServerContext,
+  run: ReplayRun,
+  settings: InputSettings,
+  urlCall?: UrlCall,
+): ClientInputs {
   const caps = clientCapabilities(server, ctx, "2026-07-28");
+  const urlMode = supportsFeature(caps, "2026-07-28", "elicitation.url");
   return withAsk({
+    ...urlInputs(urlCall, server, ctx, "2026-07-28", (call, ask) => replayUrlFlow(ctx, run, urlMode, call, ask)),
     supports: (feature) => supportsFeature(caps, "2026-07-28", feature),
     elicit(message, form, opts = {}) {
       const ask = (params: Record<string, unknown>, attempt: number) =>

@@ -25,6 +25,8 @@ import { installStateGuard } from "./state-guard.js";
 import { DEFAULT_MAX_STATE_BYTES, toStateKey } from "./state.js";
 import type { Principal } from "./auth/options.js";
 import { principalOf as verifiedPrincipal } from "./auth/principal.js";
+import type { UrlCall } from "./url/elicit-url.js";
+import type { UrlKit } from "./url/kit.js";
 
 export interface ElicitationOptions {
   /**
@@ -51,6 +53,8 @@ export interface ElicitationOptions {
    * survives restarts; a fleet needs a store all instances share (and one stateKey).
    */
   store?: KeyValueStore;
+  /** URL mode: the kit (createUrlKit) whose flows, vault and pages ctx.elicitUrl, ctx.connect and ctx.collect use. */
+  urlKit?: UrlKit;
 }
 
 /**
@@ -120,12 +124,20 @@ export function createElicitation(options: ElicitationOptions = {}) {
   }));
 
   /** The handler's context on each path: the SDK's, plus what the tool can ask (inputs.ts). */
-  const contextFor = (server: McpServer, ctx: ServerContext, protocol: ProtocolRevision, run?: ReplayRun): ElicitContext => ({
+  const contextFor = (
+    server: McpServer,
+    ctx: ServerContext,
+    protocol: ProtocolRevision,
+    run?: ReplayRun,
+    url?: UrlCall,
+  ): ElicitContext => ({
     ...ctx,
-    ...(run ? replayInputs(server, ctx, run, settings) : liveInputs(server, ctx, protocol, settings)),
+    ...(run ? replayInputs(server, ctx, run, settings, url) : liveInputs(server, ctx, protocol, settings, url)),
     protocol,
     principal: verifiedPrincipal(ctx),
   });
+  const urlCallFor = (ctx: ServerContext, tool: string, args: unknown): UrlCall | undefined =>
+    options.urlKit && { kit: options.urlKit, tool, args, who: principalOf(ctx), used: new Set() };
 
   return {
     /** Registers a tool on an SDK McpServer whose handler gets `ctx.elicit`, `ctx.step`, `ctx.sample`, `ctx.roots` and `ctx.supports`. */
@@ -137,16 +149,21 @@ export function createElicitation(options: ElicitationOptions = {}) {
     ): RegisteredTool {
       const run = async (args: unknown, ctx: ServerContext) => {
         const protocol = revisionOf(server, ctx);
+        const url = urlCallFor(ctx, name, args);
         const call = async (ectx: ElicitContext) => {
+          let result: CallToolResult;
           try {
-            return await handler(args as Args<In>, ectx);
+            result = await handler(args as Args<In>, ectx);
           } catch (error) {
             return toToolError(error);
           }
+          // The call is over: a later call with the same arguments starts new URL flows.
+          if (url) await Promise.all([...url.used].map((key) => url.kit.flows.unalias(key)));
+          return result;
         };
         return protocol === "2026-07-28"
-          ? calls.run(ctx, name, (run) => call(contextFor(server, ctx, protocol, run)))
-          : call(contextFor(server, ctx, protocol));
+          ? calls.run(ctx, name, (run) => call(contextFor(server, ctx, protocol, run, url)))
+          : call(contextFor(server, ctx, protocol, undefined, url));
       };
       const register = server.registerTool.bind(server) as (n: string, c: object, cb: (...a: unknown[]) => unknown) => RegisteredTool;
       const tool = config.inputSchema

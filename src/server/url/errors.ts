@@ -1,0 +1,35 @@
+// How a tool that needs URL mode ends when its client cannot do it: a tool error naming what is needed,
+// or (the kit's `fallback: "link"`) a result with the connect link for the person to open.
+import { ToolError } from "../tool-error.js";
+
+/** The client cannot be sent a URL-mode elicitation (2025-06-18, or no elicitation.url capability). */
+export class UrlModeUnavailableError extends ToolError {
+  constructor(readonly request: string) {
+    super(
+      `This tool needs a client that supports URL-mode elicitation (2025-11-25 or later, capability elicitation.url) for "${request}".`,
+    );
+    this.name = "UrlModeUnavailableError";
+  }
+
+  protected override details() {
+    return { error: "input_unavailable", capability: "elicitation.url", request: this.request };
+  }
+}
+
+/** The fallback for such a client: the link goes to the person as text; calling the tool again finds the flow. */
+export class UrlLinkResult extends ToolError {
+  constructor(
+    readonly request: string,
+    readonly url: string,
+    readonly expiresAt: number,
+  ) {
+    super(
+      `${request}\n\nThis client cannot open links for the server, so open this one yourself (it is for you only, and expires at ${new Date(expiresAt).toISOString()}):\n${url}\n\nThen call this tool again.`,
+    );
+    this.name = "UrlLinkResult";
+  }
+
+  protected override details() {
+    return { error: "url_required", request: this.request, url: this.url, expiresAt: new Date(this.expiresAt).toISOString() };
+  }
+}

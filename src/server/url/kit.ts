@@ -1,0 +1,150 @@
+// createUrlKit: everything URL-mode elicitation needs on the server, in one object that tool handlers
+// (through createElicitation({ urlKit })) and the HTTP server (serveHttp(factory, { urlKit }), under
+// /elicit/) share: the flows, the credential vault, and the pages a person opens.
+//
+// The URL a client sees is always the kit's own connect page, `<baseUrl>connect/<flow id>`: the page
+// checks who opened it before sending the person on, so no author URL, user data or credential ever
+// travels in an elicitation.
+import { memoryStore } from "../../store/memory.js";
+import type { KeyValueStore } from "../../store/types.js";
+import { FlowStore } from "./flows.js";
+import { resolveKitKey, type KitKeys } from "./keys.js";
+import { Vault } from "./vault.js";
+
+/** A third-party OAuth authorization server the kit can connect a person's account at (ctx.connect). */
+export interface ThirdPartyProvider {
+  /** The provider's issuer URL (its metadata is discovered from it). */
+  issuer: string;
+  /** Absent: registered dynamically (RFC 7591) on first use, as the pages' OAuth client does. */
+  clientId?: string;
+  clientSecret?: string;
+  scopes: string[];
+  /** Shown on the pages, e.g. "SkyMiles" (default: the key in `providers`). */
+  title?: string;
+}
+
+/** How the pages learn who is in the browser, to compare with who the tool asked. */
+export type IdentityOption = "oidc" | "loopback" | { identify(request: Request): Promise<{ issuer: string; sub: string } | undefined> };
+
+export interface UrlKitOptions {
+  /** Public origin and path prefix of the pages, e.g. "https://mcp.example.com/elicit/". serveHttp fills it when absent. */
+  baseUrl?: string | URL;
+  /** Where flows, sign-in sessions and the vault live (default: memory, for one process; `sqliteStore(file)` survives restarts). */
+  store?: KeyValueStore;
+  /** 32 bytes (or 64 hex digits / base64url) encrypting the vault; required with a durable store ($MCP_ELICIT_VAULT_KEY also works). */
+  vaultKey?: string | Uint8Array;
+  /** How the person in the browser is identified (default "oidc": sign-in at `oidc.issuer`). */
+  identity?: IdentityOption;
+  /** The authorization server the person signs in at: the one protecting the MCP endpoint. */
+  oidc?: { issuer: string; clientId?: string; clientSecret?: string };
+  /** Third-party OAuth providers for ctx.connect, by name. */
+  providers?: Record<string, ThirdPartyProvider>;
+  /** How long a flow can be finished (default 10 minutes). */
+  flowTtlMs?: number;
+  /**
+   * What a tool whose client cannot do URL mode (2025-06-18, or no elicitation.url capability) gets:
+   * "error" (default) a tool error naming what is needed; "link" a tool result with the connect link as
+   * text, for the person to open (the same identity rules apply); a retry of the call finds the flow.
+   */
+  fallback?: "error" | "link";
+  /** The MCP server's name as the pages show it (default: the baseUrl's host). */
+  serverName?: string;
+}
+
+export interface UrlKit {
+  readonly flows: FlowStore;
+  readonly vault: Vault;
+  readonly options: Readonly<UrlKitOptions>;
+  /** The pages' origin and prefix, once known (given, or filled by serveHttp). */
+  readonly baseUrl: URL | undefined;
+  /** The pages, as a fetch handler: mount it in any HTTP server at baseUrl's path. */
+  fetch(request: Request): Promise<Response>;
+  /** The URL a client is sent for a flow: the kit's connect page. */
+  connectUrl(flowId: string): string;
+  /** Sets baseUrl when none was given (serveHttp calls it with `<its origin>/elicit/`); a given baseUrl is kept. */
+  mount(baseUrl: string | URL): void;
+  /** Aborted by close(): background work (completion notices) stops. */
+  readonly signal: AbortSignal;
+  close(): Promise<void>;
+}
+
+/** The pages' view of the kit, for `./pages/` (it is built once baseUrl is known). */
+export interface PagesContext {
+  kit: UrlKit;
+  keys: KitKeys;
+  store: KeyValueStore;
+  baseUrl: URL;
+}
+
+const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
+export const isLoopbackHost = (hostname: string) => LOOPBACK.has(hostname) || /^127(\.\d{1,3}){3}$/.test(hostname);
+
+/** The pages' base URL, checked: http(s), no credentials, query or fragment, HTTPS off loopback, a trailing slash. */
+export function checkBaseUrl(value: string | URL): URL {
+  let url: URL;
+  try {
+    url = new URL(String(value));
+  } catch {
+    throw new TypeError(`createUrlKit: baseUrl ${JSON.stringify(String(value))} is not a URL.`);
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:")
+    throw new TypeError(`createUrlKit: baseUrl must be an https URL, got ${url.protocol}`);
+  if (url.protocol === "http:" && !isLoopbackHost(url.hostname))
+    throw new TypeError(
+      `createUrlKit: baseUrl ${url.origin} uses http off loopback; the pages take sign-ins and credentials, so they need https outside localhost.`,
+    );
+  if (url.username || url.password || url.search || url.hash)
+    throw new TypeError("createUrlKit: baseUrl must not hold credentials, a query or a fragment.");
+  if (!url.pathname.endsWith("/")) url.pathname += "/";
+  return url;
+}
+
+export function createUrlKit(options: UrlKitOptions = {}): UrlKit {
+  const store = options.store ?? memoryStore();
+  const keys = resolveKitKey(options.vaultKey, options.store !== undefined);
+  const flows = new FlowStore(store, { ...(options.flowTtlMs !== undefined ? { ttlMs: options.flowTtlMs } : {}) });
+  const vault = new Vault(store, keys);
+  const closing = new AbortController();
+  let baseUrl = options.baseUrl === undefined ? undefined : checkBaseUrl(options.baseUrl);
+  let pages: Promise<(request: Request) => Promise<Response>> | undefined;
+
+  const kit: UrlKit = {
+    flows,
+    vault,
+    options,
+    get baseUrl() {
+      return baseUrl;
+    },
+    get signal() {
+      return closing.signal;
+    },
+    async fetch(request) {
+      if (!baseUrl) return new Response("Not found", { status: 404 });
+      pages ??= loadPages({ kit, keys, store, baseUrl });
+      return (await pages)(request);
+    },
+    connectUrl(flowId) {
+      if (!baseUrl)
+        throw new Error(
+          "createUrlKit: the pages' address is not known yet; pass baseUrl, or serve the kit with serveHttp(factory, { urlKit }).",
+        );
+      return new URL(`connect/${encodeURIComponent(flowId)}`, baseUrl).href;
+    },
+    mount(url) {
+      baseUrl ??= checkBaseUrl(url);
+    },
+    async close() {
+      closing.abort(new Error("The URL kit was closed."));
+      // A store the caller gave is theirs to close.
+      if (!options.store) await store.close();
+    },
+  };
+  return kit;
+}
+
+/** The pages (./pages/): loaded on the first request, so a kit used only for its flows and vault never loads them. */
+async function loadPages(context: PagesContext): Promise<(request: Request) => Promise<Response>> {
+  void context;
+  // The pages are served by ./pages/ once it is part of the kit; until then every page is not found.
+  return async () => new Response("Not found", { status: 404 });
+}
