@@ -22,3 +22,7 @@ export { CLIENT_FEATURES, type ClientFeature } from "./capabilities.js";
 export type { ClientInputs } from "./inputs.js";
 export { checkSampleParams, type SampleOptions, type SampleParams, type SampleResult } from "./sample.js";
 export type { RootsOptions } from "./roots.js";
+export { createUrlKit, type IdentityOption, type ThirdPartyProvider, type UrlKit, type UrlKitOptions } from "./url/kit.js";
+export { FlowStore, type FlowKind, type FlowOutcome, type FlowStoreOptions, type UrlFlow } from "./url/flows.js";
+export type { CollectOptions, ConnectOptions, UrlElicitOptions, UrlInputs, UrlOutcome, UrlResult } from "./url/elicit-url.js";
+export { UrlLinkResult, UrlModeUnavailableError } from "./url/errors.js";
