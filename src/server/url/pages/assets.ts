@@ -13,6 +13,9 @@ function bundleDir(): string {
   throw new Error("The pages' bundles (dist/web/elements.js, dist/web/url-form.js) are missing: build them with `npm run build`.");
 }
 
+// A padlock: the page's own icon, so the browser does not ask the origin's root for one.
+const ICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect x="2" y="7" width="12" height="8" rx="1.5" fill="#1f5fbf"/><path d="M5 7V5a3 3 0 0 1 6 0v2" fill="none" stroke="#1f5fbf" stroke-width="1.6"/></svg>`;
+
 export interface Asset {
   type: string;
   body: string;
@@ -23,6 +26,7 @@ const cache = new Map<string, Asset>();
 /** The asset called `name`, or undefined for any other name. */
 export function asset(name: string): Asset | undefined {
   if (name === "pages.css") return { type: "text/css; charset=utf-8", body: PAGES_CSS };
+  if (name === "icon.svg") return { type: "image/svg+xml", body: ICON };
   if (name !== "elements.js" && name !== "url-form.js") return undefined;
   let found = cache.get(name);
   if (!found) cache.set(name, (found = { type: "text/javascript; charset=utf-8", body: readFileSync(bundleDir() + name, "utf8") }));
