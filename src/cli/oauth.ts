@@ -86,8 +86,9 @@ const line = (text: string) => process.stderr.write(text + "\n");
 /**
  * Opens a URL the person consented to: the BROWSER environment variable first (a command, or a
  * colon-separated list of them, `%s` standing for the URL, else the URL appended: the convention
- * xdg-open and many CLIs follow), else the system's opener. When that fails, or with --no-browser,
- * the address is printed on a line of its own, to open by hand.
+ * xdg-open and many CLIs follow), else the system's opener. With --no-browser, without a display
+ * (Linux with neither DISPLAY nor WAYLAND_DISPLAY), or when the opener fails, the address is printed
+ * on a line of its own, to open by hand.
  */
 export function urlOpener(noBrowser: boolean, env: NodeJS.ProcessEnv = process.env): (url: string) => Promise<void> {
   const printed = (url: string, why: string) => {
@@ -97,6 +98,9 @@ export function urlOpener(noBrowser: boolean, env: NodeJS.ProcessEnv = process.e
   return async (url) => {
     if (noBrowser) return printed(url, "not opening a browser (--no-browser)");
     const command = env.BROWSER?.split(":").find((c) => c.trim() !== "");
+    // Linux without a graphical session: xdg-open would find no browser, or start a text one in our terminal.
+    if (!command && process.platform === "linux" && !env.DISPLAY && !env.WAYLAND_DISPLAY)
+      return printed(url, "no display to open a browser on");
     try {
       if (command) await runBrowser(command, url);
       else await open(url);

@@ -76,6 +76,18 @@ describe("the browser is started through BROWSER", () => {
     assert.equal(r.stdout, "");
   });
 
+  test(
+    "no BROWSER and no display: the address is printed on a line of its own instead",
+    { skip: process.platform !== "linux" },
+    async () => {
+      const r = await search(["--answers", ANSWERS], { BROWSER: "", DISPLAY: "", WAYLAND_DISPLAY: "", ELICIT_SIGN_IN_TIMEOUT: "1" });
+      assert.equal(r.code, 2);
+      const printed = /^elicit: no display to open a browser on; open this address in your browser:\n(\S+)$/m.exec(r.stderr);
+      assert.ok(printed, r.stderr);
+      assert.equal(new URL(printed[1]!).origin, issuer);
+    },
+  );
+
   test("without consent nothing is opened, and the call stops: exit 2", async () => {
     const to = join(dir, "never-recorded");
     const r = await search([], { BROWSER: `${process.execPath} ${RECORDER}`, RECORD_TO: to });
