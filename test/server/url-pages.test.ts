@@ -55,6 +55,12 @@ describe("connect a third-party account", () => {
     assert.equal(await bench.kit.vault.token(alice(), "skymiles"), stored.accessToken);
     assert.deepEqual(await bench.kit.vault.list(principalOf(bench, "bob")), [], "nothing for bob");
 
+    // Once the access token expires, the kit's vault refreshes it at SkyMiles with the refresh token.
+    await bench.kit.vault.put(alice(), "skymiles", { ...stored, expiresAt: Date.now() - 1 }, "oauth");
+    const fresh = await bench.kit.vault.token(alice(), "skymiles");
+    assert.ok(fresh && fresh !== stored.accessToken);
+    await bench.kit.vault.put(alice(), "skymiles", stored, "oauth");
+
     // The provider's answer, replayed in the same browser: refused, nothing changes.
     assert.equal(callbacks.length, 1);
     const replay = await ana.page.goto(callbacks[0]!);

@@ -3,17 +3,10 @@ import type { KeyValueStore } from "../../../store/types.js";
 import type { FlowStore } from "../flows.js";
 import type { Identify } from "../identity.js";
 import type { KitKeys } from "../keys.js";
-import type { OAuthClient, ThirdPartyProvider } from "../oauth-client.js";
+import type { OAuthClient } from "../oauth-client.js";
+import type { ConnectProvider } from "../provider-clients.js";
 import type { Vault } from "../vault.js";
 import type { CookieScope } from "./browser-session.js";
-
-export interface ConnectProvider {
-  name: string;
-  /** As the pages show it. */
-  title: string;
-  settings: ThirdPartyProvider;
-  client: OAuthClient;
-}
 
 export type PagesIdentity =
   { kind: "oidc"; signIn?: OAuthClient; problem?: string } | { kind: "loopback" } | { kind: "identify"; identify: Identify };

@@ -3,11 +3,11 @@
 // the security headers; a page that leads elsewhere widens only its own form-action.
 import { Hono } from "hono";
 import type { PagesContext } from "../kit.js";
-import { OAuthClient, checkIssuer, type RegistrationCache, type ThirdPartyProvider } from "../oauth-client.js";
+import { OAuthClient, checkIssuer, type RegistrationCache } from "../oauth-client.js";
+import { connectProvider, registrationCache, type ConnectProvider } from "../provider-clients.js";
 import { isLoopbackHostHeader } from "../identity.js";
-import { createHash } from "node:crypto";
 import { asset } from "./assets.js";
-import type { ConnectProvider, PagesConfig, PagesEnv, PagesIdentity } from "./config.js";
+import type { PagesConfig, PagesEnv, PagesIdentity } from "./config.js";
 import { connectRoutes } from "./connect.js";
 import { formRoutes } from "./form.js";
 import { loginRoutes } from "./login.js";
@@ -18,16 +18,6 @@ import { contentSecurityPolicy, SECURITY_HEADERS } from "./security.js";
 export type PeerInfo = { remoteAddress?: string } | { incoming?: { socket?: { remoteAddress?: string } } };
 
 export type PagesHandler = (request: Request, peer?: PeerInfo) => Promise<Response>;
-
-/** Dynamic registrations, kept in the vault (a client secret is a secret) under the kit's own principal. */
-function registrationCache(context: PagesContext): RegistrationCache {
-  const owner = { issuer: "urn:mcp-elicit:kit", sub: "registrations" };
-  const name = (issuer: string, redirect: string) => createHash("sha256").update(`${issuer} ${redirect}`).digest("base64url");
-  return {
-    load: (issuer, redirect) => context.kit.vault.get(owner, name(issuer, redirect)),
-    save: (issuer, redirect, registration) => context.kit.vault.put(owner, name(issuer, redirect), registration, "registration"),
-  };
-}
 
 function identityOf(context: PagesContext, registrations: RegistrationCache, clientName: string): PagesIdentity {
   const option = context.kit.options.identity ?? "oidc";
@@ -48,20 +38,9 @@ function identityOf(context: PagesContext, registrations: RegistrationCache, cli
   return { kind: "oidc", signIn };
 }
 
-function providersOf(context: PagesContext, registrations: RegistrationCache, clientName: string): Map<string, ConnectProvider> {
+function providersOf(context: PagesContext): Map<string, ConnectProvider> {
   const providers = new Map<string, ConnectProvider>();
-  const redirectUri = new URL("callback", context.baseUrl).href;
-  for (const [name, settings] of Object.entries(context.kit.options.providers ?? {}) as Array<[string, ThirdPartyProvider]>) {
-    const client = new OAuthClient({
-      issuer: settings.issuer,
-      ...(settings.clientId ? { clientId: settings.clientId } : {}),
-      ...(settings.clientSecret ? { clientSecret: settings.clientSecret } : {}),
-      redirectUri,
-      clientName,
-      registrations,
-    });
-    providers.set(name, { name, title: settings.title ?? name, settings, client });
-  }
+  for (const name of Object.keys(context.kit.options.providers ?? {})) providers.set(name, connectProvider(context.kit, name)!);
   return providers;
 }
 
@@ -69,7 +48,7 @@ function providersOf(context: PagesContext, registrations: RegistrationCache, cl
 export function createPages(context: PagesContext, hooks: { onerror?: (error: Error) => void } = {}): PagesHandler {
   const base = context.baseUrl;
   const serverName = context.kit.options.serverName ?? base.host;
-  const registrations = registrationCache(context);
+  const registrations = registrationCache(context.kit.vault);
   const config: PagesConfig = {
     base,
     store: context.store,
@@ -77,7 +56,7 @@ export function createPages(context: PagesContext, hooks: { onerror?: (error: Er
     vault: context.kit.vault,
     keys: context.keys,
     identity: identityOf(context, registrations, serverName),
-    providers: providersOf(context, registrations, serverName),
+    providers: providersOf(context),
     serverName,
     // Secure everywhere but an http loopback origin (local development), where some browsers drop Secure cookies.
     cookies: { path: base.pathname, secure: !(base.protocol === "http:" && isLoopbackHostHeader(base.host)) },
