@@ -26,3 +26,6 @@ export { createUrlKit, type IdentityOption, type ThirdPartyProvider, type UrlKit
 export { FlowStore, type FlowKind, type FlowOutcome, type FlowStoreOptions, type UrlFlow } from "./url/flows.js";
 export type { CollectOptions, ConnectOptions, UrlElicitOptions, UrlInputs, UrlOutcome, UrlResult } from "./url/elicit-url.js";
 export { UrlLinkResult, UrlModeUnavailableError } from "./url/errors.js";
+export { Vault, VaultError, type OAuthCredential, type VaultEntry, type VaultOptions, type VaultPrincipal } from "./url/vault.js";
+export { LOCAL_PRINCIPAL, vaultOwner } from "./url/identity.js";
+export { VAULT_KEY_ENV } from "./url/keys.js";
