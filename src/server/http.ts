@@ -13,6 +13,7 @@ import { localhostHostValidation, NodeStreamableHTTPServerTransport, toNodeHandl
 import { createAuthGate, ownerOf, prepareAuth, type AuthGate, type RequestWithAuth } from "./auth/gate.js";
 import type { HttpAuthOptions } from "./auth/options.js";
 import type { UrlKit } from "./url/kit.js";
+import type { PeerInfo } from "./url/pages/index.js";
 
 export type ServerFactory = (ctx: { era: "legacy" | "modern" }) => McpServer | Promise<McpServer>;
 
@@ -309,7 +310,14 @@ export async function serveHttp(factory: ServerFactory, options: ServeHttpOption
   const { port } = server.address() as AddressInfo;
   const url = new URL(`http://${host.includes(":") ? `[${host}]` : host}:${port}${path}`);
   if (options.auth && issuerMetadata) gate = createAuthGate(options.auth, issuerMetadata, url, options.onerror);
-  options.urlKit?.mount(new URL("/elicit/", url));
+  if (options.urlKit) {
+    try {
+      mountUrlKit(options.urlKit, url, path);
+    } catch (error) {
+      server.close();
+      throw error;
+    }
+  }
   return {
     url,
     server,
@@ -325,10 +333,27 @@ export async function serveHttp(factory: ServerFactory, options: ServeHttpOption
   };
 }
 
+/** Gives the kit this server's address when it has none, and checks that its pages and the MCP endpoint do not overlap. */
+function mountUrlKit(kit: UrlKit, url: URL, path: string): void {
+  try {
+    kit.mount(new URL("/elicit/", url));
+  } catch (error) {
+    throw new TypeError(
+      `serveHttp: ${(error as Error).message.replace(/^createUrlKit: /, "")} Give createUrlKit a baseUrl: the https address the pages are reached at.`,
+    );
+  }
+  const prefix = kit.baseUrl!.pathname;
+  if (prefix === "/" || path.startsWith(prefix))
+    throw new TypeError(
+      `serveHttp: the URL kit's pages (${prefix}) would cover the MCP endpoint ${path}; give the pages a path of their own.`,
+    );
+}
+
 /** The kit's pages as a Node request listener (Hono's adapter, loaded only for a server with a kit). */
 async function urlKitListener(kit: UrlKit, onerror?: (error: Error) => void) {
   const { getRequestListener } = await import("@hono/node-server");
-  return getRequestListener((request) => kit.fetch(request), {
+  // The peer's address goes along (Hono's env) for the pages' loopback identity.
+  return getRequestListener((request, env) => kit.fetch(request, env as PeerInfo), {
     // Keep Node's own Request and Response: the rest of the process uses them.
     overrideGlobalObjects: false,
     errorHandler: (error) => {

@@ -359,3 +359,32 @@ describe("clients without URL mode", () => {
     }
   });
 });
+
+describe("the pages' address", () => {
+  test("http is refused off loopback, and so are credentials, queries and fragments; a missing slash is added", () => {
+    assert.throws(() => createUrlKit({ identity: "loopback", baseUrl: "http://mcp.example.com/elicit/" }), /uses http off loopback/);
+    assert.throws(() => createUrlKit({ identity: "loopback", baseUrl: "ftp://127.0.0.1/" }), /must be an https URL/);
+    assert.throws(
+      () => createUrlKit({ identity: "loopback", baseUrl: "https://u:p@mcp.example.com/" }),
+      /credentials, a query or a fragment/,
+    );
+    assert.throws(() => createUrlKit({ identity: "loopback", baseUrl: "not a url" }), /is not a URL/);
+    const kit = createUrlKit({ identity: "loopback", baseUrl: "https://mcp.example.com/pages" });
+    assert.equal(kit.connectUrl("A".repeat(43)), `https://mcp.example.com/pages/connect/${"A".repeat(43)}`);
+    // serveHttp keeps a baseUrl that was given.
+    kit.mount("http://127.0.0.1:1/elicit/");
+    assert.equal(kit.baseUrl?.href, "https://mcp.example.com/pages/");
+    assert.throws(() => createUrlKit({ identity: "loopback" }).connectUrl("x"), /pass baseUrl, or serve the kit with serveHttp/);
+  });
+
+  test("serveHttp refuses pages that would cover the MCP endpoint", async () => {
+    const factory = () => new McpServer({ name: "x", version: "1.0.0" });
+    const root = createUrlKit({ identity: "loopback", baseUrl: "https://mcp.example.com/" });
+    await assert.rejects(serveHttp(factory, { urlKit: root }), /the URL kit's pages \(\/\) would cover the MCP endpoint \/mcp/);
+    const http = await serveHttp(factory, { urlKit: createUrlKit({ identity: "loopback" }), path: "/elicit/mcp" }).then(
+      (h) => h,
+      (e: Error) => e,
+    );
+    assert.ok(http instanceof Error && /would cover the MCP endpoint \/elicit\/mcp/.test(http.message), String(http));
+  });
+});

@@ -9,19 +9,13 @@ import { memoryStore } from "../../store/memory.js";
 import type { KeyValueStore } from "../../store/types.js";
 import { FlowStore } from "./flows.js";
 import { resolveKitKey, type KitKeys } from "./keys.js";
+import type { ThirdPartyProvider } from "./oauth-client.js";
+import type { PagesHandler, PeerInfo } from "./pages/index.js";
 import { Vault } from "./vault.js";
 
-/** A third-party OAuth authorization server the kit can connect a person's account at (ctx.connect). */
-export interface ThirdPartyProvider {
-  /** The provider's issuer URL (its metadata is discovered from it). */
-  issuer: string;
-  /** Absent: registered dynamically (RFC 7591) on first use, as the pages' OAuth client does. */
-  clientId?: string;
-  clientSecret?: string;
-  scopes: string[];
-  /** Shown on the pages, e.g. "SkyMiles" (default: the key in `providers`). */
-  title?: string;
-}
+// A third-party OAuth authorization server the kit can connect a person's account at (ctx.connect):
+// { issuer, clientId? (absent: dynamic registration), clientSecret?, scopes, title?, authorizationParams? }.
+export type { ThirdPartyProvider } from "./oauth-client.js";
 
 /** How the pages learn who is in the browser, to compare with who the tool asked. */
 export type IdentityOption = "oidc" | "loopback" | { identify(request: Request): Promise<{ issuer: string; sub: string } | undefined> };
@@ -57,8 +51,11 @@ export interface UrlKit {
   readonly options: Readonly<UrlKitOptions>;
   /** The pages' origin and prefix, once known (given, or filled by serveHttp). */
   readonly baseUrl: URL | undefined;
-  /** The pages, as a fetch handler: mount it in any HTTP server at baseUrl's path. */
-  fetch(request: Request): Promise<Response>;
+  /**
+   * The pages, as a fetch handler: mount it in any HTTP server at baseUrl's path. `peer` carries the
+   * client's address (or @hono/node-server's env, `{ incoming }`), which the "loopback" identity checks.
+   */
+  fetch(request: Request, peer?: PeerInfo): Promise<Response>;
   /** The URL a client is sent for a flow: the kit's connect page. */
   connectUrl(flowId: string): string;
   /** Sets baseUrl when none was given (serveHttp calls it with `<its origin>/elicit/`); a given baseUrl is kept. */
@@ -103,10 +100,13 @@ export function createUrlKit(options: UrlKitOptions = {}): UrlKit {
   const store = options.store ?? memoryStore();
   const keys = resolveKitKey(options.vaultKey, options.store !== undefined);
   const flows = new FlowStore(store, { ...(options.flowTtlMs !== undefined ? { ttlMs: options.flowTtlMs } : {}) });
-  const vault = new Vault(store, keys);
+  // An expired access token is refreshed at its provider (loaded when first needed, with openid-client).
+  const vault = new Vault(store, keys, {
+    refresh: async (provider, token) => (await import("./provider-clients.js")).refreshConnected(kit, provider, token),
+  });
   const closing = new AbortController();
   let baseUrl = options.baseUrl === undefined ? undefined : checkBaseUrl(options.baseUrl);
-  let pages: Promise<(request: Request) => Promise<Response>> | undefined;
+  let pages: Promise<PagesHandler> | undefined;
 
   const kit: UrlKit = {
     flows,
@@ -118,10 +118,10 @@ export function createUrlKit(options: UrlKitOptions = {}): UrlKit {
     get signal() {
       return closing.signal;
     },
-    async fetch(request) {
+    async fetch(request, peer) {
       if (!baseUrl) return new Response("Not found", { status: 404 });
       pages ??= loadPages({ kit, keys, store, baseUrl });
-      return (await pages)(request);
+      return (await pages)(request, peer);
     },
     connectUrl(flowId) {
       if (!baseUrl)
@@ -142,9 +142,8 @@ export function createUrlKit(options: UrlKitOptions = {}): UrlKit {
   return kit;
 }
 
-/** The pages (./pages/): loaded on the first request, so a kit used only for its flows and vault never loads them. */
-async function loadPages(context: PagesContext): Promise<(request: Request) => Promise<Response>> {
-  void context;
-  // The pages are served by ./pages/ once it is part of the kit; until then every page is not found.
-  return async () => new Response("Not found", { status: 404 });
+/** The pages (./pages/): loaded on the first request, so a kit used only for its flows and vault never loads them (nor Hono). */
+async function loadPages(context: PagesContext): Promise<PagesHandler> {
+  const { createPages } = await import("./pages/index.js");
+  return createPages(context);
 }
