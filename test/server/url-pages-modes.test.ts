@@ -5,6 +5,9 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { request as httpRequest } from "node:http";
 import { randomBytes } from "node:crypto";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { form, text } from "../../src/schema/index.js";
 import { kitKeys } from "../../src/server/url/keys.js";
 import { createUrlKit } from "../../src/server/url/kit.js";
 import { createPages } from "../../src/server/url/pages/index.js";
@@ -12,6 +15,7 @@ import { memoryStore } from "../../src/store/index.js";
 import { pagesBench } from "./url-pages-helpers.js";
 
 const bench = pagesBench({ identity: "loopback" });
+const root = fileURLToPath(new URL("../..", import.meta.url));
 
 /** A GET with a Host header of our choosing (fetch does not let one set it). */
 function getWithHost(url: URL, host: string): Promise<{ status: number; body: string }> {
@@ -83,6 +87,38 @@ describe("loopback mode", () => {
     });
     assert.equal(remote.status, 403);
     assert.equal(await bench.kit.flows.outcome(flow.id), undefined);
+  });
+
+  test("the pages pass axe-core: connect, Continue, hosted form, done and a refusal", async () => {
+    // axe is injected as a script, which the pages' CSP forbids; this browser ignores the CSP to run it.
+    const context = await bench.browser.newContext({ bypassCSP: true });
+    const page = await context.newPage();
+    const audit = async (url: string, ready: string) => {
+      await page.goto(url);
+      await page.getByRole("heading", { name: ready }).first().waitFor();
+      await page.addScriptTag({ path: join(root, "node_modules/axe-core/axe.min.js") });
+      const violations = await page.evaluate(async () => {
+        const axe = (window as unknown as { axe: { run: (c: unknown) => Promise<{ violations: { id: string; nodes: unknown[] }[] }> } })
+          .axe;
+        return (await axe.run(document)).violations.map((v) => `${v.id} (${v.nodes.length})`);
+      });
+      assert.deepEqual(violations, [], url);
+    };
+    const connect = await bench.flow({ kind: "connect", provider: "skymiles", principal: undefined });
+    await audit(bench.kit.connectUrl(connect.id), "Connect your SkyMiles account");
+    const link = await bench.flow({ kind: "url", principal: undefined, target: "https://calendar.example/link" });
+    await audit(bench.kit.connectUrl(link.id), "Continue to calendar.example");
+    const hosted = await bench.flow({
+      kind: "form",
+      principal: undefined,
+      message: "Your API key",
+      form: form({ apiKey: text({ title: "API key" }) }),
+    });
+    await audit(bench.kit.connectUrl(hosted.id), "Form from Travel (test)");
+    await bench.kit.flows.finish(hosted.id, "completed");
+    await audit(new URL(`done/${hosted.id}`, bench.base).href, "Done");
+    await audit(bench.kit.connectUrl(hosted.id), "This link was already used");
+    await context.close();
   });
 
   test("a target that is not https (or loopback http) is never opened", async () => {
