@@ -33,6 +33,14 @@ describe("refused, nothing stored", () => {
     const forged = await ana.page.goto(new URL(`callback?state=${"A".repeat(43)}&code=stolen`, bench.base).href);
     assert.equal(forged?.status(), 400);
     assert.match(await ana.page.locator("main").innerText(), /not started here[\s\S]*Nothing was stored/);
+    const forgedSignIn = await ana.page.goto(new URL(`login/callback?state=${"A".repeat(43)}&code=stolen`, bench.base).href);
+    assert.equal(forgedSignIn?.status(), 400);
+    assert.match(await ana.page.locator("h1").innerText(), /This sign-in cannot be used/);
+    const huge = await ana.page.request.post(bench.kit.connectUrl(flow.id), {
+      headers: { origin: bench.base.origin },
+      form: { action: "decline", csrf: "x".repeat(20_000) },
+    });
+    assert.equal(huge.status(), 413);
 
     // alice starts the connect; the provider's answer is brought back in another browser first.
     await ana.page.goto(bench.kit.connectUrl(flow.id));

@@ -17,7 +17,7 @@ import { FOREIGN, STALE_FORM } from "./login.js";
 import type { Problem } from "./problems.js";
 import { problemPage } from "./render.js";
 import { startRoundTrip, takeRoundTrip } from "./round-trip.js";
-import { csrfToken, fromOwnPage, validCsrf } from "./security.js";
+import { csrfToken, fromOwnPage, smallForm, validCsrf } from "./security.js";
 import { line, page, postButton, quoted, signedInAs } from "./views.js";
 
 type C = Context<PagesEnv>;
@@ -102,7 +102,7 @@ export function connectRoutes(app: Hono<PagesEnv>, config: PagesConfig): void {
     );
   });
 
-  app.post("/connect/:id", async (c) => {
+  app.post("/connect/:id", smallForm, async (c) => {
     if (!fromOwnPage(c, config.base.origin)) return problemPage(c, config, FOREIGN);
     const id = c.req.param("id");
     const browser = existingBrowserId(c, config.cookies);

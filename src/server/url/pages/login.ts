@@ -13,7 +13,7 @@ import { pendingFlow, asker } from "./gate.js";
 import type { Problem } from "./problems.js";
 import { problemPage } from "./render.js";
 import { startRoundTrip, takeRoundTrip } from "./round-trip.js";
-import { fromOwnPage, validCsrf } from "./security.js";
+import { fromOwnPage, smallForm, validCsrf } from "./security.js";
 import { line } from "./views.js";
 
 /** Where a sign-in may come back to: a flow's page under the prefix (never another site). */
@@ -110,7 +110,7 @@ export function loginRoutes(app: Hono<PagesEnv>, config: PagesConfig): void {
     }
   });
 
-  app.post("/logout", async (c) => {
+  app.post("/logout", smallForm, async (c) => {
     if (!fromOwnPage(c, config.base.origin)) return problemPage(c, config, FOREIGN);
     const body = await c.req.parseBody();
     const back = returnPoint(typeof body.return === "string" ? body.return : undefined);

@@ -3,6 +3,7 @@
 // bound to the browser, the flow and the action.
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Context } from "hono";
+import { bodyLimit } from "hono/body-limit";
 
 /**
  * The Content-Security-Policy of a page. `formTargets`: origins a form on it may end up at, since
@@ -45,3 +46,9 @@ export function validCsrf(key: Buffer, browser: string, action: string, flowId: 
   const given = Buffer.from(token);
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
+
+/** Largest body a page's form POST may have (a CSRF token and an action); the rest is never read. */
+export const smallForm = bodyLimit({
+  maxSize: 16 * 1024,
+  onError: (c) => c.text("The form is too large.", 413, { Connection: "close" }),
+});
