@@ -28,6 +28,8 @@ export interface SignInFirst {
 
 export const asker = (flow: UrlFlow) => ({ server: flow.server, client: flow.client });
 
+const ENDED = { completed: "was completed", declined: "was declined", cancelled: "was withdrawn" } as const;
+
 const INVALID: Problem = {
   status: 404,
   title: "This link is not valid",
@@ -49,7 +51,7 @@ export async function pendingFlow(config: PagesConfig, id: string): Promise<UrlF
     return {
       status: 410,
       title: "This link was already used",
-      text: [`The request it was made for has ended (${outcome}). A link works once.`],
+      text: [`The request it was made for ${ENDED[outcome]}. A link works once.`],
       ...(flow ? { asker: asker(flow) } : {}),
     };
   if (!flow) return INVALID;
