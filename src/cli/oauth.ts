@@ -204,7 +204,14 @@ export type Signer = { token: string } | { provider: OAuthProvider } | undefined
 
 /** The bearer given by hand, else an OAuth provider for an HTTP server (its loopback listener bound), else nothing (stdio). */
 export async function signerFor(auth: HostAuth | undefined, url: URL | undefined, ui: ElicitationUI): Promise<Signer> {
-  if (!auth || !url) return undefined;
+  if (!auth) return undefined;
+  if (!url) {
+    // Said rather than silently dropped: a person who gave a token expects it to be used.
+    const given = [auth.token !== undefined && "a token", auth.clientId !== undefined && "a client id"].filter(Boolean);
+    if (given.length)
+      process.stderr.write(`elicit: ${given.join(" and ")} was given but not used: a stdio server gets no HTTP authorization.\n`);
+    return undefined;
+  }
   if (auth.token !== undefined) return { token: auth.token };
   const provider = await OAuthProvider.create({
     serverUrl: url,

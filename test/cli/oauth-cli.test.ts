@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startServer, type RunningServer } from "../../src/cli/serve.js";
-import { runCli, type RunResult } from "../helpers/cli.js";
+import { BIN, runCli, type RunResult } from "../helpers/cli.js";
 import { scratchFiles } from "../helpers/files.js";
 import { discover, signIn } from "../helpers/oidc.js";
 
@@ -187,6 +187,13 @@ describe("--token: a bearer given by hand", () => {
     assert.deepEqual(savedFiles(r.config), []);
     const fromEnv = await search([], { ELICIT_TOKEN: accessToken });
     assert.equal(fromEnv.code, 0, fromEnv.stderr);
+  });
+
+  test("with a stdio server it is not used, and elicit says so (the token not quoted)", async () => {
+    const r = await runCli(["tools", "--token", "unused-token-value", "--", process.execPath, BIN, "serve", "travel"]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /elicit: a token was given but not used: a stdio server gets no HTTP authorization\./);
+    assert.doesNotMatch(r.stderr + r.stdout, /unused-token-value/);
   });
 
   test("a token the server refuses: exit 2, the token not quoted, no sign-in started", async () => {
