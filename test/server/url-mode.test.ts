@@ -298,6 +298,17 @@ describe("2026-07-28", () => {
     }
   });
 
+  test("nobody finishes the page before the flow expires: the retry's wait ends with timed out", async () => {
+    const s = await start({ revision: "2026-07-28", ui: new ScriptedPerson(["accept"]), options: { timeoutMs: 200, retryWaitMs: 60_000 } });
+    try {
+      const [, outcome, flowId] = /^(.+) (\S+)$/.exec(textOf(await s.pay()))!;
+      assert.equal(outcome, "timed out");
+      assert.equal(await s.kit.flows.outcome(flowId!), "expired");
+    } finally {
+      await s.close();
+    }
+  });
+
   for (const answer of ["cancel", "decline"] as const) {
     test(`the client answers ${answer}: the tool hears it and the flow ends`, async () => {
       const s = await start({ revision: "2026-07-28", ui: new ScriptedPerson([answer]) });
