@@ -312,7 +312,7 @@ export async function serveHttp(factory: ServerFactory, options: ServeHttpOption
   if (options.auth && issuerMetadata) gate = createAuthGate(options.auth, issuerMetadata, url, options.onerror);
   if (options.urlKit) {
     try {
-      mountUrlKit(options.urlKit, url, path);
+      mountUrlKit(options.urlKit, url, path, options.auth?.issuer);
     } catch (error) {
       server.close();
       throw error;
@@ -334,9 +334,10 @@ export async function serveHttp(factory: ServerFactory, options: ServeHttpOption
 }
 
 /** Gives the kit this server's address when it has none, and checks that its pages and the MCP endpoint do not overlap. */
-function mountUrlKit(kit: UrlKit, url: URL, path: string): void {
+function mountUrlKit(kit: UrlKit, url: URL, path: string, oidcIssuer: string | undefined): void {
   try {
-    kit.mount(new URL("/elicit/", url));
+    // People sign in on the pages at the authorization server that protects the endpoint, unless the kit names one.
+    kit.mount(new URL("/elicit/", url), oidcIssuer ? { oidcIssuer } : {});
   } catch (error) {
     throw new TypeError(
       `serveHttp: ${(error as Error).message.replace(/^createUrlKit: /, "")} Give createUrlKit a baseUrl: the https address the pages are reached at.`,

@@ -4,6 +4,9 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { McpServer } from "@modelcontextprotocol/server";
+import { serveHttp } from "../../src/server/http.js";
+import { createUrlKit } from "../../src/server/url/kit.js";
 import type { OAuthCredential } from "../../src/server/url/vault.js";
 import { pagesBench, principalOf, signInOnProvider } from "./url-pages-helpers.js";
 
@@ -74,5 +77,39 @@ describe("connect a third-party account", () => {
     assert.match(await ana.page.locator("h1").innerText(), /already used/);
     await ana.context.close();
     assert.deepEqual(bench.errors, []);
+  });
+});
+
+describe("served by serveHttp", () => {
+  test("with auth and no oidc option, people sign in at the issuer that protects the endpoint", async () => {
+    const urlKit = createUrlKit();
+    const http = await serveHttp(() => new McpServer({ name: "t", version: "1.0.0" }), { auth: { issuer: bench.auth.issuer }, urlKit });
+    try {
+      const flow = await urlKit.flows.create({
+        kind: "url",
+        principal: alice(),
+        server: "t",
+        client: "c",
+        message: "m",
+        target: "https://example.com/",
+      });
+      const connect = await fetch(urlKit.connectUrl(flow.id), { redirect: "manual" });
+      assert.equal(connect.status, 303);
+      const login = new URL(connect.headers.get("location")!, urlKit.connectUrl(flow.id));
+      assert.equal(login.pathname, "/elicit/login");
+      const cookie = connect.headers
+        .getSetCookie()
+        .map((c) => c.split(";")[0])
+        .join("; ");
+      const toIssuer = await fetch(login, { redirect: "manual", headers: { cookie } });
+      assert.equal(toIssuer.status, 303);
+      const authorize = new URL(toIssuer.headers.get("location")!);
+      assert.equal(authorize.origin, bench.auth.issuer);
+      assert.equal(authorize.searchParams.get("redirect_uri"), new URL("/elicit/login/callback", http.url).href);
+      assert.equal(authorize.searchParams.get("code_challenge_method"), "S256");
+    } finally {
+      await http.close();
+      await urlKit.close();
+    }
   });
 });

@@ -59,7 +59,7 @@ export interface UrlKit {
   /** The URL a client is sent for a flow: the kit's connect page. */
   connectUrl(flowId: string): string;
   /** Sets baseUrl when none was given (serveHttp calls it with `<its origin>/elicit/`); a given baseUrl is kept. */
-  mount(baseUrl: string | URL): void;
+  mount(baseUrl: string | URL, defaults?: { oidcIssuer?: string }): void;
   /** Aborted by close(): background work (completion notices) stops. */
   readonly signal: AbortSignal;
   close(): Promise<void>;
@@ -71,6 +71,8 @@ export interface PagesContext {
   keys: KitKeys;
   store: KeyValueStore;
   baseUrl: URL;
+  /** Where people sign in: `oidc.issuer`, else the issuer serveHttp's `auth` trusts (given to mount). */
+  oidcIssuer?: string;
 }
 
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
@@ -107,6 +109,7 @@ export function createUrlKit(options: UrlKitOptions = {}): UrlKit {
   const closing = new AbortController();
   let baseUrl = options.baseUrl === undefined ? undefined : checkBaseUrl(options.baseUrl);
   let pages: Promise<PagesHandler> | undefined;
+  let mountedIssuer: string | undefined;
 
   const kit: UrlKit = {
     flows,
@@ -120,7 +123,13 @@ export function createUrlKit(options: UrlKitOptions = {}): UrlKit {
     },
     async fetch(request, peer) {
       if (!baseUrl) return new Response("Not found", { status: 404 });
-      pages ??= loadPages({ kit, keys, store, baseUrl });
+      pages ??= loadPages({
+        kit,
+        keys,
+        store,
+        baseUrl,
+        ...(options.oidc?.issuer || mountedIssuer ? { oidcIssuer: options.oidc?.issuer ?? mountedIssuer } : {}),
+      });
       return (await pages)(request, peer);
     },
     connectUrl(flowId) {
@@ -130,8 +139,9 @@ export function createUrlKit(options: UrlKitOptions = {}): UrlKit {
         );
       return new URL(`connect/${encodeURIComponent(flowId)}`, baseUrl).href;
     },
-    mount(url) {
+    mount(url, defaults) {
       baseUrl ??= checkBaseUrl(url);
+      mountedIssuer ??= defaults?.oidcIssuer;
     },
     async close() {
       closing.abort(new Error("The URL kit was closed."));

@@ -24,13 +24,17 @@ function identityOf(context: PagesContext, registrations: RegistrationCache, cli
   if (option === "loopback") return { kind: "loopback" };
   if (typeof option === "object") return { kind: "identify", identify: (request) => option.identify(request) };
   const oidc = context.kit.options.oidc;
-  if (!oidc?.issuer)
-    return { kind: "oidc", problem: "This server's pages are not set up with the authorization server people sign in at (oidc.issuer)." };
-  checkIssuer(oidc.issuer, "createUrlKit oidc");
+  const issuer = oidc?.issuer ?? context.oidcIssuer;
+  if (!issuer)
+    return {
+      kind: "oidc",
+      problem: "This server's pages are not set up with the authorization server people sign in at (oidc.issuer, or serveHttp's auth).",
+    };
+  checkIssuer(issuer, "createUrlKit oidc");
   const signIn = new OAuthClient({
-    issuer: oidc.issuer,
-    ...(oidc.clientId ? { clientId: oidc.clientId } : {}),
-    ...(oidc.clientSecret ? { clientSecret: oidc.clientSecret } : {}),
+    issuer,
+    ...(oidc?.clientId ? { clientId: oidc.clientId } : {}),
+    ...(oidc?.clientSecret ? { clientSecret: oidc.clientSecret } : {}),
     redirectUri: new URL("login/callback", context.baseUrl).href,
     clientName,
     registrations,
