@@ -1,0 +1,120 @@
+// `elicit demo --answers`: nobody is at a browser, so the demo's two URL-mode pages (the travel
+// server's payment form and the SkyMiles sign-in) are completed by a headless Chromium through
+// playwright-core, when both are installed. playwright-core is a development dependency: it is loaded
+// only here, and when it (or Chromium) is missing the demo says so and declines those steps.
+import { existsSync } from "node:fs";
+import type { Browser, Page } from "playwright-core";
+
+/** What the headless browser types: a published test card (nothing real is charged) and SkyMiles' demo account. */
+export const DEMO_CARD = { cardNumber: "4242 4242 4242 4242", expiry: "12/34", cvc: "123", nameOnCard: "Demo Traveler" };
+export const DEMO_SKYMILES_ACCOUNT = { id: "demo", password: "demo" };
+
+const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+  "--disable-quic",
+];
+
+/** Where Chromium usually is on Linux and macOS; $ELICIT_CHROMIUM overrides. */
+const CANDIDATES = [
+  "/usr/bin/chromium",
+  "/usr/bin/chromium-browser",
+  "/usr/bin/google-chrome",
+  "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",
+  "/Applications/Chromium.app/Contents/MacOS/Chromium",
+];
+
+export interface HeadlessPages {
+  /** Opens `url` (a page of the server's URL kit) and completes it; resolves with what was done, in words. */
+  complete(url: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** Step limit per page: each step is one page of the flow (connect, sign-in, consent, form, review). */
+const MAX_STEPS = 8;
+const STEP_TIMEOUT_MS = 20_000;
+
+/** A headless browser for the demo's pages, or the reason there is none (said to the person, and the steps are declined). */
+export async function headlessPages(): Promise<HeadlessPages | { unavailable: string }> {
+  let chromium: typeof import("playwright-core").chromium;
+  try {
+    ({ chromium } = await import("playwright-core"));
+  } catch {
+    return { unavailable: "playwright-core is not installed (npm install playwright-core)" };
+  }
+  const executablePath = process.env.ELICIT_CHROMIUM || CANDIDATES.find((path) => existsSync(path));
+  if (!executablePath) return { unavailable: "no Chromium was found (set ELICIT_CHROMIUM to its path)" };
+  // Launched on the first page only: a demo whose URL steps are declined starts no browser.
+  let launched: Promise<Browser> | undefined;
+  return {
+    async complete(url) {
+      launched ??= chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+      const context = await (await launched).newContext();
+      const page = await context.newPage();
+      page.setDefaultTimeout(STEP_TIMEOUT_MS);
+      try {
+        await page.goto(url);
+        return await finish(page);
+      } finally {
+        await context.close();
+      }
+    },
+    async close() {
+      if (launched) await (await launched).close().catch(() => {});
+    },
+  };
+}
+
+/** Walks the flow's pages until the kit's done page: the payment form, or the SkyMiles connect, sign-in and consent. */
+async function finish(page: Page): Promise<string> {
+  const done: string[] = [];
+  for (let step = 0; step < MAX_STEPS; step++) {
+    await page.waitForLoadState();
+    if (await page.locator("mcp-elicit-form").count()) {
+      await page.getByLabel("Card number", { exact: true }).fill(DEMO_CARD.cardNumber);
+      await page.getByLabel("Expiry (MM/YY)", { exact: true }).fill(DEMO_CARD.expiry);
+      await page.getByLabel("CVC", { exact: true }).fill(DEMO_CARD.cvc);
+      await page.getByLabel("Name on card", { exact: true }).fill(DEMO_CARD.nameOnCard);
+      await page.getByRole("button", { name: "Submit" }).click();
+      await page.getByRole("button", { name: "Send" }).click();
+      await page.waitForURL(/\/done\//);
+      done.push("paid with the test card 4242 4242 4242 4242");
+      continue;
+    }
+    if (/\/done\//.test(page.url())) {
+      const title = (await page.locator("h1").first().textContent())?.trim() ?? "done";
+      return [...done, `the page says "${title}"`].join("; ");
+    }
+    const connect = page.getByRole("button", { name: /^Connect / });
+    if (await connect.count()) {
+      await Promise.all([page.waitForEvent("load"), connect.first().click()]);
+      continue;
+    }
+    const username = page.getByLabel("Username");
+    if (await username.count()) {
+      await username.fill(DEMO_SKYMILES_ACCOUNT.id);
+      await page.getByLabel("Password").fill(DEMO_SKYMILES_ACCOUNT.password);
+      await Promise.all([page.waitForEvent("load"), page.getByRole("button", { name: "Sign in" }).click()]);
+      done.push(`signed in at SkyMiles as ${DEMO_SKYMILES_ACCOUNT.id}`);
+      continue;
+    }
+    const allow = page.getByRole("button", { name: "Allow" });
+    if (await allow.count()) {
+      await Promise.all([page.waitForEvent("load"), allow.click()]);
+      continue;
+    }
+    const heading = (
+      await page
+        .locator("h1")
+        .first()
+        .textContent()
+        .catch(() => null)
+    )?.trim();
+    throw new Error(`the page "${heading ?? page.url()}" is not one the demo knows how to complete`);
+  }
+  throw new Error(`the pages did not reach their end in ${MAX_STEPS} steps`);
+}
