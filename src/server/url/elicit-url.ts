@@ -11,7 +11,7 @@ import { principalOf } from "../auth/principal.js";
 import { InvalidClientResultError } from "../input-errors.js";
 import { UrlLinkResult, UrlModeUnavailableError } from "./errors.js";
 import type { FlowInit, FlowKind, FlowOutcome, UrlFlow } from "./flows.js";
-import type { UrlKit } from "./kit.js";
+import { isLoopbackHost, type UrlKit } from "./kit.js";
 
 export interface UrlElicitOptions {
   /**
@@ -120,12 +120,10 @@ function checkTarget(value: string): string {
   } catch {
     throw new TypeError(`ctx.elicitUrl: ${JSON.stringify(String(value).slice(0, 200))} is not an absolute URL.`);
   }
-  if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopback(url.hostname)))
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopbackHost(url.hostname)))
     throw new TypeError(`ctx.elicitUrl: the URL must be https (http only on localhost), got ${url.protocol}//${url.host}.`);
   return url.href;
 }
-
-const isLoopback = (host: string) => host === "localhost" || host === "[::1]" || /^127(\.\d{1,3}){3}$/.test(host);
 
 /**
  * The key under which a retry of the same call finds its flow: the caller (or, for nobody verified,
