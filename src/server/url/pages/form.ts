@@ -21,7 +21,7 @@ export const MAX_FORM_BYTES = 64 * 1024;
 
 /** What the page script reads from the page's data block. */
 export interface FormPageData {
-  request: { message: string; requestedSchema: object; server: { name: string } };
+  request: { message: string; requestedSchema: object; server: { name: string }; hosted: true };
   csrf: string;
   /** Where the answer is POSTed. */
   post: string;
@@ -38,7 +38,7 @@ export function formRoutes(app: Hono<PagesEnv>, config: PagesConfig): void {
     const { flow, person, browser } = verdict;
     if (flow.kind !== "form") return c.redirect(`${prefix}connect/${id}`, 303);
     const data: FormPageData = {
-      request: { message: flow.message, requestedSchema: flow.form ?? {}, server: { name: flow.server } },
+      request: { message: flow.message, requestedSchema: flow.form ?? {}, server: { name: flow.server }, hosted: true },
       csrf: csrfToken(config.keys.pages, browser, "form", id),
       post: `${prefix}form/${id}`,
     };

@@ -21,7 +21,4 @@ button:focus-visible, a:focus-visible { outline: 3px solid var(--accent); outlin
 a { color: var(--accent); }
 .error { color: var(--warn); }
 .small { font-size: 0.85rem; color: var(--muted); }
-/* The element warns that servers must not collect secrets in form mode (through the MCP client); this page
-   is the server's own hosted form, the place such values belong, so that warning does not apply here. */
-mcp-elicit-form::part(warning) { display: none; }
 `;

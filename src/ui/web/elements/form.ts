@@ -155,7 +155,7 @@ export class McpElicitForm extends LitElement implements McpElicitFormElement {
     if (this._phase === "review") return this.renderReview(heading, cancel);
     return html`<form novalidate part="form" @submit=${this.submit}>
       <h2 part="heading">${heading}</h2>
-      ${intro} ${own ? nothing : this.renderWarnings()}
+      ${intro} ${own || r.hosted === true ? nothing : this.renderWarnings()}
       ${this.fields.some((f) => f.required) ? html`<p class="muted">Fields marked <span aria-hidden="true">*</span> are required.</p>` : nothing}
       ${this.fields.map((field, index) =>
         renderField({ field, index, raw: this._raws[index] ?? "", error: this._errors[index], onChange: (raw) => this.change(index, raw) }),

@@ -13,6 +13,11 @@ export interface FormElementRequest {
   server: { name: string; version?: string };
   /** A form of the host's own (e.g. a tool's arguments): headed by `title`, with no Decline; `submitLabel` names Send. */
   own?: { title: string; submitLabel?: string };
+  /**
+   * The server's own secure page (URL mode's hosted form), where a card number or a password belongs: the
+   * warning that a field looks like it asks for a secret (right for forms that pass through an MCP client) is not shown.
+   */
+  hosted?: boolean;
 }
 
 export type FormElementAnswer = { action: "accept"; content: FormContent } | { action: "decline" } | { action: "cancel" };
