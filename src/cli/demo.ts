@@ -1,7 +1,8 @@
 // `elicit demo`: the travel example end to end. Starts `elicit serve travel` over stdio and
 // walks a person through a Barcelona trip (2026-06-15 → 2026-06-22): search, the best flight chosen
-// by the client's model after they review the model call, the booking forms, and the itinerary saved
-// into a root directory.
+// by the client's model after they review the model call, the booking forms, paying on the server's
+// secure payment page and connecting a SkyMiles account (URL mode: the browser), and the itinerary
+// saved into a root directory. With --answers, a headless browser completes the two pages when one is installed.
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,12 +12,14 @@ import { sanitizeText } from "../common/sanitize.js";
 import { USER_REJECTED } from "../client/sampling.js";
 import { DEMO_TRIP } from "../examples/travel/flights.js";
 import { DEFAULT_PREFERENCES } from "../examples/travel/ranking.js";
+import type { ElicitationUI, UrlAnswer } from "../client/ui.js";
 import { readAnswersFile } from "../ui/answers-file.js";
 import { scriptedUI } from "../ui/scripted.js";
 import { terminalUI } from "../ui/terminal/index.js";
 import type { WebUI } from "../ui/web/server/web-ui.js";
 import { EXIT, HostError } from "./exit.js";
 import { withHost, type Host } from "./host.js";
+import { headlessPages, type HeadlessPages } from "./demo-browser.js";
 import { printResult } from "./result.js";
 import { startWebUI, type WebFlags } from "./web.js";
 
@@ -35,6 +38,7 @@ export async function demo(options: DemoOptions & WebFlags): Promise<number> {
   const roots = [...options.root];
   let madeRoot: string | undefined;
   let web: WebUI | undefined;
+  let headless: Promise<HeadlessPages | { unavailable: string }> | undefined;
   const code = await withHost(
     async () => {
       if (options.web && options.answers !== undefined) throw new HostError("give --web or --answers, not both.");
@@ -46,7 +50,7 @@ export async function demo(options: DemoOptions & WebFlags): Promise<number> {
       const ui = options.web
         ? (web = await startWebUI(options))
         : options.answers !== undefined
-          ? scriptedUI(await readAnswersFile(options.answers))
+          ? withHeadlessPages(scriptedUI(await readAnswersFile(options.answers)), () => (headless ??= headlessPages()))
           : terminalUI();
       if (roots.length === 0) roots.push((madeRoot = mkdtempSync(join(tmpdir(), "elicit-demo-"))));
       return {
@@ -72,6 +76,8 @@ export async function demo(options: DemoOptions & WebFlags): Promise<number> {
   );
   // withHost never throws. A root the demo made itself goes away again when nothing was saved in it.
   await web?.close();
+  const browser = await headless;
+  if (browser && "close" in browser) await browser.close();
   if (madeRoot && readdirSync(madeRoot).length === 0) rmSync(madeRoot, { recursive: true, force: true });
   return code;
 }
@@ -83,7 +89,7 @@ async function walk(host: Host): Promise<number> {
   };
   const data = (r: CallToolResult) => (r.structuredContent ?? {}) as { top?: { id?: string }[]; reference?: string };
 
-  const search = await call("1 of 4: search flights", "search_flights", TRIP);
+  const search = await call("1 of 6: search flights", "search_flights", TRIP);
   const firstLine = (search.content[0] as { text?: string } | undefined)?.text?.split("\n")[0] ?? "";
   // The list itself is long: the model review in step 2 shows all of it.
   out(
@@ -94,7 +100,7 @@ async function walk(host: Host): Promise<number> {
   const bestArgs = { ...TRIP, preferences: DEFAULT_PREFERENCES };
   let best: CallToolResult;
   try {
-    best = await call("2 of 4: the best flight, chosen by the client's model", "find_best_flight", bestArgs);
+    best = await call("2 of 6: the best flight, chosen by the client's model", "find_best_flight", bestArgs);
   } catch (error) {
     // On 2026-07-28 a refused model request ends the call at the client (the revision has no way to
     // answer it with an error), so the demo asks the server for its rule, as 2025 servers fall back by themselves.
@@ -109,7 +115,7 @@ async function walk(host: Host): Promise<number> {
   if (best.isError) return finish(best);
   const flightId = data(best).top?.[0]?.id;
 
-  const booking = await call("3 of 4: book the trip", "book_trip", { ...TRIP, ...(flightId ? { flightId } : {}) });
+  const booking = await call("3 of 6: book the trip", "book_trip", { ...TRIP, ...(flightId ? { flightId } : {}) });
   printResult(booking, out);
   out("");
   const reference = data(booking).reference;
@@ -118,9 +124,53 @@ async function walk(host: Host): Promise<number> {
     return finish(booking);
   }
 
-  const saved = await call("4 of 4: save the itinerary", "save_itinerary", { bookingReference: reference });
+  // URL mode: the card goes to the server's own page and the SkyMiles sign-in to SkyMiles, never through this client.
+  const paid = await call("4 of 6: pay on the server's secure payment page", "pay_for_booking", { bookingReference: reference });
+  printResult(paid, out);
+  out("");
+  const miles = await call("5 of 6: connect your SkyMiles frequent-flyer account", "connect_frequent_flyer", {
+    bookingReference: reference,
+  });
+  printResult(miles, out);
+  out("");
+
+  const saved = await call("6 of 6: save the itinerary", "save_itinerary", { bookingReference: reference });
   printResult(saved, out);
   return finish(saved);
 }
 
 const finish = (result: CallToolResult) => (result.isError ? EXIT.toolError : EXIT.ok);
+
+/**
+ * --answers: a URL the answers accept is completed by a headless browser (the demo's pages only), or,
+ * without one, declined with the reason. The same URL asked again (2026-07-28 asks until the page is
+ * done) is the flow already under way: accepted again, without a second answer or browser.
+ */
+function withHeadlessPages<U extends ElicitationUI>(ui: U, pages: () => Promise<HeadlessPages | { unavailable: string }>): U {
+  const underway = new Set<string>();
+  const failed = new Set<string>();
+  const url: ElicitationUI["url"] = async (request, context): Promise<UrlAnswer> => {
+    const address = request.analysis.url;
+    // Asked again after the browser gave up: end the flow rather than wait for a page nobody finishes.
+    if (failed.has(address)) return "cancel";
+    if (underway.has(address)) return "accept";
+    const answer = await ui.url(request, context);
+    if (answer !== "accept") return answer;
+    const host = sanitizeText(request.analysis.host ?? address, { maxLength: 200, multiline: false });
+    const browser = await pages();
+    if ("unavailable" in browser) {
+      out(`(No headless browser: ${browser.unavailable}. The page at ${host} was not opened, so this step is declined.)`);
+      return "decline";
+    }
+    underway.add(address);
+    out(`(A headless browser completes the page at ${host}: the test card 4242 4242 4242 4242, or SkyMiles' demo account.)`);
+    // Only a failure is told: success shows in the tool's result.
+    browser.complete(address).catch((error: Error) => {
+      failed.add(address);
+      const why = sanitizeText(error.message, { maxLength: 300, multiline: false });
+      out(`(The headless browser could not complete the page at ${host}: ${why})`);
+    });
+    return "accept";
+  };
+  return { ...ui, url };
+}

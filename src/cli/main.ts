@@ -53,24 +53,32 @@ program
     "serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio (host default 127.0.0.1; port 0, or no port, picks a free one)",
   )
   .option("--auth", "with --http: require sign-in (OAuth), through a local demo OpenID provider started with the server")
+  .option(
+    "--store <file>",
+    "keep URL-mode flows, the credential vault, 2026-07-28 calls and bookings in this SQLite file, so a restart completes them (needs MCP_ELICIT_VAULT_KEY)",
+  )
   .addHelpText(
     "after",
     `
 Servers:
   conformance  every tool, resource and prompt of the official MCP conformance suite (@modelcontextprotocol/conformance)
-  travel       the travel-booking demo: search_flights, find_best_flight (sampling), book_trip (elicitation), save_itinerary (roots)
+  travel       the travel-booking demo: search_flights, find_best_flight (sampling), book_trip (elicitation), save_itinerary (roots),
+               pay_for_booking and connect_frequent_flyer (URL mode: the server's payment page, SkyMiles sign-in)
 
 The URL is printed to standard error; Ctrl-C (SIGINT) or SIGTERM stops the server. With --auth, so are
 the local OpenID provider's address and its demo accounts; tokens must carry the scope mcp:tools.
+The travel server's URL-mode pages are served under /elicit/ (on stdio: on a free 127.0.0.1 port), for
+whoever uses this computer, or, with --auth, for the person signed in at the provider as the caller.
 
 Examples:
   elicit serve conformance                         # stdio, for an MCP client that spawns it
   elicit serve conformance --http 3000             # http://127.0.0.1:3000/mcp
   elicit serve conformance --http 0.0.0.0:3000     # listen on every interface (no DNS-rebinding Host check)
   elicit serve travel --http 3000                  # the travel demo at http://127.0.0.1:3000/mcp
-  elicit serve travel --http 3000 --auth           # the same, for signed-in users only (sign in as demo / demo)`,
+  elicit serve travel --http 3000 --auth           # the same, for signed-in users only (sign in as demo / demo)
+  elicit serve travel --http 3000 --store trips.db # flows and bookings survive a restart (MCP_ELICIT_VAULT_KEY set)`,
   )
-  .action(async (name: string, opts: { http?: string | boolean; auth?: boolean }) => {
+  .action(async (name: string, opts: { http?: string | boolean; auth?: boolean; store?: string }) => {
     process.exitCode = await serve(name, opts);
   });
 
@@ -244,7 +252,7 @@ Examples:
 program
   .command("demo")
   .description(
-    "The travel-booking demo: search Barcelona flights, let the model pick the best (you review the call), book the trip through the server's forms, save the itinerary into a root.",
+    "The travel-booking demo: search Barcelona flights, let the model pick the best (you review the call), book the trip through the server's forms, pay on its secure payment page and connect a SkyMiles account (in the browser), save the itinerary into a root.",
   )
   .option("--protocol <rev>", `protocol revision: auto, ${PROTOCOL_REVISIONS.join(", ")}`, "auto")
   .option("--modes <modes>", "elicitation modes to declare: form, url or form,url", "form,url")
@@ -261,6 +269,9 @@ program
     "after",
     `
 The demo starts \`elicit serve travel\` itself (over stdio) and connects to it as \`elicit connect\` would.
+Paying and SkyMiles open the server's pages in your browser (pay with the test card 4242 4242 4242 4242, any
+future expiry, any CVC; sign in at SkyMiles as demo / demo); with --answers, a headless Chromium completes
+them when playwright-core and Chromium are installed, else those steps are declined, saying why.
 ${WEB_HELP}
 ${MODEL_ENV}
 

@@ -1,29 +1,80 @@
 // `elicit serve NAME [--http [HOST:]PORT] [--auth]`: run one of the bundled servers over stdio
 // (default) or Streamable HTTP, serving every protocol revision; with --auth, behind a local OpenID
 // provider started with it.
+import { hkdfSync } from "node:crypto";
 import type { McpServer } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { createConformanceServer } from "../examples/conformance.js";
 import { createTravelServer } from "../examples/travel/server.js";
+import { startTravelUrlMode } from "../examples/travel/url-mode.js";
 import { serveHttp } from "../server/http.js";
 import { createElicitation } from "../server/kit.js";
+import { isLoopbackHost, type UrlKit } from "../server/url/kit.js";
+import { parseKey, VAULT_KEY_ENV } from "../server/url/keys.js";
+import type { KeyValueStore } from "../store/types.js";
+import { listenPages } from "./serve-pages.js";
 
 type Era = "legacy" | "modern";
 
-/** The servers `elicit serve` knows, by name: each makes a factory for a fresh McpServer per era. */
-export const SERVERS: Record<string, { description: string; factory: () => (ctx: { era: Era }) => McpServer }> = {
+/** What a bundled server is started with. */
+export interface ServerSetup {
+  /** URL mode is possible: the pages can be served on a loopback origin (or behind --auth's sign-in). */
+  urlMode: false | { identity: "loopback" | { issuer: string } };
+  /** --store: flows, the vault, the call ledger and bookings survive a restart. */
+  store?: KeyValueStore;
+  /** With --store: the requestState key, stable across restarts. */
+  stateKey?: Uint8Array;
+  onerror: (error: Error) => void;
+}
+
+export interface StartedServer {
+  factory: (ctx: { era: Era }) => McpServer;
+  /** URL mode's kit, whose pages the HTTP server (or, on stdio, a listener of its own) serves. */
+  urlKit?: UrlKit;
+  close(): Promise<void>;
+}
+
+/**
+ * The servers `elicit serve` knows, by name. `start` starts what one needs (URL mode's provider, a
+ * durable store) and makes a factory for a fresh McpServer per era; `factory` is the plain one, in
+ * memory and without URL mode, for embedding in a test or another server.
+ */
+export const SERVERS: Record<
+  string,
+  { description: string; factory: () => (ctx: { era: Era }) => McpServer; start: (setup: ServerSetup) => Promise<StartedServer> }
+> = {
   conformance: {
     description: "every tool, resource and prompt the official MCP conformance suite's server scenarios call",
     factory: () => {
       const kit = createElicitation();
       return ({ era }) => createConformanceServer(kit, { era });
     },
+    start: async () => ({ factory: SERVERS.conformance!.factory(), close: async () => {} }),
   },
   travel: {
-    description: "the travel-booking demo: search_flights, find_best_flight (sampling), book_trip (elicitation), save_itinerary (roots)",
+    description:
+      "the travel-booking demo: search_flights, find_best_flight (sampling), book_trip (elicitation), save_itinerary (roots), pay_for_booking and connect_frequent_flyer (URL mode)",
     factory: () => {
       const create = createTravelServer(createElicitation());
       return () => create();
+    },
+    start: async (setup) => {
+      const durable = setup.store ? { store: setup.store, ...(setup.stateKey ? { stateKey: setup.stateKey } : {}) } : {};
+      const bookings = setup.store ? (await import("../examples/travel/durable.js")).durableTravelStores(setup.store) : undefined;
+      if (!setup.urlMode) {
+        const create = createTravelServer(createElicitation(durable), bookings ? { store: bookings.bookings } : {});
+        return { factory: () => create(), close: async () => {} };
+      }
+      const url = await startTravelUrlMode({
+        identity: setup.urlMode.identity,
+        ...(setup.store ? { store: setup.store } : {}),
+        onerror: setup.onerror,
+      });
+      const create = createTravelServer(createElicitation({ ...durable, urlKit: url.kit }), {
+        ...(bookings ? { store: bookings.bookings } : {}),
+        url: { kit: url.kit, skymilesIssuer: url.skymilesIssuer, ...(bookings ? { payments: bookings.payments } : {}) },
+      });
+      return { factory: () => create(), urlKit: url.kit, close: () => url.close() };
     },
   },
 };
@@ -47,6 +98,8 @@ export interface ServeOptions {
   http?: string | boolean;
   /** Require sign-in: start the local OpenID provider and accept only its tokens. */
   auth?: boolean;
+  /** A SQLite file for what must outlive the process (URL flows, the vault, 2026-07-28 calls, bookings); needs $MCP_ELICIT_VAULT_KEY. */
+  store?: string;
 }
 
 /** The scope `--auth` requires of every token. */
@@ -60,41 +113,72 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** The durable store of --store, and the requestState key derived from the vault key (both must survive a restart). */
+async function openStore(file: string): Promise<{ store: KeyValueStore; stateKey: Uint8Array }> {
+  const key = process.env[VAULT_KEY_ENV];
+  if (!key)
+    throw new UsageError(
+      `--store keeps credentials, encrypted with $${VAULT_KEY_ENV} (32 random bytes, e.g. node -e "console.log(crypto.randomBytes(32).toString('base64url'))"); set it, and keep it for restarts`,
+    );
+  const stateKey = new Uint8Array(
+    hkdfSync("sha256", parseKey(key, VAULT_KEY_ENV), Buffer.alloc(0), "mcp-elicit elicit-serve requestState", 32),
+  );
+  const { sqliteStore } = await import("../store/sqlite.js");
+  return { store: sqliteStore(file), stateKey };
+}
+
 /** Starts server `name`; resolves once it is listening (HTTP) or attached to stdio. */
 export async function startServer(name: string, options: ServeOptions = {}): Promise<RunningServer> {
   const entry = Object.hasOwn(SERVERS, name) ? SERVERS[name] : undefined;
   if (!entry) throw new UsageError(`unknown server "${name}"; known servers: ${SERVER_NAMES.join(", ")}`);
-  const factory = entry.factory();
   if (options.auth && (options.http === undefined || options.http === false))
     throw new UsageError("--auth protects the HTTP endpoint; add --http (e.g. elicit serve travel --http 3000 --auth)");
-  if (options.http === undefined || options.http === false) {
-    const handle = serveStdio((ctx) => factory({ era: ctx.era }), {
-      onerror: (e) => process.stderr.write(`elicit serve ${name}: ${e.message}\n`),
-    });
-    return { close: () => handle.close() };
-  }
-  const { host, port } = parseListen(options.http === true ? "0" : options.http);
   const onerror = (e: Error) => process.stderr.write(`elicit serve ${name}: ${e.message}\n`);
-  if (!options.auth) {
-    const handle = await serveHttp(factory, { host, port, onerror });
-    return { url: handle.url, close: () => handle.close() };
-  }
-  // Loaded only here: the provider (oidc-provider, koa) is a large import nobody else needs.
-  const { startOpenIdProvider } = await import("../examples/auth/openid-provider.js");
-  const provider = await startOpenIdProvider({ defaultResourceScopes: [SERVE_AUTH_SCOPE], onerror });
+  const stdio = options.http === undefined || options.http === false;
+  const listen = stdio ? undefined : parseListen(options.http === true ? "0" : (options.http as string));
+  // Stops what was started, last first, when a later step fails or the server stops.
+  const cleanups: Array<() => Promise<void>> = [];
+  const closeAll = async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
+  };
   try {
-    const auth = { issuer: provider.issuer, scopes: [SERVE_AUTH_SCOPE], resourceName: `elicit serve ${name}` };
-    const handle = await serveHttp(factory, { host, port, onerror, auth });
-    return {
-      url: handle.url,
-      signIn: { issuer: provider.issuer, users: provider.users },
-      close: async () => {
-        await handle.close();
-        await provider.close();
-      },
-    };
+    const durable = options.store ? await openStore(options.store) : undefined;
+    if (durable) cleanups.push(() => durable.store.close());
+    let signIn: RunningServer["signIn"];
+    let auth: { issuer: string; scopes: string[]; resourceName: string } | undefined;
+    if (options.auth) {
+      // Loaded only here: the provider (oidc-provider, koa) is a large import nobody else needs.
+      const { startOpenIdProvider } = await import("../examples/auth/openid-provider.js");
+      const provider = await startOpenIdProvider({ defaultResourceScopes: [SERVE_AUTH_SCOPE], onerror });
+      cleanups.push(() => provider.close());
+      signIn = { issuer: provider.issuer, users: provider.users };
+      auth = { issuer: provider.issuer, scopes: [SERVE_AUTH_SCOPE], resourceName: `elicit serve ${name}` };
+    }
+    // The pages take card numbers and sign-ins: plain http only on this computer (the kit refuses it elsewhere).
+    const urlMode: ServerSetup["urlMode"] =
+      listen && !isLoopbackHost(listen.host) ? false : { identity: auth ? { issuer: auth.issuer } : "loopback" };
+    const started = await entry.start({ urlMode, onerror, ...(durable ?? {}) });
+    cleanups.push(() => started.close());
+    if (stdio) {
+      if (started.urlKit) {
+        const pages = await listenPages(started.urlKit, onerror);
+        cleanups.push(() => pages.close());
+      }
+      const handle = serveStdio((ctx) => started.factory({ era: ctx.era }), { onerror });
+      cleanups.push(() => handle.close());
+      return { close: closeAll };
+    }
+    const handle = await serveHttp(started.factory, {
+      host: listen!.host,
+      port: listen!.port,
+      onerror,
+      ...(auth ? { auth } : {}),
+      ...(started.urlKit ? { urlKit: started.urlKit } : {}),
+    });
+    cleanups.push(() => handle.close());
+    return { url: handle.url, ...(signIn ? { signIn } : {}), close: closeAll };
   } catch (error) {
-    await provider.close();
+    await closeAll();
     throw error;
   }
 }

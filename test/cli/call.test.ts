@@ -206,11 +206,26 @@ describe("elicit demo --answers", () => {
 - match: "contact|traveler"
   action: accept
   content: { fullName: Ana Garcia, email: ana@example.com, phone: "+34 600 123 456" }
+- match: "payment page|SkyMiles"
+  action: accept
+- match: "payment page|SkyMiles"
+  action: accept
 `,
     );
-    const r = await runCli(["demo", "--answers", answers, "--root", root], { timeoutMs: 30_000 });
+    const r = await runCli(["demo", "--answers", answers, "--root", root], { timeoutMs: 60_000 });
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /1 of 4: search flights[\s\S]*44 round-trip fares/);
+    assert.match(r.stdout, /1 of 6: search flights[\s\S]*44 round-trip fares/);
+    // The URL-mode steps, completed by the headless browser on the server's own pages.
+    assert.match(
+      r.stdout,
+      /── 4 of 6: pay on the server's secure payment page ──\n\(A headless browser completes the page at 127\.0\.0\.1/,
+    );
+    assert.match(
+      r.stdout,
+      /Paid \$3,\d{3} for booking ELC-[0-9A-Z]{6} with the Visa card ending 4242 \(a test card: nothing real was charged\)/,
+    );
+    assert.match(r.stdout, /SkyMiles account connected: Demo Traveler \(member demo\)/);
+    assert.doesNotMatch(r.stdout + r.stderr, /could not complete|4242 4242 4242 4242[^,]|4242424242424242/);
     assert.match(r.stdout, /chosen by the client's model \(typed-by-person\)[\s\S]*1\. BCN-14/);
     const reference = /Booked! Reference (ELC-[0-9A-Z]{6})/.exec(r.stdout)?.[1];
     assert.ok(reference, r.stdout);
@@ -218,6 +233,36 @@ describe("elicit demo --answers", () => {
     assert.ok(existsSync(saved), r.stdout);
     assert.deepEqual(readdirSync(root), [`itinerary-${reference}.md`]);
     assert.match(readFileSync(saved, "utf8"), new RegExp(`${reference}[\\s\\S]*Ana Garcia`));
+  });
+
+  test("without a headless browser the URL-mode steps are declined, saying why, and the demo goes on", async () => {
+    const root = join(dir, "no-browser");
+    mkdirSync(root);
+    const answers = file(
+      "demo-no-browser.yaml",
+      `- sample: { text: "BCN-11" }
+- match: "Barcelona vacation"
+  action: accept
+  content: { confirmBooking: true }
+- match: "contact|traveler"
+  action: accept
+  content: { fullName: Ana Garcia, email: ana@example.com, phone: "+34 600 123 456" }
+- { match: "payment page", action: accept }
+- { match: "SkyMiles", action: accept }
+`,
+    );
+    const r = await runCli(["demo", "--answers", answers, "--root", root], {
+      timeoutMs: 60_000,
+      env: { ELICIT_CHROMIUM: join(dir, "no-such-chromium") },
+    });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(
+      r.stdout,
+      /\(No headless browser: ELICIT_CHROMIUM names ".*no-such-chromium", which does not exist\. The page at 127\.0\.0\.1 was not opened, so this step is declined\.\)/,
+    );
+    assert.match(r.stdout, /Nothing was charged: you declined to pay; the booking stays unpaid\./);
+    assert.match(r.stdout, /No SkyMiles account was connected \(declined\)/);
+    assert.match(r.stdout, /── 6 of 6: save the itinerary ──\nSaved the itinerary/);
   });
 
   test("without a terminal or --answers it exits 2 and says why", async () => {
