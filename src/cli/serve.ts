@@ -6,7 +6,7 @@ import type { McpServer } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { createConformanceServer } from "../examples/conformance.js";
 import { createTravelServer } from "../examples/travel/server.js";
-import { startTravelUrlMode } from "../examples/travel/url-mode.js";
+import { loadOpenIdProvider, startTravelUrlMode } from "../examples/travel/url-mode.js";
 import { serveHttp } from "../server/http.js";
 import { createElicitation } from "../server/kit.js";
 import { isLoopbackHost, type UrlKit } from "../server/url/kit.js";
@@ -147,8 +147,7 @@ export async function startServer(name: string, options: ServeOptions = {}): Pro
     let signIn: RunningServer["signIn"];
     let auth: { issuer: string; scopes: string[]; resourceName: string } | undefined;
     if (options.auth) {
-      // Loaded only here: the provider (oidc-provider, koa) is a large import nobody else needs.
-      const { startOpenIdProvider } = await import("../examples/auth/openid-provider.js");
+      const { startOpenIdProvider } = await loadOpenIdProvider();
       const provider = await startOpenIdProvider({ defaultResourceScopes: [SERVE_AUTH_SCOPE], onerror });
       cleanups.push(() => provider.close());
       signIn = { issuer: provider.issuer, users: provider.users };
