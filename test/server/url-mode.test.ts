@@ -16,6 +16,7 @@ import { createElicitation } from "../../src/server/kit.js";
 import type { UrlElicitOptions } from "../../src/server/url/elicit-url.js";
 import type { FlowOutcome } from "../../src/server/url/flows.js";
 import { createUrlKit, type UrlKitOptions } from "../../src/server/url/kit.js";
+import { callWith, manualClient } from "../helpers/manual-client.js";
 import { assertWireValid, tap, type WireMessage } from "../helpers/mcp.js";
 
 const AUTHOR_PAGE = "https://pay.example.com/checkout";
@@ -92,6 +93,7 @@ async function start(setup: Setup) {
   await client.connect(tap(new StreamableHTTPClientTransport(http.url), wire));
   return {
     kit,
+    url: http.url,
     wire,
     handle,
     pay: (order = 42, options: { signal?: AbortSignal; onprogress?: () => void } = {}) =>
@@ -305,6 +307,43 @@ describe("2026-07-28", () => {
       assert.equal(outcome, "timed out");
       assert.equal(await s.kit.flows.outcome(flowId!), "expired");
     } finally {
+      await s.close();
+    }
+  });
+
+  test("a client that drives the rounds by hand: a retry before the page asks again, the same URL; after it, completed; a cancel ends the flow", async () => {
+    const s = await start({ revision: "2026-07-28", ui: new ScriptedPerson([]), options: { retryWaitMs: 50 } });
+    const client = manualClient({ elicitation: { url: {} } });
+    const call = callWith(client);
+    try {
+      await client.connect(new StreamableHTTPClientTransport(s.url));
+      const pay = { name: "pay", arguments: { order: 42 } };
+      const first = await call(pay);
+      assert.equal(first.resultType, "input_required");
+      assert.deepEqual(Object.keys(first.inputRequests), ["url-1"]);
+      const url = first.inputRequests["url-1"].params.url as string;
+      // Opened, not finished yet: after its bounded wait the server asks again, with the same URL.
+      const second = await call({ ...pay, inputResponses: { "url-1": { action: "accept" } }, requestState: first.requestState });
+      assert.deepEqual(Object.keys(second.inputRequests), ["url-1-2"]);
+      assert.equal(second.inputRequests["url-1-2"].params.url, url);
+      assert.equal(await s.kit.flows.finish(flowIdOf(url), "completed"), true);
+      const third = await call({ ...pay, inputResponses: { "url-1-2": { action: "accept" } }, requestState: second.requestState });
+      assert.equal(textOf(third as CallToolResult), `completed ${flowIdOf(url)}`);
+
+      // Another call of the tool: a new flow, which the client's cancel ends.
+      const again = await call({ ...pay, arguments: { order: 43 } });
+      const other = again.inputRequests["url-1"].params.url as string;
+      assert.notEqual(other, url);
+      const cancelled = await call({
+        ...pay,
+        arguments: { order: 43 },
+        inputResponses: { "url-1": { action: "cancel" } },
+        requestState: again.requestState,
+      });
+      assert.equal(textOf(cancelled as CallToolResult), `cancelled ${flowIdOf(other)}`);
+      assert.equal(await s.kit.flows.outcome(flowIdOf(other)), "cancelled");
+    } finally {
+      await client.close();
       await s.close();
     }
   });
