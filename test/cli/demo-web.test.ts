@@ -56,9 +56,32 @@ describe("elicit demo --web", () => {
       await page.getByRole("button", { name: "Submit" }).click();
       await page.getByRole("button", { name: "Send" }).click();
 
+      // Step 4 (URL mode): the link to the server's payment page, opened in a new tab after consent; the card goes there.
+      await page
+        .getByRole("heading", { name: /^Link from mcp-elicit-travel/ })
+        .first()
+        .waitFor(SLOW);
+      await page.getByText(/Pay \$3,150 for booking ELC-[0-9A-Z]{6} \(Barcelona\) on the secure payment page/).waitFor();
+      await page.getByLabel("I checked the address and want to open it").check();
+      const [tab] = await Promise.all([page.context().waitForEvent("page"), page.getByRole("button", { name: "Open link" }).click()]);
+      await tab.getByLabel("Card number", { exact: true }).fill("4242 4242 4242 4242");
+      await tab.getByLabel("Expiry (MM/YY)", { exact: true }).fill("12/34");
+      await tab.getByLabel("CVC", { exact: true }).fill("123");
+      await tab.getByLabel("Name on card", { exact: true }).fill("Ana Garcia");
+      await tab.getByRole("button", { name: "Submit" }).click();
+      await tab.getByRole("button", { name: "Send" }).click();
+      await tab.getByRole("heading", { name: "Done" }).waitFor(SLOW);
+      await tab.close();
+      // Step 5: SkyMiles, declined in the page.
+      await page.getByText(/Connect your SkyMiles frequent-flyer account/).waitFor(SLOW);
+      await page.getByRole("button", { name: "Decline" }).click();
+
       assert.equal(await elicit.exit, 0, elicit.stderr());
       const out = elicit.stdout();
-      assert.match(out, /── 1 of 4: search flights ──\n44 round-trip fares from New York to Barcelona/);
+      assert.match(out, /── 1 of 6: search flights ──\n44 round-trip fares from New York to Barcelona/);
+      assert.match(out, /Paid \$3,150 for booking ELC-[0-9A-Z]{6} with the Visa card ending 4242/);
+      assert.match(out, /No SkyMiles account was connected \(declined\)/);
+      assert.doesNotMatch(out + elicit.stderr(), /4242 4242 4242 4242|4242424242424242/, "the card never reaches the host");
       assert.match(out, /chosen by the client's model \(typed-by-person\) from 44 options:\n1\. BCN-11: British Airways/);
       const reference = /Booked! Reference (ELC-[0-9A-Z]{6}): /.exec(out)?.[1];
       assert.ok(reference, out);
