@@ -218,7 +218,7 @@ describe("2025-11-25, the request path", () => {
       await page.getByRole("heading", { name: /Secure form from mcp-elicit-travel/ }).waitFor();
       shown = (await page.locator("body").innerText()).replace(/\s+/g, " ");
       await fillCard(page, DEMO_CARD);
-      await page.screenshot({ path: join(shots, "url-payment.png") });
+      await page.screenshot({ path: join(shots, "url-travel-payment.png"), fullPage: true });
       await submitCard(page);
       await page.context().close();
     });
