@@ -46,14 +46,19 @@ export async function headlessPages(): Promise<HeadlessPages | { unavailable: st
   } catch {
     return { unavailable: "playwright-core is not installed (npm install playwright-core)" };
   }
-  const executablePath = process.env.ELICIT_CHROMIUM || CANDIDATES.find((path) => existsSync(path));
+  const given = process.env.ELICIT_CHROMIUM;
+  const executablePath = given || CANDIDATES.find((path) => existsSync(path));
   if (!executablePath) return { unavailable: "no Chromium was found (set ELICIT_CHROMIUM to its path)" };
-  // Launched on the first page only: a demo whose URL steps are declined starts no browser.
-  let launched: Promise<Browser> | undefined;
+  if (given && !existsSync(given)) return { unavailable: `ELICIT_CHROMIUM names ${JSON.stringify(given)}, which does not exist` };
+  let browser: Browser;
+  try {
+    browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+  } catch (error) {
+    return { unavailable: `Chromium at ${executablePath} did not start (${(error as Error).message.split("\n")[0]})` };
+  }
   return {
     async complete(url) {
-      launched ??= chromium.launch({ executablePath, args: CHROMIUM_ARGS });
-      const context = await (await launched).newContext();
+      const context = await browser.newContext();
       const page = await context.newPage();
       page.setDefaultTimeout(STEP_TIMEOUT_MS);
       try {
@@ -63,9 +68,7 @@ export async function headlessPages(): Promise<HeadlessPages | { unavailable: st
         await context.close();
       }
     },
-    async close() {
-      if (launched) await (await launched).close().catch(() => {});
-    },
+    close: () => browser.close().catch(() => {}),
   };
 }
 
