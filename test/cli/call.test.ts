@@ -268,7 +268,7 @@ describe("elicit demo --answers", () => {
   test("without a terminal or --answers it exits 2 and says why", async () => {
     const r = await runCli(["demo"]);
     assert.equal(r.code, 2);
-    assert.match(r.stderr, /run it in a terminal, or give --answers FILE/);
+    assert.match(r.stderr, /run it in a terminal, give --web to answer in a browser, or --answers FILE to answer from a file/);
   });
 });
 
