@@ -39,6 +39,7 @@ export async function demo(options: DemoOptions & WebFlags): Promise<number> {
   let madeRoot: string | undefined;
   let web: WebUI | undefined;
   let headless: Promise<HeadlessPages | { unavailable: string }> | undefined;
+  let closing = false;
   const code = await withHost(
     async () => {
       if (options.web && options.answers !== undefined) throw new HostError("give --web or --answers, not both.");
@@ -50,7 +51,11 @@ export async function demo(options: DemoOptions & WebFlags): Promise<number> {
       const ui = options.web
         ? (web = await startWebUI(options))
         : options.answers !== undefined
-          ? withHeadlessPages(scriptedUI(await readAnswersFile(options.answers)), () => (headless ??= headlessPages()))
+          ? withHeadlessPages(
+              scriptedUI(await readAnswersFile(options.answers)),
+              () => (headless ??= headlessPages()),
+              () => closing,
+            )
           : terminalUI();
       if (roots.length === 0) roots.push((madeRoot = mkdtempSync(join(tmpdir(), "elicit-demo-"))));
       return {
@@ -76,6 +81,8 @@ export async function demo(options: DemoOptions & WebFlags): Promise<number> {
   );
   // withHost never throws. A root the demo made itself goes away again when nothing was saved in it.
   await web?.close();
+  // A page may still be on its last step (the tool already returned): closing the browser ends it, and that is no failure to report.
+  closing = true;
   const browser = await headless;
   if (browser && "close" in browser) await browser.close();
   if (madeRoot && readdirSync(madeRoot).length === 0) rmSync(madeRoot, { recursive: true, force: true });
@@ -146,7 +153,11 @@ const finish = (result: CallToolResult) => (result.isError ? EXIT.toolError : EX
  * without one, declined with the reason. The same URL asked again (2026-07-28 asks until the page is
  * done) is the flow already under way: accepted again, without a second answer or browser.
  */
-function withHeadlessPages<U extends ElicitationUI>(ui: U, pages: () => Promise<HeadlessPages | { unavailable: string }>): U {
+function withHeadlessPages<U extends ElicitationUI>(
+  ui: U,
+  pages: () => Promise<HeadlessPages | { unavailable: string }>,
+  closing: () => boolean,
+): U {
   const underway = new Set<string>();
   const failed = new Set<string>();
   const url: ElicitationUI["url"] = async (request, context): Promise<UrlAnswer> => {
@@ -167,6 +178,7 @@ function withHeadlessPages<U extends ElicitationUI>(ui: U, pages: () => Promise<
     // Only a failure is told: success shows in the tool's result.
     browser.complete(address).catch((error: Error) => {
       failed.add(address);
+      if (closing()) return;
       const why = sanitizeText(error.message, { maxLength: 300, multiline: false });
       out(`(The headless browser could not complete the page at ${host}: ${why})`);
     });

@@ -235,6 +235,28 @@ describe("elicit demo --answers", () => {
     assert.match(readFileSync(saved, "utf8"), new RegExp(`${reference}[\\s\\S]*Ana Garcia`));
   });
 
+  test("on 2025-11-25 (the live request path) the headless browser pays and connects too, and reports nothing after the end", async () => {
+    const root = join(dir, "live");
+    mkdirSync(root);
+    const answers = file(
+      "demo-live.yaml",
+      `- sample: { text: "BCN-11" }
+- { match: "Barcelona vacation", action: accept, content: { confirmBooking: true } }
+- match: "contact|traveler"
+  action: accept
+  content: { fullName: Ana Garcia, email: ana@example.com, phone: "+34 600 123 456" }
+- { match: "payment page", action: accept }
+- { match: "SkyMiles", action: accept }
+`,
+    );
+    const r = await runCli(["demo", "--answers", answers, "--root", root, "--protocol", "2025-11-25"], { timeoutMs: 60_000 });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /protocol 2025-11-25/);
+    assert.match(r.stdout, /Paid \$3,000 for booking ELC-[0-9A-Z]{6} with the Visa card ending 4242/);
+    assert.match(r.stdout, /SkyMiles account connected: Demo Traveler \(member demo\)/);
+    assert.doesNotMatch(r.stdout, /could not complete/);
+  });
+
   test("without a headless browser the URL-mode steps are declined, saying why, and the demo goes on", async () => {
     const root = join(dir, "no-browser");
     mkdirSync(root);
