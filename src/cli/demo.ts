@@ -49,14 +49,14 @@ export async function demo(options: DemoOptions & WebFlags): Promise<number> {
         );
       }
       const ui = options.web
-        ? (web = await startWebUI(options))
+        ? keepConsent((web = await startWebUI(options)))
         : options.answers !== undefined
           ? withHeadlessPages(
               scriptedUI(await readAnswersFile(options.answers)),
               () => (headless ??= headlessPages()),
               () => closing,
             )
-          : terminalUI();
+          : keepConsent(terminalUI());
       if (roots.length === 0) roots.push((madeRoot = mkdtempSync(join(tmpdir(), "elicit-demo-"))));
       return {
         target: { command: process.execPath, args: [MAIN, "serve", "travel"] },
@@ -183,6 +183,27 @@ function withHeadlessPages<U extends ElicitationUI>(
       out(`(The headless browser could not complete the page at ${host}: ${why})`);
     });
     return "accept";
+  };
+  return { ...ui, url };
+}
+
+/**
+ * On 2026-07-28 the server asks again, with the same link, while its page is not finished (each retry
+ * waits a bounded time). The person already said yes and has the page open: asking again would offer
+ * "No" while they type their card. A link consented to before is accepted again, and the wait told.
+ */
+function keepConsent<U extends ElicitationUI>(ui: U): U {
+  const consented = new Set<string>();
+  const url: ElicitationUI["url"] = async (request, context) => {
+    const address = request.analysis.url;
+    if (consented.has(address)) {
+      const host = sanitizeText(request.analysis.host ?? address, { maxLength: 200, multiline: false });
+      ui.notice(`asked again for the page at ${host} you already opened: it stays open, finish it there.`, context);
+      return "accept";
+    }
+    const answer = await ui.url(request, context);
+    if (answer === "accept") consented.add(address);
+    return answer;
   };
   return { ...ui, url };
 }
