@@ -20,6 +20,7 @@ import type { WebUI } from "../ui/web/server/web-ui.js";
 import { EXIT, HostError } from "./exit.js";
 import { withHost, type Host } from "./host.js";
 import { headlessPages, type HeadlessPages } from "./demo-browser.js";
+import { keepConsent } from "./keep-consent.js";
 import { printResult } from "./result.js";
 import { startWebUI, type WebFlags } from "./web.js";
 
@@ -183,27 +184,6 @@ function withHeadlessPages<U extends ElicitationUI>(
       out(`(The headless browser could not complete the page at ${host}: ${why})`);
     });
     return "accept";
-  };
-  return { ...ui, url };
-}
-
-/**
- * On 2026-07-28 the server asks again, with the same link, while its page is not finished (each retry
- * waits a bounded time). The person already said yes and has the page open: asking again would offer
- * "No" while they type their card. A link consented to before is accepted again, and the wait told.
- */
-function keepConsent<U extends ElicitationUI>(ui: U): U {
-  const consented = new Set<string>();
-  const url: ElicitationUI["url"] = async (request, context) => {
-    const address = request.analysis.url;
-    if (consented.has(address)) {
-      const host = sanitizeText(request.analysis.host ?? address, { maxLength: 200, multiline: false });
-      ui.notice(`asked again for the page at ${host} you already opened: it stays open, finish it there.`, context);
-      return "accept";
-    }
-    const answer = await ui.url(request, context);
-    if (answer === "accept") consented.add(address);
-    return answer;
   };
   return { ...ui, url };
 }

@@ -15,6 +15,7 @@ import * as z from "zod";
 import { attachElicitation } from "../../src/client/attach.js";
 import type { ElicitationUI, FormAnswer, FormRequest, UrlAnswer, UrlRequest } from "../../src/client/ui.js";
 import { DEMO_CARD, headlessPages, type HeadlessPages } from "../../src/cli/demo-browser.js";
+import { keepConsent } from "../../src/cli/keep-consent.js";
 import { DEMO_TRIP } from "../../src/examples/travel/flights.js";
 import type { Booking } from "../../src/examples/travel/bookings.js";
 import { paymentForm, type PaymentRecord } from "../../src/examples/travel/payment.js";
@@ -137,7 +138,7 @@ function versionOptions(revision: ProtocolRevision) {
   return { supportedProtocolVersions: revision === "2025-06-18" ? ["2025-06-18"] : ["2025-11-25", "2025-06-18"] };
 }
 
-async function connectAs(revision: ProtocolRevision, person: Traveler) {
+async function connectAs(revision: ProtocolRevision, person: ElicitationUI & { pageWork?: Promise<unknown>[] }) {
   const wire: WireMessage[] = [];
   wires.push(wire);
   const client = new Client({ name: "Trip planner", version: "1.0.0" }, versionOptions(revision) as never);
@@ -157,7 +158,7 @@ async function connectAs(revision: ProtocolRevision, person: Traveler) {
     },
     async close() {
       // The browser's last steps (reading the done page) may still run after the tool returned.
-      await Promise.allSettled(person.pageWork);
+      await Promise.allSettled(person.pageWork ?? []);
       await client.close();
       assertWireValid(wire, revision);
     },
@@ -453,6 +454,44 @@ describe("2026-07-28, input_required", () => {
       const asked = urlRequests(c.wire);
       assert.ok(asked.length >= 2, "asked again");
       assert.equal(new Set(asked.map((r) => r.url)).size, 1, "always the same URL");
+    } finally {
+      await c.close();
+    }
+  });
+
+  test("elicit demo's keepConsent: the link asked for again is accepted with a notice; the person was asked once", async () => {
+    /** Says yes once; a second question would be answered No, as a person pressing Enter would. */
+    class OnceThenNo implements ElicitationUI {
+      asked: string[] = [];
+      notices: string[] = [];
+      async form(): Promise<FormAnswer> {
+        return { action: "cancel" };
+      }
+      async url(request: UrlRequest): Promise<UrlAnswer> {
+        this.asked.push(request.analysis.url);
+        return this.asked.length === 1 ? "accept" : "decline";
+      }
+      notice(message: string): void {
+        this.notices.push(message);
+      }
+    }
+    const person = new OnceThenNo();
+    const c = await connectAs("2026-07-28", keepConsent(person));
+    try {
+      // The person pays only after the server asked again (they were slow to type).
+      const paying = (async () => {
+        while (person.notices.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+        const page = await open(person.asked[0]!);
+        await fillCard(page, DEMO_CARD);
+        await submitCard(page);
+        await page.context().close();
+      })();
+      const result = await c.call("pay_deposit", { retryWaitMs: 200 });
+      await paying;
+      assert.equal(textOf(result), "completed, card ending 4242");
+      assert.equal(person.asked.length, 1, "asked once");
+      assert.ok(urlRequests(c.wire).length >= 2, "the server asked again");
+      assert.match(person.notices[0]!, /^asked again for the page at 127\.0\.0\.1 you already opened: it stays open, finish it there\.$/);
     } finally {
       await c.close();
     }
