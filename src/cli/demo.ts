@@ -20,7 +20,6 @@ import type { WebUI } from "../ui/web/server/web-ui.js";
 import { EXIT, HostError } from "./exit.js";
 import { withHost, type Host } from "./host.js";
 import { headlessPages, type HeadlessPages } from "./demo-browser.js";
-import { keepConsent } from "./keep-consent.js";
 import { printResult } from "./result.js";
 import { startWebUI, type WebFlags } from "./web.js";
 
@@ -50,14 +49,14 @@ export async function demo(options: DemoOptions & WebFlags): Promise<number> {
         );
       }
       const ui = options.web
-        ? keepConsent((web = await startWebUI(options)))
+        ? (web = await startWebUI(options))
         : options.answers !== undefined
           ? withHeadlessPages(
               scriptedUI(await readAnswersFile(options.answers)),
               () => (headless ??= headlessPages()),
               () => closing,
             )
-          : keepConsent(terminalUI());
+          : terminalUI();
       if (roots.length === 0) roots.push((madeRoot = mkdtempSync(join(tmpdir(), "elicit-demo-"))));
       return {
         target: { command: process.execPath, args: [MAIN, "serve", "travel"] },
@@ -152,20 +151,18 @@ const finish = (result: CallToolResult) => (result.isError ? EXIT.toolError : EX
 /**
  * --answers: a URL the answers accept is completed by a headless browser (the demo's pages only), or,
  * without one, declined with the reason. The same URL asked again (2026-07-28 asks until the page is
- * done) is the flow already under way: accepted again, without a second answer or browser.
+ * done) is the flow already under way: attachElicitation accepts it without asking, unless the browser
+ * gave up on that page, which ends the flow rather than wait for a page nobody finishes.
  */
 function withHeadlessPages<U extends ElicitationUI>(
   ui: U,
   pages: () => Promise<HeadlessPages | { unavailable: string }>,
   closing: () => boolean,
 ): U {
-  const underway = new Set<string>();
   const failed = new Set<string>();
+  const urlAskedAgain: ElicitationUI["urlAskedAgain"] = (request) => (failed.has(request.analysis.url) ? "cancel" : "accept");
   const url: ElicitationUI["url"] = async (request, context): Promise<UrlAnswer> => {
     const address = request.analysis.url;
-    // Asked again after the browser gave up: end the flow rather than wait for a page nobody finishes.
-    if (failed.has(address)) return "cancel";
-    if (underway.has(address)) return "accept";
     const answer = await ui.url(request, context);
     if (answer !== "accept") return answer;
     const host = sanitizeText(request.analysis.host ?? address, { maxLength: 200, multiline: false });
@@ -174,7 +171,6 @@ function withHeadlessPages<U extends ElicitationUI>(
       out(`(No headless browser: ${browser.unavailable}. The page at ${host} was not opened, so this step is declined.)`);
       return "decline";
     }
-    underway.add(address);
     out(`(A headless browser completes the page at ${host}: the test card 4242 4242 4242 4242, or SkyMiles' demo account.)`);
     // Only a failure is told: success shows in the tool's result.
     browser.complete(address).catch((error: Error) => {
@@ -185,5 +181,5 @@ function withHeadlessPages<U extends ElicitationUI>(
     });
     return "accept";
   };
-  return { ...ui, url };
+  return { ...ui, url, urlAskedAgain };
 }

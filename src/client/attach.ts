@@ -23,7 +23,8 @@ import { watchDropped } from "../common/dropped.js";
 import type { Attached } from "./attached.js";
 import { wrapClientHandlers } from "../common/sdk-internals.js";
 import { callToolWithUrlFlows, PendingUrlElicitations, UrlElicitationEndedError } from "./url-flow.js";
-import { analyzeUrl } from "./url-safety.js";
+import { analyzeUrl, hostForDisplay, type UrlAnalysis } from "./url-safety.js";
+import { KeptUrlConsents } from "./kept-consents.js";
 
 export type ElicitationMode = "form" | "url";
 
@@ -79,6 +80,7 @@ export function attachElicitation(client: Client, options: AttachOptions): Elici
   const policy = options.policy ?? {};
   const limiter = new RateLimiter(policy.rateLimit);
   const pending = new PendingUrlElicitations();
+  const kept = new KeptUrlConsents();
   client.registerCapabilities({ elicitation: Object.fromEntries([...modes].map((m) => [m, {}])) });
   // Only flows the person consented to are tracked; the spec says to ignore any other id.
   if (modes.has("url"))
@@ -123,7 +125,8 @@ export function attachElicitation(client: Client, options: AttachOptions): Elici
     const message = sanitizeText(params.message, { maxLength: MAX_MESSAGE_LENGTH });
 
     if (mode === "url") {
-      const consent = await askUrl(message, params.url, params.elicitationId, context);
+      // Only 2026-07-28's embedded requests are asked again for the same flow; 2025 eras keep their paths.
+      const consent = await askUrl(message, params.url, params.elicitationId, context, context.protocol === "2026-07-28");
       if (consent === "refused") throw invalidParams(`Refused URL elicitation: ${refusalOf(params.url)}`);
       return { action: consent === "over-limit" ? overLimit(context).action : consent };
     }
@@ -155,15 +158,42 @@ export function attachElicitation(client: Client, options: AttachOptions): Elici
     return { action: "accept" as const, content: checked.value };
   }
 
-  /** URL consent, shared by elicitation/create and -32042: analysis first, the person's answer, then tracking. */
-  async function askUrl(message: string, url: unknown, id: unknown, context: UIContext): Promise<UrlAnswer | "refused" | "over-limit"> {
+  /**
+   * URL consent, shared by elicitation/create and -32042: analysis first, the person's answer, then tracking.
+   * With `keep` (2026-07-28), a URL the person accepted on this connection during a tool call still running
+   * is the page already open, asked for again while unfinished: answered without a second question.
+   */
+  async function askUrl(
+    message: string,
+    url: unknown,
+    id: unknown,
+    context: UIContext,
+    keep = false,
+  ): Promise<UrlAnswer | "refused" | "over-limit"> {
     const analysis = analyzeUrl(String(url ?? ""));
     if (!analysis.ok) return "refused";
-    if (!limiter.take()) return "over-limit";
     const elicitationId = typeof id === "string" ? id : undefined;
-    const action = await options.ui.url({ message, analysis, ...(elicitationId ? { elicitationId } : {}) }, context);
+    const request = { message, analysis, ...(elicitationId ? { elicitationId } : {}) };
+    if (keep && kept.has(analysis.url, client.transport)) return askedAgain(request, context);
+    if (!limiter.take()) return "over-limit";
+    const action = await options.ui.url(request, context);
     if (action === "accept" && elicitationId) void pending.track(elicitationId);
+    if (action === "accept" && keep) kept.keep(analysis.url, client.transport);
     return action;
+  }
+
+  /** The same page asked for again: nothing is opened or asked; the person is told the server still waits. */
+  function askedAgain(request: { message: string; analysis: UrlAnalysis }, context: UIContext): UrlAnswer {
+    const answer = options.ui.urlAskedAgain?.(request, context) ?? "accept";
+    if (answer !== "accept") {
+      kept.forget(request.analysis.url);
+      return "cancel";
+    }
+    options.ui.notice(
+      `${context.server.name} is still waiting for the page at ${hostOf(request.analysis)} that you already opened: finish it there.`,
+      context,
+    );
+    return "accept";
   }
 
   async function urlStep(elicitation: ElicitRequestURLParams, signal: AbortSignal): Promise<"completed" | "retry"> {
@@ -185,11 +215,7 @@ export function attachElicitation(client: Client, options: AttachOptions): Elici
         `You ${consent === "decline" ? "declined" : "cancelled"} the URL the tool needs; the tool call was not retried.`,
       );
     const completed = pending.track(elicitation.elicitationId);
-    const analysis = analyzeUrl(elicitation.url);
-    const host = sanitizeText(
-      analysis.unicodeHost && analysis.unicodeHost !== analysis.host ? `${analysis.unicodeHost} (${analysis.host})` : analysis.host,
-      { multiline: false },
-    );
+    const host = hostOf(analyzeUrl(elicitation.url));
     const outcome = options.ui.waitForUrl
       ? await options.ui.waitForUrl({ message, host, completed }, context)
       : await Promise.race([completed.then(() => "completed" as const), aborted(signal)]);
@@ -219,11 +245,14 @@ export function attachElicitation(client: Client, options: AttachOptions): Elici
   const callTool: ElicitationHandle["callTool"] = (params, callOptions) =>
     dropped.race((signal) => {
       const any = callOptions?.signal ? AbortSignal.any([callOptions.signal, signal]) : signal;
-      return callToolWithUrlFlows(
-        sdkCallTool,
-        params,
-        { ...callOptions, signal: any, timeout: callOptions?.timeout ?? CALL_TIMEOUT_MS },
-        urlStep,
+      // The call is the scope of the consents given during it (2026-07-28's rounds all belong to it).
+      return kept.during(() =>
+        callToolWithUrlFlows(
+          sdkCallTool,
+          params,
+          { ...callOptions, signal: any, timeout: callOptions?.timeout ?? CALL_TIMEOUT_MS },
+          urlStep,
+        ),
       );
     });
   // A host that calls client.callTool (not the handle's) would silently lose the -32042 flow and the
@@ -260,6 +289,9 @@ function checkShape(params: unknown): void {
   const problem = shapeProblem(params, MESSAGE_LIMITS);
   if (problem) throw invalidParams(`The elicitation request is ${describeProblem(problem)}; refused unread.`);
 }
+
+/** The host that opens, with how an internationalized name reads first, made inert: "pаypal.com (xn--pypal-4ve.com)". */
+const hostOf = (analysis: UrlAnalysis) => sanitizeText(hostForDisplay(analysis), { multiline: false });
 
 const refusalOf = (url: unknown) => analyzeUrl(String(url ?? "")).refusal ?? "not a URL";
 

@@ -50,6 +50,13 @@ export interface ElicitationUI {
   url(request: UrlRequest, context: UIContext): Promise<UrlAnswer>;
   /** Shows that the client waits for an out-of-band URL flow to finish; optional (default: wait for completion). */
   waitForUrl?(wait: UrlWait, context: UIContext): Promise<UrlWaitOutcome>;
+  /**
+   * 2026-07-28: the server asks again for a URL the person accepted earlier in the same tool call (its page
+   * is open, not finished). The client does not ask again: it answers "accept" and tells the person with
+   * `notice`. Optional; a UI that knows the page can no longer be finished (a browser it drove failed)
+   * returns "cancel" to end the flow. It must not ask the person, nor open the URL again.
+   */
+  urlAskedAgain?(request: UrlRequest, context: UIContext): "accept" | "cancel";
   /** Tells the person something the client did on its own (a declined burst, an ignored message). */
   notice(message: string, context: Pick<UIContext, "server">): void;
 }

@@ -15,7 +15,6 @@ import * as z from "zod";
 import { attachElicitation } from "../../src/client/attach.js";
 import type { ElicitationUI, FormAnswer, FormRequest, UrlAnswer, UrlRequest } from "../../src/client/ui.js";
 import { DEMO_CARD, headlessPages, type HeadlessPages } from "../../src/cli/demo-browser.js";
-import { keepConsent } from "../../src/cli/keep-consent.js";
 import { DEMO_TRIP } from "../../src/examples/travel/flights.js";
 import type { Booking } from "../../src/examples/travel/bookings.js";
 import { paymentForm, type PaymentRecord } from "../../src/examples/travel/payment.js";
@@ -101,7 +100,7 @@ after(async () => {
 });
 
 /** What the page does after the person consents in the client. */
-type PageStep = (address: string, seen: { flow: number; ask: number }) => Promise<void> | void;
+type PageStep = (address: string, seen: { flow: number }) => Promise<void> | void;
 
 /** The person: books with the forms, answers URL consents from a script, and does `page` in Chromium after each accept. */
 class Traveler implements ElicitationUI {
@@ -118,19 +117,20 @@ class Traveler implements ElicitationUI {
       return { action: "accept", content: { fullName: "Ana Garcia", email: "ana@example.com", phone: "+34 600 123 456" } };
     return { action: "cancel" };
   }
-  /** How often each URL was asked for; a URL asked again (2026-07-28's next round) is the same flow, consented to before. */
-  private asked = new Map<string, number>();
+  /** The distinct links asked for (a link is asked once: attachElicitation keeps the consent for 2026-07-28's next round). */
+  private asked = new Set<string>();
+  notices: string[] = [];
   async url(request: UrlRequest): Promise<UrlAnswer> {
     this.urls.push(request);
-    const address = request.analysis.url;
-    const n = (this.asked.get(address) ?? 0) + 1;
-    this.asked.set(address, n);
-    const answer = n > 1 ? "accept" : (this.consents.shift() ?? "cancel");
-    // flow: which distinct link this is (1-based); ask: how often it was asked for.
-    if (answer === "accept") this.pageWork.push(Promise.resolve(this.page(address, { flow: this.asked.size, ask: n })));
+    this.asked.add(request.analysis.url);
+    const answer = this.consents.shift() ?? "cancel";
+    // flow: which distinct link this is (1-based).
+    if (answer === "accept") this.pageWork.push(Promise.resolve(this.page(request.analysis.url, { flow: this.asked.size })));
     return answer;
   }
-  notice(): void {}
+  notice(message: string): void {
+    this.notices.push(message);
+  }
 }
 
 function versionOptions(revision: ProtocolRevision) {
@@ -438,50 +438,14 @@ describe("2026-07-28, input_required", () => {
     }
   });
 
-  test("a retry before the page is done waits, then asks again with the same URL; the page finished then ends the call", async () => {
-    // The person consents twice and only opens the page after the second ask.
-    const person = new Traveler(["accept"], async (address, { ask }) => {
-      if (ask !== 2) return;
-      const page = await open(address);
-      await fillCard(page, DEMO_CARD);
-      await submitCard(page);
-      await page.context().close();
-    });
+  test("a retry before the page is done: the server asks again with the same URL, the client answers accept without asking twice, and the page finished then ends the call", async () => {
+    // The person says yes once, and is slow: they type the card only after the server asked again.
+    const person = new Traveler(["accept"]);
     const c = await connectAs("2026-07-28", person);
     try {
-      const result = await c.call("pay_deposit", { retryWaitMs: 200 });
-      assert.equal(textOf(result), "completed, card ending 4242");
-      const asked = urlRequests(c.wire);
-      assert.ok(asked.length >= 2, "asked again");
-      assert.equal(new Set(asked.map((r) => r.url)).size, 1, "always the same URL");
-    } finally {
-      await c.close();
-    }
-  });
-
-  test("elicit demo's keepConsent: the link asked for again is accepted with a notice; the person was asked once", async () => {
-    /** Says yes once; a second question would be answered No, as a person pressing Enter would. */
-    class OnceThenNo implements ElicitationUI {
-      asked: string[] = [];
-      notices: string[] = [];
-      async form(): Promise<FormAnswer> {
-        return { action: "cancel" };
-      }
-      async url(request: UrlRequest): Promise<UrlAnswer> {
-        this.asked.push(request.analysis.url);
-        return this.asked.length === 1 ? "accept" : "decline";
-      }
-      notice(message: string): void {
-        this.notices.push(message);
-      }
-    }
-    const person = new OnceThenNo();
-    const c = await connectAs("2026-07-28", keepConsent(person));
-    try {
-      // The person pays only after the server asked again (they were slow to type).
       const paying = (async () => {
         while (person.notices.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
-        const page = await open(person.asked[0]!);
+        const page = await open(person.urls[0]!.analysis.url);
         await fillCard(page, DEMO_CARD);
         await submitCard(page);
         await page.context().close();
@@ -489,9 +453,14 @@ describe("2026-07-28, input_required", () => {
       const result = await c.call("pay_deposit", { retryWaitMs: 200 });
       await paying;
       assert.equal(textOf(result), "completed, card ending 4242");
-      assert.equal(person.asked.length, 1, "asked once");
-      assert.ok(urlRequests(c.wire).length >= 2, "the server asked again");
-      assert.match(person.notices[0]!, /^asked again for the page at 127\.0\.0\.1 you already opened: it stays open, finish it there\.$/);
+      const asked = urlRequests(c.wire);
+      assert.ok(asked.length >= 2, "the server asked again");
+      assert.equal(new Set(asked.map((r) => r.url)).size, 1, "always the same URL");
+      assert.equal(person.urls.length, 1, "the person was asked once");
+      assert.match(
+        person.notices[0]!,
+        /^mcp-elicit-travel is still waiting for the page at 127\.0\.0\.1 that you already opened: finish it there\.$/,
+      );
     } finally {
       await c.close();
     }

@@ -283,14 +283,16 @@ describe("2026-07-28", () => {
   });
 
   test("a retry before the page finished waits its bounded time, then asks again with the same URL", async () => {
-    // The first consent opens the page but nobody finishes it; by the second ask the person has.
-    const person = new ScriptedPerson(["accept", "accept"], (id, n) => {
-      if (n === 2) void s.kit.flows.finish(id, "completed");
-    });
+    // The first consent opens the page but nobody finishes it; by the second ask the person has. That ask
+    // is not put to the person again (they already said yes): the client tells them the server still waits.
+    let opened = "";
+    const person = new ScriptedPerson(["accept"], (id) => (opened = id));
+    person.notice = () => void s.kit.flows.finish(opened, "completed");
     const s = await start({ revision: "2026-07-28", ui: person, options: { retryWaitMs: 50 } });
     try {
       const [outcome, flowId] = textOf(await s.pay()).split(" ");
       assert.equal(outcome, "completed");
+      assert.equal(person.urls.length, 1, "the person was asked once");
       const asked = urlRequests(s.wire);
       assert.equal(asked.length, 2);
       assert.deepEqual(asked[1], asked[0]);
