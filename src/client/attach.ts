@@ -196,7 +196,11 @@ export function attachElicitation(client: Client, options: AttachOptions): Elici
     return "accept";
   }
 
-  async function urlStep(elicitation: ElicitRequestURLParams, signal: AbortSignal): Promise<"completed" | "retry"> {
+  async function urlStep(
+    elicitation: ElicitRequestURLParams,
+    signal: AbortSignal,
+    waitMs = CALL_TIMEOUT_MS,
+  ): Promise<"completed" | "retry"> {
     const context = contextFor(signal);
     const message = sanitizeText(elicitation.message, { maxLength: MAX_MESSAGE_LENGTH });
     const consent = await askUrl(message, elicitation.url, elicitation.elicitationId, context);
@@ -218,7 +222,7 @@ export function attachElicitation(client: Client, options: AttachOptions): Elici
     const host = hostOf(analyzeUrl(elicitation.url));
     const outcome = options.ui.waitForUrl
       ? await options.ui.waitForUrl({ message, host, completed }, context)
-      : await Promise.race([completed.then(() => "completed" as const), aborted(signal)]);
+      : await untilCompleted(completed, signal, waitMs);
     if (outcome === "cancel") {
       pending.forget(elicitation.elicitationId);
       const withdrawn = signal.aborted
@@ -294,6 +298,21 @@ function checkShape(params: unknown): void {
 const hostOf = (analysis: UrlAnalysis) => sanitizeText(hostForDisplay(analysis), { multiline: false });
 
 const refusalOf = (url: unknown) => analyzeUrl(String(url ?? "")).refusal ?? "not a URL";
+
+/**
+ * The wait of a UI without waitForUrl: the completion, the call's cancel, or "retry" once `ms` passed,
+ * since nothing else would end it: servers need not send the completion, and one sent before the
+ * client's stream for notifications opened is lost.
+ */
+async function untilCompleted(completed: Promise<void>, signal: AbortSignal, ms: number): Promise<"completed" | "retry" | "cancel"> {
+  let timer: NodeJS.Timeout | undefined;
+  const retry = new Promise<"retry">((resolve) => (timer = setTimeout(resolve, Math.min(ms, 2 ** 31 - 1), "retry")));
+  try {
+    return await Promise.race([completed.then(() => "completed" as const), aborted(signal), retry]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** Resolves "cancel" when the signal aborts (never otherwise). */
 const aborted = (signal: AbortSignal) =>

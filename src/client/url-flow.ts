@@ -57,8 +57,8 @@ export class PendingUrlElicitations {
   }
 }
 
-/** One URL elicitation from a -32042: ask consent, then wait; returns how the wait ended. */
-export type UrlStep = (elicitation: ElicitRequestURLParams, signal: AbortSignal) => Promise<"completed" | "retry">;
+/** One URL elicitation from a -32042: ask consent, then wait (bounded by `waitMs`, the call's timeout); returns how the wait ended. */
+export type UrlStep = (elicitation: ElicitRequestURLParams, signal: AbortSignal, waitMs?: number) => Promise<"completed" | "retry">;
 
 /**
  * Calls a tool; when the server answers -32042, each listed URL elicitation goes through `step`
@@ -94,6 +94,6 @@ export async function callToolWithUrlFlows(
           : `The server still needs the URL flow at ${urls}: the retry came before the flow was finished (no completion was reported). Finish it in the browser and call the tool again.`,
       );
     }
-    for (const elicitation of fresh) done.set(elicitation.url, await step(elicitation, signal));
+    for (const elicitation of fresh) done.set(elicitation.url, await step(elicitation, signal, options?.timeout));
   }
 }

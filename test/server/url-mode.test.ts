@@ -16,6 +16,7 @@ import { createElicitation } from "../../src/server/kit.js";
 import type { UrlElicitOptions } from "../../src/server/url/elicit-url.js";
 import type { FlowOutcome } from "../../src/server/url/flows.js";
 import { createUrlKit, type UrlKitOptions } from "../../src/server/url/kit.js";
+import { watchGetStream } from "../helpers/get-stream.js";
 import { callWith, manualClient } from "../helpers/manual-client.js";
 import { assertWireValid, tap, type WireMessage } from "../helpers/mcp.js";
 
@@ -67,6 +68,8 @@ interface Setup {
   options?: UrlElicitOptions;
   kit?: UrlKitOptions;
   modes?: ("form" | "url")[];
+  /** Hold the client's GET stream back (until close), so nothing sent outside a request reaches it. */
+  holdGetStream?: boolean;
 }
 
 /** serveHttp with a kit; the tool `pay` asks for the author's page and says how the flow ended. */
@@ -90,7 +93,11 @@ async function start(setup: Setup) {
   const wire: WireMessage[] = [];
   const client = new Client({ name: "host", version: "1.0.0" }, versionOptions(setup.revision) as never);
   const handle = attachElicitation(client, { ui: setup.ui, ...(setup.modes ? { modes: setup.modes } : {}) });
-  await client.connect(tap(new StreamableHTTPClientTransport(http.url), wire));
+  const getStream = watchGetStream({ hold: setup.holdGetStream ?? false });
+  await client.connect(tap(new StreamableHTTPClientTransport(http.url, { fetch: getStream.fetch }), wire));
+  // 2025-11-25 completions travel on the GET stream, which the client opens in the background: wait
+  // for it, or a page that finishes quickly would end its flow before the client can hear of it.
+  if (setup.revision === "2025-11-25" && !setup.holdGetStream) await getStream.opened;
   return {
     kit,
     url: http.url,
@@ -100,6 +107,7 @@ async function start(setup: Setup) {
       handle.callTool({ name: "pay", arguments: { order } }, options) as Promise<CallToolResult>,
     async close() {
       await client.close();
+      getStream.release();
       await http.close();
       await kit.close();
       assertWireValid(wire, setup.revision);
@@ -131,8 +139,9 @@ describe("2025-11-25, the request path", () => {
     const s = await start({ revision: "2025-11-25", ui: person });
     try {
       // The page finishes once the tool is seen waiting (its progress keep-alive), as a person would later.
+      // Progress also comes while the consent is asked: only once the person accepted is there a flow to finish.
       let finished: Promise<boolean> | undefined;
-      const result = await s.pay(42, { onprogress: () => void (finished ??= s.kit.flows.finish(flowId, "completed")) });
+      const result = await s.pay(42, { onprogress: () => void (flowId && (finished ??= s.kit.flows.finish(flowId, "completed"))) });
       assert.equal(await finished, true);
       assert.equal(textOf(result), `completed ${flowId}`);
       const [request] = urlRequests(s.wire);
@@ -181,8 +190,9 @@ describe("2025-11-25, the request path", () => {
     const controller = new AbortController();
     const s = await start({ revision: "2025-11-25", ui: new ScriptedPerson(["accept"], (id) => (flowId = id)) });
     try {
+      // Progress comes while the consent is asked too: the host stops the call once the person is in the browser.
       await assert.rejects(
-        s.pay(42, { signal: controller.signal, onprogress: () => controller.abort(new Error("stopped by the host")) }),
+        s.pay(42, { signal: controller.signal, onprogress: () => flowId && controller.abort(new Error("stopped by the host")) }),
         /stopped by the host/,
       );
       assert.equal(await s.kit.flows.waitFor(flowId), "cancelled");
@@ -256,6 +266,24 @@ describe("2025-11-25, the -32042 path", () => {
       assert.equal(textOf(await s.pay()), `completed ${errors[0].elicitationId}`);
       // Another order is another call: a new flow.
       await assert.rejects(s.pay(43), UrlElicitationEndedError);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe("2025-11-25, a completion the client cannot hear", () => {
+  test("sent before the client's GET stream opened, the notice is lost: a client without waitForUrl retries once the call's timeout passed, and the retry finds the flow", async () => {
+    const person = new ScriptedPerson(["accept"], (id) => setImmediate(() => void s.kit.flows.finish(id, "completed")));
+    const s = await start({ revision: "2025-11-25", ui: person, options: { via: "error" }, holdGetStream: true });
+    try {
+      const result = (await s.handle.callTool({ name: "pay", arguments: { order: 42 } }, { timeout: 5000 })) as CallToolResult;
+      const [outcome, flowId] = textOf(result).split(" ");
+      assert.equal(outcome, "completed");
+      assert.equal(await s.kit.flows.outcome(flowId!), "completed");
+      assert.equal(incoming(s.wire, "notifications/elicitation/complete").length, 0, "no stream could carry the notice");
+      const calls = s.wire.filter((w) => w.dir === "out" && w.message.method === "tools/call");
+      assert.equal(calls.length, 2, "the call, then its retry");
     } finally {
       await s.close();
     }

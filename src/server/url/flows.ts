@@ -200,16 +200,20 @@ export class FlowStore {
       if (!keepAlive) poll.unref();
       signal?.addEventListener("abort", onAbort, { once: true });
       this.channel.on(id, onEnd);
-      void this.read(id).then((flow) => {
-        if (settled) return;
-        if (flow) {
-          // Timers cannot wait longer than about 24.8 days; the poll covers a longer flow.
-          const wait = flow.expiresAt - Date.now() + 5;
-          if (wait < 2 ** 31) expiry = setTimeout(check, Math.max(0, wait));
-          if (!keepAlive) expiry?.unref();
-        }
-        void check();
-      }, reject);
+      void this.read(id).then(
+        (flow) => {
+          if (settled) return;
+          if (flow) {
+            // Timers cannot wait longer than about 24.8 days; the poll covers a longer flow.
+            const wait = flow.expiresAt - Date.now() + 5;
+            if (wait < 2 ** 31) expiry = setTimeout(check, Math.max(0, wait));
+            if (!keepAlive) expiry?.unref();
+          }
+          void check();
+        },
+        // Not a bare reject: the poll and the listeners must go too.
+        (error: unknown) => done(undefined, error),
+      );
     });
   }
 
