@@ -96,6 +96,17 @@ export async function admit(c: Context, config: PagesConfig, id: string, from: s
   const identity = config.identity;
   let person: Person | "loopback";
   if (identity.kind === "loopback") {
+    // Pages published at a non-loopback address are reached through something else (a reverse proxy on
+    // this machine), and then the peer address and Host below say "this machine" for every visitor.
+    if (!isLoopbackHostHeader(config.base.host))
+      return {
+        status: 403,
+        title: "This link cannot be checked",
+        text: [
+          `${line(flow.server)} runs in local mode, but its pages are published at ${line(config.base.host)}: local mode only works on an address of this computer (localhost, 127.0.0.1 or [::1]), so nobody can be admitted.`,
+        ],
+        asker: asker(flow),
+      };
     const remote = (c.env as { remoteAddress?: string } | undefined)?.remoteAddress;
     if (!isLoopbackAddress(remote) || !isLoopbackHostHeader(c.req.header("host")))
       return {
