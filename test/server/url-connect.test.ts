@@ -17,6 +17,7 @@ import { serveHttp, type HttpServerHandle } from "../../src/server/http.js";
 import { createElicitation } from "../../src/server/kit.js";
 import { createUrlKit, type UrlKit } from "../../src/server/url/kit.js";
 import { signIn } from "../helpers/oidc.js";
+import { watchGetStream } from "../helpers/get-stream.js";
 import { tap, type WireMessage } from "../helpers/mcp.js";
 
 const CARD = "4242424242424242";
@@ -103,10 +104,15 @@ describe("ctx.connect and ctx.collect with signed-in callers", () => {
         : { supportedProtocolVersions: ["2025-11-25", "2025-06-18"] }) as never,
     );
     const handle = attachElicitation(client, { ui });
+    const getStream = watchGetStream();
     const transport = new StreamableHTTPClientTransport(http.url, {
       requestInit: { headers: { authorization: `Bearer ${tokens.get(user)}` } },
+      fetch: getStream.fetch,
     });
     await client.connect(tap(transport, wire));
+    // A -32042's completion comes on the GET stream, opened in the background: a page that finishes at
+    // once would otherwise end its flow before the client can hear of it.
+    if (revision === "2025-11-25") await getStream.opened;
     return {
       wire,
       call: (name: string, args: Record<string, unknown> = {}) => handle.callTool({ name, arguments: args }) as Promise<CallToolResult>,
