@@ -170,6 +170,33 @@ describe("serveHttp with auth", () => {
     assert.match((await raw({ authorization: "Basic dXNlcjpwYXNz" })).challenge, /expected 'Bearer TOKEN'/);
   });
 
+  test("algorithm confusion: alg none, and HS256 keyed with the issuer's public key, are refused", async () => {
+    const good = await token("alice");
+    const [, payload] = good.split(".");
+    const header = (h: object) => Buffer.from(JSON.stringify(h)).toString("base64url");
+    const unsigned = `${header({ alg: "none", typ: "at+jwt" })}.${payload}.`;
+    // (Not added to `tokens`: it has no signature for the leak check to look for.)
+    const none = await raw({ authorization: `Bearer ${unsigned}` });
+    assert.equal(none.status, 401);
+    assert.match(none.challenge, /invalid_token/);
+    // The classic confusion: the RSA public key (as published, and as PEM) used as an HMAC secret.
+    const { jwks_uri } = (await (await fetch(`${op.issuer}/.well-known/openid-configuration`)).json()) as { jwks_uri: string };
+    const { keys } = (await (await fetch(jwks_uri)).json()) as { keys: Array<Record<string, string>> };
+    const jose = await import("jose");
+    const claims = JSON.parse(Buffer.from(payload!, "base64url").toString("utf8")) as Record<string, unknown>;
+    const publicKey = (await jose.importJWK(keys[0]!, keys[0]!.alg ?? "RS256")) as CryptoKey;
+    const secrets = [Buffer.from(JSON.stringify(keys[0])), Buffer.from(await jose.exportSPKI(publicKey))];
+    for (const secret of secrets) {
+      const hs = await new jose.SignJWT(claims).setProtectedHeader({ alg: "HS256", typ: "at+jwt", kid: keys[0]!.kid }).sign(secret);
+      tokens.push(hs);
+      const refused = await raw({ authorization: `Bearer ${hs}` });
+      assert.equal(refused.status, 401);
+      assert.match(refused.challenge, /algorithm this server does not accept/);
+    }
+    // The genuine token still works: nothing above was cached in its place.
+    assert.equal((await raw({ authorization: `Bearer ${good}` }, http.url, INITIALIZE)).status, 200);
+  });
+
   test("an expired token: 401 invalid_token", async () => {
     const shortLived = await startOpenIdProvider({ accessTokenTtlS: 1 });
     const strict = await serveHttp(factory(), { auth: { issuer: shortLived.issuer, clockToleranceS: 0 } });
