@@ -60,7 +60,7 @@ describe("<mcp-elicit-form>", () => {
     for (const line of [
       "As on your passport",
       "An email address, like name@example.com",
-      "A whole number, from 1 to 9",
+      "A whole number from 1 to 9",
       "Choose 1 to 2 choices",
       "Optional",
     ])

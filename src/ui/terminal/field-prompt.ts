@@ -1,7 +1,7 @@
 // Asking one field of a form, by kind, with the project's own validation messages.
 import { checkbox, select } from "@inquirer/prompts";
 import type { Field } from "../../schema/fields.js";
-import { FORMAT_HINTS } from "../../schema/formats.js";
+import { acceptsParts } from "../field-hint.js";
 import type { FieldValue } from "../../schema/types.js";
 import type { TerminalIO } from "./io.js";
 import { inertLine } from "./style.js";
@@ -22,56 +22,20 @@ export function fieldTitle(field: Field): string {
 
 /** A one-line description of what the field accepts, or "" when there is nothing to say. */
 export function fieldHint(field: Field): string {
-  const c = field.constraints;
-  const parts: string[] = [];
-  const range = (min: number | undefined, max: number | undefined, unit: (n: number) => string) =>
-    min !== undefined && max !== undefined
-      ? min === max
-        ? `exactly ${unit(min)}`
-        : `${min} to ${unit(max)}`
-      : min !== undefined
-        ? `at least ${unit(min)}`
-        : max !== undefined
-          ? `at most ${unit(max)}`
-          : undefined;
-  const plural = (word: string) => (n: number) => `${n} ${word}${n === 1 ? "" : "s"}`;
-  switch (field.kind) {
-    case "text": {
-      if (field.format) parts.push(`${FORMAT_HINTS[field.format].noun}, like ${FORMAT_HINTS[field.format].example}`);
-      const length = range(c.minLength, c.maxLength, plural("character"));
-      if (length) parts.push(length);
-      if (c.pattern !== undefined) parts.push(`matching ${inertLine(c.pattern)}`);
-      if (!field.required) parts.push("optional: leave empty to skip");
-      break;
-    }
-    case "number":
-    case "integer": {
-      const noun = field.kind === "integer" ? "a whole number" : "a number";
-      const bounds =
-        c.minimum !== undefined && c.maximum !== undefined
-          ? ` from ${c.minimum} to ${c.maximum}`
-          : c.minimum !== undefined
-            ? ` of at least ${c.minimum}`
-            : c.maximum !== undefined
-              ? ` of at most ${c.maximum}`
-              : "";
-      parts.push(noun + bounds);
-      if (!field.required) parts.push("optional: leave empty to skip");
-      break;
-    }
-    case "boolean":
-    case "choice":
-      if (!field.required) parts.push("optional: choose Skip to leave it out");
-      break;
-    case "multi-choice": {
-      const count = range(c.minItems, c.maxItems, plural("choice"));
-      if (count) parts.push(`choose ${count}`);
-      if (!field.required) parts.push("optional: select none to skip");
-      break;
-    }
-  }
+  const parts = acceptsParts(field);
+  if (!field.required) parts.push(SKIP_HINTS[field.kind]);
   return parts.join("; ");
 }
+
+/** How to leave an optional field out, in this renderer's controls. */
+const SKIP_HINTS: Record<Field["kind"], string> = {
+  text: "optional: leave empty to skip",
+  number: "optional: leave empty to skip",
+  integer: "optional: leave empty to skip",
+  boolean: "optional: choose Skip to leave it out",
+  choice: "optional: choose Skip to leave it out",
+  "multi-choice": "optional: select none to skip",
+};
 
 /** An answer as shown in a list: option labels rather than values, "(skipped)" for none. */
 export function showValue(field: Field, value: FieldValue | undefined): string {

@@ -1,7 +1,7 @@
 // What the form element holds for each field while a person fills it in (the controls' raw text and
 // choices), and how that becomes the answer's content, checked by validateContent like every other renderer.
 import type { Field } from "../../../schema/fields.js";
-import { FORMAT_HINTS } from "../../../schema/formats.js";
+import { acceptsParts } from "../../field-hint.js";
 import type { FieldValue, FormContent, RequestedSchema } from "../../../schema/types.js";
 import { validateContent } from "../../../schema/validate.js";
 import { inertLine } from "./inert.js";
@@ -58,45 +58,9 @@ export function check(
   return { ok: false, messages: fields.map((f) => verdict.errors.find((e) => e.field === f.name)?.message) };
 }
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
-const range = (min: number | undefined, max: number | undefined, unit: (n: number) => string) =>
-  min !== undefined && max !== undefined
-    ? min === max
-      ? `exactly ${unit(min)}`
-      : `${min} to ${unit(max)}`
-    : min !== undefined
-      ? `at least ${unit(min)}`
-      : max !== undefined
-        ? `at most ${unit(max)}`
-        : undefined;
-
 /** What the field accepts, in one line (format, length, range, count), or "" when there is nothing to say. */
 export function fieldHint(field: Field): string {
-  const c = field.constraints;
-  const parts: string[] = [];
-  switch (field.kind) {
-    case "text": {
-      if (field.format) parts.push(`${FORMAT_HINTS[field.format].noun}, like ${FORMAT_HINTS[field.format].example}`);
-      const length = range(c.minLength, c.maxLength, (n) => plural(n, "character"));
-      if (length) parts.push(length);
-      if (c.pattern !== undefined) parts.push(`matching ${inertLine(c.pattern)}`);
-      break;
-    }
-    case "number":
-    case "integer": {
-      const noun = field.kind === "integer" ? "A whole number" : "A number";
-      const bounds = range(c.minimum, c.maximum, String);
-      parts.push(
-        bounds ? `${noun}, ${c.minimum !== undefined && c.maximum !== undefined && c.minimum !== c.maximum ? "from " : ""}${bounds}` : noun,
-      );
-      break;
-    }
-    case "multi-choice": {
-      const count = range(c.minItems, c.maxItems, (n) => plural(n, "choice"));
-      if (count) parts.push(`Choose ${count}`);
-      break;
-    }
-  }
+  const parts = acceptsParts(field);
   if (!field.required) parts.push("optional");
   const hint = parts.join("; ");
   return hint ? hint[0]!.toUpperCase() + hint.slice(1) : "";
