@@ -9,7 +9,8 @@ import type { Browser, Page } from "playwright-core";
 export const DEMO_CARD = { cardNumber: "4242 4242 4242 4242", expiry: "12/34", cvc: "123", nameOnCard: "Demo Traveler" };
 export const DEMO_SKYMILES_ACCOUNT = { id: "demo", password: "demo" };
 
-const CHROMIUM_ARGS = [
+/** Headless flags for a machine without a network beyond loopback (the tests start Chromium with them too). */
+export const CHROMIUM_ARGS = [
   "--no-sandbox",
   "--disable-gpu",
   "--disable-background-networking",
