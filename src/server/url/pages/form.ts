@@ -12,7 +12,8 @@ import { existingBrowserId } from "./browser-session.js";
 import type { PagesConfig, PagesEnv } from "./config.js";
 import { admit, asker } from "./gate.js";
 import { FOREIGN, STALE_FORM } from "./login.js";
-import { mediaType, problemJson, problemPage } from "./render.js";
+import { jsonObjectBody } from "../../../common/json-body.js";
+import { problemJson, problemPage } from "./render.js";
 import { csrfToken, fromOwnPage, validCsrf } from "./security.js";
 import { dataBlock, line, page, signedInAs } from "./views.js";
 
@@ -67,16 +68,9 @@ export function formRoutes(app: Hono<PagesEnv>, config: PagesConfig): void {
     }),
     async (c) => {
       if (!fromOwnPage(c, config.base.origin)) return problemJson(c, FOREIGN);
-      if (mediaType(c) !== "application/json") return c.json({ error: "Content-Type must be application/json." }, 415);
-      let body: unknown;
-      try {
-        body = JSON.parse(await c.req.text());
-      } catch {
-        return c.json({ error: "The body is not JSON." }, 400);
-      }
-      if (typeof body !== "object" || body === null || Array.isArray(body))
-        return c.json({ error: "The body must be { csrf, answer }." }, 400);
-      const { csrf, answer } = body as { csrf?: unknown; answer?: unknown };
+      const body = await jsonObjectBody(c, "{ csrf, answer }");
+      if (body instanceof Response) return body;
+      const { csrf, answer } = body;
       const id = c.req.param("id");
       const browser = existingBrowserId(c, config.cookies);
       if (!browser || !validCsrf(config.keys.pages, browser, "form", id, csrf)) return problemJson(c, STALE_FORM);

@@ -22,6 +22,3 @@ export function problemPage(c: Context, config: PagesConfig, problem: Problem): 
 export function problemJson(c: Context, problem: Problem): Response {
   return c.json({ error: [problem.title, ...problem.text].join(" ") }, problem.status);
 }
-
-/** Content-Type without parameters, lower case. */
-export const mediaType = (c: Context) => (c.req.header("content-type") ?? "").split(";", 1)[0]!.trim().toLowerCase();

@@ -9,6 +9,7 @@
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { streamSSE, type SSEStreamingApi } from "hono/streaming";
+import { jsonObjectBody } from "../../../common/json-body.js";
 import { PAGE_PATHS } from "../page/protocol.js";
 import type { PageAssets } from "./assets.js";
 import type { RequestQueue } from "./requests.js";
@@ -99,17 +100,9 @@ export function createApp(options: AppOptions): WebApp {
       onError: (c) => c.json({ error: `The answer is larger than ${MAX_ANSWER_BYTES} bytes.` }, 413, { Connection: "close" }),
     }),
     async (c) => {
-      const type = (c.req.header("content-type") ?? "").split(";", 1)[0]!.trim().toLowerCase();
-      if (type !== "application/json") return c.json({ error: "Content-Type must be application/json." }, 415);
-      let body: unknown;
-      try {
-        body = JSON.parse(await c.req.text());
-      } catch {
-        return c.json({ error: "The body is not JSON." }, 400);
-      }
-      if (typeof body !== "object" || body === null || Array.isArray(body))
-        return c.json({ error: "The body must be { id, answer }." }, 400);
-      const { id, answer } = body as Record<string, unknown>;
+      const body = await jsonObjectBody(c, "{ id, answer }");
+      if (body instanceof Response) return body;
+      const { id, answer } = body;
       const outcome = queue.answer(id, answer);
       return outcome.status === 204 ? c.body(null, 204) : c.json({ error: outcome.error }, outcome.status);
     },
