@@ -121,7 +121,7 @@ describe("elicit call: exit codes", () => {
     assert.equal(r.stdout, "");
     assert.match(
       r.stderr,
-      /^elicit: no tool named "no_such_tool": the server offers: search_flights, find_best_flight, book_trip, save_itinerary\.$/m,
+      /^elicit: no tool named "no_such_tool": the server offers: search_flights, find_best_flight, book_trip, save_itinerary, pay_for_booking, connect_frequent_flyer\.$/m,
     );
   });
 
