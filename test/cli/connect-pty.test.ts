@@ -40,7 +40,7 @@ describe("elicit connect in a terminal", () => {
       assert.match(
         menu,
         new RegExp(
-          `❯ Call search_flights\\n {2}Call find_best_flight\\n {2}Call book_trip\\n {2}Call save_itinerary\\n {2}Add a root directory\\n {2}Remove root ${basename(root)}\\n {2}Quit\\n`,
+          `❯ Call search_flights\\n {2}Call find_best_flight\\n {2}Call book_trip\\n {2}Call save_itinerary\\n {2}Call pay_for_booking\\n {2}Call connect_frequent_flyer\\n {2}Add a root directory\\n {2}Remove root ${basename(root)}\\n {2}Quit\\n`,
         ),
       );
       assert.match(menu, /Round-trip fares from New York for a destination and dates/, "the highlighted tool's description");
@@ -77,7 +77,7 @@ describe("elicit connect in a terminal", () => {
       assert.doesNotMatch(result, /The tool reported an error/);
 
       // A second root, then it is listed.
-      s.press(KEY.down, KEY.down, KEY.down, KEY.down);
+      s.press(KEY.down, KEY.down, KEY.down, KEY.down, KEY.down, KEY.down); // past the six tools
       await s.waitFor(new RegExp(`❯ Add a root directory[\\s\\S]*Roots now: ${basename(root)}$`, "m"), { after: "Hotel for the stay" });
       s.press(KEY.enter);
       await s.waitFor(asking("Directory to share with the server:"), { after: "✔ What next? Add a root directory" });
@@ -87,7 +87,7 @@ describe("elicit connect in a terminal", () => {
       s.press(KEY.enter);
       const added = await s.waitFor("? What next?", { after: `Added root ${pathToFileURL(second).href}` });
       assert.match(added, new RegExp(`Remove root ${basename(root)}\\n {2}Remove root ${basename(second)}\\n {2}Quit`));
-      s.press(KEY.down, KEY.down, KEY.down, KEY.down);
+      s.press(KEY.down, KEY.down, KEY.down, KEY.down, KEY.down, KEY.down); // past the six tools
       await s.waitFor(`Roots now: ${basename(root)}, ${basename(second)}`, { after: `Added root` });
 
       s.press(KEY.down, KEY.down, KEY.down); // past both roots to Quit
