@@ -17,7 +17,8 @@ import { terminalUI } from "../ui/terminal/index.js";
 import { EXIT, HostError, inertJson } from "./exit.js";
 import type { WebUI } from "../ui/web/server/web-ui.js";
 import { startWebUI, type WebFlags } from "./web.js";
-import { parseConnectTimeout, parseModes, parseProtocol, printLine, withHost, type Host, type ServerTarget } from "./host.js";
+import { parseConnectTimeout, parseModes, parseProtocol, withHost, type Host, type ServerTarget } from "./host.js";
+import { printLine } from "./host-output.js";
 import { hostAuthOf, type AuthFlags } from "./oauth.js";
 
 export interface TargetOptions extends AuthFlags {

@@ -10,7 +10,8 @@ import type { RequestedSchema } from "../schema/types.js";
 import type { WebOwnForm, WebUI } from "../ui/web/server/web-ui.js";
 import { targetOf, type TargetOptions } from "./call.js";
 import { EXIT } from "./exit.js";
-import { printLine, serverLabel, withHost, type Host } from "./host.js";
+import { announceConnection, serverLabel, withHost, type Host } from "./host.js";
+import { printLine } from "./host-output.js";
 import { hostAuthOf } from "./oauth.js";
 import { printResult } from "./result.js";
 import { startWebUI, type WebFlags } from "./web.js";
@@ -37,13 +38,7 @@ export async function connectWeb(command: string[], options: TargetOptions & Web
         };
       },
       async (host, provider) => {
-        await host.listTools();
-        out(`Connected to ${serverLabel(host.serverInfo(), "a server that gave no name")} (protocol ${host.protocol}).`);
-        out(
-          provider
-            ? `Sampling requests go to ${provider.models[0]} after your review.`
-            : "No model is configured: you will type the answers to sampling requests yourself (see elicit connect --help).",
-        );
+        await announceConnection(host, provider, out);
         await loop(host, ui!);
         out("Done.");
         return EXIT.ok;

@@ -9,7 +9,7 @@ import type { RequestedSchema } from "../schema/types.js";
 import { askOwnForm, terminalUI } from "../ui/terminal/index.js";
 import { targetOf, type TargetOptions } from "./call.js";
 import { EXIT } from "./exit.js";
-import { serverLabel, withHost, type Host } from "./host.js";
+import { announceConnection, serverLabel, withHost, type Host } from "./host.js";
 import { hostAuthOf } from "./oauth.js";
 import { printResult } from "./result.js";
 import { connectWeb } from "./connect-web.js";
@@ -40,14 +40,7 @@ export async function connect(command: string[], options: TargetOptions & WebFla
       auth: hostAuthOf(options, true),
     }),
     async (host, provider) => {
-      // The tools first: on 2026-07-28 a server may give its name only in a result's _meta.
-      await host.listTools();
-      out(`Connected to ${serverLabel(host.serverInfo(), "a server that gave no name")} (protocol ${host.protocol}).`);
-      out(
-        provider
-          ? `Sampling requests go to ${provider.models[0]} after your review.`
-          : "No model is configured: you will type the answers to sampling requests yourself (see elicit connect --help).",
-      );
+      await announceConnection(host, provider, out);
       await loop(host);
       return EXIT.ok;
     },

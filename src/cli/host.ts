@@ -1,11 +1,6 @@
 // The host behind `elicit call`, `connect` and `demo`: one SDK Client with elicitation, sampling and
 // roots attached, connected to a server by Streamable HTTP (--url) or stdio (-- command args…).
-//
-// Everything that reaches the terminal while the host runs is made inert, line by line: our own
-// notices, a stdio server's stderr (labelled `[server]`) and whatever the SDK or another library
-// prints through `console` (the SDK's warnings quote server text, e.g. an invalid x-mcp-header).
-import { StringDecoder } from "node:string_decoder";
-import { format } from "node:util";
+// Everything it prints goes through host-output.ts, which makes it inert.
 import {
   Client,
   SERVER_INFO_META_KEY,
@@ -16,7 +11,7 @@ import {
   UnauthorizedError,
 } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import ora, { type Ora } from "ora";
+import ora from "ora";
 import { attachElicitation, type ElicitationHandle, type ElicitationMode } from "../client/attach.js";
 import type { ModelProvider } from "../client/providers/provider.js";
 import { attachRoots, type RootsHandle } from "../client/roots.js";
@@ -26,6 +21,7 @@ import type { ElicitationUI, SamplingUI } from "../client/ui.js";
 import { providerFromEnv } from "../client/providers/openai.js";
 import { PROTOCOL_REVISIONS, type ProtocolRevision } from "../schema/types.js";
 import { HostError, reportFailure } from "./exit.js";
+import { captureConsole, consoleSink, hideSpinner, inertLines, printLine, showSpinner } from "./host-output.js";
 import { loginErrorOf } from "../client/oauth/errors.js";
 import { signerFor, type HostAuth, type Signer } from "./oauth.js";
 
@@ -38,8 +34,6 @@ export type ProtocolChoice = ProtocolRevision | "auto";
 export const DEFAULT_CONNECT_TIMEOUT_S = 30;
 /** Without a terminal, a connection that takes longer than this gets one line saying what we wait for. */
 export const CONNECT_NOTICE_AFTER_MS = 2000;
-/** Longest line of a server's stderr or of console output we print; longer ones are cut into several. */
-const MAX_LINE = 2000;
 
 export interface HostOptions {
   target: ServerTarget;
@@ -123,96 +117,6 @@ export function describeTarget(target: ServerTarget): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// What reaches stderr while the host runs.
-
-let spinner: Ora | undefined;
-
-/** Writes one line to stderr, around the connecting spinner when it is on screen. */
-export function printLine(line: string): void {
-  if (spinner?.isSpinning) {
-    spinner.clear();
-    process.stderr.write(line + "\n");
-    spinner.render();
-  } else process.stderr.write(line + "\n");
-}
-
-/**
- * A line filter for text from outside (a server's stderr, console output): splits it into lines
- * (LF, CRLF or a lone CR, which would otherwise move the cursor back over what was printed), makes
- * each inert with sanitizeText, drops the ones left empty, and hands them on with `prefix`. Bytes are
- * decoded as UTF-8 across chunk boundaries; a line longer than MAX_LINE is passed on in pieces.
- */
-export function inertLines(onLine: (line: string) => void, prefix = ""): { write(chunk: Buffer | string): void; end(): void } {
-  const decoder = new StringDecoder("utf8");
-  let pending = "";
-  const emit = (raw: string) => {
-    const text = sanitizeText(raw, { maxLength: MAX_LINE, multiline: false });
-    if (text) onLine(prefix + text);
-  };
-  const drain = () => {
-    for (let at = pending.search(/[\r\n]/); at >= 0; at = pending.search(/[\r\n]/)) {
-      emit(pending.slice(0, at));
-      pending = pending.slice(at + (pending[at] === "\r" && pending[at + 1] === "\n" ? 2 : 1));
-    }
-    // A CR at the very end may be the first half of a CRLF: it waits for the next chunk.
-    while (pending.length > MAX_LINE) {
-      const cut = /[\uD800-\uDBFF]/.test(pending[MAX_LINE - 1]!) ? MAX_LINE - 1 : MAX_LINE; // not inside a surrogate pair
-      emit(pending.slice(0, cut));
-      pending = pending.slice(cut);
-    }
-  };
-  return {
-    write(chunk) {
-      pending += typeof chunk === "string" ? chunk : decoder.write(chunk);
-      drain();
-    },
-    end() {
-      pending += decoder.end();
-      drain();
-      if (pending) emit(pending);
-      pending = "";
-    },
-  };
-}
-
-/** The SDK's warning when it leaves a tool out of tools/list (SDK 2.4 wording, pinned by a test). */
-const SDK_EXCLUDED_TOOL = /^\[mcp-sdk\] excluding tool '(.*)' from tools\/list: (.*)$/s;
-
-/**
- * Routes console.log/info/warn/error (the SDK's warnings, and any library's) through `onText` while
- * the host runs, so that nothing reaches the terminal raw and nothing reaches stdout, where `elicit
- * call` prints its JSON. console.debug and console.trace are dropped unless ELICIT_DEBUG is set.
- * Returns the function that puts console back.
- */
-export function captureConsole(onText: (text: string) => void): () => void {
-  const saved = {
-    log: console.log,
-    info: console.info,
-    warn: console.warn,
-    error: console.error,
-    debug: console.debug,
-    trace: console.trace,
-  };
-  const route = (...args: unknown[]) => onText(format(...args));
-  console.log = console.info = console.warn = console.error = route;
-  console.debug = console.trace = (...args: unknown[]) => {
-    if (process.env.ELICIT_DEBUG) route(...args);
-  };
-  return () => Object.assign(console, saved);
-}
-
-/** Prints console text as inert lines on stderr; remembers the tools the SDK says it excluded. */
-function consoleSink(excluded: Map<string, string>): (text: string) => void {
-  return (text) => {
-    const m = SDK_EXCLUDED_TOOL.exec(text);
-    if (m) excluded.set(m[1]!, m[2]!);
-    const lines = inertLines(printLine);
-    lines.write(text);
-    lines.end();
-  };
-}
-
-// ---------------------------------------------------------------------------------------------
 // Connecting.
 
 /** The --url, checked. */
@@ -261,10 +165,7 @@ async function connectWithin(client: Client, transport: Transport, options: Host
   const timeoutMs = Math.round(timeoutS * 1000);
   let timedOut = false;
   const interactive = process.stderr.isTTY === true;
-  if (interactive) {
-    spinner = ora({ text: `Connecting to ${what}…`, stream: process.stderr, discardStdin: false });
-    spinner.start();
-  }
+  if (interactive) showSpinner(ora({ text: `Connecting to ${what}…`, stream: process.stderr, discardStdin: false }));
   const notice = interactive
     ? undefined
     : setTimeout(
@@ -295,8 +196,7 @@ async function connectWithin(client: Client, transport: Transport, options: Host
   } finally {
     clearTimeout(timer);
     clearTimeout(notice);
-    spinner?.stop();
-    spinner = undefined;
+    hideSpinner();
   }
 }
 
@@ -448,4 +348,16 @@ export function serverLabel(info: Implementation | undefined, fallback: string):
   if (!info) return fallback;
   const line = (text: unknown) => sanitizeText(text, { maxLength: MAX_LABEL_LENGTH, multiline: false });
   return `${line(info.name) || fallback} ${line(info.version)}`.trim();
+}
+
+/** What `elicit connect` says once connected: the server and revision, and where sampling requests go. */
+export async function announceConnection(host: Host, provider: ModelProvider | undefined, print: (line: string) => void): Promise<void> {
+  // The tools first: on 2026-07-28 a server may give its name only in a result's _meta.
+  await host.listTools();
+  print(`Connected to ${serverLabel(host.serverInfo(), "a server that gave no name")} (protocol ${host.protocol}).`);
+  print(
+    provider
+      ? `Sampling requests go to ${provider.models[0]} after your review.`
+      : "No model is configured: you will type the answers to sampling requests yourself (see elicit connect --help).",
+  );
 }

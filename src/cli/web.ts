@@ -2,7 +2,7 @@
 // progress and the results; it prints the page's address on a line of its own and says when a
 // question waits in the browser.
 import { webUI, type PendingSummary, type WebUI } from "../ui/web/server/web-ui.js";
-import { printLine } from "./host.js";
+import { printLine } from "./host-output.js";
 
 export interface WebFlags {
   /** --web */

@@ -5,7 +5,8 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { checkArguments } from "../../src/cli/call.js";
 import { inertJson } from "../../src/cli/exit.js";
-import { captureConsole, inertLines, parseConnectTimeout } from "../../src/cli/host.js";
+import { parseConnectTimeout } from "../../src/cli/host.js";
+import { captureConsole, inertLines } from "../../src/cli/host-output.js";
 
 function filter(chunks: (string | Buffer)[], prefix = "[server] "): string[] {
   const lines: string[] = [];
