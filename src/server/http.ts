@@ -12,6 +12,7 @@ import { createMcpHandler, isLegacyRequest, type JSONRPCMessage, type McpServer,
 import { localhostHostValidation, NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from "@modelcontextprotocol/node";
 import { createAuthGate, ownerOf, prepareAuth, type AuthGate, type RequestWithAuth } from "./auth/gate.js";
 import type { HttpAuthOptions } from "./auth/options.js";
+import type { FleetStore } from "../store/types.js";
 import type { UrlKit } from "./url/kit.js";
 import type { PeerInfo } from "./url/pages/index.js";
 
@@ -36,6 +37,19 @@ export interface ServeHttpOptions {
   maxSessions?: number;
   /** Listen backlog (default 1024; the kernel caps it at net.core.somaxconn). */
   backlog?: number;
+  /**
+   * How long an idle keep-alive connection stays open (default 65 s, above the 60 s idle timeout
+   * of common clients' and proxies' pools, so the server never closes a socket a client is about to reuse).
+   */
+  keepAliveTimeoutMs?: number;
+  /** How long a client may take to send the request headers (default keepAliveTimeoutMs + 1 s). */
+  headersTimeoutMs?: number;
+  /**
+   * Several serveHttp processes behind one address: 2025-era sessions and their stream events live
+   * in `store`, so another member resumes a session whose member died. `instance` names this member
+   * (default: a random id).
+   */
+  fleet?: { store: FleetStore; instance?: string };
   /**
    * Require OAuth bearer tokens from this authorization server on the endpoint (and serve the
    * protected-resource metadata). Handlers see who is calling as `ctx.principal`. The issuer's
