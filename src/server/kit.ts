@@ -22,7 +22,7 @@ import { ReplayCalls } from "./replay-call.js";
 import { watchDroppedMessages } from "./dropped.js";
 import { watchRootsChanges } from "./roots.js";
 import { installStateGuard } from "./state-guard.js";
-import { DEFAULT_MAX_STATE_BYTES, toStateKey } from "./state.js";
+import { DEFAULT_MAX_STATE_BYTES, toStateKey, toStateKeys, type StateKeyInput } from "./state.js";
 import type { Principal } from "./auth/options.js";
 import { principalOf as verifiedPrincipal } from "./auth/principal.js";
 import type { UrlCall } from "./url/elicit-url.js";
@@ -30,11 +30,13 @@ import type { UrlKit } from "./url/kit.js";
 
 export interface ElicitationOptions {
   /**
-   * AES-256 key for requestState (32 bytes, or base64url/hex text). Share it across a fleet. Default: one
-   * random key per process, shared by every kit in it, so a kit made per server factory still opens
-   * the states another one sealed.
+   * AES-256 key for requestState (32 bytes, or base64url/hex text), or a ring of keys, newest first: the
+   * first seals, every one opens, so a key is rotated by putting the new one in front and dropping the old
+   * one after `stateTtlMs`. Share it across a fleet. Default: $MCP_ELICIT_STATE_KEY (comma-separated for a
+   * ring), else one random key per process, shared by every kit in it, so a kit made per server factory
+   * still opens the states another one sealed; a shared store (`store.shared`) requires one.
    */
-  stateKey?: string | Uint8Array;
+  stateKey?: StateKeyInput;
   /** How long a requestState stays valid: the time a person has to answer on 2026-07-28 (default 30 minutes). */
   stateTtlMs?: number;
   /** Largest requestState, in bytes (default 256 KiB). */
@@ -111,17 +113,36 @@ function revisionOf(server: McpServer, ctx: ServerContext): ProtocolRevision {
   return negotiated !== undefined && negotiated >= "2025-11-25" ? "2025-11-25" : "2025-06-18";
 }
 
+/** The environment variable read for the requestState key when `stateKey` is not given. */
+export const STATE_KEY_ENV = "MCP_ELICIT_STATE_KEY";
+
+/** The kit's key ring: the one given, else $MCP_ELICIT_STATE_KEY, else the process's random key (refused with a shared store). */
+function stateKeyRing(options: ElicitationOptions): Buffer[] {
+  const fromEnv = process.env[STATE_KEY_ENV]?.trim();
+  if (options.stateKey !== undefined) return toStateKeys(options.stateKey);
+  if (fromEnv) return toStateKeys(fromEnv.split(",").map((k) => k.trim()));
+  if (options.store?.shared === true)
+    throw new Error(
+      `createElicitation: the store is shared by several processes (a fleet), but no stateKey was given: each process would seal requestState with its own random key and refuse the others'. Give every member the same stateKey (32 bytes, e.g. from $${STATE_KEY_ENV}).`,
+    );
+  return [PROCESS().key];
+}
+
 export function createElicitation(options: ElicitationOptions = {}) {
   const settings = { ...DEFAULTS, ...options, maxStateBytes: options.maxStateBytes ?? DEFAULT_MAX_STATE_BYTES };
-  const key = options.stateKey === undefined ? PROCESS().key : toStateKey(options.stateKey);
+  const ring = stateKeyRing(options);
   const principalOf = options.principal ?? defaultPrincipal;
   // Ledger entries outlive every state that can name them.
   const ledger = new CallLedger(options.store ?? PROCESS().store, settings.stateTtlMs + 60_000);
-  const calls = new ReplayCalls(ledger, { key, ttlMs: settings.stateTtlMs, maxBytes: settings.maxStateBytes }, (ctx, tool, args) => ({
-    principal: principalOf(ctx),
-    tool,
-    args,
-  }));
+  const calls = new ReplayCalls(
+    ledger,
+    { key: ring[0]!, ring, ttlMs: settings.stateTtlMs, maxBytes: settings.maxStateBytes },
+    (ctx, tool, args) => ({
+      principal: principalOf(ctx),
+      tool,
+      args,
+    }),
+  );
 
   /** The handler's context on each path: the SDK's, plus what the tool can ask (inputs.ts). */
   const contextFor = (

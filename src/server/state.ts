@@ -38,9 +38,25 @@ export class StateError extends Error {
 /** A 32-byte key from bytes, or from a base64/base64url/hex string (e.g. an environment variable). */
 export function toStateKey(key: string | Uint8Array | undefined): Buffer {
   if (key === undefined) return randomBytes(32);
-  const bytes = typeof key === "string" ? decodeKeyString(key) : Buffer.from(key);
+  const bytes = typeof key === "string" ? decodeKeyString(key.trim()) : Buffer.from(key);
   if (bytes.length !== 32) throw new Error(`requestState key must be 32 bytes (AES-256), got ${bytes.length}`);
   return bytes;
+}
+
+/** One key, or a ring of keys (newest first): the first seals, every one opens. */
+export type StateKeyInput = string | Uint8Array | readonly (string | Uint8Array)[];
+
+/** A ring from one key or several; an empty ring is refused, since nothing could be sealed. */
+export function toStateKeys(keys: StateKeyInput): Buffer[] {
+  const list = typeof keys === "string" || keys instanceof Uint8Array ? [keys] : [...keys];
+  if (list.length === 0) throw new Error("stateKey is an empty list; give at least one 32-byte key (the first one seals)");
+  return list.map((key, i) => {
+    try {
+      return toStateKey(key);
+    } catch (error) {
+      throw new Error(list.length > 1 ? `stateKey[${i}]: ${(error as Error).message}` : (error as Error).message);
+    }
+  });
 }
 
 function decodeKeyString(key: string): Buffer {
@@ -70,7 +86,10 @@ interface Envelope<T> {
 }
 
 export interface SealOptions {
+  /** The key that seals (the ring's first). */
   key: Buffer;
+  /** Every key that opens, newest first (default: `key` alone). A state sealed with a key not here is `tampered`. */
+  ring?: readonly Buffer[];
   ttlMs: number;
   maxBytes?: number;
   now?: number;
@@ -102,6 +121,17 @@ export function seal<T>(data: T, binding: StateBinding, options: SealOptions): s
   return token;
 }
 
+/** The plaintext when `key` authenticates the token, else undefined. */
+function decrypt(raw: Buffer, key: Buffer): Buffer | undefined {
+  try {
+    const decipher = createDecipheriv("aes-256-gcm", key, raw.subarray(1, 1 + IV_BYTES));
+    decipher.setAuthTag(raw.subarray(raw.length - TAG_BYTES));
+    return Buffer.concat([decipher.update(raw.subarray(1 + IV_BYTES, raw.length - TAG_BYTES)), decipher.final()]);
+  } catch {
+    return undefined;
+  }
+}
+
 export function open<T>(token: unknown, binding: StateBinding, options: SealOptions): T {
   const max = options.maxBytes ?? DEFAULT_MAX_STATE_BYTES;
   if (typeof token !== "string" || !/^[A-Za-z0-9_-]+$/.test(token))
@@ -110,16 +140,20 @@ export function open<T>(token: unknown, binding: StateBinding, options: SealOpti
   const raw = Buffer.from(token, "base64url");
   if (raw.length < 1 + IV_BYTES + TAG_BYTES || raw[0] !== VERSION)
     throw new StateError("malformed", "requestState is not a state this server issued (unknown format).");
-  let envelope: Envelope<T>;
-  try {
-    const decipher = createDecipheriv("aes-256-gcm", options.key, raw.subarray(1, 1 + IV_BYTES));
-    decipher.setAuthTag(raw.subarray(raw.length - TAG_BYTES));
-    const plain = Buffer.concat([decipher.update(raw.subarray(1 + IV_BYTES, raw.length - TAG_BYTES)), decipher.final()]);
-    const body = plain[0] === 1 ? inflateRawSync(plain.subarray(1), { maxOutputLength: max * 64 }) : plain.subarray(1);
-    envelope = JSON.parse(body.toString("utf8")) as Envelope<T>;
-  } catch {
-    throw new StateError("tampered", "requestState failed its integrity check: it was modified, or sealed with another key.");
+  let envelope: Envelope<T> | undefined;
+  // GCM's tag fails under a wrong key, so each key of the ring is tried in turn (newest first).
+  for (const key of options.ring ?? [options.key]) {
+    const plain = decrypt(raw, key);
+    if (!plain) continue;
+    try {
+      const body = plain[0] === 1 ? inflateRawSync(plain.subarray(1), { maxOutputLength: max * 64 }) : plain.subarray(1);
+      envelope = JSON.parse(body.toString("utf8")) as Envelope<T>;
+    } catch {
+      // Authentic but unreadable: only a bug or a leaked key gets here; refuse it like a forgery.
+    }
+    break;
   }
+  if (!envelope) throw new StateError("tampered", "requestState failed its integrity check: it was modified, or sealed with another key.");
   if ((options.now ?? Date.now()) > envelope.e)
     throw new StateError("expired", `requestState expired at ${new Date(envelope.e).toISOString()}; call the tool again.`);
   if (envelope.p !== binding.principal) throw new StateError("principal", "requestState was issued to another principal.");

@@ -2,7 +2,10 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { setTimeout as sleep } from "node:timers/promises";
-import { open, seal, StateError, toStateKey, type StateBinding } from "../../src/server/state.js";
+import { open, seal, StateError, toStateKey, toStateKeys, type StateBinding } from "../../src/server/state.js";
+import { createElicitation, STATE_KEY_ENV } from "../../src/server/kit.js";
+import { memoryStore } from "../../src/store/memory.js";
+import type { KeyValueStore } from "../../src/store/types.js";
 import { callWith, manualClient } from "../helpers/manual-client.js";
 import { connect, type TransportKind } from "../helpers/mcp.js";
 import { resultJson } from "../helpers/results.js";
@@ -191,4 +194,97 @@ test("a kit made per server factory (a new server per HTTP request) still comple
   } finally {
     await conn.close();
   }
+});
+
+describe("the stateKey ring", () => {
+  const [newKey, oldKey, droppedKey] = [toStateKey(undefined), toStateKey(undefined), toStateKey(undefined)];
+  const binding: StateBinding = { principal: "anonymous", tool: "book", args: {} };
+
+  test("the first key seals, every key opens; a key dropped from the ring is tampered", () => {
+    const fromOld = seal({ n: 1 }, binding, { key: oldKey, ttlMs: 60_000 });
+    const ring = { key: newKey, ring: [newKey, oldKey], ttlMs: 60_000 };
+    assert.deepEqual(open(fromOld, binding, ring), { n: 1 });
+    const fromNew = seal({ n: 2 }, binding, ring);
+    assert.deepEqual(open(fromNew, binding, { key: newKey, ttlMs: 60_000 }), { n: 2 });
+    assert.throws(
+      () => open(fromNew, binding, { key: oldKey, ttlMs: 60_000 }),
+      (e: unknown) => e instanceof StateError && e.problem === "tampered",
+    );
+    const fromDropped = seal({ n: 3 }, binding, { key: droppedKey, ttlMs: 60_000 });
+    assert.throws(
+      () => open(fromDropped, binding, ring),
+      (e: unknown) => e instanceof StateError && e.problem === "tampered",
+    );
+  });
+
+  test("a ring is given as a list; an empty list and a short key are refused, naming stateKey", () => {
+    assert.deepEqual(toStateKeys([newKey, oldKey.toString("hex")]), [newKey, oldKey]);
+    assert.throws(() => toStateKeys([]), /stateKey is an empty list/);
+    assert.throws(() => toStateKeys([newKey, "short"]), /stateKey\[1\]: requestState key must be 32 bytes/);
+  });
+
+  for (const kind of ["memory", "http"] as TransportKind[]) {
+    test(`over ${kind}: a state sealed before a rotation completes under [new, old], and is refused with -32602 once old is dropped`, async () => {
+      const before = await connect(manualClient(), makeFactory({ stateKey: oldKey }).factory, "2026-07-28", kind);
+      const rotated = await connect(manualClient(), makeFactory({ stateKey: [newKey, oldKey] }).factory, "2026-07-28", kind);
+      const dropped = await connect(manualClient(), makeFactory({ stateKey: [newKey] }).factory, "2026-07-28", kind);
+      try {
+        const first = async () => {
+          const result = await callWith(before.client)({ name: "book", arguments: { city: "Rome" } });
+          assert.equal(result.resultType, "input_required");
+          return { name: "book", arguments: { city: "Rome" }, inputResponses: okAnswer, requestState: result.requestState };
+        };
+        const done = await callWith(rotated.client)(await first());
+        assert.equal(resultJson(done).action, "accept");
+        await assert.rejects(callWith(dropped.client)(await first()), (e: any) => {
+          assert.equal(e.code, -32602);
+          assert.equal(e.data?.reason, "tampered");
+          assert.match(e.message, /integrity check/);
+          return true;
+        });
+      } finally {
+        await Promise.all([before.close(), rotated.close(), dropped.close()]);
+      }
+    });
+  }
+});
+
+describe("a fleet's key", () => {
+  const sharedStore = (): KeyValueStore => Object.assign(memoryStore(), { shared: true });
+
+  test("a shared store without stateKey is refused at once, naming stateKey and the variable", () => {
+    const saved = process.env[STATE_KEY_ENV];
+    delete process.env[STATE_KEY_ENV];
+    try {
+      assert.throws(
+        () => createElicitation({ store: sharedStore() }),
+        /store is shared by several processes.*no stateKey was given.*MCP_ELICIT_STATE_KEY/s,
+      );
+      assert.doesNotThrow(() => createElicitation({ store: sharedStore(), stateKey: toStateKey(undefined) }));
+    } finally {
+      if (saved !== undefined) process.env[STATE_KEY_ENV] = saved;
+    }
+  });
+
+  test("$MCP_ELICIT_STATE_KEY is the key when none is given (comma-separated for a ring): two kits open each other's states", async () => {
+    const [key, old] = [toStateKey(undefined), toStateKey(undefined)];
+    const saved = process.env[STATE_KEY_ENV];
+    process.env[STATE_KEY_ENV] = `${key.toString("base64url")}, ${old.toString("hex")}`;
+    let fromEnv: ReturnType<typeof makeFactory>;
+    try {
+      fromEnv = makeFactory({ store: sharedStore() });
+    } finally {
+      if (saved === undefined) delete process.env[STATE_KEY_ENV];
+      else process.env[STATE_KEY_ENV] = saved;
+    }
+    const sealer = await connect(manualClient(), makeFactory({ stateKey: old }).factory, "2026-07-28", "memory");
+    const opener = await connect(manualClient(), fromEnv.factory, "2026-07-28", "memory");
+    try {
+      const first = await callWith(sealer.client)({ name: "book", arguments: { city: "Rome" } });
+      const retry = { name: "book", arguments: { city: "Rome" }, inputResponses: okAnswer, requestState: first.requestState };
+      assert.equal(resultJson(await callWith(opener.client)(retry)).action, "accept");
+    } finally {
+      await Promise.all([sealer.close(), opener.close()]);
+    }
+  });
 });
