@@ -1,0 +1,127 @@
+// The server side of bench/scale.ts, in a process of its own so that its memory and CPU are its own:
+// `node --expose-gc --import tsx bench/scale-server.ts <ours|raw> <legacy|modern>`, forked with IPC.
+// ours = serveHttp + a kit tool (ctx.elicit); raw = the SDK by hand: a NodeStreamableHTTPServerTransport
+// per session and ctx.mcpReq.elicitInput on 2025-11-25, createMcpHandler and inputRequired() on
+// 2026-07-28. Both tools ask one question and echo the answer, so the generator can tell whose it is.
+// It sends { listening: url, keepAliveTimeout, headersTimeout } once up, and answers "stats" with
+// memory (after gc) and CPU time.
+import { randomUUID } from "node:crypto";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import {
+  McpServer,
+  createMcpHandler,
+  inputRequired,
+  inputResponse,
+  type CallToolResult,
+  type InputRequiredResult,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
+import { NodeStreamableHTTPServerTransport, toNodeHandler } from "@modelcontextprotocol/node";
+import * as z from "zod";
+import type { RequestedSchema } from "../dist/schema/index.js";
+import { createElicitation, serveHttp } from "../dist/server/index.js";
+
+export type Side = "ours" | "raw";
+export type Era = "legacy" | "modern";
+
+const ANSWER_FORM: RequestedSchema = { type: "object", properties: { answer: { type: "string", maxLength: 64 } }, required: ["answer"] };
+const input = z.object({ call: z.string() });
+const text = (t: string): CallToolResult => ({ content: [{ type: "text", text: t }] });
+const echo = (action: string, content: unknown) => text(action === "accept" ? String((content as { answer?: unknown }).answer) : action);
+
+const kit = createElicitation();
+
+function oursServer(): McpServer {
+  const server = new McpServer({ name: "scale-ours", version: "1.0.0" });
+  kit.registerTool(server, "ask", { description: "One question, echoed", inputSchema: input }, async ({ call }, ctx) => {
+    const answer = await ctx.elicit(`Answer for ${call}?`, ANSWER_FORM);
+    return echo(answer.action, answer.action === "accept" ? answer.content : undefined);
+  });
+  return server;
+}
+
+function rawServer(era: Era): McpServer {
+  const server = new McpServer({ name: "scale-raw", version: "1.0.0" }, { capabilities: { tools: {} } });
+  if (era === "legacy") {
+    server.registerTool("ask", { description: "One question, echoed", inputSchema: input }, async ({ call }, ctx: ServerContext) => {
+      const result = await ctx.mcpReq.elicitInput(
+        { mode: "form", message: `Answer for ${call}?`, requestedSchema: ANSWER_FORM as never },
+        { relatedRequestId: ctx.mcpReq.id, timeout: 10 * 60_000 },
+      );
+      return echo(result.action, result.content);
+    });
+  } else {
+    const ask = async ({ call }: { call: string }, ctx: ServerContext): Promise<CallToolResult | InputRequiredResult> => {
+      const view = inputResponse(ctx.mcpReq.inputResponses, "answer");
+      if (view.kind !== "elicit")
+        return inputRequired({
+          inputRequests: { answer: inputRequired.elicit({ message: `Answer for ${call}?`, requestedSchema: ANSWER_FORM as never }) },
+        });
+      return echo(view.action, view.content);
+    };
+    server.registerTool("ask", { description: "One question, echoed", inputSchema: input }, ask);
+  }
+  return server;
+}
+
+/** The SDK's documented shape: one transport per session, looked up by Mcp-Session-Id; stateless handler for 2026-07-28. */
+async function serveRaw(era: Era): Promise<{ server: Server; url: URL; sessions: () => number }> {
+  const transports = new Map<string, NodeStreamableHTTPServerTransport>();
+  const modern = toNodeHandler(createMcpHandler(() => rawServer("modern"), { legacy: "reject" }));
+  const server = createServer(async (req, res) => {
+    try {
+      if (era === "modern") return await modern(req, res);
+      const sid = req.headers["mcp-session-id"] as string | undefined;
+      const known = sid ? transports.get(sid) : undefined;
+      if (known) return await known.handleRequest(req, res);
+      if (sid || req.method !== "POST") return void res.writeHead(404).end();
+      const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (id) => void transports.set(id, transport),
+        onsessionclosed: (id) => void transports.delete(id),
+      });
+      await rawServer("legacy").connect(transport);
+      await transport.handleRequest(req, res);
+    } catch {
+      if (!res.headersSent) res.writeHead(500).end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return { server, url: new URL(`http://127.0.0.1:${port}/mcp`), sessions: () => transports.size };
+}
+
+const [side, era] = process.argv.slice(2) as [Side, Era];
+const n = Number(process.env.BENCH_SCALE_N ?? 10_000);
+const served =
+  side === "ours"
+    ? await serveHttp(() => oursServer(), { maxSessions: Math.max(10_000, n + 100) }).then((h) => ({
+        server: h.server,
+        url: h.url,
+        sessions: () => h.sessionCount,
+      }))
+    : await serveRaw(era);
+// BENCH_SCALE_KEEPALIVE_MS sets the idle keep-alive time on either side (Node's default is 5 s).
+const keepAlive = Number(process.env.BENCH_SCALE_KEEPALIVE_MS ?? 0);
+if (keepAlive > 0) {
+  served.server.keepAliveTimeout = keepAlive;
+  served.server.headersTimeout = keepAlive + 1_000;
+}
+
+const gc = (globalThis as { gc?: () => void }).gc;
+process.on("message", (message) => {
+  if (message !== "stats") return;
+  gc?.();
+  gc?.();
+  const memory = process.memoryUsage();
+  const cpu = process.cpuUsage();
+  process.send!({ rss: memory.rss, heapUsed: memory.heapUsed, cpuMs: (cpu.user + cpu.system) / 1000, sessions: served.sessions() });
+});
+process.on("disconnect", () => process.exit(0));
+process.send!({
+  listening: served.url.href,
+  keepAliveTimeout: served.server.keepAliveTimeout,
+  headersTimeout: served.server.headersTimeout,
+  gc: gc !== undefined,
+});
