@@ -1,4 +1,6 @@
 // mcp-elicit/store: where a server keeps what must outlive one request.
-export type { KeyValueStore } from "./types.js";
+export type { FleetStore, KeyValueStore } from "./types.js";
 export { memoryStore, type MemoryStoreOptions } from "./memory.js";
 export { sqliteStore, type SqliteStoreOptions } from "./sqlite.js";
+export { redisStore, type RedisStoreOptions } from "./redis.js";
+export type { RedisEventStoreOptions } from "./redis-events.js";
