@@ -4,177 +4,42 @@
 //
 // Sessions are bounded: one whose client went away without DELETE expires after `sessionIdleMs`
 // with nothing open or pending on it (one unref'd sweep timer checks them all), and at most
-// `maxSessions` exist at once.
+// `maxSessions` exist at once. In a fleet (`fleet`), sessions are recorded in the shared store and
+// their stream events kept there, so another member adopts a session whose member died.
 import { randomUUID } from "node:crypto";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createMcpHandler, isLegacyRequest, type JSONRPCMessage, type McpServer, type RequestId } from "@modelcontextprotocol/server";
-import { localhostHostValidation, NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from "@modelcontextprotocol/node";
+import { createMcpHandler, isJsonContentType, type McpServer } from "@modelcontextprotocol/server";
+import { localhostHostValidation, toNodeHandler } from "@modelcontextprotocol/node";
 import { createAuthGate, ownerOf, prepareAuth, type AuthGate, type RequestWithAuth } from "./auth/gate.js";
-import type { HttpAuthOptions } from "./auth/options.js";
-import type { FleetStore } from "../store/types.js";
+import { inRequestScope } from "./fleet/events.js";
+import { forward, FORWARDED } from "./fleet/forward.js";
+import { FleetSessions } from "./fleet/sessions.js";
+import { readBody } from "./http-body.js";
+import { resolveOptions, type HttpServerHandle, type ServeHttpOptions, type ServerFactory } from "./http-options.js";
+import { TrackedTransport, type Message, type Session } from "./http-session.js";
 import type { UrlKit } from "./url/kit.js";
 import type { PeerInfo } from "./url/pages/index.js";
 
-export type ServerFactory = (ctx: { era: "legacy" | "modern" }) => McpServer | Promise<McpServer>;
+export { DEFAULT_BACKLOG, DEFAULT_KEEP_ALIVE_TIMEOUT_MS, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS } from "./http-options.js";
+export type { HttpServerHandle, ServeHttpOptions, ServerFactory } from "./http-options.js";
 
-export interface ServeHttpOptions {
-  host?: string;
-  /** 0 (the default) picks a free port. */
-  port?: number;
-  /** Path of the MCP endpoint (default /mcp). */
-  path?: string;
-  /** Reject requests whose Host header is not localhost (DNS-rebinding protection; default true for loopback hosts). */
-  localhostOnly?: boolean;
-  onerror?: (error: Error) => void;
-  /**
-   * A 2025-era session expires after this many milliseconds with no HTTP request or stream open
-   * on it, no client request unanswered and no server→client request (elicitation, sampling,
-   * roots) pending. Default 15 minutes; `Infinity` keeps sessions until DELETE or close().
-   */
-  sessionIdleMs?: number;
-  /** Most 2025-era sessions at once (default 10,000); a new one past it gets HTTP 503. */
-  maxSessions?: number;
-  /** Listen backlog (default 1024; the kernel caps it at net.core.somaxconn). */
-  backlog?: number;
-  /**
-   * How long an idle keep-alive connection stays open (default 65 s, above the 60 s idle timeout
-   * of common clients' and proxies' pools, so the server never closes a socket a client is about to reuse).
-   */
-  keepAliveTimeoutMs?: number;
-  /** How long a client may take to send the request headers (default keepAliveTimeoutMs + 1 s). */
-  headersTimeoutMs?: number;
-  /**
-   * Several serveHttp processes behind one address: 2025-era sessions and their stream events live
-   * in `store`, so another member resumes a session whose member died. `instance` names this member
-   * (default: a random id).
-   */
-  fleet?: { store: FleetStore; instance?: string };
-  /**
-   * Require OAuth bearer tokens from this authorization server on the endpoint (and serve the
-   * protected-resource metadata). Handlers see who is calling as `ctx.principal`. The issuer's
-   * metadata is fetched before the server listens.
-   */
-  auth?: HttpAuthOptions;
-  /**
-   * URL mode: serve this kit's pages (connect, sign-in, OAuth callback, hosted forms) on the same
-   * origin, under /elicit/ (or under the path of the kit's own baseUrl); a kit without a baseUrl gets
-   * `<this server's origin>/elicit/`. The pages are for browsers: no bearer token is asked for them.
-   */
-  urlKit?: UrlKit;
+function sendJsonError(res: ServerResponse, status: number, code: number, message: string, id: unknown = null, headers = {}) {
+  res
+    .writeHead(status, { "content-type": "application/json", ...headers })
+    .end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id }));
 }
 
-export interface HttpServerHandle {
-  url: URL;
-  server: Server;
-  /** 2025-era sessions held now. */
-  readonly sessionCount: number;
-  close(): Promise<void>;
-}
-
-export const DEFAULT_SESSION_IDLE_MS = 15 * 60_000;
-export const DEFAULT_MAX_SESSIONS = 10_000;
-export const DEFAULT_BACKLOG = 1024;
-
-type Message = Record<string, unknown>;
-const isRequest = (m: Message) => typeof m.method === "string" && (typeof m.id === "string" || typeof m.id === "number");
-const isResponse = (m: Message) =>
-  m.method === undefined && (typeof m.id === "string" || typeof m.id === "number") && ("result" in m || "error" in m);
-const cancelledId = (m: Message) =>
-  m.method === "notifications/cancelled" ? (m.params as { requestId?: RequestId } | undefined)?.requestId : undefined;
-
-/**
- * What is open or pending on one session. The transport reports every message both ways (the SDK
- * chains an `onmessage` set before `connect`, and `send` is the transport's public method), so a
- * client request counts until its response is sent or the client cancels it, and a server→client
- * request until its response arrives or the server withdraws it (timeout or cancelled call).
- */
-class Activity {
-  /** HTTP requests (POST streams, the GET stream) of this session not yet closed. */
-  open = 0;
-  readonly fromClient = new Set<RequestId>();
-  readonly toClient = new Set<RequestId>();
-  lastActive = Date.now();
-
-  get busy(): boolean {
-    return this.open > 0 || this.fromClient.size > 0 || this.toClient.size > 0;
-  }
-  touch(): void {
-    this.lastActive = Date.now();
-  }
-  inbound(message: Message): void {
-    this.track(message, this.fromClient, this.toClient);
-  }
-  outbound(message: Message): void {
-    this.track(message, this.toClient, this.fromClient);
-  }
-  /** A message from one side: its requests open on `sent`, its responses close the other side's, its cancellations its own. */
-  private track(message: Message, sent: Set<RequestId>, answered: Set<RequestId>): void {
-    this.touch();
-    if (isRequest(message)) sent.add(message.id as RequestId);
-    else if (isResponse(message)) answered.delete(message.id as RequestId);
-    else {
-      const id = cancelledId(message);
-      if (id !== undefined) sent.delete(id);
-    }
-  }
-}
-
-class TrackedTransport extends NodeStreamableHTTPServerTransport {
-  readonly activity = new Activity();
-
-  override async send(message: JSONRPCMessage, options?: Parameters<NodeStreamableHTTPServerTransport["send"]>[1]): Promise<void> {
-    const m = message as Message;
-    this.activity.outbound(m);
-    try {
-      await super.send(message, options);
-    } catch (error) {
-      // A request that never left cannot be answered.
-      if (isRequest(m)) this.activity.toClient.delete(m.id as RequestId);
-      throw error;
-    }
-  }
-}
-
-interface Session {
-  transport: TrackedTransport;
-  server: McpServer;
-  closed: boolean;
-  /** With auth: who opened it (issuer and subject); only they may use it. */
-  owner?: string;
-}
-
-function sendJsonError(res: ServerResponse, status: number, code: number, message: string, id: unknown = null) {
-  res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id }));
-}
-
-async function readBody(req: IncomingMessage): Promise<{ web: Request; parsed: unknown }> {
-  const web = await toWebRequest(req);
-  const text = req.method === "POST" ? await web.clone().text() : "";
-  let parsed: unknown;
-  try {
-    parsed = text ? JSON.parse(text) : undefined;
-  } catch {
-    parsed = undefined; // the transport answers the parse error
-  }
-  return { web, parsed };
-}
-
-function positive(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== "number" || Number.isNaN(value) || value <= 0)
-    throw new RangeError(`serveHttp: ${name} must be a positive number, got ${String(value)}`);
-  return value;
-}
+const NOT_FOUND = "Session not found: it expired or was closed; start a new session with initialize (without Mcp-Session-Id)";
+/** Records of sessions that never expire (sessionIdleMs Infinity) are still dropped after a week unused. */
+const MAX_RECORD_TTL_MS = 7 * 24 * 60 * 60_000;
 
 export async function serveHttp(factory: ServerFactory, options: ServeHttpOptions = {}): Promise<HttpServerHandle> {
-  const host = options.host ?? "127.0.0.1";
-  const path = options.path ?? "/mcp";
-  const localhostOnly = options.localhostOnly ?? ["127.0.0.1", "localhost", "::1"].includes(host);
-  const idleMs = positive("sessionIdleMs", options.sessionIdleMs, DEFAULT_SESSION_IDLE_MS);
-  const maxSessions = positive("maxSessions", options.maxSessions, DEFAULT_MAX_SESSIONS);
-  const backlog = positive("backlog", options.backlog, DEFAULT_BACKLOG);
-  if (!Number.isInteger(backlog)) throw new RangeError(`serveHttp: backlog must be an integer, got ${backlog}`);
+  const { host, path, localhostOnly, idleMs, maxSessions, backlog, keepAliveTimeoutMs, headersTimeoutMs, fleet } = resolveOptions(options);
+  const onerror = (error: Error) => options.onerror?.(error);
+  const fleetSessions = fleet
+    ? new FleetSessions({ store: fleet.store, instance: fleet.instance, recordTtlMs: Math.min(idleMs, MAX_RECORD_TTL_MS), onerror })
+    : undefined;
   const modern = toNodeHandler(createMcpHandler(factory, { legacy: "reject", ...(options.onerror ? { onerror: options.onerror } : {}) }));
   const validateHost = localhostHostValidation();
   const issuerMetadata = options.auth ? await prepareAuth(options.auth) : undefined;
@@ -185,12 +50,16 @@ export async function serveHttp(factory: ServerFactory, options: ServeHttpOption
   /** Every session not yet closed, initialized or still answering its initialize. */
   const live = new Set<Session>();
 
-  function closeSession(session: Session): Promise<void> {
+  /** Closes a session here; `ended` (DELETE, expiry) also forgets it in the fleet, while a member shutting down leaves it for another. */
+  function closeSession(session: Session, ended = true): Promise<void> {
     if (session.closed) return Promise.resolve();
     session.closed = true;
     live.delete(session);
     const id = session.transport.sessionId;
-    if (id !== undefined && sessions.get(id) === session) sessions.delete(id);
+    if (id !== undefined && sessions.get(id) === session) {
+      sessions.delete(id);
+      if (ended) fleetSessions?.ended(id);
+    }
     // McpServer.close() closes the transport too; closing it again is a no-op.
     return Promise.allSettled([session.server.close(), session.transport.close()]).then(() => undefined);
   }
@@ -198,12 +67,20 @@ export async function serveHttp(factory: ServerFactory, options: ServeHttpOption
   /** Sessions being made (factory and connect) before they join `live`. */
   let starting = 0;
 
-  async function openSession(): Promise<Session> {
+  /** A new session; in a fleet its id is fixed first, since its event store is namespaced by it (an adopted one keeps its recorded id). */
+  async function openSession(owner: string | undefined, initialize?: unknown, adoptedId?: string): Promise<Session> {
+    const id = adoptedId ?? randomUUID();
     const transport: TrackedTransport = new TrackedTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => void sessions.set(id, session),
+      sessionIdGenerator: () => id,
+      onsessioninitialized: async (sid) => {
+        sessions.set(sid, session);
+        // A new session's record exists before its client learns its id.
+        if (fleetSessions && adoptedId === undefined) await fleetSessions.started(sid, session);
+      },
       onsessionclosed: () => void closeSession(session),
+      ...(fleetSessions && { eventStore: fleetSessions.eventStoreFor(id) }),
     });
+    if (fleetSessions) transport.activity.calls = fleetSessions.callObserver(id);
     let server: McpServer | undefined;
     starting++;
     try {
@@ -215,7 +92,7 @@ export async function serveHttp(factory: ServerFactory, options: ServeHttpOption
     } finally {
       starting--;
     }
-    const session: Session = { transport, server, closed: false };
+    const session: Session = { transport, server, closed: false, owner, initialize };
     live.add(session);
     // Wrap the handlers connect installed (public setters): see every message that arrives, and
     // forget the session however its transport closes.
@@ -232,72 +109,90 @@ export async function serveHttp(factory: ServerFactory, options: ServeHttpOption
     return session;
   }
 
+  function busy(res: ServerResponse, parsed: unknown) {
+    const id = (parsed as { id?: unknown } | undefined)?.id;
+    const message = `Server busy: it holds its limit of ${maxSessions} sessions; try again later`;
+    sendJsonError(res, 503, -32000, message, typeof id === "string" || typeof id === "number" ? id : null);
+  }
+
   // TCP keep-alive finds peers that vanished without closing, so their open streams end too.
-  const server = createServer({ keepAlive: true, keepAliveInitialDelay: 60_000 }, async (req, res) => {
-    // Listen before any await: a client may leave while the body is read or the session made.
-    let gone = false;
-    let counted: Session | undefined;
-    res.once("close", () => {
-      gone = true;
-      if (!counted) return;
-      const { transport } = counted;
-      transport.activity.open--;
-      transport.activity.touch();
-      // A POST without a session id that did not initialize one leaves nothing to keep.
-      if (transport.sessionId === undefined) void closeSession(counted);
-    });
-    try {
-      if (localhostOnly && !validateHost(req, res)) return;
-      const pathname = new URL(req.url ?? "/", "http://x").pathname;
-      if (pages && options.urlKit && pathname.startsWith(options.urlKit.baseUrl?.pathname ?? "/elicit/")) return await pages(req, res);
-      if (issuerMetadata) {
-        // Fail closed: nothing is served in the moment between listening and the gate being made.
-        if (!gate) return sendJsonError(res, 503, -32000, "Server starting; try again");
-        if (await gate.handle(req, res, pathname)) return;
-      }
-      if (pathname !== path) return sendJsonError(res, 404, -32000, `Not found; the MCP endpoint is ${path}`);
-      const { web, parsed } = await readBody(req);
-      if (!(await isLegacyRequest(web))) return await modern(req, res, parsed);
-      const sid = req.headers["mcp-session-id"] as string | undefined;
-      const owner = ownerOf(req as RequestWithAuth);
-      let session = sid ? sessions.get(sid) : undefined;
-      // Another user's session id is answered like an unknown one: it does not say the session exists.
-      if (session && session.owner !== owner) session = undefined;
-      if (!session) {
-        if (sid)
-          return sendJsonError(
-            res,
-            404,
-            -32001,
-            "Session not found: it expired or was closed; start a new session with initialize (without Mcp-Session-Id)",
-          );
-        if (req.method !== "POST") return sendJsonError(res, 400, -32000, "Missing session id");
-        if (live.size + starting >= maxSessions) {
-          const id = (parsed as { id?: unknown } | undefined)?.id;
-          return sendJsonError(
-            res,
-            503,
-            -32000,
-            `Server busy: it holds its limit of ${maxSessions} sessions; try again later`,
-            typeof id === "string" || typeof id === "number" ? id : null,
-          );
+  const server = createServer(
+    {
+      keepAlive: true,
+      keepAliveInitialDelay: 60_000,
+      headersTimeout: headersTimeoutMs,
+      requestTimeout: Math.max(300_000, headersTimeoutMs),
+    },
+    async (req, res) => {
+      // Listen before any await: a client may leave while the body is read or the session made.
+      let gone = false;
+      let counted: Session | undefined;
+      res.once("close", () => {
+        gone = true;
+        if (!counted) return;
+        const { transport } = counted;
+        transport.activity.open--;
+        transport.activity.touch();
+        // A POST without a session id that did not initialize one leaves nothing to keep.
+        if (transport.sessionId === undefined) void closeSession(counted);
+      });
+      try {
+        if (localhostOnly && !validateHost(req, res)) return;
+        const pathname = new URL(req.url ?? "/", "http://x").pathname;
+        if (pages && options.urlKit && pathname.startsWith(options.urlKit.baseUrl?.pathname ?? "/elicit/")) return await pages(req, res);
+        if (issuerMetadata) {
+          // Fail closed: nothing is served in the moment between listening and the gate being made.
+          if (!gate) return sendJsonError(res, 503, -32000, "Server starting; try again");
+          if (await gate.handle(req, res, pathname)) return;
         }
-        session = await openSession();
-        session.owner = owner;
-        if (gone) return void closeSession(session);
+        if (pathname !== path) return sendJsonError(res, 404, -32000, `Not found; the MCP endpoint is ${path}`);
+        const body = await readBody(req);
+        if (body.kind === "too-large")
+          return sendJsonError(res, 413, -32000, `Payload Too Large: Request body must not exceed ${body.limit} bytes`, null, {
+            connection: "close",
+          });
+        if (body.kind === "unparseable")
+          return isJsonContentType(req.headers["content-type"] ?? null)
+            ? sendJsonError(res, 400, -32700, "Parse error: Invalid JSON")
+            : sendJsonError(res, 415, -32000, "Unsupported Media Type: Content-Type must be application/json");
+        const { parsed } = body;
+        if (body.era === "modern") return await modern(req, res, parsed);
+        const sid = req.headers["mcp-session-id"] as string | undefined;
+        const owner = ownerOf(req as RequestWithAuth);
+        let session = sid ? sessions.get(sid) : undefined;
+        // Another user's session id is answered like an unknown one: it does not say the session exists.
+        if (session && session.owner !== owner) return sendJsonError(res, 404, -32001, NOT_FOUND);
+        if (!session && sid && fleetSessions) {
+          if (live.size + starting >= maxSessions) return busy(res, parsed);
+          const found = await fleetSessions.lookup(sid, owner, (id, recordedOwner) => openSession(recordedOwner, undefined, id));
+          if (found.kind === "adopted") session = found.session;
+          // A request already passed on by a member is answered here, never passed on again.
+          else if (found.kind === "elsewhere" && req.headers[FORWARDED] === undefined)
+            return await forward(req, res, found.url, parsed, fleetSessions.registry.instance);
+          if (gone && session) return;
+        }
+        if (!session) {
+          if (sid) return sendJsonError(res, 404, -32001, NOT_FOUND);
+          if (req.method !== "POST") return sendJsonError(res, 400, -32000, "Missing session id");
+          if (live.size + starting >= maxSessions) return busy(res, parsed);
+          session = await openSession(owner, parsed);
+          if (gone) return void closeSession(session);
+        } else if (fleetSessions && sid) fleetSessions.used(sid, session);
+        // A message whose sender has left is still handled (a cancellation, an answer), just not counted as open.
+        if (!gone) {
+          counted = session;
+          session.transport.activity.open++;
+        }
+        session.transport.activity.touch();
+        const transport = session.transport;
+        await (fleetSessions ? inRequestScope(() => transport.handleRequest(req, res, parsed)) : transport.handleRequest(req, res, parsed));
+      } catch (error) {
+        onerror(error as Error);
+        if (!res.headersSent && !gone) sendJsonError(res, 500, -32603, "Internal error");
       }
-      // A message whose sender has left is still handled (a cancellation, an answer), just not counted as open.
-      if (!gone) {
-        counted = session;
-        session.transport.activity.open++;
-      }
-      session.transport.activity.touch();
-      await session.transport.handleRequest(req, res, parsed);
-    } catch (error) {
-      options.onerror?.(error as Error);
-      if (!res.headersSent && !gone) sendJsonError(res, 500, -32603, "Internal error");
-    }
-  });
+    },
+  );
+  server.keepAliveTimeout = keepAliveTimeoutMs;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen({ port: options.port ?? 0, host, backlog }, () => {
@@ -324,13 +219,12 @@ export async function serveHttp(factory: ServerFactory, options: ServeHttpOption
   const { port } = server.address() as AddressInfo;
   const url = new URL(`http://${host.includes(":") ? `[${host}]` : host}:${port}${path}`);
   if (options.auth && issuerMetadata) gate = createAuthGate(options.auth, issuerMetadata, url, options.onerror);
-  if (options.urlKit) {
-    try {
-      mountUrlKit(options.urlKit, url, path, options.auth?.issuer);
-    } catch (error) {
-      server.close();
-      throw error;
-    }
+  try {
+    if (options.urlKit) mountUrlKit(options.urlKit, url, path, options.auth?.issuer);
+    await fleetSessions?.registry.start(url);
+  } catch (error) {
+    server.close();
+    throw error;
   }
   return {
     url,
@@ -340,7 +234,8 @@ export async function serveHttp(factory: ServerFactory, options: ServeHttpOption
     },
     async close() {
       if (sweep) clearInterval(sweep);
-      await Promise.allSettled([...live].map(closeSession));
+      await fleetSessions?.registry.stop();
+      await Promise.allSettled([...live].map((session) => closeSession(session, false)));
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

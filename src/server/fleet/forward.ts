@@ -1,0 +1,44 @@
+// A request for a session another live member holds is passed to that member (its address is in its
+// heartbeat), so one session's requests all reach the transport that holds its streams and pending
+// requests even when the balancer sends them elsewhere. Sticky routing saves this extra hop.
+import { request, type IncomingMessage, type ServerResponse } from "node:http";
+
+/** Set on a forwarded request: the member it reaches answers it itself and never forwards it again. */
+export const FORWARDED = "mcp-elicit-forwarded";
+
+const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "upgrade", "proxy-connection", "te", "trailer", "host"]);
+
+export function forward(req: IncomingMessage, res: ServerResponse, target: URL, body: unknown, from: string): Promise<void> {
+  const text = body === undefined ? undefined : JSON.stringify(body);
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(req.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
+  headers[FORWARDED] = from;
+  if (text !== undefined) headers["content-length"] = String(Buffer.byteLength(text));
+  else delete headers["content-length"];
+  return new Promise<void>((resolve) => {
+    const upstream = request(target, { method: req.method, headers, path: req.url }, (answer) => {
+      const out: Record<string, string | string[]> = {};
+      for (const [name, value] of Object.entries(answer.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) out[name] = value;
+      res.writeHead(answer.statusCode ?? 502, out);
+      answer.pipe(res);
+      answer.once("end", resolve).once("error", () => (res.destroy(), resolve()));
+    });
+    upstream.once("error", () => {
+      if (!res.headersSent)
+        res
+          .writeHead(502, { "content-type": "application/json" })
+          .end(
+            JSON.stringify({
+              jsonrpc: "2.0",
+              error: { code: -32000, message: "The server instance holding this session did not answer; try again" },
+              id: null,
+            }),
+          );
+      else res.destroy();
+      resolve();
+    });
+    // The client leaving ends the hop too (an SSE stream would otherwise stay open upstream).
+    res.once("close", () => upstream.destroy());
+    upstream.end(text);
+  });
+}

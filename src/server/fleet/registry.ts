@@ -1,0 +1,141 @@
+// What a fleet's members tell each other through the store: a record per 2025-era session (who may
+// use it, the client's initialize request, which member holds it), a heartbeat per member, the calls
+// in flight per session, and a lock per adoption so two members never both take over one session.
+import { randomBytes } from "node:crypto";
+import type { JSONRPCMessage, RequestId } from "@modelcontextprotocol/server";
+import type { FleetStore } from "../../store/types.js";
+
+export interface SessionRecord {
+  /** With auth: issuer and subject of who opened it. */
+  owner?: string;
+  /** The member holding it. */
+  instance: string;
+  /** The client's initialize request, replayed on the member that adopts the session. */
+  initialize: unknown;
+}
+
+/** A member's heartbeat lives this long; it is written every HEARTBEAT_EVERY_MS. */
+export const HEARTBEAT_TTL_MS = 3000;
+export const HEARTBEAT_EVERY_MS = 1000;
+/** A session record is rewritten at most this often while the session is used. */
+export const RECORD_REFRESH_MS = 5000;
+/** The JSON-RPC error a call gets when the member running it died (see docs/fleet.md). */
+export const LOST_CALL_CODE = -32000;
+export const LOST_CALL_MESSAGE =
+  "Request lost: the server instance that was handling it stopped before it answered; the session continues on another instance. Whether its effects happened is unknown: retry only if it is safe to repeat.";
+
+const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const INSTANCE = /^[A-Za-z0-9._-]{1,64}$/;
+/** Session ids this server hands out; anything else a client sends is unknown without asking the store. */
+export const isSessionId = (id: string) => SESSION_ID.test(id);
+
+const encodeId = (id: RequestId) => Buffer.from(JSON.stringify(id)).toString("base64url");
+const parseJson = <T>(text: string | undefined): T | undefined => {
+  try {
+    return text === undefined ? undefined : (JSON.parse(text) as T);
+  } catch {
+    return undefined;
+  }
+};
+
+export class FleetRegistry {
+  readonly instance: string;
+  /** This process's life under that name: a member restarted under the same name still sees its predecessor's calls as lost. */
+  private readonly incarnation = randomBytes(8).toString("hex");
+  private beat?: NodeJS.Timeout;
+
+  constructor(
+    readonly store: FleetStore,
+    instance: string | undefined,
+    private readonly recordTtlMs: number,
+    private readonly onerror: (error: Error) => void,
+  ) {
+    if (instance !== undefined && (typeof instance !== "string" || !INSTANCE.test(instance)))
+      throw new TypeError(`serveHttp: fleet.instance must be 1 to 64 letters, digits, '.', '_' or '-', got ${JSON.stringify(instance)}`);
+    this.instance = instance ?? `member-${randomBytes(6).toString("hex")}`;
+  }
+
+  private background(work: Promise<unknown>): void {
+    work.catch((error: unknown) => this.onerror(error as Error));
+  }
+
+  /** Writes this member's heartbeat now and every second until stop(); `url` is where other members reach it. */
+  async start(url: URL): Promise<void> {
+    const value = JSON.stringify({ url: url.href });
+    const write = () => this.store.set(`fleet:member:${this.instance}`, value, HEARTBEAT_TTL_MS);
+    await write();
+    this.beat = setInterval(() => this.background(write()), HEARTBEAT_EVERY_MS);
+    this.beat.unref();
+  }
+
+  /** Stops the heartbeat and removes it, so other members adopt this one's sessions at once. */
+  async stop(): Promise<void> {
+    if (this.beat) clearInterval(this.beat);
+    await this.store.delete(`fleet:member:${this.instance}`).catch((error: unknown) => this.onerror(error as Error));
+  }
+
+  /** The URL of a member whose heartbeat is live, or undefined. */
+  async memberUrl(instance: string): Promise<URL | undefined> {
+    const beat = parseJson<{ url?: unknown }>(await this.store.get(`fleet:member:${instance}`));
+    return typeof beat?.url === "string" && URL.canParse(beat.url) ? new URL(beat.url) : undefined;
+  }
+
+  /**
+   * Whether `instance` is gone: no heartbeat, or none within its lifetime (a killed member's last
+   * heartbeat outlives it by up to HEARTBEAT_TTL_MS). Resolves to its URL while it lives.
+   */
+  async holderGone(instance: string): Promise<{ gone: true } | { gone: false; url: URL }> {
+    const end = Date.now() + HEARTBEAT_TTL_MS + 500;
+    for (;;) {
+      const url = await this.memberUrl(instance);
+      if (!url) return { gone: true };
+      if (Date.now() >= end) return { gone: false, url };
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+
+  async readSession(sessionId: string): Promise<SessionRecord | undefined> {
+    const record = parseJson<SessionRecord>(await this.store.get(`fleet:session:${sessionId}`));
+    return record && typeof record.instance === "string" && typeof record.initialize === "object" ? record : undefined;
+  }
+
+  async saveSession(sessionId: string, record: Omit<SessionRecord, "instance">): Promise<void> {
+    await this.store.set(`fleet:session:${sessionId}`, JSON.stringify({ ...record, instance: this.instance }), this.recordTtlMs);
+  }
+
+  forgetSession(sessionId: string): void {
+    this.background(this.store.delete(`fleet:session:${sessionId}`));
+  }
+
+  /** Takes the right to adopt `sessionId` from `holder`; false when another member took it first. */
+  lockAdoption(sessionId: string, holder: string): Promise<boolean> {
+    return this.store.add(`fleet:adopt:${sessionId}:${holder}`, this.instance, 30_000);
+  }
+
+  callStarted(sessionId: string, id: RequestId, streamId: string): void {
+    const value = JSON.stringify({ id, streamId, incarnation: this.incarnation });
+    this.background(this.store.set(`fleet:call:${sessionId}:${encodeId(id)}`, value, this.recordTtlMs));
+  }
+
+  callEnded(sessionId: string, id: RequestId): void {
+    this.background(this.store.delete(`fleet:call:${sessionId}:${encodeId(id)}`));
+  }
+
+  /** The calls another member was running on `streamId` of the session, as error responses; each is forgotten once returned. */
+  async lostCalls(sessionId: string, streamId: string): Promise<JSONRPCMessage[]> {
+    const prefix = `fleet:call:${sessionId}:`;
+    const answers: JSONRPCMessage[] = [];
+    for (const key of await this.store.keys(prefix)) {
+      const call = parseJson<{ id?: RequestId; streamId?: string; incarnation?: string }>(await this.store.get(key));
+      if (!call || call.streamId !== streamId || call.incarnation === this.incarnation) continue;
+      if (typeof call.id !== "string" && typeof call.id !== "number") continue;
+      await this.store.delete(key);
+      answers.push({
+        jsonrpc: "2.0",
+        id: call.id,
+        error: { code: LOST_CALL_CODE, message: LOST_CALL_MESSAGE, data: { reason: "instance-lost" } },
+      } as JSONRPCMessage);
+    }
+    return answers;
+  }
+}

@@ -1,0 +1,132 @@
+// serveHttp's 2025-era sessions in a fleet: records written as sessions start and are used, calls in
+// flight recorded, and a session whose member died adopted here (at most one member wins each).
+import type { EventStore } from "@modelcontextprotocol/server";
+import type { FleetStore } from "../../store/types.js";
+import type { CallObserver, Session } from "../http-session.js";
+import { replayInitialize } from "./adopt.js";
+import { currentStreamId, sessionEventStore } from "./events.js";
+import { FleetRegistry, isSessionId, RECORD_REFRESH_MS } from "./registry.js";
+
+/** What a request for a session this member does not hold leads to. */
+export type Lookup = { kind: "unknown" } | { kind: "adopted"; session: Session } | { kind: "elsewhere"; url: URL };
+
+export interface FleetSessionsOptions {
+  store: FleetStore;
+  instance?: string;
+  /** A session's record lives this long after its last use (serveHttp's sessionIdleMs, bounded). */
+  recordTtlMs: number;
+  onerror: (error: Error) => void;
+}
+
+export class FleetSessions {
+  readonly registry: FleetRegistry;
+  private readonly events: EventStore;
+  /** Adoptions under way here, so concurrent requests for one session share one. */
+  private readonly adopting = new Map<string, Promise<Lookup>>();
+
+  private readonly onerror: (error: Error) => void;
+
+  constructor(options: FleetSessionsOptions) {
+    this.onerror = options.onerror;
+    this.registry = new FleetRegistry(options.store, options.instance, options.recordTtlMs, options.onerror);
+    this.events = options.store.eventStore({ ttlMs: options.recordTtlMs });
+    if (typeof this.events.getStreamIdForEventId !== "function")
+      throw new TypeError("serveHttp: fleet.store.eventStore() must give an event store with getStreamIdForEventId.");
+  }
+
+  /** The event store of one session (every SSE event gets an id that any member can replay). */
+  eventStoreFor(sessionId: string): EventStore {
+    return sessionEventStore(this.events, sessionId, (streamId) => this.registry.lostCalls(sessionId, streamId));
+  }
+
+  /** Records the requests a session's client sends while they run, with the stream that carries their answer. */
+  callObserver(sessionId: string): CallObserver {
+    const streams = new Map<unknown, true>();
+    return {
+      started: (id) => {
+        const streamId = currentStreamId();
+        if (streamId === undefined) return; // no priming event (2025-06-18): the client cannot resume this stream anyway
+        streams.set(id, true);
+        this.registry.callStarted(sessionId, id, streamId);
+      },
+      ended: (id) => {
+        if (streams.delete(id)) this.registry.callEnded(sessionId, id);
+      },
+    };
+  }
+
+  /** Writes the record of a session that started here. */
+  started(sessionId: string, session: Session): Promise<void> {
+    session.savedAt = Date.now();
+    const record = { ...(session.owner !== undefined && { owner: session.owner }), initialize: session.initialize };
+    return this.registry.saveSession(sessionId, record);
+  }
+
+  /** Keeps a used session's record alive, writing at most every few seconds. */
+  used(sessionId: string, session: Session): void {
+    if (session.savedAt !== undefined && Date.now() - session.savedAt < RECORD_REFRESH_MS) return;
+    this.started(sessionId, session).catch(this.onerror);
+  }
+
+  /** A session that ended for good (DELETE, expiry): its record goes too. */
+  ended(sessionId: string): void {
+    this.registry.forgetSession(sessionId);
+  }
+
+  /**
+   * A request for `sessionId`, which this member does not hold: adopt it when its member is gone,
+   * point at its member while that one lives, or call it unknown (no record, another owner's, or
+   * another member won the adoption and is not reachable).
+   */
+  async lookup(
+    sessionId: string,
+    owner: string | undefined,
+    open: (sessionId: string, owner: string | undefined) => Promise<Session>,
+  ): Promise<Lookup> {
+    if (!isSessionId(sessionId)) return { kind: "unknown" };
+    // Another user's session id is answered like an unknown one, and never adopted for them.
+    const record = await this.registry.readSession(sessionId);
+    if (!record || record.owner !== owner) return { kind: "unknown" };
+    let pending = this.adopting.get(sessionId);
+    if (!pending) {
+      pending = this.adopt(sessionId, open).finally(() => this.adopting.delete(sessionId));
+      this.adopting.set(sessionId, pending);
+    }
+    return pending;
+  }
+
+  private async adopt(sessionId: string, open: (sessionId: string, owner: string | undefined) => Promise<Session>): Promise<Lookup> {
+    const record = await this.registry.readSession(sessionId);
+    if (!record) return { kind: "unknown" };
+    if (record.instance !== this.registry.instance) {
+      const holder = await this.registry.holderGone(record.instance);
+      if (!holder.gone) return { kind: "elsewhere", url: holder.url };
+    }
+    if (!(await this.registry.lockAdoption(sessionId, record.instance))) return this.wonElsewhere(sessionId, record.instance);
+    const session = await open(sessionId, record.owner);
+    session.initialize = record.initialize;
+    try {
+      await replayInitialize(session.transport, sessionId, record.initialize);
+      await this.started(sessionId, session);
+    } catch (error) {
+      await Promise.allSettled([session.server.close(), session.transport.close()]);
+      throw error;
+    }
+    return { kind: "adopted", session };
+  }
+
+  /** Another member is adopting the session: once its record names that member, requests go there. */
+  private async wonElsewhere(sessionId: string, deadHolder: string): Promise<Lookup> {
+    const end = Date.now() + 5000;
+    while (Date.now() < end) {
+      const record = await this.registry.readSession(sessionId);
+      if (!record) return { kind: "unknown" };
+      if (record.instance !== deadHolder) {
+        const url = await this.registry.memberUrl(record.instance);
+        return url ? { kind: "elsewhere", url } : { kind: "unknown" };
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    return { kind: "unknown" };
+  }
+}

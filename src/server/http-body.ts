@@ -1,0 +1,53 @@
+// One read of a request's body: the Node stream is read once (bounded), parsed once, and the era is
+// decided from the parsed message and the protocol headers by the SDK's own classifier, so neither
+// the routing nor the transports convert, clone or parse the request again.
+import type { IncomingMessage } from "node:http";
+import { classifyInboundRequest, DEFAULT_MAX_REQUEST_BODY_SIZE } from "@modelcontextprotocol/server";
+
+export type ReadBody =
+  | { kind: "ok"; era: "legacy" | "modern"; parsed: unknown }
+  /** A POST whose body is empty or not JSON (2025-era serving answers it, as the SDK's entry routes it). */
+  | { kind: "unparseable" }
+  | { kind: "too-large"; limit: number };
+
+const header = (req: IncomingMessage, name: string): string | undefined => {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+};
+
+async function readText(req: IncomingMessage, limit: number): Promise<string | undefined> {
+  if (Number(header(req, "content-length")) > limit) return undefined;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.byteLength;
+    if (size > limit) return undefined;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size).toString("utf8");
+}
+
+/** Reads and classifies one request on the MCP endpoint. */
+export async function readBody(req: IncomingMessage, limit = DEFAULT_MAX_REQUEST_BODY_SIZE): Promise<ReadBody> {
+  const httpMethod = (req.method ?? "GET").toUpperCase();
+  let parsed: unknown;
+  if (httpMethod === "POST") {
+    const text = await readText(req, limit);
+    if (text === undefined) return { kind: "too-large", limit };
+    try {
+      parsed = text.length === 0 ? undefined : JSON.parse(text);
+    } catch {
+      return { kind: "unparseable" };
+    }
+    if (parsed === undefined) return { kind: "unparseable" };
+  }
+  const outcome = classifyInboundRequest({
+    httpMethod,
+    protocolVersionHeader: header(req, "mcp-protocol-version"),
+    mcpMethodHeader: header(req, "mcp-method"),
+    mcpNameHeader: header(req, "mcp-name"),
+    ...(parsed !== undefined && { body: parsed }),
+  });
+  // Ladder rejections belong to the modern path, which answers them (as isLegacyRequest routes them).
+  return { kind: "ok", era: outcome.kind === "legacy" ? "legacy" : "modern", parsed };
+}
