@@ -34,6 +34,8 @@ export class WireError extends Error {
 export const kindOf = (error: unknown): string =>
   error instanceof WireError ? error.kind : ((error as { code?: string }).code ?? `other: ${(error as Error).message}`);
 
+// JSON-RPC messages off the wire, read field by field; what a bench needs is checked where it is used.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = Record<string, any>;
 
 interface Posted {
@@ -227,6 +229,8 @@ const modernMeta = {
 let nextId = 1;
 
 /** One 2026-07-28 tools/call (the headers repeat the body's method and tool name, which the server cross-checks): the first round (no responses) or a retry carrying `inputResponses` and `requestState`. */
+export type { Json };
+
 export async function modernCall(
   wire: Wire,
   tool: string,

@@ -10,7 +10,7 @@
 // Every call carries a unique id and answers with a unique value; the tools echo it, so a result for
 // the wrong call, or a second result for one, is seen.
 import { randomUUID } from "node:crypto";
-import { kindOf, makeAgent, modernCall, startLegacyCall, type LegacyCall, type Wire } from "./scale-client.js";
+import { kindOf, makeAgent, modernCall, startLegacyCall, type Json, type LegacyCall, type Wire } from "./scale-client.js";
 
 export interface Errors {
   [kind: string]: number;
@@ -112,7 +112,7 @@ async function settle(
   return settled;
 }
 
-const echoOf = (result: Record<string, any>) => String(result.content?.[0]?.text ?? JSON.stringify(result));
+const echoOf = (result: Json) => String(result.content?.[0]?.text ?? JSON.stringify(result));
 
 async function legacyAnswer(boundMs: number): Promise<Settled> {
   const errors: Errors = {};

@@ -25,25 +25,33 @@ interface ServerStats {
   sessions: number;
 }
 
+type Message = Record<string, unknown>;
+/** What scale-server.ts says once it listens. */
+interface Hello {
+  listening: string;
+  keepAliveTimeout: number;
+  headersTimeout: number;
+}
+
 /** A forked child speaking IPC: `ask` sends a message and resolves with the next reply that `pick` accepts. */
 class Child {
   private constructor(readonly process: ChildProcess) {}
-  static async start(file: string, args: string[], env: Record<string, string> = {}): Promise<{ child: Child; hello: any }> {
+  static async start(file: string, args: string[], env: Record<string, string> = {}): Promise<{ child: Child; hello: Hello }> {
     const proc = fork(here(file), args, {
       execArgv: ["--expose-gc", "--import", "tsx"],
       env: { ...process.env, ...env },
       stdio: "inherit",
     });
     const child = new Child(proc);
-    const hello = await child.next(() => true);
+    const hello = await child.next<Hello>(() => true);
     return { child, hello };
   }
-  next(pick: (message: any) => boolean): Promise<any> {
+  next<T>(pick: (message: Message) => boolean): Promise<T> {
     return new Promise((resolve, reject) => {
-      const onMessage = (message: any) => {
+      const onMessage = (message: Message) => {
         if (!pick(message)) return;
         cleanup();
-        resolve(message);
+        resolve(message as T);
       };
       const onExit = (code: number | null) => {
         cleanup();
@@ -57,8 +65,8 @@ class Child {
       this.process.on("exit", onExit);
     });
   }
-  ask<T>(message: unknown, pick: (reply: any) => boolean = () => true): Promise<T> {
-    const reply = this.next(pick);
+  ask<T>(message: unknown, pick: (reply: Message) => boolean = () => true): Promise<T> {
+    const reply = this.next<T>(pick);
     this.process.send(message as never);
     return reply;
   }
@@ -94,7 +102,7 @@ export interface ScaleResult {
   load: { before: number[]; after: number[] };
 }
 
-async function withProcesses<T>(side: Side, era: Era, run: (server: Child, load: Child, hello: any) => Promise<T>): Promise<T> {
+async function withProcesses<T>(side: Side, era: Era, run: (server: Child, load: Child, hello: Hello) => Promise<T>): Promise<T> {
   const { child: server, hello } = await Child.start("scale-server.ts", [side, era], { BENCH_SCALE_N: String(N) });
   try {
     const { child: load } = await Child.start("scale-load.ts", []);
@@ -109,17 +117,18 @@ async function withProcesses<T>(side: Side, era: Era, run: (server: Child, load:
 }
 
 const stats = (server: Child) => server.ask<ServerStats>("stats");
-const done = (cmd: string) => (m: any) => m.done === cmd;
+const done = (cmd: string) => (m: Message) => m.done === cmd;
+/** Sends a command to the load generator and returns its reply. */
+const command = async <T>(load: Child, message: { cmd: string } & Message): Promise<T> =>
+  (await load.ask<{ reply: T }>(message, done(message.cmd))).reply;
 
 async function legacy(side: Side): Promise<LegacyRow> {
   return withProcesses(side, "legacy", async (server, load, hello) => {
     const baseline = await stats(server);
-    const open = (
-      await load.ask<any>({ cmd: "legacy-open", url: hello.listening, n: N, concurrency: OPEN_CONCURRENCY }, done("legacy-open"))
-    ).reply as LegacyOpenReport;
+    const open = await command<LegacyOpenReport>(load, { cmd: "legacy-open", url: hello.listening, n: N, concurrency: OPEN_CONCURRENCY });
     const pending = await stats(server);
-    const answered = (await load.ask<any>({ cmd: "legacy-answer", boundMs: BOUND_MS }, done("legacy-answer"))).reply as Settled;
-    await load.ask({ cmd: "legacy-close" }, done("legacy-close"));
+    const answered = await command<Settled>(load, { cmd: "legacy-answer", boundMs: BOUND_MS });
+    await command(load, { cmd: "legacy-close" });
     const after = await stats(server);
     return { side, keepAliveTimeout: hello.keepAliveTimeout, open, baseline, pending, answered, after };
   });
@@ -128,12 +137,15 @@ async function legacy(side: Side): Promise<LegacyRow> {
 async function modern(side: Side): Promise<ModernRow> {
   return withProcesses(side, "modern", async (server, load, hello) => {
     const before = await stats(server);
-    const msg = await load.ask<any>(
-      { cmd: "modern", url: hello.listening, n: N, concurrency: OPEN_CONCURRENCY, boundMs: BOUND_MS },
-      done("modern"),
-    );
+    const report = await command<ModernReport>(load, {
+      cmd: "modern",
+      url: hello.listening,
+      n: N,
+      concurrency: OPEN_CONCURRENCY,
+      boundMs: BOUND_MS,
+    });
     const after = await stats(server);
-    return { side, keepAliveTimeout: hello.keepAliveTimeout, report: msg.reply as ModernReport, cpuMs: after.cpuMs - before.cpuMs };
+    return { side, keepAliveTimeout: hello.keepAliveTimeout, report, cpuMs: after.cpuMs - before.cpuMs };
   });
 }
 
