@@ -164,11 +164,18 @@ export async function serveHttp(factory: ServerFactory, options: ServeHttpOption
         if (session && session.owner !== owner) return sendJsonError(res, 404, -32001, NOT_FOUND);
         if (!session && sid && fleetSessions) {
           if (live.size + starting >= maxSessions) return busy(res, parsed);
-          const found = await fleetSessions.lookup(sid, owner, (id, recordedOwner) => openSession(recordedOwner, undefined, id));
-          if (found.kind === "adopted") session = found.session;
+          const open = (id: string, recordedOwner: string | undefined) => openSession(recordedOwner, undefined, id);
+          let found = await fleetSessions.lookup(sid, owner, open);
           // A request already passed on by a member is answered here, never passed on again.
-          else if (found.kind === "elsewhere" && req.headers[FORWARDED] === undefined)
-            return await forward(req, res, found.url, parsed, fleetSessions.registry.instance);
+          if (found.kind === "elsewhere" && req.headers[FORWARDED] === undefined) {
+            if (await forward(req, res, found.url, parsed, fleetSessions.registry.instance)) return;
+            found = await fleetSessions.lookup(sid, owner, open, found.instance);
+          }
+          if (found.kind === "unavailable")
+            return sendJsonError(res, 503, -32000, "The server instance holding this session is not answering; try again shortly", null, {
+              "retry-after": "1",
+            });
+          if (found.kind === "adopted") session = found.session;
           if (gone && session) return;
         }
         if (!session) {

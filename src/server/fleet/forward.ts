@@ -6,36 +6,32 @@ import { request, type IncomingMessage, type ServerResponse } from "node:http";
 /** Set on a forwarded request: the member it reaches answers it itself and never forwards it again. */
 export const FORWARDED = "mcp-elicit-forwarded";
 
+/** A member that does not accept the connection this fast is treated as unreachable. */
+const CONNECT_TIMEOUT_MS = 2000;
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "upgrade", "proxy-connection", "te", "trailer", "host"]);
 
-export function forward(req: IncomingMessage, res: ServerResponse, target: URL, body: unknown, from: string): Promise<void> {
+/** Passes the request on; false when the member could not be reached (nothing was written to `res` then). */
+export function forward(req: IncomingMessage, res: ServerResponse, target: URL, body: unknown, from: string): Promise<boolean> {
   const text = body === undefined ? undefined : JSON.stringify(body);
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(req.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
   headers[FORWARDED] = from;
   if (text !== undefined) headers["content-length"] = String(Buffer.byteLength(text));
   else delete headers["content-length"];
-  return new Promise<void>((resolve) => {
-    const upstream = request(target, { method: req.method, headers, path: req.url }, (answer) => {
+  return new Promise<boolean>((resolve) => {
+    const upstream = request(target, { method: req.method, headers, path: req.url, timeout: CONNECT_TIMEOUT_MS }, (answer) => {
+      upstream.setTimeout(0);
       const out: Record<string, string | string[]> = {};
       for (const [name, value] of Object.entries(answer.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) out[name] = value;
       res.writeHead(answer.statusCode ?? 502, out);
       answer.pipe(res);
-      answer.once("end", resolve).once("error", () => (res.destroy(), resolve()));
+      answer.once("end", () => resolve(true)).once("error", () => (res.destroy(), resolve(true)));
     });
+    upstream.once("timeout", () => upstream.destroy(new Error("connect timeout")));
     upstream.once("error", () => {
-      if (!res.headersSent)
-        res
-          .writeHead(502, { "content-type": "application/json" })
-          .end(
-            JSON.stringify({
-              jsonrpc: "2.0",
-              error: { code: -32000, message: "The server instance holding this session did not answer; try again" },
-              id: null,
-            }),
-          );
-      else res.destroy();
-      resolve();
+      // Before an answer started, the caller decides what to do instead; after, the client sees the stream break.
+      if (res.headersSent) res.destroy();
+      resolve(res.headersSent);
     });
     // The client leaving ends the hop too (an SSE stream would otherwise stay open upstream).
     res.once("close", () => upstream.destroy());

@@ -61,8 +61,8 @@ export class FleetRegistry {
 
   /** Writes this member's heartbeat now and every second until stop(); `url` is where other members reach it. */
   async start(url: URL): Promise<void> {
-    const value = JSON.stringify({ url: url.href });
-    const write = () => this.store.set(`fleet:member:${this.instance}`, value, HEARTBEAT_TTL_MS);
+    const write = () =>
+      this.store.set(`fleet:member:${this.instance}`, JSON.stringify({ url: url.href, at: Date.now() }), HEARTBEAT_TTL_MS);
     await write();
     this.beat = setInterval(() => this.background(write()), HEARTBEAT_EVERY_MS);
     this.beat.unref();
@@ -74,23 +74,32 @@ export class FleetRegistry {
     await this.store.delete(`fleet:member:${this.instance}`).catch((error: unknown) => this.onerror(error as Error));
   }
 
+  private async heartbeat(instance: string): Promise<{ url: URL; at: unknown } | undefined> {
+    const beat = parseJson<{ url?: unknown; at?: unknown }>(await this.store.get(`fleet:member:${instance}`));
+    return typeof beat?.url === "string" && URL.canParse(beat.url) ? { url: new URL(beat.url), at: beat.at } : undefined;
+  }
+
   /** The URL of a member whose heartbeat is live, or undefined. */
   async memberUrl(instance: string): Promise<URL | undefined> {
-    const beat = parseJson<{ url?: unknown }>(await this.store.get(`fleet:member:${instance}`));
-    return typeof beat?.url === "string" && URL.canParse(beat.url) ? new URL(beat.url) : undefined;
+    return (await this.heartbeat(instance))?.url;
   }
 
   /**
-   * Whether `instance` is gone: no heartbeat, or none within its lifetime (a killed member's last
-   * heartbeat outlives it by up to HEARTBEAT_TTL_MS). Resolves to its URL while it lives.
+   * Whether `instance` lives: a fresh heartbeat says so at once; an older one is watched until it is
+   * written again (alive) or expires (gone: a killed member's last heartbeat outlives it by up to
+   * HEARTBEAT_TTL_MS). With `unreachable`, the member did not answer: only its heartbeat expiring counts.
    */
-  async holderGone(instance: string): Promise<{ gone: true } | { gone: false; url: URL }> {
+  async holder(instance: string, unreachable = false): Promise<{ gone: true } | { gone: false; url: URL }> {
     const end = Date.now() + HEARTBEAT_TTL_MS + 500;
+    const first = await this.heartbeat(instance);
+    if (!first) return { gone: true };
+    if (!unreachable && typeof first.at === "number" && Math.abs(Date.now() - first.at) < 2 * HEARTBEAT_EVERY_MS)
+      return { gone: false, url: first.url };
     for (;;) {
-      const url = await this.memberUrl(instance);
-      if (!url) return { gone: true };
-      if (Date.now() >= end) return { gone: false, url };
       await new Promise((resolve) => setTimeout(resolve, 200));
+      const beat = await this.heartbeat(instance);
+      if (!beat) return { gone: true };
+      if ((!unreachable && beat.at !== first.at) || Date.now() >= end) return { gone: false, url: beat.url };
     }
   }
 

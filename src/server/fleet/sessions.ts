@@ -8,7 +8,12 @@ import { currentStreamId, sessionEventStore } from "./events.js";
 import { FleetRegistry, isSessionId, RECORD_REFRESH_MS } from "./registry.js";
 
 /** What a request for a session this member does not hold leads to. */
-export type Lookup = { kind: "unknown" } | { kind: "adopted"; session: Session } | { kind: "elsewhere"; url: URL };
+export type Lookup =
+  | { kind: "unknown" }
+  | { kind: "adopted"; session: Session }
+  | { kind: "elsewhere"; url: URL; instance: string }
+  /** Its member did not answer but its heartbeat still lives: the client should try again shortly. */
+  | { kind: "unavailable" };
 
 export interface FleetSessionsOptions {
   store: FleetStore;
@@ -82,6 +87,8 @@ export class FleetSessions {
     sessionId: string,
     owner: string | undefined,
     open: (sessionId: string, owner: string | undefined) => Promise<Session>,
+    /** A member that did not answer when the request was passed to it. */
+    unreachable?: string,
   ): Promise<Lookup> {
     if (!isSessionId(sessionId)) return { kind: "unknown" };
     // Another user's session id is answered like an unknown one, and never adopted for them.
@@ -89,18 +96,25 @@ export class FleetSessions {
     if (!record || record.owner !== owner) return { kind: "unknown" };
     let pending = this.adopting.get(sessionId);
     if (!pending) {
-      pending = this.adopt(sessionId, open).finally(() => this.adopting.delete(sessionId));
+      pending = this.adopt(sessionId, open, unreachable).finally(() => this.adopting.delete(sessionId));
       this.adopting.set(sessionId, pending);
     }
     return pending;
   }
 
-  private async adopt(sessionId: string, open: (sessionId: string, owner: string | undefined) => Promise<Session>): Promise<Lookup> {
+  private async adopt(
+    sessionId: string,
+    open: (sessionId: string, owner: string | undefined) => Promise<Session>,
+    unreachable: string | undefined,
+  ): Promise<Lookup> {
     const record = await this.registry.readSession(sessionId);
     if (!record) return { kind: "unknown" };
     if (record.instance !== this.registry.instance) {
-      const holder = await this.registry.holderGone(record.instance);
-      if (!holder.gone) return { kind: "elsewhere", url: holder.url };
+      const holder = await this.registry.holder(record.instance, unreachable === record.instance);
+      if (!holder.gone)
+        return unreachable === record.instance
+          ? { kind: "unavailable" }
+          : { kind: "elsewhere", url: holder.url, instance: record.instance };
     }
     if (!(await this.registry.lockAdoption(sessionId, record.instance))) return this.wonElsewhere(sessionId, record.instance);
     const session = await open(sessionId, record.owner);
@@ -123,7 +137,7 @@ export class FleetSessions {
       if (!record) return { kind: "unknown" };
       if (record.instance !== deadHolder) {
         const url = await this.registry.memberUrl(record.instance);
-        return url ? { kind: "elsewhere", url } : { kind: "unknown" };
+        return url ? { kind: "elsewhere", url, instance: record.instance } : { kind: "unknown" };
       }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
