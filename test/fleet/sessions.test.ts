@@ -1,0 +1,198 @@
+// 2025-era sessions in a fleet of serveHttp members sharing one real Redis: a session started on one
+// member is adopted by another once its member has stopped, a request for a live member's session is
+// passed to that member, a session record is bound to its owner on every member, and a store that
+// cannot be shared is refused.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { serveHttp, type HttpServerHandle } from "../../src/server/http.js";
+import { memoryStore, redisStore } from "../../src/store/index.js";
+import type { FleetStore } from "../../src/store/types.js";
+import { startRedis, type RedisServer } from "../helpers/redis.js";
+import { resultJson } from "../helpers/results.js";
+import { accept, answerWith, makeFactory } from "../server/fixtures.js";
+
+const REVISION = "2025-11-25";
+const HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+const initialize = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: REVISION, capabilities: { elicitation: { form: {} } }, clientInfo: { name: "raw", version: "1.0.0" } },
+};
+
+let redis: RedisServer;
+let run = 0;
+before(async () => (redis = await startRedis()));
+after(() => redis?.stop());
+
+interface Member {
+  http: HttpServerHandle;
+  store: FleetStore;
+  stop(): Promise<void>;
+}
+
+/** A fleet of serveHttp members on one Redis prefix (each test its own prefix). */
+async function fleet(names: string[]): Promise<{ members: Member[]; store: FleetStore; stop(): Promise<void> }> {
+  const prefix = `fleet-sessions-${++run}:`;
+  const { factory } = makeFactory();
+  const members: Member[] = [];
+  for (const name of names) {
+    const store = await redisStore({ url: redis.url, prefix });
+    const http = await serveHttp(factory, { fleet: { store, instance: name }, onerror: () => {} });
+    let stopped = false;
+    members.push({
+      http,
+      store,
+      async stop() {
+        if (stopped) return;
+        stopped = true;
+        await http.close();
+        await store.close();
+      },
+    });
+  }
+  const store = await redisStore({ url: redis.url, prefix });
+  return {
+    members,
+    store,
+    async stop() {
+      await Promise.all(members.map((m) => m.stop()));
+      await store.close();
+    },
+  };
+}
+
+/** An SDK client whose every request goes to the member `target()` names: a balancer the test steers. */
+async function steeredClient(target: () => HttpServerHandle) {
+  const steer: typeof fetch = (input, init) => {
+    const url = new URL(String(input instanceof Request ? input.url : input));
+    return fetch(new URL(url.pathname + url.search, target().url), init);
+  };
+  const client = new Client({ name: "test-client", version: "1.0.0" }, {
+    capabilities: { elicitation: { form: {} } },
+    supportedProtocolVersions: [REVISION],
+  } as never);
+  const transport = new StreamableHTTPClientTransport(target().url, { fetch: steer });
+  await client.connect(transport);
+  answerWith(client, [accept({ confirmBooking: true, seatPreference: "window" })]);
+  return { client, transport };
+}
+
+async function bookRound(client: Client, city: string) {
+  const result = resultJson(await client.callTool({ name: "book", arguments: { city } }));
+  assert.equal(result.action, "accept");
+  assert.equal(result.seat, "window");
+}
+
+describe("2025-era sessions across fleet members", () => {
+  test("a session started on A continues on B once A has stopped: B adopts it and a form elicitation round works", async () => {
+    const { members, stop } = await fleet(["a", "b"]);
+    const [a, b] = members as [Member, Member];
+    let target = a.http;
+    try {
+      const { client, transport } = await steeredClient(() => target);
+      const sessionId = transport.sessionId;
+      await bookRound(client, "Oslo");
+      assert.equal(a.http.sessionCount, 1);
+      await a.stop();
+      target = b.http;
+      await bookRound(client, "Lima");
+      assert.equal(transport.sessionId, sessionId, "the client kept its session");
+      assert.equal(b.http.sessionCount, 1, "B holds the adopted session");
+      await client.close();
+    } finally {
+      await stop();
+    }
+  });
+
+  test("a request for a session whose member lives is passed to that member, elicitation answers included", async () => {
+    const { members, stop } = await fleet(["a", "b"]);
+    const [a, b] = members as [Member, Member];
+    let target = a.http;
+    try {
+      const { client } = await steeredClient(() => target);
+      target = b.http; // the balancer now sends everything to B, which does not hold the session
+      await bookRound(client, "Quito");
+      await bookRound(client, "Cusco");
+      assert.equal(a.http.sessionCount, 1, "A still holds the session");
+      assert.equal(b.http.sessionCount, 0, "B adopted nothing");
+      await client.close();
+    } finally {
+      await stop();
+    }
+  });
+
+  test("a recorded session whose member is gone is adopted by the member a raw request reaches", async () => {
+    const { members, store, stop } = await fleet(["b"]);
+    const [b] = members as [Member];
+    try {
+      const sid = randomUUID();
+      await store.set(`fleet:session:${sid}`, JSON.stringify({ instance: "gone", initialize }), 60_000);
+      const res = await fetch(b.http.url, {
+        method: "POST",
+        headers: { ...HEADERS, "mcp-session-id": sid, "mcp-protocol-version": REVISION },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
+      });
+      const text = await res.text();
+      assert.equal(res.status, 200, text);
+      assert.match(text, /"name":"book"/);
+      assert.equal(b.http.sessionCount, 1);
+      const record = JSON.parse((await store.get(`fleet:session:${sid}`))!);
+      assert.equal(record.instance, "b", "the record names the adopting member");
+    } finally {
+      await stop();
+    }
+  });
+
+  test("another user's session is answered like an unknown one on every member, and not adopted", async () => {
+    const { members, store, stop } = await fleet(["a", "b"]);
+    try {
+      const sid = randomUUID();
+      const record = { owner: "https://issuer.example#alice", instance: "gone", initialize };
+      await store.set(`fleet:session:${sid}`, JSON.stringify(record), 60_000);
+      for (const member of members) {
+        const res = await fetch(member.http.url, {
+          method: "POST",
+          headers: { ...HEADERS, "mcp-session-id": sid, "mcp-protocol-version": REVISION },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
+        });
+        assert.equal(res.status, 404);
+        const body = (await res.json()) as { error: { code: number; message: string } };
+        assert.equal(body.error.code, -32001);
+        assert.match(body.error.message, /Session not found/);
+        assert.equal(member.http.sessionCount, 0);
+      }
+      assert.equal(JSON.parse((await store.get(`fleet:session:${sid}`))!).instance, "gone", "nobody adopted it");
+    } finally {
+      await stop();
+    }
+  });
+
+  test("a session id of another shape is unknown without a look in the store", async () => {
+    const { members, stop } = await fleet(["a"]);
+    try {
+      const res = await fetch(members[0]!.http.url, {
+        method: "POST",
+        headers: { ...HEADERS, "mcp-session-id": "../../etc/passwd*", "mcp-protocol-version": REVISION },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
+      });
+      assert.equal(res.status, 404);
+    } finally {
+      await stop();
+    }
+  });
+
+  test("fleet.store must be shared: a store without publish, subscribe and eventStore is refused", async () => {
+    const { factory } = makeFactory();
+    const store = memoryStore();
+    await assert.rejects(
+      serveHttp(factory, { fleet: { store: store as unknown as FleetStore } }),
+      (error: Error) =>
+        error instanceof TypeError && /fleet\.store/.test(error.message) && /publish, subscribe, eventStore/.test(error.message),
+    );
+    await assert.rejects(serveHttp(factory, { fleet: { store: store as unknown as FleetStore, instance: "a b" } }), TypeError);
+    await store.close();
+  });
+});
