@@ -3,11 +3,13 @@
 // ours = serveHttp + a kit tool (ctx.elicit); raw = the SDK by hand: a NodeStreamableHTTPServerTransport
 // per session and ctx.mcpReq.elicitInput on 2025-11-25, createMcpHandler and inputRequired() on
 // 2026-07-28. Both tools ask one question and echo the answer, so the generator can tell whose it is.
+// BENCH_SCALE_DIST measures another build of the package (default ../dist).
 // It sends { listening: url, keepAliveTimeout, headersTimeout } once up, and answers "stats" with
 // memory (after gc) and CPU time.
 import { randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { pathToFileURL } from "node:url";
 import {
   McpServer,
   createMcpHandler,
@@ -20,7 +22,13 @@ import {
 import { NodeStreamableHTTPServerTransport, toNodeHandler } from "@modelcontextprotocol/node";
 import * as z from "zod";
 import type { RequestedSchema } from "../dist/schema/index.js";
-import { createElicitation, serveHttp } from "../dist/server/index.js";
+
+// BENCH_SCALE_DIST: another build of the package to measure (e.g. an earlier commit's dist/), else ../dist.
+type ServerModule = typeof import("../dist/server/index.js");
+const dist = process.env.BENCH_SCALE_DIST;
+const { createElicitation, serveHttp } = (await import(
+  dist ? pathToFileURL(`${dist}/server/index.js`).href : "../dist/server/index.js"
+)) as ServerModule;
 
 export type Side = "ours" | "raw";
 export type Era = "legacy" | "modern";

@@ -5,7 +5,8 @@
 // the same instant (resume latency, errors, lost and duplicated answers). On 2026-07-28: N first rounds,
 // then all N retries at the same instant (requestState size, round time, drain time, errors).
 // BENCH_SCALE_N (default 10,000), BENCH_SCALE_KEEPALIVE_MS (server idle keep-alive; unset = each side's
-// default), BENCH_SCALE_SIDES (default "ours,raw"). Run alone: `npx tsx bench/scale.ts`.
+// default), BENCH_SCALE_SIDES (default "ours,raw"), BENCH_SCALE_DIST (another build of the package, e.g. an earlier
+// commit's dist/, for a before/after). Run alone: `npx tsx bench/scale.ts`.
 import { fork, type ChildProcess } from "node:child_process";
 import { loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
