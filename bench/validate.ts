@@ -1,135 +1,203 @@
-// Throughput of validateContent against Ajv 8 + ajv-formats (full mode) on the seed schemas:
-// the Barcelona booking form of the seed document and the spec's contact form (test/data/), each with a
-// mixed set of valid and invalid answers. Ajv compiles each schema once, before timing; our
-// validator likewise caches its field model per schema object (warmed up before timing).
+// validateContent against Ajv 8 + ajv-formats (full mode) on the seed schemas: the Barcelona booking
+// form of the seed document and the spec's contact form (test/data/), each with a set of valid and a set
+// of invalid answers, timed apart. Both compile each schema once, outside the timed loop (ours on its
+// first call, cached per schema object). Two more measures: the first call on a schema never seen
+// (compile + validate, both), and the heap each cached compiled form holds.
 //
-// Which validateContent is timed: the headline column is the compiled package in ../dist (what
-// `npm run build` ships; `npm run bench` builds first), which tsx loads as plain JavaScript. The
-// source as tsx runs it is shown too, for reference: tsx compiles .ts files with esbuild's
-// `keepNames`, which wraps each closure our validator creates per call in a `__name(fn, "...")`
-// helper (Object.defineProperty), several times slower than the shipped code.
+// The compiled package in ../dist is timed (what `npm run build` ships), loaded by tsx as plain JavaScript.
+import { runInNewContext } from "node:vm";
+import { setFlagsFromString } from "node:v8";
 import { Bench } from "tinybench";
 import { Ajv, type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
-import { validateContent as built, type RequestedSchema } from "../dist/schema/index.js";
-import { validateContent as fromSource } from "../src/schema/index.js";
+import { validateContent, type RequestedSchema } from "../dist/schema/index.js";
 import { bookingSchema } from "../test/helpers/seeds.js";
 import { specSchemaExamples } from "../test/helpers/spec.js";
 
 interface Case {
   name: string;
   schema: RequestedSchema;
-  /** A mix of valid and invalid answers; every timed iteration validates all of them. */
-  contents: unknown[];
+  valid: unknown[];
+  invalid: unknown[];
 }
 
 function cases(): Case[] {
   const contact = specSchemaExamples("2025-11-25").find((e) => JSON.stringify(e.schema).includes('"minimum":18'));
   if (!contact) throw new Error("the contact form example was not found in the 2025-11-25 spec");
+  // Answers as they arrive: parsed from JSON.
+  const parsed = (values: unknown[]) => JSON.parse(JSON.stringify(values)) as unknown[];
   return [
     {
       name: "booking (seed 004)",
       schema: bookingSchema(),
-      contents: [
+      valid: parsed([
         { confirmBooking: true },
         { confirmBooking: false, seatPreference: "window", roomType: "sea view", travelInsurance: true },
         { confirmBooking: true, seatPreference: "no preference", roomType: "garden view" },
         { confirmBooking: true, travelInsurance: false, note: "extra keys are allowed" },
+      ]),
+      invalid: parsed([
         {},
         { confirmBooking: "yes" },
         { confirmBooking: true, seatPreference: "middle" },
         { confirmBooking: true, roomType: "Sea view" },
         { confirmBooking: true, travelInsurance: "false" },
         null,
-      ],
+      ]),
     },
     {
       name: "contact (spec 2025-11-25)",
       schema: contact.schema as RequestedSchema,
-      contents: [
+      valid: parsed([
         { name: "Ada Lovelace", email: "ada@example.com" },
         { name: "Ada", email: "ada@example.com", age: 36 },
         { name: "Ünïcode 😀", email: "first.last+tag@sub.example.org", age: 18 },
         { name: "", email: "a@b.co", age: 120.5, extra: true },
+      ]),
+      invalid: parsed([
         { name: "Ada" },
         { name: "Ada", email: "ada@example" },
         { name: "Ada", email: "ada@example.com", age: 17 },
         { name: "Ada", email: "ada@example.com", age: "36" },
         { email: "ada@example.com" },
         { name: 42, email: "ada@example.com" },
-      ],
+      ]),
     },
   ];
 }
 
 export interface ValidateBenchRow {
   schema: string;
-  /** Validations per second (one content each): validateContent as built, as tsx runs it, and Ajv. */
+  /** "valid", "invalid": throughput, validations per second (one content each). */
+  contents: "valid" | "invalid";
+  count: number;
   ours: number;
-  oursTsx: number;
   ajv: number;
-  valid: number;
-  total: number;
+}
+
+export interface FirstCallRow {
+  schema: string;
+  /** Microseconds for compile + validate of one content, on a schema object never seen. */
+  oursMicros: number;
+  ajvMicros: number;
+  /** Heap bytes each compiled form keeps while cached. */
+  oursBytes: number;
+  ajvBytes: number;
+}
+
+export interface ValidateBench {
+  throughput: ValidateBenchRow[];
+  firstCall: FirstCallRow[];
 }
 
 /** How many times each timed iteration runs through the content set (keeps timer overhead low). */
 const REPEAT = 20;
 
-export async function benchValidate(options: { time?: number; warmupTime?: number } = {}): Promise<ValidateBenchRow[]> {
+function newAjv(): Ajv {
   const ajv = new Ajv({ strict: false, allErrors: false });
   (addFormats as unknown as (a: Ajv, opts: { mode: "full" }) => Ajv)(ajv, { mode: "full" });
-  const rows: ValidateBenchRow[] = [];
-  let sink = 0;
-
-  for (const c of cases()) {
-    const validate: ValidateFunction = ajv.compile(c.schema); // compiled once, outside the timed loop
-    // Not a timing assertion: a bench of two validators that disagree would be meaningless.
-    const verdicts = c.contents.map((content) => built(c.schema, content).ok);
-    c.contents.forEach((content, i) => {
-      if (validate(content) !== verdicts[i] || fromSource(c.schema, content).ok !== verdicts[i]) {
-        throw new Error(`${c.name}: validators disagree on ${JSON.stringify(content)}`);
-      }
-    });
-
-    const bench = new Bench({ name: c.name, time: options.time ?? 1000, warmupTime: options.warmupTime ?? 250, throws: true });
-    bench.add("validateContent", () => {
-      for (let r = 0; r < REPEAT; r++) for (const content of c.contents) if (built(c.schema, content).ok) sink++;
-    });
-    bench.add("validateContent (tsx)", () => {
-      for (let r = 0; r < REPEAT; r++) for (const content of c.contents) if (fromSource(c.schema, content).ok) sink++;
-    });
-    bench.add("ajv", () => {
-      for (let r = 0; r < REPEAT; r++) for (const content of c.contents) if (validate(content)) sink++;
-    });
-    await bench.run();
-
-    const perSecond = (name: string) => {
-      const result = bench.getTask(name)?.result;
-      if (!result || (result.state !== "completed" && result.state !== "aborted-with-statistics")) {
-        throw new Error(`${c.name} / ${name}: ${result?.state ?? "no result"}`);
-      }
-      return (REPEAT * c.contents.length * 1000) / result.period;
-    };
-    rows.push({
-      schema: c.name,
-      ours: perSecond("validateContent"),
-      oursTsx: perSecond("validateContent (tsx)"),
-      ajv: perSecond("ajv"),
-      valid: verdicts.filter(Boolean).length,
-      total: verdicts.length,
-    });
-  }
-  if (sink < 0) console.log(sink); // keeps the results alive
-  return rows;
+  return ajv;
 }
 
-export function formatValidateTable(rows: ValidateBenchRow[]): string {
-  const ops = (n: number) => Math.round(n).toLocaleString("en-US");
-  const table = [
-    ["schema", "contents (valid/all)", "validateContent ops/s", "ajv ops/s", "ours/ajv", "(ours under tsx ops/s)"],
-    ...rows.map((r) => [r.schema, `${r.valid}/${r.total}`, ops(r.ours), ops(r.ajv), `${(r.ours / r.ajv).toFixed(3)}`, ops(r.oursTsx)]),
-  ];
-  const widths = table[0]!.map((_, col) => Math.max(...table.map((row) => row[col]!.length)));
+let sink = 0;
+
+async function throughput(c: Case, contents: "valid" | "invalid", options: BenchOptions): Promise<ValidateBenchRow> {
+  const ajv = newAjv();
+  const validate: ValidateFunction = ajv.compile(c.schema); // compiled once, outside the timed loop
+  const set = c[contents];
+  // Not a timing assertion: a bench of two validators that disagree (or of the wrong set) would be meaningless.
+  for (const content of set) {
+    const ours = validateContent(c.schema, content).ok;
+    if (validate(content) !== ours || ours !== (contents === "valid")) {
+      throw new Error(`${c.name}: ${JSON.stringify(content)} is not ${contents} for both validators`);
+    }
+  }
+  const bench = new Bench({ name: c.name, time: options.time ?? 1000, warmupTime: options.warmupTime ?? 250, throws: true });
+  bench.add("validateContent", () => {
+    for (let r = 0; r < REPEAT; r++) for (const content of set) if (validateContent(c.schema, content).ok) sink++;
+  });
+  bench.add("ajv", () => {
+    for (let r = 0; r < REPEAT; r++) for (const content of set) if (validate(content)) sink++;
+  });
+  await bench.run();
+  const perSecond = (name: string) => {
+    const result = bench.getTask(name)?.result;
+    if (!result || (result.state !== "completed" && result.state !== "aborted-with-statistics")) {
+      throw new Error(`${c.name} / ${name}: ${result?.state ?? "no result"}`);
+    }
+    return (REPEAT * set.length * 1000) / result.period;
+  };
+  return { schema: c.name, contents, count: set.length, ours: perSecond("validateContent"), ajv: perSecond("ajv") };
+}
+
+/** A collector to measure the heap with: --expose-gc turned on for this process, then gc fetched. */
+function collector(): () => void {
+  setFlagsFromString("--expose-gc");
+  return runInNewContext("gc") as () => void;
+}
+
+/** Time per compile + first validation, and heap per cached form, over `n` fresh copies of the schema. */
+function firstCall(c: Case, n: number): FirstCallRow {
+  const gc = collector();
+  const content = c.valid[1] ?? c.valid[0];
+  const copies = (count: number) => Array.from({ length: count }, () => structuredClone(c.schema));
+  const measure = (count: number, run: (schema: RequestedSchema) => boolean) => {
+    const schemas = copies(count);
+    gc();
+    const heapBefore = process.memoryUsage().heapUsed;
+    const started = process.hrtime.bigint();
+    for (const schema of schemas) if (run(schema)) sink++;
+    const micros = Number(process.hrtime.bigint() - started) / 1000 / count;
+    gc();
+    const bytes = (process.memoryUsage().heapUsed - heapBefore) / count;
+    return { micros, bytes, schemas }; // the schemas (and so the cache entries) stay alive until measured
+  };
+  const ours = measure(n, (schema) => validateContent(schema, content).ok);
+  // Ajv keeps what it compiles in its instance: one instance per run, alive until measured.
+  const ajv = newAjv();
+  const theirs = measure(Math.max(1, Math.round(n / 10)), (schema) => ajv.compile(schema)(content) as boolean);
+  return { schema: c.name, oursMicros: ours.micros, ajvMicros: theirs.micros, oursBytes: ours.bytes, ajvBytes: theirs.bytes };
+}
+
+interface BenchOptions {
+  time?: number;
+  warmupTime?: number;
+  /** Fresh schema copies compiled by the first-call measure (Ajv compiles a tenth as many). */
+  copies?: number;
+}
+
+export async function benchValidate(options: BenchOptions = {}): Promise<ValidateBench> {
+  const result: ValidateBench = { throughput: [], firstCall: [] };
+  for (const c of cases()) {
+    result.throughput.push(await throughput(c, "valid", options), await throughput(c, "invalid", options));
+  }
+  for (const c of cases()) result.firstCall.push(firstCall(c, options.copies ?? 2000));
+  if (sink < 0) console.log(sink); // keeps the results alive
+  return result;
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, col) => Math.max(...rows.map((row) => row[col]!.length)));
   const line = (row: string[]) => row.map((cell, col) => (col === 0 ? cell.padEnd(widths[col]!) : cell.padStart(widths[col]!))).join("  ");
-  return [line(table[0]!), widths.map((w) => "-".repeat(w)).join("  "), ...table.slice(1).map(line)].join("\n");
+  return [line(rows[0]!), widths.map((w) => "-".repeat(w)).join("  "), ...rows.slice(1).map(line)].join("\n");
+}
+
+export function formatValidateTable(result: ValidateBench): string {
+  const ops = (n: number) => Math.round(n).toLocaleString("en-US");
+  const throughputTable = table([
+    ["schema", "contents", "validateContent ops/s", "ajv ops/s", "ours/ajv"],
+    ...result.throughput.map((r) => [r.schema, `${r.count} ${r.contents}`, ops(r.ours), ops(r.ajv), (r.ours / r.ajv).toFixed(2)]),
+  ]);
+  const firstTable = table([
+    ["schema", "first call µs (compile + validate)", "ajv µs", "ajv/ours", "heap per cached form", "ajv heap per compiled form"],
+    ...result.firstCall.map((r) => [
+      r.schema,
+      r.oursMicros.toFixed(1),
+      r.ajvMicros.toFixed(1),
+      (r.ajvMicros / r.oursMicros).toFixed(0),
+      `${(r.oursBytes / 1024).toFixed(1)} kB`,
+      `${(r.ajvBytes / 1024).toFixed(1)} kB`,
+    ]),
+  ]);
+  return `${throughputTable}\n\n${firstTable}`;
 }

@@ -30,3 +30,8 @@ export const FORMAT_HINTS: Record<StringFormat, { noun: string; example: string 
 export function matchesFormat(format: StringFormat, value: string): boolean {
   return CHECKS[format](value);
 }
+
+/** The check of one format itself, for a validator that picks it once per field rather than per value. */
+export function formatCheck(format: StringFormat): (value: string) => boolean {
+  return CHECKS[format];
+}

@@ -1,0 +1,104 @@
+// The walk over a form's fields that a compiled validator runs per answer, in two builds with one result:
+// - generated: one function per form, made with `new Function`, that reads each field with a constant key
+//   (`data["email"]`). V8 then caches each read by the answer's shape, as it does for Ajv's generated code;
+//   a loop reading `data[name]` with changing names cannot be cached so and is several times slower.
+// - closures: the same walk as a loop, for where code cannot be generated (a browser page whose
+//   Content-Security-Policy has no 'unsafe-eval', Node with --disallow-code-generation-from-strings).
+// The only schema text that enters generated code is field names, each written as JSON.stringify(name):
+// a string literal, never an identifier. Everything else (checks, messages) is passed in as values.
+import type { FieldCheck, Problem } from "./compile-field.js";
+import { setOwn } from "./own.js";
+import type { FormContent } from "./types.js";
+import type { FieldError, ValidationResult } from "./validate.js";
+
+export interface CompiledField {
+  name: string;
+  required: boolean;
+  missing: Problem;
+  check: FieldCheck;
+  /**
+   * A test that accepts only values `check` accepts, cheap enough to write into generated code: the
+   * type alone, or the option values. When it fails, `check` decides (and words the problem).
+   */
+  accepts?: { type: "boolean" | "string" } | { options: string[] };
+}
+
+export type Walk = (content: unknown) => ValidationResult<FormContent>;
+
+const NOT_AN_OBJECT = "The answer must be an object with one entry per field.";
+const notAnObject = (): ValidationResult<FormContent> => ({ ok: false, errors: [{ field: "", rule: "object", message: NOT_AN_OBJECT }] });
+const hasOwn = Object.hasOwn;
+const isArray = Array.isArray;
+const getPrototypeOf = Object.getPrototypeOf;
+const ObjectPrototype = Object.prototype;
+// Generated only under Node: in a browser, a `new Function` that the page's policy refuses is also
+// reported as a Content-Security-Policy violation, so it is not even tried there.
+const IN_NODE = typeof (globalThis as { process?: { versions?: { node?: unknown } } }).process?.versions?.node === "string";
+
+/** The loop form: own keys only, so an inherited "constructor" or a polluted prototype is not an answer. */
+export function closureWalk(fields: CompiledField[]): Walk {
+  const count = fields.length;
+  return (content) => {
+    if (typeof content !== "object" || content === null || isArray(content)) return notAnObject();
+    const input = content as Record<string, unknown>;
+    const value: Record<string, unknown> = {};
+    let errors: FieldError[] | undefined;
+    for (let i = 0; i < count; i++) {
+      const f = fields[i]!;
+      const v = hasOwn(input, f.name) ? input[f.name] : undefined;
+      if (v === undefined) {
+        if (f.required) (errors ??= []).push({ field: f.name, rule: "required", message: f.missing.message });
+        continue;
+      }
+      const problem = f.check(v);
+      if (problem !== undefined) (errors ??= []).push({ field: f.name, rule: problem.rule, message: problem.message });
+      else if (errors === undefined) setOwn(value, f.name, v);
+    }
+    return errors === undefined ? { ok: true, value: value as FormContent } : { ok: false, errors };
+  };
+}
+
+/** The cheap test as code: literals only through JSON.stringify. */
+function fastTest(accepts: NonNullable<CompiledField["accepts"]>): string {
+  if ("type" in accepts) return `typeof v === ${JSON.stringify(accepts.type)}`;
+  return accepts.options.map((o) => `v === ${JSON.stringify(o)}`).join(" || ");
+}
+
+/**
+ * The generated form, or undefined where code cannot be generated. Whether a value is the answer's own:
+ * an object whose prototype is Object.prototype can only inherit what Object.prototype holds, so for a
+ * name Object.prototype does not have (checked per call: `K in P`, accessors and later additions
+ * included) a value read is the object's own; otherwise Object.hasOwn decides, as in the loop form.
+ */
+export function generatedWalk(fields: CompiledField[]): Walk | undefined {
+  if (!IN_NODE) return undefined;
+  const lines: string[] = [];
+  fields.forEach((f, i) => {
+    const K = JSON.stringify(f.name);
+    const store = f.name === "__proto__" ? `setOwn(value, ${K}, v)` : `value[${K}] = v`;
+    const checked = `if ((p = check${i}(v)) !== undefined) (errors ??= []).push({ field: ${K}, rule: p.rule, message: p.message }); else if (errors === undefined) ${store};`;
+    lines.push(
+      `v = data[${K}];`,
+      `if (v !== undefined && ((plain && !(${K} in P)) || hasOwn(data, ${K}))) {`,
+      `  ${f.accepts ? `if (${fastTest(f.accepts)}) { if (errors === undefined) ${store}; } else ${checked}` : checked}`,
+      f.required ? `} else (errors ??= []).push({ field: ${K}, rule: "required", message: missing${i} });` : "}",
+    );
+  });
+  const setup = fields.map((_, i) => `const check${i} = F[${i}].check, missing${i} = F[${i}].missing.message;`).join("\n");
+  const body = `"use strict";
+${setup}
+return function validate(data) {
+  if (typeof data !== "object" || data === null || isArray(data)) return notAnObject();
+  const plain = getPrototypeOf(data) === P;
+  const value = {};
+  let errors, v, p;
+${lines.join("\n")}
+  return errors === undefined ? { ok: true, value } : { ok: false, errors };
+};`;
+  try {
+    const factory = new Function("F", "hasOwn", "isArray", "getPrototypeOf", "P", "setOwn", "notAnObject", body);
+    return factory(fields, hasOwn, isArray, getPrototypeOf, ObjectPrototype, setOwn, notAnObject) as Walk;
+  } catch {
+    return undefined; // code generation refused (EvalError): the loop form serves
+  }
+}
