@@ -1,0 +1,353 @@
+// One contract, three stores: memoryStore, sqliteStore on a real temporary file, and redisStore on a
+// real redis-server. Then what only a shared store has: separate connections racing on one key,
+// prefixes side by side on one server, pub/sub between processes' connections, the SDK's event store,
+// and the credential vault kept in Redis.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
+import { join } from "node:path";
+import { createClient } from "redis";
+import { Vault } from "../../src/server/url/vault.js";
+import { memoryStore, redisStore, sqliteStore, type FleetStore, type KeyValueStore } from "../../src/store/index.js";
+import { deferred } from "../helpers/deferred.js";
+import { scratchFiles } from "../helpers/files.js";
+import { startRedis, type RedisServer } from "../helpers/redis.js";
+
+const files = scratchFiles("mcp-elicit-store-");
+let redis: RedisServer;
+before(async () => {
+  redis = await startRedis();
+});
+after(() => redis.stop());
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const freshPrefix = () => `test-${randomBytes(6).toString("hex")}:`;
+
+/** Each kind: how to open one store, and a second handle on the same data (another connection or file handle). */
+const kinds: { name: string; open(): Promise<{ store: KeyValueStore; other(): Promise<KeyValueStore> }> }[] = [
+  {
+    name: "memoryStore",
+    async open() {
+      const store = memoryStore();
+      return { store, other: async () => store };
+    },
+  },
+  {
+    name: "sqliteStore",
+    async open() {
+      const path = join(files.dir, `${randomBytes(6).toString("hex")}.db`);
+      return { store: sqliteStore(path), other: async () => sqliteStore(path) };
+    },
+  },
+  {
+    name: "redisStore",
+    async open() {
+      const prefix = freshPrefix();
+      return { store: await redisStore({ url: redis.url, prefix }), other: () => redisStore({ url: redis.url, prefix }) };
+    },
+  },
+];
+
+for (const kind of kinds) {
+  describe(kind.name, () => {
+    test("get, add, set, delete and keys", async () => {
+      const { store } = await kind.open();
+      try {
+        assert.equal(await store.get("a"), undefined);
+        assert.equal(await store.add("a", "first", 60_000), true);
+        assert.equal(await store.add("a", "second", 60_000), false, "add does not replace a live key");
+        assert.equal(await store.get("a"), "first");
+        await store.set("a", "replaced", 60_000);
+        assert.equal(await store.get("a"), "replaced");
+        await store.set("ab", "x", 60_000);
+        await store.set("b", "y", 60_000);
+        assert.deepEqual((await store.keys("a")).sort(), ["a", "ab"]);
+        assert.deepEqual((await store.keys("")).sort(), ["a", "ab", "b"]);
+        await store.delete("a");
+        assert.equal(await store.get("a"), undefined);
+        assert.deepEqual(await store.keys("a"), ["ab"]);
+        await store.delete("never-there");
+      } finally {
+        await store.close();
+      }
+    });
+
+    test("values come back byte for byte (JSON, unicode, newlines, empty)", async () => {
+      const { store } = await kind.open();
+      try {
+        for (const value of ['{"a":[1,2,{"b":null}]}', "naïve ✓ 日本 🚀", "line\r\nline\u0000end", ""]) {
+          await store.set("v", value, 60_000);
+          assert.equal(await store.get("v"), value);
+        }
+      } finally {
+        await store.close();
+      }
+    });
+
+    test("an expired key reads as absent, is not listed, and can be added again", async () => {
+      const { store } = await kind.open();
+      try {
+        assert.equal(await store.add("short", "1", 30), true);
+        await store.set("short-set", "1", 30);
+        await store.set("long", "1", 60_000);
+        await sleep(120);
+        assert.equal(await store.get("short"), undefined);
+        assert.equal(await store.get("short-set"), undefined);
+        assert.deepEqual(await store.keys("short"), []);
+        assert.equal(await store.add("short", "2", 60_000), true);
+        assert.equal(await store.get("short"), "2");
+        assert.equal(await store.get("long"), "1");
+      } finally {
+        await store.close();
+      }
+    });
+
+    test("50 parallel adds of one key from two handles: exactly one wins", async () => {
+      const { store, other } = await kind.open();
+      const second = await other();
+      try {
+        const results = await Promise.all(
+          Array.from({ length: 50 }, (_, i) => (i % 2 === 0 ? store : second).add("race", `writer-${i}`, 60_000)),
+        );
+        assert.equal(results.filter(Boolean).length, 1);
+        const winner = results.indexOf(true);
+        assert.equal(await second.get("race"), `writer-${winner}`);
+        assert.equal(await store.get("race"), `writer-${winner}`);
+      } finally {
+        await store.close();
+        if (second !== store) await second.close();
+      }
+    });
+
+    test("glob and LIKE characters in keys and prefixes are literal", async () => {
+      const { store } = await kind.open();
+      try {
+        const odd = ["a*b", "a?c", "a[b]d", "a\\e", "a%f", "a_g", "a^h-i"];
+        for (const key of odd) await store.set(key, key, 60_000);
+        await store.set("axb", "plain", 60_000);
+        for (const key of odd) assert.deepEqual(await store.keys(key), [key], `keys(${JSON.stringify(key)})`);
+        assert.deepEqual(await store.keys("a*"), ["a*b"]);
+        assert.deepEqual(await store.keys("a["), ["a[b]d"]);
+        assert.equal((await store.keys("a")).length, odd.length + 1);
+      } finally {
+        await store.close();
+      }
+    });
+
+    test("close releases the store", async () => {
+      const { store } = await kind.open();
+      await store.set("k", "v", 60_000);
+      await store.close();
+      if (kind.name !== "memoryStore") await assert.rejects(store.get("k"));
+    });
+  });
+}
+
+describe("redisStore on one server", () => {
+  test("two prefixes on one server do not see each other's keys", async () => {
+    const one = await redisStore({ url: redis.url, prefix: "app-one:" });
+    const two = await redisStore({ url: redis.url, prefix: "app-one:*" }); // a prefix that is a glob of the first
+    try {
+      await one.set("k", "from one", 60_000);
+      await two.set("k", "from two", 60_000);
+      assert.equal(await one.get("k"), "from one");
+      assert.equal(await two.get("k"), "from two");
+      assert.deepEqual(await one.keys(""), ["k"]);
+      assert.deepEqual(await two.keys(""), ["k"]);
+      assert.equal(await one.add("k", "again", 60_000), false);
+      await one.delete("k");
+      assert.equal(await two.get("k"), "from two");
+    } finally {
+      await one.close();
+      await two.close();
+    }
+  });
+
+  test("every key it writes has a time to live", async () => {
+    const prefix = freshPrefix();
+    const store = await redisStore({ url: redis.url, prefix });
+    const raw = createClient({ url: redis.url });
+    await raw.connect();
+    try {
+      await store.add("a", "1", 60_000);
+      await store.set("b", "1", 60_000);
+      await store.eventStore().storeEvent("stream", { jsonrpc: "2.0", method: "notifications/message" });
+      const keys = await raw.keys(`${prefix}*`);
+      assert.equal(keys.length, 3);
+      for (const key of keys) assert.ok((await raw.pTTL(key)) > 0, `${key} has a TTL`);
+      await assert.rejects(store.set("c", "1", 0), /ttlMs must be a positive number/);
+    } finally {
+      await store.close();
+      await raw.close();
+    }
+  });
+
+  test("a message published by one connection reaches every subscriber on others, until it unsubscribes", async () => {
+    const prefix = freshPrefix();
+    const [a, b, c] = await Promise.all([1, 2, 3].map(() => redisStore({ url: redis.url, prefix })));
+    try {
+      const atB: string[] = [];
+      const atC: string[] = [];
+      let arrived = deferred();
+      const unsubscribeB = await b!.subscribe("flow-end", (message) => atB.push(message));
+      await c!.subscribe("flow-end", (message) => {
+        atC.push(message);
+        arrived.resolve();
+      });
+      await b!.subscribe("other-channel", () => assert.fail("a message on another channel"));
+      await a!.publish("flow-end", "one");
+      await arrived.promise;
+      assert.deepEqual(atC, ["one"]);
+      await unsubscribeB();
+      arrived = deferred();
+      await a!.publish("flow-end", "two");
+      await arrived.promise;
+      assert.deepEqual(atC, ["one", "two"]);
+      // Redis delivers in order per connection: b had "one" before "two" was published, and never "two".
+      assert.deepEqual(atB, ["one"]);
+      const other = await redisStore({ url: redis.url, prefix: freshPrefix() });
+      await other.publish("flow-end", "another prefix");
+      arrived = deferred();
+      await a!.publish("flow-end", "three");
+      await arrived.promise;
+      assert.deepEqual(atC, ["one", "two", "three"], "a message under another prefix is not delivered");
+      await other.close();
+    } finally {
+      await Promise.all([a, b, c].map((store) => store!.close()));
+    }
+  });
+
+  test("connection errors name the server and never its password", async () => {
+    const secret = "s3cr3t-pa55word";
+    await assert.rejects(redisStore({ url: `redis://admin:${secret}@127.0.0.1:1/2`, connectTimeoutMs: 2000 }), (error: Error) => {
+      assert.match(error.message, /redis:\/\/127\.0\.0\.1:1\/2/);
+      assert.ok(!error.message.includes(secret));
+      assert.ok(!JSON.stringify(error, Object.getOwnPropertyNames(error)).includes(secret));
+      return true;
+    });
+    await assert.rejects(
+      redisStore({ url: `redis://nobody:${secret}@127.0.0.1:${redis.port}`, connectTimeoutMs: 2000 }),
+      (error: Error) => {
+        assert.match(error.message, new RegExp(`cannot connect to Redis at redis://127\\.0\\.0\\.1:${redis.port}`));
+        assert.ok(!error.message.includes(secret));
+        return true;
+      },
+    );
+    await assert.rejects(redisStore({ url: "not a url" }), /url is not a valid redis/);
+  });
+});
+
+describe("redisStore's event store (the SDK's EventStore)", () => {
+  let store: FleetStore;
+  before(async () => {
+    store = await redisStore({ url: redis.url, prefix: freshPrefix() });
+  });
+  after(() => store.close());
+
+  const message = (n: number) => ({ jsonrpc: "2.0" as const, method: "notifications/progress", params: { n } });
+
+  test("replays only the events after the given id, in order, from another instance", async () => {
+    const writer = store.eventStore();
+    const ids = [];
+    for (let n = 0; n < 450; n++) ids.push(await writer.storeEvent("stream-1", message(n)));
+    await writer.storeEvent("stream-2", message(-1));
+    assert.equal(new Set(ids).size, ids.length);
+    const reader = store.eventStore(); // another instance's event store, as after a restart on another member
+    assert.equal(await reader.getStreamIdForEventId!(ids[9]!), "stream-1");
+    const sent: { id: string; n: number }[] = [];
+    const streamId = await reader.replayEventsAfter(ids[9]!, {
+      send: async (id, sentMessage) => void sent.push({ id, n: (sentMessage as { params: { n: number } }).params.n }),
+    });
+    assert.equal(streamId, "stream-1");
+    assert.deepEqual(
+      sent.map((e) => e.n),
+      Array.from({ length: 440 }, (_, i) => i + 10),
+    );
+    assert.deepEqual(
+      sent.map((e) => e.id),
+      ids.slice(10),
+    );
+  });
+
+  test("the SDK's own stream names stay apart between two event stores (two sessions)", async () => {
+    const one = store.eventStore();
+    const two = store.eventStore();
+    const first = await one.storeEvent("_GET_stream", message(1));
+    await one.storeEvent("_GET_stream", message(2));
+    await two.storeEvent("_GET_stream", message(99));
+    const sent: number[] = [];
+    await two.replayEventsAfter(first, { send: async (_, m) => void sent.push((m as { params: { n: number } }).params.n) });
+    assert.deepEqual(sent, [2]);
+  });
+
+  test("a stream keeps its latest maxEventsPerStream events; an id trimmed away is refused, not replayed from", async () => {
+    const events = store.eventStore({ maxEventsPerStream: 3 });
+    const ids = [];
+    for (let n = 0; n < 6; n++) ids.push(await events.storeEvent("s", message(n)));
+    const sent: number[] = [];
+    await events.replayEventsAfter(ids[3]!, { send: async (_, m) => void sent.push((m as { params: { n: number } }).params.n) });
+    assert.deepEqual(sent, [4, 5]);
+    await assert.rejects(events.replayEventsAfter(ids[0]!, { send: async () => assert.fail("nothing is sent") }), /no longer kept/);
+  });
+
+  test("malformed ids: no stream (the SDK answers 400), and replay refuses them without a command", async () => {
+    const events = store.eventStore();
+    const malformed = [
+      "",
+      "x",
+      "a.b.c",
+      "AAAAAAAAAAAAAAAA.!!.1-0",
+      "AAAAAAAAAAAAAAAA.cw.1-0.extra",
+      "AAAAAAAAAAAAAAAA.cw.1-0\nid: 2",
+      "x".repeat(10_000),
+    ];
+    for (const id of malformed) {
+      assert.equal(await events.getStreamIdForEventId!(id), undefined, JSON.stringify(id.slice(0, 40)));
+      await assert.rejects(events.replayEventsAfter(id, { send: async () => assert.fail("nothing is sent") }), /not an event id/);
+    }
+    // Well formed, never written: a clear refusal too.
+    await assert.rejects(
+      events.replayEventsAfter("AAAAAAAAAAAAAAAA.cw.1-0", { send: async () => assert.fail("nothing is sent") }),
+      /no longer kept/,
+    );
+  });
+
+  test("the SDK's priming event ({}) is not replayed as a message", async () => {
+    const events = store.eventStore();
+    const priming = await events.storeEvent("s", {} as never);
+    await events.storeEvent("s", message(1));
+    const sent: unknown[] = [];
+    await events.replayEventsAfter(priming, { send: async (_, m) => void sent.push(m) });
+    assert.deepEqual(sent, [message(1)]);
+  });
+});
+
+test("the credential vault on Redis: another connection opens what one sealed; Redis holds neither secret nor principal", async () => {
+  const prefix = freshPrefix();
+  const key = randomBytes(32);
+  const alice = { issuer: "http://127.0.0.1:1", sub: "alice-principal" };
+  const secret = "sk_live_never-readable-in-redis";
+  const first = await redisStore({ url: redis.url, prefix });
+  const second = await redisStore({ url: redis.url, prefix });
+  const raw = createClient({ url: redis.url });
+  await raw.connect();
+  try {
+    await new Vault(first, key).put(alice, "payment", { card: secret });
+    const vault = new Vault(second, key);
+    assert.deepEqual(await vault.get(alice, "payment"), { card: secret });
+    assert.deepEqual(
+      (await vault.list(alice)).map((entry) => entry.name),
+      ["payment"],
+    );
+    const everything = (await Promise.all((await raw.keys(`${prefix}*`)).map(async (k) => `${k}=${await raw.get(k)}`))).join("\n");
+    assert.ok(everything.length > 0);
+    assert.ok(!everything.includes(secret));
+    assert.ok(!everything.includes("alice-principal"));
+    assert.equal(await vault.revoke(alice, "payment"), true);
+    assert.equal(await new Vault(first, key).get(alice, "payment"), undefined);
+  } finally {
+    await first.close();
+    await second.close();
+    await raw.close();
+  }
+});
