@@ -244,6 +244,7 @@ describe("redisStore's event store (the SDK's EventStore)", () => {
   });
   after(() => store.close());
 
+  const numberOf = (sent: unknown) => (sent as { params: { n: number } }).params.n;
   const message = (n: number) => ({ jsonrpc: "2.0" as const, method: "notifications/progress", params: { n } });
 
   test("replays only the events after the given id, in order, from another instance", async () => {
@@ -256,7 +257,7 @@ describe("redisStore's event store (the SDK's EventStore)", () => {
     assert.equal(await reader.getStreamIdForEventId!(ids[9]!), "stream-1");
     const sent: { id: string; n: number }[] = [];
     const streamId = await reader.replayEventsAfter(ids[9]!, {
-      send: async (id, sentMessage) => void sent.push({ id, n: (sentMessage as { params: { n: number } }).params.n }),
+      send: async (id, sentMessage) => void sent.push({ id, n: numberOf(sentMessage) }),
     });
     assert.equal(streamId, "stream-1");
     assert.deepEqual(
@@ -276,7 +277,7 @@ describe("redisStore's event store (the SDK's EventStore)", () => {
     await one.storeEvent("_GET_stream", message(2));
     await two.storeEvent("_GET_stream", message(99));
     const sent: number[] = [];
-    await two.replayEventsAfter(first, { send: async (_, m) => void sent.push((m as { params: { n: number } }).params.n) });
+    await two.replayEventsAfter(first, { send: async (_, m) => void sent.push(numberOf(m)) });
     assert.deepEqual(sent, [2]);
   });
 
@@ -285,7 +286,7 @@ describe("redisStore's event store (the SDK's EventStore)", () => {
     const ids = [];
     for (let n = 0; n < 6; n++) ids.push(await events.storeEvent("s", message(n)));
     const sent: number[] = [];
-    await events.replayEventsAfter(ids[3]!, { send: async (_, m) => void sent.push((m as { params: { n: number } }).params.n) });
+    await events.replayEventsAfter(ids[3]!, { send: async (_, m) => void sent.push(numberOf(m)) });
     assert.deepEqual(sent, [4, 5]);
     await assert.rejects(events.replayEventsAfter(ids[0]!, { send: async () => assert.fail("nothing is sent") }), /no longer kept/);
   });
