@@ -5,7 +5,9 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { fork, type ChildProcess } from "node:child_process";
-import { request } from "node:http";
+import { once } from "node:events";
+import { Agent, request } from "node:http";
+import { connect } from "node:net";
 import { fileURLToPath } from "node:url";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Client, SdkHttpError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
@@ -224,10 +226,83 @@ if (process.env.SESSIONS_TEST_SERVER) {
       await assert.rejects(serveHttp(makeFactory().factory, { sessionIdleMs: 0 }), /sessionIdleMs must be a positive number/);
       await assert.rejects(serveHttp(makeFactory().factory, { maxSessions: -1 }), /maxSessions must be a positive number/);
       await assert.rejects(serveHttp(makeFactory().factory, { backlog: 1.5 }), /backlog must be an integer/);
+      await assert.rejects(serveHttp(makeFactory().factory, { keepAliveTimeoutMs: -5 }), RangeError);
+      await assert.rejects(
+        serveHttp(makeFactory().factory, { keepAliveTimeoutMs: Infinity }),
+        /keepAliveTimeoutMs must be a finite number/,
+      );
+      await assert.rejects(
+        serveHttp(makeFactory().factory, { headersTimeoutMs: Number.NaN }),
+        /headersTimeoutMs must be a positive number/,
+      );
       const http = await serveHttp(makeFactory().factory, { sessionIdleMs: Infinity, backlog: 64 });
       await rawInitialize(http.url);
       await http.close();
       assert.equal(http.sessionCount, 0, "close() closes every session");
+    });
+  });
+
+  describe("connections and bodies", () => {
+    test("an idle keep-alive connection outlives Node's 5 s default, so a client reusing it after 5.5 s gets no ECONNRESET", async () => {
+      const http = await serveHttp(makeFactory().factory);
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      const send = () =>
+        new Promise<{ status: number; reused: boolean }>((resolve, reject) => {
+          const body = JSON.stringify(initialize());
+          const req = request(
+            http.url,
+            { method: "POST", agent, headers: { ...HEADERS, "content-length": Buffer.byteLength(body) } },
+            (res) => res.resume().on("end", () => resolve({ status: res.statusCode!, reused: req.reusedSocket })),
+          );
+          req.on("error", reject);
+          req.end(body);
+        });
+      try {
+        assert.equal(http.server.keepAliveTimeout, 65_000);
+        assert.equal(http.server.headersTimeout, 66_000);
+        assert.deepEqual(await send(), { status: 200, reused: false });
+        await sleep(5500); // longer than Node's default keep-alive timeout, which would have closed the socket
+        assert.deepEqual(await send(), { status: 200, reused: true });
+      } finally {
+        agent.destroy();
+        await http.close();
+      }
+    });
+
+    test("a shorter keepAliveTimeoutMs closes idle connections, and headersTimeoutMs follows it", async () => {
+      const http = await serveHttp(makeFactory().factory, { keepAliveTimeoutMs: 100 });
+      try {
+        assert.equal(http.server.keepAliveTimeout, 100);
+        assert.equal(http.server.headersTimeout, 1100);
+        const socket = connect(Number(http.url.port), "127.0.0.1");
+        const body = JSON.stringify(initialize());
+        socket.write(
+          `POST /mcp HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+        );
+        socket.resume();
+        await once(socket, "close"); // the server ends the idle connection by itself
+      } finally {
+        await http.close();
+      }
+    });
+
+    test("a body is read once and answered at its boundary: too large 413, not JSON 400 -32700, another media type 415", async () => {
+      const http = await serveHttp(makeFactory().factory);
+      try {
+        const big = await fetch(http.url, { method: "POST", headers: HEADERS, body: JSON.stringify({ pad: "x".repeat(4 * 1024 * 1024) }) });
+        assert.equal(big.status, 413);
+        assert.match(((await big.json()) as { error: { message: string } }).error.message, /Payload Too Large/);
+        const broken = await fetch(http.url, { method: "POST", headers: HEADERS, body: '{"jsonrpc": "2.0", "id": 1, "method": "init' });
+        assert.equal(broken.status, 400);
+        assert.equal(((await broken.json()) as { error: { code: number } }).error.code, -32700);
+        const textBody = await fetch(http.url, { method: "POST", headers: { ...HEADERS, "content-type": "text/plain" }, body: "hello" });
+        assert.equal(textBody.status, 415);
+        // The same server still serves: the body read of one request never leaks into the next.
+        assert.ok(await rawInitialize(http.url));
+        assert.equal(http.sessionCount, 1);
+      } finally {
+        await http.close();
+      }
     });
   });
 
