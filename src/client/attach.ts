@@ -11,6 +11,7 @@ import {
 import { checkSchema, hasErrors } from "../schema/check.js";
 import { applyDefaults } from "../schema/defaults.js";
 import { describeProblem, MESSAGE_LIMITS, shapeProblem } from "../schema/limits.js";
+import { excerpt } from "../schema/excerpt.js";
 import { describeFields, type Field } from "../schema/fields.js";
 import { SENSITIVE_LABELS, sensitiveWarning } from "../schema/sensitive.js";
 import type { ProtocolRevision, RequestedSchema } from "../schema/types.js";
@@ -105,7 +106,11 @@ export function attachElicitation(client: Client, options: AttachOptions): Elici
       : async (request: { params?: Record<string, unknown> }, ctx: never) => {
           checkShape(request.params);
           const params = request.params ?? {};
+          checkFields(params, revisionOf(client));
           if ((params.mode ?? "form") === "form" && modes.has("form")) checkForm(params, revisionOf(client));
+          // A URL the analysis refuses gets its reason, rather than the SDK's "Invalid URL" for some of them.
+          if (params.mode === "url" && modes.has("url") && !analyzeUrl(params.url as string).ok)
+            throw invalidParams(`Refused URL elicitation: ${refusalOf(params.url)}`);
           return wrapped(request, ctx);
         };
   // The 3-argument form hands the handler the params as sent: the SDK's own parse would drop keys its
@@ -292,6 +297,22 @@ const AS_SENT: StandardSchemaV1<Record<string, unknown>> = {
 function checkShape(params: unknown): void {
   const problem = shapeProblem(params, MESSAGE_LIMITS);
   if (problem) throw invalidParams(`The elicitation request is ${describeProblem(problem)}; refused unread.`);
+}
+
+/**
+ * The request's own fields, before the SDK's parse: a wrong one gets one -32602 naming the field and
+ * what it must be, not the SDK's dump of zod issues for each mode the request could have been.
+ */
+function checkFields(params: Record<string, unknown>, protocol: ProtocolRevision): void {
+  // Only an absent mode means form (2025-06-18 has none); null is a wrong value like any other.
+  const mode = params.mode === undefined ? "form" : params.mode;
+  if (mode !== "form" && mode !== "url")
+    throw invalidParams(`Invalid elicitation request: "mode" must be "form" or "url", got ${excerpt(params.mode)}.`);
+  // 2026-07-28's embedded URL requests may leave out elicitationId (no completion notification follows them).
+  const strings = mode === "form" ? ["message"] : ["message", "url", "elicitationId"];
+  for (const key of strings)
+    if (typeof params[key] !== "string" && !(key === "elicitationId" && params[key] === undefined && protocol === "2026-07-28"))
+      throw invalidParams(`Invalid elicitation request: "${key}" must be a string in ${mode} mode, got ${excerpt(params[key])}.`);
 }
 
 /** The host that opens, with how an internationalized name reads first, made inert: "pаypal.com (xn--pypal-4ve.com)". */

@@ -187,7 +187,7 @@ test("through a real 2026-07-28 client, a fuzzed requestState is refused with -3
             (e: { code?: number; data?: { reason?: string } }) => e,
           );
           assert.equal(error.code, -32602);
-          const allowed = otherArgs && requestState === state ? ["arguments"] : expect;
+          const allowed: readonly string[] = otherArgs && requestState === state ? ["arguments"] : expect;
           assert.ok(allowed.includes(String(error.data?.reason)), `reason ${error.data?.reason}, expected ${allowed.join("/")}`);
           assert.equal(made.counters.handlerRuns, runsBefore, "the tool ran on a refused state");
         }),
