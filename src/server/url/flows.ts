@@ -52,7 +52,7 @@ export interface FlowStoreOptions {
   ttlMs?: number;
   /** How long a flow and its end are remembered after it expires, so a late retry learns what happened (default 24 hours). */
   retainMs?: number;
-  /** How often waitFor reads the store, for ends written by another process (default 1 s). */
+  /** How often waitFor reads the store, for ends written by another process that it was not told of (default 1 s). */
   pollMs?: number;
 }
 
@@ -64,9 +64,14 @@ const endKey = (id: string) => `url-flow-end:${id}`;
 const claimKey = (id: string) => `url-flow-claim:${id}`;
 const aliasKey = (name: string) => `url-flow-alias:${name}`;
 
-// Ends written through any FlowStore on the same store object in this process wake its waiters at once;
-// other processes are seen by the poll.
+// Ends written through any FlowStore on the same store object in this process wake its waiters at once.
+// On a store with pub/sub (Redis) every end is also published on FLOW_END_CHANNEL, so a waiter in
+// another process wakes as promptly; the poll remains for a missed message (pub/sub is at most once).
 const channels = new WeakMap<KeyValueStore, EventEmitter>();
+const subscriptions = new WeakMap<KeyValueStore, Promise<void>>();
+
+/** The store channel on which flow ends are published: `{"id": …, "outcome": …}`. */
+export const FLOW_END_CHANNEL = "flow-end";
 const channelOf = (store: KeyValueStore) => {
   let channel = channels.get(store);
   if (!channel) {
@@ -75,6 +80,40 @@ const channelOf = (store: KeyValueStore) => {
   }
   return channel;
 };
+
+/** Subscribes once per store, on the first wait; a failed subscribe is forgotten (the poll still works) and tried again later. */
+function listenForEnds(store: KeyValueStore, channel: EventEmitter): Promise<void> {
+  if (!store.subscribe) return Promise.resolve();
+  let listening = subscriptions.get(store);
+  if (!listening) {
+    // The message says which flow ended; what it ended with is read from the store, the one record
+    // of it, so a message nobody stored cannot decide a flow. Only flows waited on here cost a read.
+    const onMessage = (message: string) => {
+      const end = parseEnd(message);
+      if (!end || channel.listenerCount(end.id) === 0) return;
+      store.get(endKey(end.id)).then(
+        (stored) => stored !== undefined && OUTCOMES.includes(stored as FlowOutcome) && channel.emit(end.id, stored),
+        () => undefined, // the poll reads it again
+      );
+    };
+    listening = store.subscribe(FLOW_END_CHANNEL, onMessage).then(
+      () => undefined,
+      () => void subscriptions.delete(store),
+    );
+    subscriptions.set(store, listening);
+  }
+  return listening;
+}
+
+// Another process's message is untrusted input like any other: only a well-formed end is acted on.
+function parseEnd(message: string): { id: string; outcome: FlowOutcome } | undefined {
+  try {
+    const { id, outcome } = JSON.parse(message) as { id?: unknown; outcome?: unknown };
+    return isFlowId(id) && OUTCOMES.includes(outcome as FlowOutcome) ? { id, outcome: outcome as FlowOutcome } : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** Whether `id` has the shape of a flow id (anything else is refused before the store is read). */
 export const isFlowId = (id: unknown): id is string => typeof id === "string" && ID_PATTERN.test(id);
@@ -169,8 +208,8 @@ export class FlowStore {
   }
 
   /**
-   * Resolves when the flow ends (an unknown id reads as expired). Ends written in this process wake
-   * it at once; the store is read every pollMs for ends written elsewhere. Rejects with the signal's
+   * Resolves when the flow ends (an unknown id reads as expired). Ends written in this process, or
+   * published by another on a store with pub/sub, wake it at once; the store is also read every pollMs. Rejects with the signal's
    * reason when it aborts. The wait keeps the process alive, unless `keepAlive` is false (for
    * background watchers that must not hold a process open).
    */
@@ -200,20 +239,23 @@ export class FlowStore {
       if (!keepAlive) poll.unref();
       signal?.addEventListener("abort", onAbort, { once: true });
       this.channel.on(id, onEnd);
-      void this.read(id).then(
-        (flow) => {
-          if (settled) return;
-          if (flow) {
-            // Timers cannot wait longer than about 24.8 days; the poll covers a longer flow.
-            const wait = flow.expiresAt - Date.now() + 5;
-            if (wait < 2 ** 31) expiry = setTimeout(check, Math.max(0, wait));
-            if (!keepAlive) expiry?.unref();
-          }
-          void check();
-        },
-        // Not a bare reject: the poll and the listeners must go too.
-        (error: unknown) => done(undefined, error),
-      );
+      // The first read follows the subscription, so an end published in between is read, not missed.
+      void listenForEnds(this.store, this.channel)
+        .then(() => this.read(id))
+        .then(
+          (flow) => {
+            if (settled) return;
+            if (flow) {
+              // Timers cannot wait longer than about 24.8 days; the poll covers a longer flow.
+              const wait = flow.expiresAt - Date.now() + 5;
+              if (wait < 2 ** 31) expiry = setTimeout(check, Math.max(0, wait));
+              if (!keepAlive) expiry?.unref();
+            }
+            void check();
+          },
+          // Not a bare reject: the poll and the listeners must go too.
+          (error: unknown) => done(undefined, error),
+        );
     });
   }
 
@@ -227,7 +269,11 @@ export class FlowStore {
     const flow = await this.read(id);
     const ttl = (flow ? flow.expiresAt - Date.now() : 0) + this.retainMs;
     const ended = await this.store.add(endKey(id), outcome, Math.max(1, ttl));
-    if (ended) this.channel.emit(id, outcome);
+    if (ended) {
+      this.channel.emit(id, outcome);
+      // Best effort: the end is stored; a lost message only leaves other processes to their poll.
+      if (this.store.publish) await this.store.publish(FLOW_END_CHANNEL, JSON.stringify({ id, outcome })).catch(() => undefined);
+    }
     return ended;
   }
 }
