@@ -7,7 +7,7 @@
 // `maxSessions` exist at once. In a fleet (`fleet`), sessions are recorded in the shared store and
 // their stream events kept there, so another member adopts a session whose member died.
 import { randomUUID } from "node:crypto";
-import { createServer, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createMcpHandler, isJsonContentType, type McpServer } from "@modelcontextprotocol/server";
 import { localhostHostValidation, toNodeHandler } from "@modelcontextprotocol/node";
@@ -109,6 +109,40 @@ export async function serveHttp(factory: ServerFactory, options: ServeHttpOption
     return session;
   }
 
+  /**
+   * A session this member does not hold: adopted here, or the request passed to its live member
+   * ("answered"), or undefined (unknown: 404). A member that does not answer is passed over once
+   * its heartbeat has expired; a request passed on once is answered where it lands.
+   */
+  async function fromFleet(
+    fleetSessions: FleetSessions,
+    req: IncomingMessage,
+    res: ServerResponse,
+    sid: string,
+    owner: string | undefined,
+    parsed: unknown,
+  ): Promise<Session | "answered" | undefined> {
+    const open = (id: string, recordedOwner: string | undefined) => openSession(recordedOwner, undefined, id);
+    let unreachable: string | undefined;
+    for (let hop = 0; hop < 3; hop++) {
+      // Adopted here meanwhile, by a concurrent request.
+      const here = sessions.get(sid);
+      if (here) return here.owner === owner ? here : undefined;
+      const found = await fleetSessions.lookup(sid, owner, open, unreachable);
+      if (found.kind === "adopted") return found.session;
+      if (found.kind === "unknown" || (found.kind === "elsewhere" && req.headers[FORWARDED] !== undefined)) return undefined;
+      if (found.kind === "elsewhere") {
+        if (await forward(req, res, found.url, parsed, fleetSessions.registry.instance)) return "answered";
+        unreachable = found.instance;
+        continue;
+      }
+      break; // unavailable
+    }
+    const message = "The server instance holding this session is not answering; try again shortly";
+    sendJsonError(res, 503, -32000, message, null, { "retry-after": "1" });
+    return "answered";
+  }
+
   function busy(res: ServerResponse, parsed: unknown) {
     const id = (parsed as { id?: unknown } | undefined)?.id;
     const message = `Server busy: it holds its limit of ${maxSessions} sessions; try again later`;
@@ -164,18 +198,9 @@ export async function serveHttp(factory: ServerFactory, options: ServeHttpOption
         if (session && session.owner !== owner) return sendJsonError(res, 404, -32001, NOT_FOUND);
         if (!session && sid && fleetSessions) {
           if (live.size + starting >= maxSessions) return busy(res, parsed);
-          const open = (id: string, recordedOwner: string | undefined) => openSession(recordedOwner, undefined, id);
-          let found = await fleetSessions.lookup(sid, owner, open);
-          // A request already passed on by a member is answered here, never passed on again.
-          if (found.kind === "elsewhere" && req.headers[FORWARDED] === undefined) {
-            if (await forward(req, res, found.url, parsed, fleetSessions.registry.instance)) return;
-            found = await fleetSessions.lookup(sid, owner, open, found.instance);
-          }
-          if (found.kind === "unavailable")
-            return sendJsonError(res, 503, -32000, "The server instance holding this session is not answering; try again shortly", null, {
-              "retry-after": "1",
-            });
-          if (found.kind === "adopted") session = found.session;
+          const found = await fromFleet(fleetSessions, req, res, sid, owner, parsed);
+          if (found === "answered") return;
+          session = found;
           if (gone && session) return;
         }
         if (!session) {

@@ -94,10 +94,12 @@ export class FleetSessions {
     // Another user's session id is answered like an unknown one, and never adopted for them.
     const record = await this.registry.readSession(sessionId);
     if (!record || record.owner !== owner) return { kind: "unknown" };
-    let pending = this.adopting.get(sessionId);
+    // Requests that found the holder unreachable share one adoption; the others one look.
+    const key = `${sessionId} ${unreachable ?? ""}`;
+    let pending = this.adopting.get(key);
     if (!pending) {
-      pending = this.adopt(sessionId, open, unreachable).finally(() => this.adopting.delete(sessionId));
-      this.adopting.set(sessionId, pending);
+      pending = this.adopt(sessionId, open, unreachable).finally(() => this.adopting.delete(key));
+      this.adopting.set(key, pending);
     }
     return pending;
   }
