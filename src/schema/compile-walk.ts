@@ -18,10 +18,17 @@ export interface CompiledField {
   check: FieldCheck;
   /**
    * A test that accepts only values `check` accepts, cheap enough to write into generated code: the
-   * type alone, or the option values. When it fails, `check` decides (and words the problem).
+   * type alone, the option values, a number in its bounds, or a string in its format. When it fails,
+   * `check` decides (and words the problem).
    */
-  accepts?: { type: "boolean" | "string" } | { options: string[] };
+  accepts?: FastAccept;
 }
+
+export type FastAccept =
+  | { type: "boolean" | "string" }
+  | { options: string[] }
+  | { number: "number" | "integer"; min: number; max: number }
+  | { format: (value: string) => boolean };
 
 export type Walk = (content: unknown) => ValidationResult<FormContent>;
 
@@ -59,9 +66,21 @@ export function closureWalk(fields: CompiledField[]): Walk {
 }
 
 /** The cheap test as code: literals only through JSON.stringify. */
-function fastTest(accepts: NonNullable<CompiledField["accepts"]>): string {
+function fastTest(accepts: FastAccept, i: number): string {
   if ("type" in accepts) return `typeof v === ${JSON.stringify(accepts.type)}`;
-  return accepts.options.map((o) => `v === ${JSON.stringify(o)}`).join(" || ");
+  if ("options" in accepts) return accepts.options.map((o) => `v === ${JSON.stringify(o)}`).join(" || ");
+  // Bounds and the format test are values passed in (min0, format0 ...), never written into the code.
+  // `v - v === 0` is true for finite numbers only (Infinity - Infinity and NaN - NaN are NaN).
+  if ("number" in accepts)
+    return `${accepts.number === "integer" ? "isInteger(v)" : 'typeof v === "number" && v - v === 0'} && v >= min${i} && v <= max${i}`;
+  return `typeof v === "string" && format${i}(v)`;
+}
+
+/** The values one field's generated test reads. */
+function fastValues(accepts: FastAccept | undefined, i: number): string {
+  if (accepts && "number" in accepts) return ` const min${i} = F[${i}].accepts.min, max${i} = F[${i}].accepts.max;`;
+  if (accepts && "format" in accepts) return ` const format${i} = F[${i}].accepts.format;`;
+  return "";
 }
 
 /**
@@ -80,11 +99,13 @@ export function generatedWalk(fields: CompiledField[]): Walk | undefined {
     lines.push(
       `v = data[${K}];`,
       `if (v !== undefined && ((plain && !(${K} in P)) || hasOwn(data, ${K}))) {`,
-      `  ${f.accepts ? `if (${fastTest(f.accepts)}) { if (errors === undefined) ${store}; } else ${checked}` : checked}`,
+      `  ${f.accepts ? `if (${fastTest(f.accepts, i)}) { if (errors === undefined) ${store}; } else ${checked}` : checked}`,
       f.required ? `} else (errors ??= []).push({ field: ${K}, rule: "required", message: missing${i} });` : "}",
     );
   });
-  const setup = fields.map((_, i) => `const check${i} = F[${i}].check, missing${i} = F[${i}].missing.message;`).join("\n");
+  const setup = fields
+    .map((f, i) => `const check${i} = F[${i}].check, missing${i} = F[${i}].missing.message;${fastValues(f.accepts, i)}`)
+    .join("\n");
   const body = `"use strict";
 ${setup}
 return function validate(data) {
@@ -96,8 +117,8 @@ ${lines.join("\n")}
   return errors === undefined ? { ok: true, value } : { ok: false, errors };
 };`;
   try {
-    const factory = new Function("F", "hasOwn", "isArray", "getPrototypeOf", "P", "setOwn", "notAnObject", body);
-    return factory(fields, hasOwn, isArray, getPrototypeOf, ObjectPrototype, setOwn, notAnObject) as Walk;
+    const factory = new Function("F", "hasOwn", "isArray", "isInteger", "getPrototypeOf", "P", "setOwn", "notAnObject", body);
+    return factory(fields, hasOwn, isArray, Number.isInteger, getPrototypeOf, ObjectPrototype, setOwn, notAnObject) as Walk;
   } catch {
     return undefined; // code generation refused (EvalError): the loop form serves
   }

@@ -2,8 +2,9 @@
 // (describeFields) is read once, each field's rules become a closure (compile-field.ts), and the walk
 // over the fields is generated code where possible (compile-walk.ts): no schema is interpreted per answer.
 import { compileFieldCheck } from "./compile-field.js";
-import { closureWalk, generatedWalk, type CompiledField } from "./compile-walk.js";
+import { closureWalk, generatedWalk, type CompiledField, type FastAccept } from "./compile-walk.js";
 import { describeFields, type Field } from "./fields.js";
+import { formatCheck } from "./formats.js";
 import type { Infer } from "./infer.js";
 import { toRequestedSchema, type SchemaInput } from "./normalize.js";
 import type { FormContent } from "./types.js";
@@ -35,13 +36,26 @@ export function compileUncached(input: SchemaInput, options: CompileOptions = {}
 // Beyond this many options the generated test would be a long chain of comparisons: the check's own lookup serves.
 const FAST_OPTIONS = 8;
 
-/** What generated code may accept without calling the field's check: only fields without further rules. */
-function fastAccept(f: Field): CompiledField["accepts"] {
-  const plain = f.format === undefined && Object.keys(f.constraints).length === 0;
-  if (f.kind === "boolean") return { type: "boolean" };
-  if (f.kind === "text" && plain) return { type: "string" };
-  if (f.kind === "choice" && plain && f.options!.length <= FAST_OPTIONS) return { options: f.options!.map((o) => o.value) };
-  return undefined;
+/** What generated code may accept without calling the field's check: the common fields whose rules are few. */
+function fastAccept(f: Field): FastAccept | undefined {
+  const c = f.constraints;
+  const rules = Object.keys(c).length;
+  switch (f.kind) {
+    case "boolean":
+      return { type: "boolean" };
+    case "number":
+    case "integer":
+      return { number: f.kind, min: c.minimum ?? -Infinity, max: c.maximum ?? Infinity };
+    case "text":
+      if (rules > 0) return undefined;
+      return f.format ? { format: formatCheck(f.format) } : { type: "string" };
+    case "choice":
+      return rules === 0 && f.format === undefined && f.options!.length <= FAST_OPTIONS
+        ? { options: f.options!.map((o) => o.value) }
+        : undefined;
+    default:
+      return undefined;
+  }
 }
 
 // Keyed by what the caller passes (a raw schema, a builder form or a zod object) and by the raw schema
