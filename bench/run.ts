@@ -3,6 +3,7 @@
 // informative only: nothing here asserts on them. Add a bench by adding an entry to BENCHES.
 import { benchAuth, formatAuthTable } from "./auth.js";
 import { benchInputs, formatInputsTables } from "./inputs.js";
+import { benchScale, formatScaleTables } from "./scale.js";
 import { benchServer, formatServerTables } from "./server.js";
 import { benchValidate, formatValidateTable } from "./validate.js";
 import { benchWebRender, formatWebRenderTable } from "./web-render.js";
@@ -32,6 +33,10 @@ const BENCHES: { title: string; run: () => Promise<string> }[] = [
   {
     title: "webUI: start, a server's question to the form in an open page, the page's answer to the tool result (headless Chromium)",
     run: async () => formatWebUITable(await benchWebUI()),
+  },
+  {
+    title: "At scale: BENCH_SCALE_N (default 10,000) concurrent elicitations on one server process, ours vs the raw SDK (takes minutes)",
+    run: async () => formatScaleTables(await benchScale()),
   },
 ];
 
