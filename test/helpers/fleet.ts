@@ -1,0 +1,165 @@
+// A fleet for a test: `size` member processes (test/fixtures/fleet-member.ts) on one Redis, behind a
+// real HAProxy. Members get fixed ports chosen up front, so a restarted member answers where HAProxy's
+// configuration expects it. Everything is stopped by stop(); a member that cannot start fails
+// startFleet with its stderr.
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { fileURLToPath } from "node:url";
+import { startHaproxy } from "./haproxy.js";
+import { exited, freePort, stopChild } from "./redis.js";
+
+const MEMBER = fileURLToPath(new URL("../fixtures/fleet-member.ts", import.meta.url));
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+
+export interface FleetMember {
+  name: string;
+  url: URL;
+  /** The member's author page, which ends a URL flow: `${pageUrl}/done/<flowId>`. */
+  pageUrl: URL;
+  pid: number;
+  kill(signal?: NodeJS.Signals): Promise<void>;
+  /** Starts the member again on its port; `env` replaces variables for this start (a value of "" removes one). */
+  restart(env?: Record<string, string>): Promise<void>;
+}
+
+export interface Fleet {
+  /** The MCP endpoint through HAProxy. */
+  url: URL;
+  members: FleetMember[];
+  stateKey: string;
+  vaultKey: string;
+  /** The Redis key prefix the members share. */
+  prefix: string;
+  stop(): Promise<void>;
+}
+
+export interface FleetOptions {
+  size?: number;
+  redisUrl: string;
+  sticky?: boolean;
+  env?: Record<string, string>;
+}
+
+export interface MemberStart {
+  child: ChildProcess;
+  url: URL;
+  pageUrl: URL;
+}
+
+/** Spawns one member and waits for its `listening` line; rejects with its stderr when it exits first. */
+export function spawnMember(env: Record<string, string>): Promise<MemberStart> {
+  const childEnv: NodeJS.ProcessEnv = { ...process.env };
+  for (const [name, value] of Object.entries(env)) {
+    if (value === "") delete childEnv[name];
+    else childEnv[name] = value;
+  }
+  const child = spawn(process.execPath, ["--import", "tsx", MEMBER], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env: childEnv });
+  return new Promise((resolve, reject) => {
+    let stdout = "";
+    let stderr = "";
+    let pageUrl: URL | undefined;
+    child.stderr!.on("data", (chunk: Buffer) => (stderr = (stderr + chunk).slice(-8000)));
+    const onData = (chunk: Buffer) => {
+      stdout += chunk;
+      pageUrl ??= /^author (\S+)$/m.exec(stdout)?.[1] ? new URL(/^author (\S+)$/m.exec(stdout)![1]!) : undefined;
+      const listening = /^listening (\S+)$/m.exec(stdout)?.[1];
+      if (listening && pageUrl) {
+        child.stdout!.off("data", onData);
+        child.stdout!.resume();
+        child.off("exit", onExit);
+        resolve({ child, url: new URL(listening), pageUrl });
+      }
+    };
+    const onExit = (code: number | null, signal: string | null) =>
+      reject(new Error(`fleet member ${env.MEMBER_NAME ?? ""} exited (${code ?? signal}) before listening:\n${stderr}`));
+    child.stdout!.on("data", onData);
+    child.once("exit", onExit);
+    child.once("error", reject);
+  });
+}
+
+export async function startFleet(options: FleetOptions): Promise<Fleet> {
+  const size = options.size ?? 3;
+  const stateKey = randomBytes(32).toString("base64url");
+  const vaultKey = randomBytes(32).toString("base64url");
+  const prefix = `fleet-${randomBytes(6).toString("hex")}:`;
+  const ports = await Promise.all(Array.from({ length: size }, () => freePort()));
+  const names = ports.map((_, i) => `member-${i + 1}`);
+  const base = {
+    REDIS_URL: options.redisUrl,
+    FLEET_PREFIX: prefix,
+    MCP_ELICIT_STATE_KEY: stateKey,
+    MCP_ELICIT_VAULT_KEY: vaultKey,
+    ...options.env,
+  };
+  const envOf = (i: number) => ({ ...base, MEMBER_NAME: names[i]!, PORT: String(ports[i]) });
+  const children: (ChildProcess | undefined)[] = [];
+  const orphaned = () => children.forEach((child) => child?.kill("SIGKILL"));
+  process.once("exit", orphaned);
+  const stopMembers = () => Promise.all(children.map((child) => child && stopChild(child)));
+
+  let started: MemberStart[];
+  try {
+    started = await Promise.all(
+      names.map(async (_, i) => {
+        const member = await spawnMember(envOf(i));
+        children[i] = member.child;
+        return member;
+      }),
+    );
+  } catch (error) {
+    await stopMembers();
+    process.off("exit", orphaned);
+    throw error;
+  }
+  const proxy = await startHaproxy({
+    backends: names.map((name, i) => ({ name, port: ports[i]! })),
+    sticky: options.sticky ?? false,
+  }).catch(async (error: unknown) => {
+    await stopMembers();
+    process.off("exit", orphaned);
+    throw error;
+  });
+
+  const members: FleetMember[] = started.map((start, i) => {
+    const member: FleetMember = {
+      name: names[i]!,
+      url: start.url,
+      pageUrl: start.pageUrl,
+      pid: start.child.pid!,
+      async kill(signal = "SIGKILL") {
+        const child = children[i];
+        if (!child) return;
+        const gone = exited(child);
+        child.kill(signal);
+        await gone;
+      },
+      async restart(env = {}) {
+        const child = children[i];
+        if (child) await stopChild(child);
+        children[i] = undefined;
+        const again = await spawnMember({ ...envOf(i), ...env });
+        children[i] = again.child;
+        member.url = again.url;
+        member.pageUrl = again.pageUrl;
+        member.pid = again.child.pid!;
+      },
+    };
+    return member;
+  });
+
+  let stopped: Promise<void> | undefined;
+  return {
+    url: new URL("/mcp", proxy.url),
+    members,
+    stateKey,
+    vaultKey,
+    prefix,
+    stop: () =>
+      (stopped ??= (async () => {
+        await proxy.stop();
+        await stopMembers();
+        process.off("exit", orphaned);
+      })()),
+  };
+}

@@ -1,0 +1,112 @@
+// A real HAProxy (Debian's haproxy) in front of test backends: round robin, SSE-friendly timeouts, health
+// checks every 200 ms so a killed backend leaves rotation within about a second, and optionally sticky
+// sessions on the Mcp-Session-Id header (learned from the response). Every response carries
+// `x-served-by: <backend name>`, so a test can see where each request went.
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { connect } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { freePort, stopChild } from "./redis.js";
+
+export interface HaproxyOptions {
+  backends: { name: string; port: number }[];
+  /** Route a session's requests to the backend that created it (stick table on Mcp-Session-Id). */
+  sticky?: boolean;
+  /** The path the health check asks for (default /mcp: any answer below 500 counts as up). */
+  checkPath?: string;
+}
+
+export interface Haproxy {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** The configuration, as docs/fleet.md shows it (the frontend's port and the backends filled in). */
+export function haproxyConfig(port: number, { backends, sticky = false, checkPath = "/mcp" }: HaproxyOptions): string {
+  const name = /^[A-Za-z0-9_.-]{1,64}$/;
+  for (const backend of backends)
+    if (!name.test(backend.name) || !Number.isInteger(backend.port)) throw new TypeError(`haproxy: bad backend ${JSON.stringify(backend)}`);
+  return `global
+  maxconn 20000
+
+defaults
+  mode http
+  option redispatch
+  retries 3
+  timeout connect 2s
+  timeout client 1h
+  timeout server 1h
+  timeout tunnel 1h
+  timeout http-request 30s
+  timeout http-keep-alive 60s
+  timeout check 1s
+
+frontend mcp
+  bind 127.0.0.1:${port}
+  maxconn 20000
+  default_backend members
+
+backend members
+  balance roundrobin
+  option httpchk
+  http-check send meth GET uri ${checkPath} ver HTTP/1.1 hdr host 127.0.0.1
+  http-check expect rstatus ^[1234]
+  http-response set-header x-served-by %[srv_name]
+${
+  sticky
+    ? `  stick-table type string len 64 size 100k expire 30m
+  stick on req.hdr(mcp-session-id)
+  stick store-response res.hdr(mcp-session-id)
+`
+    : ""
+}${backends.map((b) => `  server ${b.name} 127.0.0.1:${b.port} check inter 200 fall 1 rise 1`).join("\n")}
+`;
+}
+
+let checked = false;
+function requireBinary() {
+  if (checked) return;
+  if (spawnSync("haproxy", ["-v"]).error)
+    throw new Error("haproxy is not installed: apt-get install haproxy (the Debian package; .ci/run installs it).");
+  checked = true;
+}
+
+const accepts = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = connect(port, "127.0.0.1");
+    socket.once("connect", () => (socket.destroy(), resolve(true)));
+    socket.once("error", () => resolve(false));
+  });
+
+export async function startHaproxy(options: HaproxyOptions): Promise<Haproxy> {
+  requireBinary();
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), "mcp-elicit-haproxy-"));
+  const file = join(dir, "haproxy.cfg");
+  writeFileSync(file, haproxyConfig(port, options));
+  const child = spawn("haproxy", ["-f", file, "-db"], { stdio: ["ignore", "ignore", "pipe"] });
+  let output = "";
+  child.stderr!.on("data", (chunk: Buffer) => (output = (output + chunk).slice(-4000)));
+  const orphaned = () => child.kill("SIGKILL");
+  process.once("exit", orphaned);
+  const stop = async () => {
+    process.off("exit", orphaned);
+    await stopChild(child, "SIGTERM", 2000);
+    rmSync(dir, { recursive: true, force: true });
+  };
+  for (let attempt = 0; ; attempt++) {
+    if (child.exitCode !== null) {
+      await stop();
+      throw new Error(`haproxy exited (${child.exitCode}) before it accepted connections:\n${output}`);
+    }
+    if (await accepts(port)) break;
+    if (attempt > 200) {
+      await stop();
+      throw new Error(`haproxy did not accept connections on 127.0.0.1:${port} within 10 s:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  let stopped: Promise<void> | undefined;
+  return { url: `http://127.0.0.1:${port}`, stop: () => (stopped ??= stop()) };
+}
