@@ -27,10 +27,8 @@ export function haproxyConfig(port: number, { backends, sticky = false, checkPat
   const name = /^[A-Za-z0-9_.-]{1,64}$/;
   for (const backend of backends)
     if (!name.test(backend.name) || !Number.isInteger(backend.port)) throw new TypeError(`haproxy: bad backend ${JSON.stringify(backend)}`);
-  return `global
-  maxconn 20000
-
-defaults
+  // No maxconn: HAProxy derives it from the file descriptor limit (about half of \`ulimit -n\`).
+  return `defaults
   mode http
   option redispatch
   retries 3
@@ -44,7 +42,6 @@ defaults
 
 frontend mcp
   bind 127.0.0.1:${port}
-  maxconn 20000
   default_backend members
 
 backend members
