@@ -1,7 +1,7 @@
-// 2025-era sessions in a fleet of serveHttp members sharing one real Redis: a session started on one
-// member is adopted by another once its member has stopped, a request for a live member's session is
-// passed to that member, a session record is bound to its owner on every member, and a store that
-// cannot be shared is refused.
+// 2025-era sessions in a fleet of serveHttp members sharing one real Redis: through a real HAProxy,
+// sticky routing keeps a session on its member, and without it requests landing elsewhere are passed
+// to the holder; in-process members show adoption once a member has stopped, owner binding on every
+// member, and the refusal of a store that cannot be shared.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
@@ -9,6 +9,7 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { serveHttp, type HttpServerHandle } from "../../src/server/http.js";
 import { memoryStore, redisStore } from "../../src/store/index.js";
 import type { FleetStore } from "../../src/store/types.js";
+import { startFleet } from "../helpers/fleet.js";
 import { startRedis, type RedisServer } from "../helpers/redis.js";
 import { resultJson } from "../helpers/results.js";
 import { accept, answerWith, makeFactory } from "../server/fixtures.js";
@@ -85,6 +86,57 @@ async function bookRound(client: Client, city: string) {
   assert.equal(result.action, "accept");
   assert.equal(result.seat, "window");
 }
+
+/** A 2025-11-25 SDK client on `url` that answers every form with yes, and the member (HAProxy's x-served-by) of each response. */
+async function clientThroughProxy(url: URL) {
+  const servedBy: string[] = [];
+  const tracking: typeof fetch = async (input, init) => {
+    const res = await fetch(input, init);
+    servedBy.push(res.headers.get("x-served-by") ?? "?");
+    return res;
+  };
+  const client = new Client({ name: "test-client", version: "1.0.0" }, {
+    capabilities: { elicitation: { form: {} } },
+    supportedProtocolVersions: [REVISION],
+  } as never);
+  client.setRequestHandler("elicitation/create", async () => ({ action: "accept", content: { confirm: true } }));
+  await client.connect(new StreamableHTTPClientTransport(url, { fetch: tracking }));
+  const book = async () => ((await client.callTool({ name: "book", arguments: {} })).content as { text: string }[])[0]!.text;
+  return { client, servedBy, book };
+}
+
+describe("2025-era sessions through HAProxy (member processes)", () => {
+  test("sticky routing: every request of a session lands on the member that started it, form rounds included", async () => {
+    const fleet = await startFleet({ redisUrl: redis.url, sticky: true, size: 3 });
+    try {
+      const { client, servedBy, book } = await clientThroughProxy(fleet.url);
+      const holder = servedBy[0]!;
+      assert.ok(
+        fleet.members.some((m) => m.name === holder),
+        `served by ${holder}`,
+      );
+      for (let round = 0; round < 5; round++) assert.equal(await book(), `booked=true by ${holder}`);
+      assert.ok(servedBy.length >= 12, `${servedBy.length} requests`); // initialize, initialized, GET, and per round the call and the answer
+      assert.deepEqual(new Set(servedBy), new Set([holder]), `requests went to ${servedBy.join(", ")}`);
+      await client.close();
+    } finally {
+      await fleet.stop();
+    }
+  });
+
+  test("round robin without stickiness: requests land on every member, which pass them to the holder, and rounds still work", async () => {
+    const fleet = await startFleet({ redisUrl: redis.url, sticky: false, size: 3 });
+    try {
+      const { client, servedBy, book } = await clientThroughProxy(fleet.url);
+      const holder = servedBy[0]!;
+      for (let round = 0; round < 5; round++) assert.equal(await book(), `booked=true by ${holder}`);
+      assert.ok(new Set(servedBy).size >= 2, `requests went to ${[...new Set(servedBy)].join(", ")} only`);
+      await client.close();
+    } finally {
+      await fleet.stop();
+    }
+  });
+});
 
 describe("2025-era sessions across fleet members", () => {
   test("a session started on A continues on B once A has stopped: B adopts it and a form elicitation round works", async () => {
