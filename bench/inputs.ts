@@ -67,7 +67,7 @@ const SAMPLE: Comparison = { what: "ctx.sample", raw: "raw-sample", ours: "ours-
 const ROOTS: Comparison = { what: "ctx.roots", raw: "raw-roots", ours: "ours-roots" };
 const MIXED: Comparison = { what: "elicit + sample + roots", raw: "seq3", ours: "mixed" };
 
-function makeServer(era: Era): McpServer {
+export function makeServer(era: Era): McpServer {
   const server = new McpServer({ name: "bench-inputs", version: "1.0.0" }, { capabilities: { tools: {} } });
   const tool = <R extends CallToolResult | InputRequiredResult>(name: string, cb: (hotel: string, ctx: ServerContext) => Promise<R>) =>
     server.registerTool(name, { description: name, inputSchema: hotelInput }, ({ hotel }, ctx) => cb(hotel, ctx));
@@ -129,7 +129,7 @@ function makeServer(era: Era): McpServer {
   return server;
 }
 
-function makeClient(era: Era): Client {
+export function makeClient(era: Era): Client {
   const client = new Client({ name: "bench-client", version: "1.0.0" }, {
     capabilities: { elicitation: { form: {} }, sampling: {}, roots: {} },
     ...(era === "modern"

@@ -51,7 +51,7 @@ const hotelInput = z.object({ hotel: z.string() });
 const kit = createElicitation();
 
 /** One server with every tool of the bench; the raw tool takes the SDK's path for the era. */
-function makeServer(era: Era): McpServer {
+export function makeServer(era: Era): McpServer {
   const server = new McpServer({ name: "bench-server", version: "1.0.0" }, { capabilities: { tools: {} } });
   server.registerTool("plain", { description: "No elicitation", inputSchema: hotelInput }, async ({ hotel }) => text(`booked ${hotel}`));
 
@@ -99,7 +99,7 @@ function makeServer(era: Era): McpServer {
   return server;
 }
 
-function makeClient(era: Era): Client {
+export function makeClient(era: Era): Client {
   const client = new Client({ name: "bench-client", version: "1.0.0" }, {
     capabilities: { elicitation: { form: {} } },
     ...(era === "modern"

@@ -1,13 +1,13 @@
 // ctx.elicit on top of any channel: encode the form for the revision, ask, validate the answer,
 // ask again with each field's error while attempts remain. The same loop runs live (2025 eras)
 // and under replay (2026-07-28), where every ask and re-ask is one recorded input request.
-import { applyDefaults } from "../schema/defaults.js";
+import { compileForm } from "../schema/compiled.js";
 import { encodeForRevision } from "../schema/encode.js";
-import { toRequestedSchema, type SchemaInput } from "../schema/normalize.js";
+import type { SchemaInput } from "../schema/normalize.js";
 import { getOwn, setOwn } from "../schema/own.js";
 import type { ProtocolRevision, RequestedSchema } from "../schema/types.js";
 import type { Infer } from "../schema/infer.js";
-import { validateContent, type FieldError } from "../schema/validate.js";
+import type { FieldError } from "../schema/validate.js";
 import { ToolError } from "./tool-error.js";
 
 export type ElicitOutcome<T> = { action: "accept"; content: T } | { action: "decline" } | { action: "cancel" };
@@ -79,9 +79,10 @@ export async function elicitValidated<S extends SchemaInput>(
   attempts: number,
   validate?: (content: Infer<S>) => AnswerProblems,
 ): Promise<ElicitOutcome<Infer<S>>> {
-  const schema = toRequestedSchema(form);
   // Throws InvalidSchemaError or RevisionError before anything is sent.
-  let sent = encodeForRevision(schema, protocol);
+  const compiled = compileForm(form);
+  const { schema } = compiled;
+  let sent = compiled.encoded(protocol);
   let text = message;
   for (let attempt = 1; ; attempt++) {
     const params: Record<string, unknown> = { message: text, requestedSchema: sent };
@@ -93,9 +94,9 @@ export async function elicitValidated<S extends SchemaInput>(
     let errors: FieldError[];
     if (action !== "accept") errors = [{ field: "", rule: "object", message: "The client's answer was not a valid elicitation result" }];
     else {
-      const checked = validateContent(schema, answered);
+      const checked = compiled.validate(answered);
       if (checked.ok) {
-        const content = applyDefaults(schema, checked.value) as Infer<S>;
+        const content = compiled.withDefaults(checked.value);
         // The schema's rules hold; now the tool's own.
         errors = validate ? problemsOf(validate(content)) : [];
         if (errors.length === 0) return { action: "accept", content };

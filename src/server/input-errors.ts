@@ -29,7 +29,7 @@ export class MissingCapabilityError extends ToolError {
 export class InputUnavailableError extends ToolError {
   constructor(
     readonly request: string,
-    readonly fields: Field[],
+    readonly fields: readonly Field[],
     readonly capability: string,
   ) {
     super(

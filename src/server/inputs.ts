@@ -4,8 +4,8 @@
 // capability (we do on 2025 eras, with a tool error; the SDK does on 2026-07-28, with -32021 naming it,
 // when the round goes out).
 import type { McpServer, Root, ServerContext } from "@modelcontextprotocol/server";
-import { describeFields } from "../schema/fields.js";
-import { toRequestedSchema, type SchemaInput } from "../schema/normalize.js";
+import { compileForm } from "../schema/compiled.js";
+import type { SchemaInput } from "../schema/normalize.js";
 import type { ProtocolRevision } from "../schema/types.js";
 import { form, type FieldBuilder } from "../schema/builders.js";
 import type { Infer } from "../schema/infer.js";
@@ -72,11 +72,7 @@ export function liveInputs(
     elicit(message, form, opts = {}) {
       if (!supports("elicitation.form")) {
         const declared = server.server.getClientCapabilities()?.elicitation !== undefined;
-        throw new InputUnavailableError(
-          message,
-          describeFields(toRequestedSchema(form)),
-          declared ? "form-mode elicitation" : "elicitation",
-        );
+        throw new InputUnavailableError(message, compileForm(form).fields, declared ? "form-mode elicitation" : "elicitation");
       }
       const ask = (params: Record<string, unknown>) =>
         sendLive(server, ctx, keepAlive, "elicitation/create", params, message, opts.timeoutMs ?? timeoutMs);
@@ -143,8 +139,8 @@ const askForm = (field: FieldBuilder<unknown, boolean>) => {
 
 /** ctx.ask in terms of ctx.elicit: a one-field form whose accepted answer is the field's value. */
 function withAsk(inputs: Omit<ClientInputs, "ask">): ClientInputs {
-  return {
-    ...inputs,
+  // Added to the object just made rather than spread into a copy: contexts are made on every call and round.
+  return Object.assign(inputs, {
     async ask(message, field, options = {}) {
       const { validate, ...rest } = options;
       type Answer = { answer?: never };
@@ -154,5 +150,5 @@ function withAsk(inputs: Omit<ClientInputs, "ask">): ClientInputs {
       });
       return outcome.action === "accept" ? { action: "accept", content: (outcome.content as Answer).answer as never } : outcome;
     },
-  };
+  } satisfies Pick<ClientInputs, "ask">);
 }

@@ -22,7 +22,7 @@ import { ReplayCalls } from "./replay-call.js";
 import { watchDroppedMessages } from "./dropped.js";
 import { watchRootsChanges } from "./roots.js";
 import { installStateGuard } from "./state-guard.js";
-import { DEFAULT_MAX_STATE_BYTES, toStateKey, toStateKeys, type StateKeyInput } from "./state.js";
+import { DEFAULT_MAX_STATE_BYTES, RecentStates, toStateKey, toStateKeys, type StateKeyInput } from "./state.js";
 import type { Principal } from "./auth/options.js";
 import { principalOf as verifiedPrincipal } from "./auth/principal.js";
 import type { UrlCall } from "./url/elicit-url.js";
@@ -136,7 +136,7 @@ export function createElicitation(options: ElicitationOptions = {}) {
   const ledger = new CallLedger(options.store ?? PROCESS().store, settings.stateTtlMs + 60_000);
   const calls = new ReplayCalls(
     ledger,
-    { key: ring[0]!, ring, ttlMs: settings.stateTtlMs, maxBytes: settings.maxStateBytes },
+    { key: ring[0]!, ring, recent: new RecentStates(), ttlMs: settings.stateTtlMs, maxBytes: settings.maxStateBytes },
     (ctx, tool, args) => ({
       principal: principalOf(ctx),
       tool,

@@ -5,7 +5,7 @@ import { setOwn } from "../schema/own.js";
 import type { CallLedger } from "./ledger.js";
 import { emptyJournal, ReplayRun, type InputMethod, type Journal } from "./replay.js";
 import { guardedCall } from "./state-guard.js";
-import { open, seal, StateError, type SealOptions, type StateBinding } from "./state.js";
+import { digest, open, seal, StateError, type SealOptions, type StateBinding } from "./state.js";
 
 /** What the state guard hands a replayed call: its journal, and the result when the call already finished. */
 interface OpenedCall {
@@ -14,6 +14,9 @@ interface OpenedCall {
 }
 
 export class ReplayCalls {
+  /** The arguments' digest per request (keyed by its mcpReq): opening and sealing one round hash them once. */
+  private readonly digests = new WeakMap<object, string>();
+
   constructor(
     private readonly ledger: CallLedger,
     private readonly sealOptions: SealOptions,
@@ -22,7 +25,7 @@ export class ReplayCalls {
 
   /** Opens a requestState (for the state guard) and checks it against the ledger: a finished call answers with its result, an old round is refused. */
   async open(ctx: ServerContext, tool: string, args: unknown, state: string): Promise<OpenedCall> {
-    const journal = open<Journal>(state, this.bindingFor(ctx, tool, args), this.sealOptions);
+    const journal = open<Journal>(state, this.binding(ctx, tool, args), this.sealOptions);
     const done = await this.ledger.result(journal.call);
     if (done) return { journal, done };
     const latest = await this.ledger.latestRound(journal.call);
@@ -48,17 +51,25 @@ export class ReplayCalls {
     const run = new ReplayRun(journal, (name, fn) => this.ledger.step(journal.call, name, fn));
     const outcome = await run.run(() => handler(run));
     if (outcome.kind === "done") {
-      await this.ledger.recordResult(journal.call, outcome.result);
+      // A call that ends in its first run never issued a state, so nothing can come back for its result.
+      if (opened) await this.ledger.recordResult(journal.call, outcome.result);
       return outcome.result;
     }
     journal.round++;
-    await this.ledger.recordRound(journal.call, journal.round);
+    // Round 1 needs no record: "no round recorded" refuses the same states (none older than round 1 exist).
+    if (journal.round > 1) await this.ledger.recordRound(journal.call, journal.round);
     const inputRequests = Object.fromEntries(
       Object.entries(outcome.inputRequests).map(([k, r]) => [k, { method: r.method as InputMethod, params: r.params }]),
     );
     // Bound to the arguments as sent (the guard saw them before any schema parsing).
-    const binding = this.bindingFor(ctx, tool, guarded?.args ?? {});
+    const binding = this.binding(ctx, tool, guarded?.args ?? {});
     return inputRequired({ inputRequests: inputRequests as never, requestState: seal(outcome.journal, binding, this.sealOptions) });
+  }
+
+  private binding(ctx: ServerContext, tool: string, args: unknown): StateBinding {
+    let argsDigest = this.digests.get(ctx.mcpReq);
+    if (argsDigest === undefined) this.digests.set(ctx.mcpReq, (argsDigest = digest(args)));
+    return { ...this.bindingFor(ctx, tool, args), argsDigest };
   }
 }
 

@@ -1,8 +1,9 @@
 // Replay of a tool handler across 2026-07-28 round trips. The handler runs again on every retry;
 // each input request it makes is answered from the journal when the answer is known, and otherwise
 // suspends the run. Requests made in the same tick (Promise.all) go out together in one round.
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { setOwn } from "../schema/own.js";
+import { sha256 } from "./state.js";
 import { ToolError } from "./tool-error.js";
 
 /** What travels (sealed) in requestState between rounds. */
@@ -75,7 +76,7 @@ export class ReplayRun {
     if (this.used.has(key)) throw new Error(`Input key "${key}" is used twice in one tool call; give each question its own key.`);
     this.used.add(key);
     // The same handler code builds the same params object, so plain JSON order is stable here.
-    const fingerprint = createHash("sha256").update(method).update(JSON.stringify(params)).digest("base64url").slice(0, 16);
+    const fingerprint = sha256(method + JSON.stringify(params)).slice(0, 16);
     if (Object.hasOwn(this.journal.answers, key)) {
       if (this.journal.asked[key] !== fingerprint) throw new ReplayMismatchError(key);
       return Promise.resolve(this.journal.answers[key] as T);

@@ -1,13 +1,17 @@
 // The sealed `requestState` of 2026-07-28 round trips: the handler's journal, encrypted and
 // authenticated with AES-256-GCM, bound to who asked, which tool, which arguments, and until when.
 // The spec says requestState is attacker-controlled input; this is what makes it safe to trust.
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
+import * as crypto from "node:crypto";
+import { createCipheriv, createDecipheriv, createHash, randomFillSync, randomBytes } from "node:crypto";
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 
 const VERSION = 1;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 const DEFLATE_ABOVE = 1024;
+const HEADER = Buffer.from([VERSION]);
+const STORED = Buffer.from([0]);
+const DEFLATED = Buffer.from([1]);
 
 /** Default ceiling on one sealed requestState, in bytes of its base64url text. */
 export const DEFAULT_MAX_STATE_BYTES = 256 * 1024;
@@ -20,6 +24,8 @@ export interface StateBinding {
   tool: string;
   /** The tool's arguments; stored as a SHA-256 digest only. */
   args: unknown;
+  /** `digest(args)`, when the caller already has it (it is the same for every round of a call). */
+  argsDigest?: string;
 }
 
 export type StateProblem = "malformed" | "tampered" | "expired" | "principal" | "tool" | "arguments" | "too-large" | "replayed";
@@ -75,7 +81,26 @@ export function stableStringify(value: unknown): string {
   return JSON.stringify(value ?? null);
 }
 
-export const digest = (value: unknown) => createHash("sha256").update(stableStringify(value)).digest("base64url");
+type OneShotHash = (algorithm: string, data: string, encoding: "base64url") => string;
+// crypto.hash (Node 20.12+) hashes in one call, without a Hash object; older Node takes the long way.
+const oneShot = (crypto as { hash?: OneShotHash }).hash;
+/** SHA-256 of a text, base64url. */
+export const sha256 = (text: string): string =>
+  oneShot ? oneShot("sha256", text, "base64url") : createHash("sha256").update(text).digest("base64url");
+
+export const digest = (value: unknown) => sha256(stableStringify(value));
+
+// IVs come from a pool refilled 4 KiB at a time: one call into the CSPRNG per ~340 seals instead of one each.
+const ivPool = Buffer.allocUnsafe(4096);
+let ivOffset = ivPool.length;
+function nextIv(): Buffer {
+  if (ivOffset + IV_BYTES > ivPool.length) {
+    randomFillSync(ivPool);
+    ivOffset = 0;
+  }
+  // A copy: the pool is overwritten on refill, while the cipher keeps using its IV.
+  return Buffer.from(ivPool.subarray(ivOffset, (ivOffset += IV_BYTES)));
+}
 
 interface Envelope<T> {
   p: string;
@@ -85,11 +110,33 @@ interface Envelope<T> {
   d: T;
 }
 
+/**
+ * The states this process sealed last, by token: the envelope's JSON text. A token that comes back to the
+ * process that issued it (the usual case) is opened from here, string-equal to what was sealed, without a
+ * second AES-GCM pass; every check after decryption (expiry, principal, tool, arguments) still runs.
+ */
+export class RecentStates {
+  private readonly texts = new Map<string, string>();
+  constructor(private readonly max = 512) {}
+
+  remember(token: string, text: string): void {
+    this.texts.set(token, text);
+    // A Map iterates in insertion order: the first key is the oldest.
+    if (this.texts.size > this.max) this.texts.delete(this.texts.keys().next().value!);
+  }
+
+  text(token: string): string | undefined {
+    return this.texts.get(token);
+  }
+}
+
 export interface SealOptions {
   /** The key that seals (the ring's first). */
   key: Buffer;
   /** Every key that opens, newest first (default: `key` alone). A state sealed with a key not here is `tampered`. */
   ring?: readonly Buffer[];
+  /** Where sealed states are remembered, so this process opens its own without decrypting them again. */
+  recent?: RecentStates;
   ttlMs: number;
   maxBytes?: number;
   now?: number;
@@ -99,18 +146,20 @@ export function seal<T>(data: T, binding: StateBinding, options: SealOptions): s
   const envelope: Envelope<T> = {
     p: binding.principal,
     t: binding.tool,
-    a: digest(binding.args),
+    a: binding.argsDigest ?? digest(binding.args),
     e: (options.now ?? Date.now()) + options.ttlMs,
     d: data,
   };
   // Small journals are sent as they are: a zlib stream costs more than it saves below ~1 KiB.
-  const json = Buffer.from(JSON.stringify(envelope));
+  const json = JSON.stringify(envelope);
   const deflate = json.length > DEFLATE_ABOVE;
-  const plain = Buffer.concat([Buffer.from([deflate ? 1 : 0]), deflate ? deflateRawSync(json) : json]);
-  const iv = randomBytes(IV_BYTES);
+  const iv = nextIv();
   const cipher = createCipheriv("aes-256-gcm", options.key, iv);
-  const body = Buffer.concat([cipher.update(plain), cipher.final()]);
-  const token = Buffer.concat([Buffer.from([VERSION]), iv, body, cipher.getAuthTag()]).toString("base64url");
+  // GCM is a stream cipher: the flag byte and the body go through update one after the other, with no concat.
+  const flag = cipher.update(deflate ? DEFLATED : STORED);
+  const body = cipher.update(deflate ? deflateRawSync(json) : Buffer.from(json));
+  cipher.final();
+  const token = Buffer.concat([HEADER, iv, flag, body, cipher.getAuthTag()]).toString("base64url");
   const max = options.maxBytes ?? DEFAULT_MAX_STATE_BYTES;
   if (token.length > max) {
     throw new StateError(
@@ -118,6 +167,7 @@ export function seal<T>(data: T, binding: StateBinding, options: SealOptions): s
       `The tool's recorded answers need ${token.length} bytes of requestState, over the limit of ${max}; raise maxStateBytes or ask for less per call.`,
     );
   }
+  options.recent?.remember(token, json);
   return token;
 }
 
@@ -126,10 +176,30 @@ function decrypt(raw: Buffer, key: Buffer): Buffer | undefined {
   try {
     const decipher = createDecipheriv("aes-256-gcm", key, raw.subarray(1, 1 + IV_BYTES));
     decipher.setAuthTag(raw.subarray(raw.length - TAG_BYTES));
-    return Buffer.concat([decipher.update(raw.subarray(1 + IV_BYTES, raw.length - TAG_BYTES)), decipher.final()]);
+    const plain = decipher.update(raw.subarray(1 + IV_BYTES, raw.length - TAG_BYTES));
+    decipher.final(); // throws when the tag does not match; GCM's final adds no bytes
+    return plain;
   } catch {
     return undefined;
   }
+}
+
+/** The envelope inside a token, tried with each key of the ring (newest first; GCM's tag fails under a wrong key). */
+function decryptEnvelope<T>(token: string, options: SealOptions, max: number): Envelope<T> | undefined {
+  const raw = Buffer.from(token, "base64url");
+  if (raw.length < 1 + IV_BYTES + TAG_BYTES || raw[0] !== VERSION)
+    throw new StateError("malformed", "requestState is not a state this server issued (unknown format).");
+  for (const key of options.ring ?? [options.key]) {
+    const plain = decrypt(raw, key);
+    if (!plain) continue;
+    try {
+      const body = plain[0] === 1 ? inflateRawSync(plain.subarray(1), { maxOutputLength: max * 64 }) : plain.subarray(1);
+      return JSON.parse(body.toString("utf8")) as Envelope<T>;
+    } catch {
+      return undefined; // authentic but unreadable: only a bug or a leaked key gets here; refused like a forgery
+    }
+  }
+  return undefined;
 }
 
 export function open<T>(token: unknown, binding: StateBinding, options: SealOptions): T {
@@ -137,27 +207,15 @@ export function open<T>(token: unknown, binding: StateBinding, options: SealOpti
   if (typeof token !== "string" || !/^[A-Za-z0-9_-]+$/.test(token))
     throw new StateError("malformed", "requestState is not a state this server issued (not base64url text).");
   if (token.length > max) throw new StateError("too-large", `requestState is ${token.length} bytes, over the limit of ${max}.`);
-  const raw = Buffer.from(token, "base64url");
-  if (raw.length < 1 + IV_BYTES + TAG_BYTES || raw[0] !== VERSION)
-    throw new StateError("malformed", "requestState is not a state this server issued (unknown format).");
-  let envelope: Envelope<T> | undefined;
-  // GCM's tag fails under a wrong key, so each key of the ring is tried in turn (newest first).
-  for (const key of options.ring ?? [options.key]) {
-    const plain = decrypt(raw, key);
-    if (!plain) continue;
-    try {
-      const body = plain[0] === 1 ? inflateRawSync(plain.subarray(1), { maxOutputLength: max * 64 }) : plain.subarray(1);
-      envelope = JSON.parse(body.toString("utf8")) as Envelope<T>;
-    } catch {
-      // Authentic but unreadable: only a bug or a leaked key gets here; refuse it like a forgery.
-    }
-    break;
-  }
+  // A state this process sealed is string-equal to its token; anything else is decrypted and authenticated.
+  const recent = options.recent?.text(token);
+  const envelope = recent !== undefined ? (JSON.parse(recent) as Envelope<T>) : decryptEnvelope<T>(token, options, max);
   if (!envelope) throw new StateError("tampered", "requestState failed its integrity check: it was modified, or sealed with another key.");
   if ((options.now ?? Date.now()) > envelope.e)
     throw new StateError("expired", `requestState expired at ${new Date(envelope.e).toISOString()}; call the tool again.`);
   if (envelope.p !== binding.principal) throw new StateError("principal", "requestState was issued to another principal.");
   if (envelope.t !== binding.tool) throw new StateError("tool", `requestState was issued for tool "${envelope.t}", not "${binding.tool}".`);
-  if (envelope.a !== digest(binding.args)) throw new StateError("arguments", "requestState was issued for a call with other arguments.");
+  if (envelope.a !== (binding.argsDigest ?? digest(binding.args)))
+    throw new StateError("arguments", "requestState was issued for a call with other arguments.");
   return envelope.d;
 }

@@ -2,7 +2,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { setTimeout as sleep } from "node:timers/promises";
-import { open, seal, StateError, toStateKey, toStateKeys, type StateBinding } from "../../src/server/state.js";
+import { open, RecentStates, seal, StateError, toStateKey, toStateKeys, type StateBinding } from "../../src/server/state.js";
 import { createElicitation, STATE_KEY_ENV } from "../../src/server/kit.js";
 import { memoryStore } from "../../src/store/memory.js";
 import type { KeyValueStore } from "../../src/store/types.js";
@@ -287,4 +287,26 @@ describe("a fleet's key", () => {
       await Promise.all([sealer.close(), opener.close()]);
     }
   });
+});
+
+test("a state reopened by the process that sealed it skips no check: expiry, principal, tool and arguments still refuse it", () => {
+  const recent = new RecentStates();
+  const options = { key: toStateKey(undefined), ttlMs: 60_000, recent };
+  const binding: StateBinding = { principal: "sub:ana", tool: "book", args: { city: "Rome" } };
+  const token = seal({ n: 1 }, binding, options);
+  assert.deepEqual(open(token, binding, options), { n: 1 });
+  const refused: [Partial<StateBinding>, object, string][] = [
+    [{ principal: "sub:bob" }, {}, "principal"],
+    [{ tool: "pay" }, {}, "tool"],
+    [{ args: { city: "Paris" } }, {}, "arguments"],
+    [{}, { now: Date.now() + 61_000 }, "expired"],
+    [{}, { key: toStateKey(undefined), recent: new RecentStates() }, "tampered"],
+  ];
+  for (const [change, extra, problem] of refused) {
+    assert.throws(
+      () => open(token, { ...binding, ...change }, { ...options, ...extra }),
+      (e: unknown) => e instanceof StateError && e.problem === problem,
+      problem,
+    );
+  }
 });
