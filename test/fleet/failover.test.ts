@@ -2,7 +2,8 @@
 // reaches another member, which adopts the session; the client's Last-Event-ID resume replays what
 // the dead member had sent after the client's stream dropped, the call that was running there ends
 // with the documented error, and the session goes on serving on the new member.
-// Members are separate Node processes (this file in member mode), sharing one real Redis.
+// Members are separate Node processes (this file in member mode) on one real Redis, behind a real
+// HAProxy with sticky sessions; the client knows only HAProxy's address.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { fork, type ChildProcess } from "node:child_process";
@@ -16,6 +17,7 @@ import { LOST_CALL_CODE } from "../../src/server/fleet/registry.js";
 import { redisStore } from "../../src/store/index.js";
 import type { FleetStore } from "../../src/store/types.js";
 import { form, yesNo } from "../../src/schema/index.js";
+import { startHaproxy } from "../helpers/haproxy.js";
 import { exited, startRedis, stopChild, type RedisServer } from "../helpers/redis.js";
 import { jsonResult, resultJson } from "../helpers/results.js";
 
@@ -92,18 +94,21 @@ if (process.env.FLEET_FAILOVER_MEMBER) {
 
   describe("a member dies in the middle of a session", () => {
     test("SIGKILL on A: B adopts the session, the resume replays the missed notification, the lost call gets the documented error, the next call works", async () => {
-      const a = await startMember("a");
-      const b = await startMember("b");
-      let target = a.url;
-      // The balancer, steered by the test: all requests go to `target`.
-      const steer: typeof fetch = (input, init) => {
-        const url = new URL(String(input instanceof Request ? input.url : input));
-        return fetch(new URL(url.pathname + url.search, target), init);
+      const started = { a: await startMember("a"), b: await startMember("b") };
+      const proxy = await startHaproxy({
+        backends: Object.entries(started).map(([name, m]) => ({ name, port: Number(m.url.port) })),
+        sticky: true,
+      });
+      const servedBy: string[] = [];
+      const tracking: typeof fetch = async (input, init) => {
+        const res = await fetch(input, init);
+        servedBy.push(res.headers.get("x-served-by") ?? "?");
+        return res;
       };
       // Reconnections wait until the test lets them go, so the client's stream is down while A dies.
       const held: (() => void)[] = [];
-      const transport = new StreamableHTTPClientTransport(a.url, {
-        fetch: steer,
+      const transport = new StreamableHTTPClientTransport(new URL("/mcp", proxy.url), {
+        fetch: tracking,
         reconnectionScheduler: (reconnect) => void held.push(reconnect),
       });
       const client = new Client({ name: "test-client", version: "1.0.0" }, {
@@ -115,18 +120,23 @@ if (process.env.FLEET_FAILOVER_MEMBER) {
       client.setRequestHandler("elicitation/create", async () => ({ action: "accept", content: { confirmBooking: true } }));
       await client.connect(transport);
       const sessionId = transport.sessionId!;
+      // A is whichever member HAProxy gave the session to; B is the other one.
+      const aName = servedBy[0] as "a" | "b";
+      const bName = aName === "a" ? "b" : "a";
+      const a = started[aName];
+      const b = started[bName];
 
-      assert.deepEqual(resultJson(await client.callTool({ name: "book", arguments: {} })), { action: "accept", member: "a" });
+      assert.deepEqual(resultJson(await client.callTool({ name: "book", arguments: {} })), { action: "accept", member: aName });
       const lost = client.callTool({ name: "report", arguments: {} }).then(
         () => assert.fail("the call running on the dead member answered"),
         (error: Error & { code?: number }) => error,
       );
-      await until("A reported after the drop", async () => (await control.get("test:reported")) === "a" && held.length > 0);
+      await until("A reported after the drop", async () => (await control.get("test:reported")) === aName && held.length > 0);
       assert.deepEqual(logs, ["before the drop"], "the client has not heard what A said after its stream dropped");
 
       a.child.kill("SIGKILL");
       await exited(a.child);
-      target = b.url;
+      const beforeKill = servedBy.length;
       // Let every reconnection the client schedules from now on go at once.
       const pump = setInterval(() => held.splice(0).forEach((reconnect) => reconnect()), 20);
       try {
@@ -135,13 +145,15 @@ if (process.env.FLEET_FAILOVER_MEMBER) {
         assert.match(error.message, /Request lost: the server instance that was handling it stopped before it answered/);
         assert.deepEqual(logs, ["before the drop", "after the drop"], "the resume replayed exactly the missed notification");
 
-        assert.deepEqual(resultJson(await client.callTool({ name: "book", arguments: {} })), { action: "accept", member: "b" });
+        assert.deepEqual(resultJson(await client.callTool({ name: "book", arguments: {} })), { action: "accept", member: bName });
         assert.equal(transport.sessionId, sessionId, "the same session, now on B");
         const record = JSON.parse((await control.get(`fleet:session:${sessionId}`))!);
-        assert.equal(record.instance, "b");
+        assert.equal(record.instance, bName);
+        assert.deepEqual(new Set(servedBy.slice(beforeKill)), new Set([bName]), "after the kill, HAProxy sent everything to B");
       } finally {
         clearInterval(pump);
         await client.close();
+        await proxy.stop();
         await stopChild(b.child);
       }
     });
