@@ -137,6 +137,8 @@ export function latinSkeleton(unicodeHost: string): string | undefined {
 // Single characters first, so that "c1" becomes "cl" and then "d".
 const ASCII_CONFUSABLES: [RegExp, string][] = [
   [/1/g, "l"],
+  // A server writes "googIe.com": the parser lower-cases it to "googie", which still reads as google.
+  [/i/g, "l"],
   [/0/g, "o"],
   [/rn/g, "m"],
   [/vv/g, "w"],

@@ -40,6 +40,17 @@ export const HOSTILE: UrlCase[] = [
     warnings: ["punycode", "mixed-script", "lookalike-brand"],
   },
   { url: "https://%65vil.com/", why: "a percent-encoded host", ok: true, warnings: ["host-rewritten"] },
+  // Regression: offered without a warning until I (which the parser lower-cases to i) counted as l.
+  { url: "https://googIe.com/", why: "capital I for l, lower-cased to googie", ok: true, warnings: ["lookalike-brand"] },
+  { url: "https://rnicrosoft.com/", why: "rn for m", ok: true, warnings: ["lookalike-brand"] },
+  {
+    url: "https://1.1.1.1&@2.2.2.2#@3.3.3.3/",
+    why: "a parser-confusion classic: userinfo, IP host, @ in the fragment",
+    ok: true,
+    warnings: ["ip-host", "credentials", "misleading-at"],
+  },
+  { url: "https://evil.com:443@paypal.com/", why: "a port-looking password", ok: true, warnings: ["credentials"] },
+  { url: "https://0xA9FEA9FE/", why: "the metadata address in hex", ok: true, warnings: ["ip-host"] },
   { url: "https://xn--a.com/", why: "invalid punycode label", ok: false },
   { url: "https://EXAMPLE。com/", why: "ideographic full stop as a dot", ok: true, warnings: ["host-rewritten"] },
   // Userinfo and misleading @.
