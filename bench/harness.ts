@@ -10,6 +10,7 @@
 import { StreamableHTTPClientTransport, type Client } from "@modelcontextprotocol/client";
 import { InMemoryTransport, type CallToolResult, type McpServer } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
+import { loadavg } from "node:os";
 import { serveHttp } from "../dist/server/index.js";
 
 const WARMUP_MS = 300;
@@ -181,6 +182,12 @@ export async function benchRoundTrips(setup: Setup, plain: string, comparisons: 
     calls: ROUNDS * (perBatch[plain]! + perBatch[c.raw]! + perBatch[c.ours]!),
   }));
 }
+
+/** The machine's load when a table was made: round trips on a busy machine read slower (and noisier). */
+export const loadLine = () =>
+  `load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(", ")} (1, 5, 15 min)`;
 
 export function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, col) => Math.max(...rows.map((row) => row[col]!.length)));

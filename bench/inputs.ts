@@ -26,6 +26,7 @@ import {
   callOnce,
   checkTools,
   formatRoundTrips,
+  loadLine,
   openSetup,
   type Comparison,
   type Era,
@@ -202,6 +203,7 @@ export async function benchInputs(): Promise<InputsBenchResult> {
 export function formatInputsTables(r: InputsBenchResult): string {
   const state = r.mixed[0];
   return [
+    loadLine(),
     "One tools/call with one sampling/createMessage (a 3-fare prompt) or roots/list, µs per call; ours/raw < 1.0 means ours is faster.",
     "raw = ctx.mcpReq.send({ method }) on 2025-11-25, inputRequired.createMessage()/listRoots() + inputResponses on 2026-07-28 (auto-fulfil).",
     "",

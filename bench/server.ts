@@ -25,6 +25,7 @@ import {
   benchRoundTrips,
   checkTools,
   formatRoundTrips,
+  loadLine,
   median,
   openSetup,
   table,
@@ -277,6 +278,7 @@ export function formatServerTables(r: ServerBenchResult): string {
       ? `, ${mib(heap.afterGc)} after gc (${heap.afterGc >= heap.before ? "+" : ""}${((heap.afterGc - heap.before) / 1024).toFixed(0)} KiB)`
       : " (gc unavailable)");
   return [
+    loadLine(),
     "One tools/call with one elicitation (booking form, client accepts), µs per call; ours/raw < 1.0 means ours is faster.",
     "raw = ctx.mcpReq.elicitInput({ relatedRequestId }) on 2025-11-25, inputRequired() + inputResponses on 2026-07-28 (auto-fulfil);",
     '"legacy shim" rows: raw = that inputRequired() tool on 2025-11-25, fulfilled by the SDK\'s legacy shim (a live request, the handler re-entered);',
