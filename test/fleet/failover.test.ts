@@ -93,7 +93,7 @@ if (process.env.FLEET_FAILOVER_MEMBER) {
   });
 
   describe("a member dies in the middle of a session", () => {
-    test("SIGKILL on A: B adopts the session, the resume replays the missed notification, the lost call gets the documented error, the next call works", async () => {
+    test("SIGKILL on A: B adopts the session, the resume replays the missed notification, the lost call gets the documented error, the next call works", async (t) => {
       const started = { a: await startMember("a"), b: await startMember("b") };
       const proxy = await startHaproxy({
         backends: Object.entries(started).map(([name, m]) => ({ name, port: Number(m.url.port) })),
@@ -135,12 +135,17 @@ if (process.env.FLEET_FAILOVER_MEMBER) {
       assert.deepEqual(logs, ["before the drop"], "the client has not heard what A said after its stream dropped");
 
       a.child.kill("SIGKILL");
+      const killedAt = performance.now();
       await exited(a.child);
       const beforeKill = servedBy.length;
       // Let every reconnection the client schedules from now on go at once.
       const pump = setInterval(() => held.splice(0).forEach((reconnect) => reconnect()), 20);
       try {
         const error = await lost;
+        // A number for the record (not a check): the heartbeat's lifetime bounds most of it.
+        const report = `from SIGKILL to the lost call's error on the client: ${Math.round(performance.now() - killedAt)} ms`;
+        t.diagnostic(report);
+        console.log(report);
         assert.equal(error.code, LOST_CALL_CODE);
         assert.match(error.message, /Request lost: the server instance that was handling it stopped before it answered/);
         assert.deepEqual(logs, ["before the drop", "after the drop"], "the resume replayed exactly the missed notification");
