@@ -14,7 +14,7 @@ const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 export interface FleetMember {
   name: string;
   url: URL;
-  /** The member's author page, which ends a URL flow: `${pageUrl}/done/<flowId>`. */
+  /** The member's author page, which ends a URL flow: `new URL(`/done/${flowId}`, pageUrl)`. */
   pageUrl: URL;
   pid: number;
   kill(signal?: NodeJS.Signals): Promise<void>;
