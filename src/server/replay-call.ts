@@ -14,9 +14,6 @@ interface OpenedCall {
 }
 
 export class ReplayCalls {
-  /** The arguments' digest per request (keyed by its mcpReq): opening and sealing one round hash them once. */
-  private readonly digests = new WeakMap<object, string>();
-
   constructor(
     private readonly ledger: CallLedger,
     private readonly sealOptions: SealOptions,
@@ -66,9 +63,10 @@ export class ReplayCalls {
     return inputRequired({ inputRequests: inputRequests as never, requestState: seal(outcome.journal, binding, this.sealOptions) });
   }
 
+  /** The binding of this request's state; the arguments' digest is kept on the guarded call, so a round hashes them once. */
   private binding(ctx: ServerContext, tool: string, args: unknown): StateBinding {
-    let argsDigest = this.digests.get(ctx.mcpReq);
-    if (argsDigest === undefined) this.digests.set(ctx.mcpReq, (argsDigest = digest(args)));
+    const guarded = guardedCall(ctx);
+    const argsDigest = guarded && guarded.args === args ? (guarded.argsDigest ??= digest(args)) : digest(args);
     return { ...this.bindingFor(ctx, tool, args), argsDigest };
   }
 }

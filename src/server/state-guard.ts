@@ -18,11 +18,15 @@ export interface GuardedCall {
   args: unknown;
   /** The opened requestState, when the call carried one. */
   opened?: unknown;
+  /** The arguments' digest, once computed: opening and sealing one round hash them once. */
+  argsDigest?: string;
 }
 
 const guards = new WeakMap<McpServer, Map<string, Open>>();
-// Keyed by the request's mcpReq object, which the SDK passes unchanged to the tool callback.
-const calls = new WeakMap<object, GuardedCall>();
+// Keyed by the request's mcpReq object, which the SDK passes unchanged to the tool callback. A Map whose
+// entry lives exactly as long as the request's handler, not a WeakMap: an ephemeron per request costs
+// every garbage collection.
+const calls = new Map<object, GuardedCall>();
 
 /** What the guard saw for this call (undefined if the guard did not run). */
 export const guardedCall = (ctx: ServerContext): GuardedCall | undefined => calls.get(ctx.mcpReq);
@@ -45,22 +49,27 @@ export function installStateGuard(server: McpServer, tool: string, open: Open): 
             reason: "too-large",
           });
         const call: GuardedCall = { args: params.arguments ?? {} };
-        // The SDK lifts requestState out of the params into the context before handlers run.
-        const state = ctx.mcpReq.requestState() as unknown;
-        if (state !== undefined) {
-          if (typeof state !== "string") {
-            throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Invalid requestState: it must be the string this server issued.", {
-              reason: "malformed",
-            });
-          }
-          try {
-            call.opened = await openState(ctx, call.args, state);
-          } catch (error) {
-            if (!(error instanceof StateError)) throw error;
-            throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid requestState: ${error.message}`, { reason: error.problem });
-          }
-        }
         calls.set(ctx.mcpReq, call);
+        try {
+          // The SDK lifts requestState out of the params into the context before handlers run.
+          const state = ctx.mcpReq.requestState() as unknown;
+          if (state !== undefined) {
+            if (typeof state !== "string") {
+              throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Invalid requestState: it must be the string this server issued.", {
+                reason: "malformed",
+              });
+            }
+            try {
+              call.opened = await openState(ctx, call.args, state);
+            } catch (error) {
+              if (!(error instanceof StateError)) throw error;
+              throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid requestState: ${error.message}`, { reason: error.problem });
+            }
+          }
+          return await inner(request, ctx);
+        } finally {
+          calls.delete(ctx.mcpReq);
+        }
       }
       return inner(request, ctx);
     });
