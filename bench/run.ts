@@ -2,6 +2,7 @@
 // its table. The benches time the compiled package in ../dist, i.e. what ships. Timings are
 // informative only: nothing here asserts on them. Add a bench by adding an entry to BENCHES.
 import { benchAuth, formatAuthTable } from "./auth.js";
+import { benchFleet, formatFleetTables } from "./fleet.js";
 import { benchInputs, formatInputsTables } from "./inputs.js";
 import { benchScale, formatScaleTables } from "./scale.js";
 import { benchServer, formatServerTables } from "./server.js";
@@ -37,6 +38,10 @@ const BENCHES: { title: string; run: () => Promise<string> }[] = [
   {
     title: "At scale: BENCH_SCALE_N (default 10,000) concurrent elicitations on one server process, ours vs the raw SDK (takes minutes)",
     run: async () => formatScaleTables(await benchScale()),
+  },
+  {
+    title: "Fleet: 3 members on Redis behind HAProxy against 1, round-trip throughput and URL-completion delivery across members",
+    run: async () => formatFleetTables(await benchFleet()),
   },
 ];
 
