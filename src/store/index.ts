@@ -2,5 +2,4 @@
 export type { FleetStore, KeyValueStore } from "./types.js";
 export { memoryStore, type MemoryStoreOptions } from "./memory.js";
 export { sqliteStore, type SqliteStoreOptions } from "./sqlite.js";
-export { redisStore, type RedisStoreOptions } from "./redis.js";
-export type { RedisEventStoreOptions } from "./redis-events.js";
+export { redisStore, type RedisEventStoreOptions, type RedisStoreOptions } from "./redis.js";

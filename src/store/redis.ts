@@ -17,6 +17,13 @@ export interface RedisStoreOptions {
   connectTimeoutMs?: number;
 }
 
+export interface RedisEventStoreOptions {
+  /** How long a stream's events are kept after its last event (default 1 hour). */
+  ttlMs?: number;
+  /** How many of a stream's latest events are kept (default 1000). */
+  maxEventsPerStream?: number;
+}
+
 /** `*`, `?`, `[`, `]` and `\` are SCAN MATCH's pattern characters; a backslash makes each literal. */
 export const escapeGlob = (text: string) => text.replace(/[*?[\]\\]/g, "\\$&");
 
