@@ -53,7 +53,7 @@ export function spawnMember(env: Record<string, string>): Promise<MemberStart> {
     if (value === "") delete childEnv[name];
     else childEnv[name] = value;
   }
-  const child = spawn(process.execPath, ["--import", "tsx", MEMBER], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env: childEnv });
+  const child = spawn(process.execPath, ["--import", "tsx", MEMBER], { cwd: ROOT, stdio: ["pipe", "pipe", "pipe"], env: childEnv });
   return new Promise((resolve, reject) => {
     let stdout = "";
     let stderr = "";
