@@ -103,9 +103,17 @@ async function completionDelivery(
     const flowId = new URL((request.params as { url: string }).url).pathname.split("/").pop()!;
     const page = fleet.members.find((m) => m.name !== holder)!;
     // The person's browser, after the client has answered: the page on another member ends the flow.
-    setImmediate(
-      () => void fetch(new URL(`done/${flowId}`, `${page.pageUrl.href}/`)).then((r) => ((pageFinished = performance.now()), r.text())),
-    );
+    const pageUrl = new URL(`done/${flowId}`, page.pageUrl.href.endsWith("/") ? page.pageUrl.href : `${page.pageUrl.href}/`);
+    setImmediate(() => {
+      void getStream.opened
+        .then(() => fetch(pageUrl))
+        .then(async (r) => {
+          pageFinished = performance.now();
+          const body = await r.text();
+          if (!r.ok) console.error(`page ${pageUrl.href}: ${r.status} ${body}`);
+        })
+        .catch((error: unknown) => console.error(`page ${pageUrl.href}: ${(error as Error).message}`));
+    });
     return { action: "accept" };
   });
   await client.connect(new StreamableHTTPClientTransport(fleet.url, { fetch: recording }));
