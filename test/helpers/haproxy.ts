@@ -38,7 +38,7 @@ export function haproxyConfig(port: number, { backends, sticky = false, checkPat
   timeout tunnel 1h
   timeout http-request 30s
   timeout http-keep-alive 60s
-  timeout check 1s
+  timeout check 2s
 
 frontend mcp
   bind 127.0.0.1:${port}
@@ -57,7 +57,7 @@ ${
   stick store-response res.hdr(mcp-session-id)
 `
     : ""
-}${backends.map((b) => `  server ${b.name} 127.0.0.1:${b.port} check inter 200 fall 1 rise 1`).join("\n")}
+}${backends.map((b) => `  server ${b.name} 127.0.0.1:${b.port} check inter 200 fall 2 rise 1`).join("\n")}
 `;
 }
 
