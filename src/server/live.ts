@@ -3,6 +3,7 @@
 // call, and progress notifications to the caller while the person thinks.
 import type { McpServer, ServerContext } from "@modelcontextprotocol/server";
 import { SdkError, SdkErrorCode } from "@modelcontextprotocol/server";
+import { sanitizeText } from "../common/sanitize.js";
 import { watchDroppedMessages } from "./dropped.js";
 import { InvalidClientResultError } from "./input-errors.js";
 import { ToolError } from "./tool-error.js";
@@ -93,15 +94,18 @@ export async function sendLive(
   }
 }
 
-/** The SDK's "Invalid result for M: [zod issues as JSON]" as "role: Invalid option: ...; content: ...". */
+/**
+ * The SDK's "Invalid result for M: [zod issues as JSON]" as "role: Invalid option: ...; content: ...".
+ * The issues name the client's own keys, so the text is made inert (it reaches the person's screen).
+ */
 function describeInvalid(message: string): string {
-  const detail = message.replace(/^Invalid result for \S+: /, "");
+  let detail = message.replace(/^Invalid result for \S+: /, "");
   try {
     const issues = JSON.parse(detail) as { path?: unknown[]; message?: string }[];
     if (Array.isArray(issues) && issues.length)
-      return `${issues.map((i) => `${(i.path ?? []).join(".") || "result"}: ${i.message}`).join("; ")}.`;
+      detail = `${issues.map((i) => `${(i.path ?? []).join(".") || "result"}: ${i.message}`).join("; ")}.`;
   } catch {
     // not JSON: the SDK's own sentence
   }
-  return detail;
+  return sanitizeText(detail, { multiline: false, maxLength: 500 });
 }

@@ -136,15 +136,6 @@ function assertInertResult(result: unknown) {
   for (const block of content) if (block.type === "text") assertInertText(block.text ?? "", "the tool result");
 }
 
-const isInert = (result: unknown) => {
-  try {
-    assertInertResult(result);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 function assertClean() {
   assert.deepEqual(violations.splice(0), []);
   assert.equal(({} as Record<string, unknown>).polluted, undefined, "Object.prototype was polluted");
@@ -161,8 +152,6 @@ describe("2025-11-25: a client whose elicitation results are fuzzed", () => {
   after(() => client.close());
 
   test("the handler only sees valid content, and the client gets a result or an error", async () => {
-    // Tool errors that quote a content key raw (the open defect of the todo test below) are counted, not failed.
-    let rawEchoes = 0;
     const n = runs(800, 0.5);
     await measured("server answers (2025-11-25)", n, () =>
       fc.assert(
@@ -177,14 +166,13 @@ describe("2025-11-25: a client whose elicitation results are fuzzed", () => {
             "tools/call",
           );
           if ("error" in outcome) assert.equal(typeof outcome.error.code, "number", String(outcome.error));
-          else if (!isInert(outcome.result)) rawEchoes++;
+          else assertInertResult(outcome.result);
           assertClean();
         }),
         fcParams(n, { endOnFailure: true }),
       ),
     );
     assertReachedEach();
-    process.stderr.write(`  tool errors quoting a key raw (open defect): ${rawEchoes}\n`);
   });
 });
 
@@ -231,22 +219,17 @@ describe("2026-07-28: fuzzed inputResponses", () => {
 });
 
 // Found by fuzzing (seed 104): on 2025-11-25 the SDK's check of the client's result names the content's
-// keys in its zod issues, and the tool's error quotes those paths raw, so a key holding an escape
-// sequence reaches the person's terminal through the tool result. Open in src/server/live.ts
-// (describeInvalid); kept as a todo until it quotes each path segment inertly.
-test(
-  "regression: a 2025-11-25 result whose content key holds an escape sequence is quoted inertly in the tool error",
-  { todo: "src/server/live.ts describeInvalid joins zod issue paths raw into InvalidClientResultError" },
-  async () => {
-    const client = clientFor("2025-11-25");
-    client.setRequestHandler("elicitation/create", async () => ({ action: "cancel" }));
-    const answer = { action: "accept", content: { guests: 2, name: "Ana", "\u001BP+q\u001B\\": [true, 1] } };
-    await connectRewritingResults(client, serverFactory(), () => answer);
-    try {
-      const result = await client.callTool({ name: "ask", arguments: { form: "numbers" } });
-      assertInertResult(result);
-    } finally {
-      await client.close();
-    }
-  },
-);
+// keys in its zod issues, and the tool's error quoted those paths raw, so a key holding an escape
+// sequence reached the person's terminal through the tool result (fixed in src/server/live.ts).
+test("regression: a 2025-11-25 result whose content key holds an escape sequence is quoted inertly in the tool error", async () => {
+  const client = clientFor("2025-11-25");
+  client.setRequestHandler("elicitation/create", async () => ({ action: "cancel" }));
+  const answer = { action: "accept", content: { guests: 2, name: "Ana", "\u001BP+q\u001B\\": [true, 1] } };
+  await connectRewritingResults(client, serverFactory(), () => answer);
+  try {
+    const result = await client.callTool({ name: "ask", arguments: { form: "numbers" } });
+    assertInertResult(result);
+  } finally {
+    await client.close();
+  }
+});
