@@ -24,6 +24,12 @@ export interface CompiledForm<S extends SchemaInput = SchemaInput> {
 }
 
 const compiled = new WeakMap<object, CompiledForm>();
+// The JSON text of each encoding handed out: they are shared and never changed, and a replayed
+// ctx.elicit fingerprints what it asks on every round.
+const encodedTexts = new WeakMap<object, string>();
+
+/** JSON.stringify of an encoding `encoded()` returned (kept, since it never changes); undefined for any other object. */
+export const encodedJson = (value: object): string | undefined => encodedTexts.get(value);
 
 /**
  * The compiled form of `input`, made on first use. Throws InvalidSchemaError (or ZodConversionError)
@@ -40,7 +46,10 @@ export function compileForm<S extends SchemaInput>(input: S): CompiledForm<S> {
     fields,
     encoded(protocol) {
       let encoded = encodings.get(protocol);
-      if (!encoded) encodings.set(protocol, (encoded = encodeForRevision(schema, protocol)));
+      if (!encoded) {
+        encodings.set(protocol, (encoded = encodeForRevision(schema, protocol)));
+        encodedTexts.set(encoded, JSON.stringify(encoded));
+      }
       return encoded;
     },
     validate: (content) => validateContent(schema, content) as ValidationResult<Infer<S>>,

@@ -145,18 +145,15 @@ export function createElicitation(options: ElicitationOptions = {}) {
   );
 
   /** The handler's context on each path: the SDK's, plus what the tool can ask (inputs.ts). */
-  const contextFor = (
-    server: McpServer,
-    ctx: ServerContext,
-    protocol: ProtocolRevision,
-    run?: ReplayRun,
-    url?: UrlCall,
-  ): ElicitContext => ({
-    ...ctx,
-    ...(run ? replayInputs(server, ctx, run, settings, url) : liveInputs(server, ctx, protocol, settings, url)),
-    protocol,
-    principal: verifiedPrincipal(ctx),
-  });
+  const contextFor = (server: McpServer, ctx: ServerContext, protocol: ProtocolRevision, run?: ReplayRun, url?: UrlCall): ElicitContext => {
+    const inputs = run ? replayInputs(server, ctx, run, settings, url) : liveInputs(server, ctx, protocol, settings, url);
+    // Object.assign rather than two spreads: V8 copies into a fresh literal many times faster, and a
+    // context is made on every call and every round.
+    const ectx = Object.assign({}, ctx, inputs) as ElicitContext;
+    ectx.protocol = protocol;
+    ectx.principal = verifiedPrincipal(ctx);
+    return ectx;
+  };
   const urlCallFor = (ctx: ServerContext, tool: string, args: unknown): UrlCall | undefined =>
     options.urlKit && { kit: options.urlKit, tool, args, who: principalOf(ctx), used: new Set() };
 

@@ -3,7 +3,7 @@
 import { inputRequired, type CallToolResult, type InputRequiredResult, type ServerContext } from "@modelcontextprotocol/server";
 import { setOwn } from "../schema/own.js";
 import type { CallLedger } from "./ledger.js";
-import { emptyJournal, ReplayRun, type InputMethod, type Journal } from "./replay.js";
+import { emptyJournal, ReplayRun, type Journal } from "./replay.js";
 import { guardedCall } from "./state-guard.js";
 import { digest, open, seal, StateError, type SealOptions, type StateBinding } from "./state.js";
 
@@ -55,9 +55,8 @@ export class ReplayCalls {
     journal.round++;
     // Round 1 needs no record: "no round recorded" refuses the same states (none older than round 1 exist).
     if (journal.round > 1) await this.ledger.recordRound(journal.call, journal.round);
-    const inputRequests = Object.fromEntries(
-      Object.entries(outcome.inputRequests).map(([k, r]) => [k, { method: r.method as InputMethod, params: r.params }]),
-    );
+    // The run's pending requests are already { method, params } by key: handed over as they are.
+    const inputRequests = outcome.inputRequests;
     // Bound to the arguments as sent (the guard saw them before any schema parsing).
     const binding = this.binding(ctx, tool, guarded?.args ?? {});
     return inputRequired({ inputRequests: inputRequests as never, requestState: seal(outcome.journal, binding, this.sealOptions) });

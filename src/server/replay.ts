@@ -2,6 +2,7 @@
 // each input request it makes is answered from the journal when the answer is known, and otherwise
 // suspends the run. Requests made in the same tick (Promise.all) go out together in one round.
 import { randomUUID } from "node:crypto";
+import { encodedJson } from "../schema/compiled.js";
 import { setOwn } from "../schema/own.js";
 import { sha256 } from "./state.js";
 import { ToolError } from "./tool-error.js";
@@ -76,7 +77,7 @@ export class ReplayRun {
     if (this.used.has(key)) throw new Error(`Input key "${key}" is used twice in one tool call; give each question its own key.`);
     this.used.add(key);
     // The same handler code builds the same params object, so plain JSON order is stable here.
-    const fingerprint = sha256(method + JSON.stringify(params)).slice(0, 16);
+    const fingerprint = sha256(method + paramsJson(params)).slice(0, 16);
     if (Object.hasOwn(this.journal.answers, key)) {
       if (this.journal.asked[key] !== fingerprint) throw new ReplayMismatchError(key);
       return Promise.resolve(this.journal.answers[key] as T);
@@ -133,6 +134,25 @@ export class ReplayRun {
     }
     this.suspend?.({ kind: "input_required", inputRequests: this.pending, journal: this.journal });
   }
+}
+
+/**
+ * JSON.stringify(params), the same text, taking a compiled form's encoding from its cache: a form's
+ * JSON is most of an elicitation's params and would otherwise be written out again on every round.
+ */
+function paramsJson(params: Record<string, unknown>): string {
+  let text = "";
+  for (const key in params) {
+    if (!Object.hasOwn(params, key)) continue;
+    const value = params[key];
+    let json: string | undefined;
+    if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") json = JSON.stringify(value);
+    else if (typeof value === "object" && value !== null) json = encodedJson(value);
+    // Anything else (undefined, toJSON, nested params) takes the plain path.
+    if (json === undefined) return JSON.stringify(params);
+    text += `${text ? "," : "{"}${JSON.stringify(key)}:${json}`;
+  }
+  return text ? `${text}}` : JSON.stringify(params);
 }
 
 function isJsonSafe(value: unknown): boolean {
