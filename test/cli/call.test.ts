@@ -61,8 +61,10 @@ describe("elicit call book_trip with an answers file", () => {
         // Flights + hotel $3,000 and the $150 insurance the answers ticked.
         assert.equal(result.structuredContent.totalUsd, 3150);
         assert.match(result.content[0].text, /for Ana Garcia \(seat: aisle, room: garden view, travel insurance \$150\)/);
-        // Every question matched an answer: at most a line per answer saying which entry answered it.
-        for (const line of r.stderr.split("\n").filter(Boolean)) assert.match(line, /^elicit: answers entry \[\d\]/, r.stderr);
+        // Every question matched an answer: at most a line per answer saying which entry answered it
+        // (and the progress line of a connection that took over a second, as on a busy machine).
+        for (const line of r.stderr.split("\n").filter(Boolean))
+          assert.match(line, /^elicit: (answers entry \[\d\]|connecting to )/, r.stderr);
       });
     }
   }
