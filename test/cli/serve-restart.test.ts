@@ -8,7 +8,6 @@ import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from "@modelcontextprotocol/client";
@@ -17,6 +16,7 @@ import { attachElicitation } from "../../src/client/attach.js";
 import type { ElicitationUI, FormAnswer, FormRequest, UrlAnswer, UrlRequest } from "../../src/client/ui.js";
 import { DEMO_TRIP } from "../../src/examples/travel/flights.js";
 import { BIN } from "../helpers/cli.js";
+import { freePort } from "../helpers/processes.js";
 import { assertWireValid, tap, type WireMessage } from "../helpers/mcp.js";
 import { launchChromium } from "../web/chromium.js";
 import { ensurePageBundles } from "../server/url-pages-helpers.js";
@@ -37,15 +37,6 @@ after(async () => {
   await browser?.close();
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
-
-/** A port free right now, for both processes to listen on in turn (the link the person holds names it). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** `elicit serve travel` on `port` with the store; resolves once it listens. */
 async function serveTravel(port: number, store: string): Promise<{ child: ChildProcess; exited: Promise<void> }> {

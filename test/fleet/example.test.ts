@@ -8,7 +8,8 @@ import { randomBytes } from "node:crypto";
 import { once } from "node:events";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { clientFor } from "../helpers/mcp.js";
-import { exited, startRedis, stopChild, type RedisServer } from "../helpers/redis.js";
+import { exited, stopChild } from "../helpers/processes.js";
+import { startRedis, type RedisServer } from "../helpers/redis.js";
 import { root } from "../docs/pages.js";
 
 let redis: RedisServer;

@@ -18,7 +18,8 @@ import { redisStore } from "../../src/store/index.js";
 import type { FleetStore } from "../../src/store/types.js";
 import { form, yesNo } from "../../src/schema/index.js";
 import { startHaproxy } from "../helpers/haproxy.js";
-import { exited, startRedis, stopChild, type RedisServer } from "../helpers/redis.js";
+import { exited, stopChild } from "../helpers/processes.js";
+import { startRedis, type RedisServer } from "../helpers/redis.js";
 import { jsonResult, resultJson } from "../helpers/results.js";
 
 const REVISION = "2025-11-25";

@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { startHaproxy } from "./haproxy.js";
-import { exited, freePort, stopChild } from "./redis.js";
+import { exited, freePort, stopChild } from "./processes.js";
 
 const MEMBER = fileURLToPath(new URL("../fixtures/fleet-member.ts", import.meta.url));
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));

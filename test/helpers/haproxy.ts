@@ -2,12 +2,12 @@
 // checks every 200 ms so a killed backend leaves rotation within about a second, and optionally sticky
 // sessions on the Mcp-Session-Id header (learned from the response). Every response carries
 // `x-served-by: <backend name>`, so a test can see where each request went.
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort, stopChild } from "./redis.js";
+import { freePort, requireCommand, stopChild } from "./processes.js";
 
 export interface HaproxyOptions {
   backends: { name: string; port: number }[];
@@ -61,14 +61,6 @@ ${
 `;
 }
 
-let checked = false;
-function requireBinary() {
-  if (checked) return;
-  if (spawnSync("haproxy", ["-v"]).error)
-    throw new Error("haproxy is not installed: apt-get install haproxy (the Debian package; .ci/run installs it).");
-  checked = true;
-}
-
 const accepts = (port: number) =>
   new Promise<boolean>((resolve) => {
     const socket = connect(port, "127.0.0.1");
@@ -77,7 +69,7 @@ const accepts = (port: number) =>
   });
 
 export async function startHaproxy(options: HaproxyOptions): Promise<Haproxy> {
-  requireBinary();
+  requireCommand("haproxy", "-v");
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), "mcp-elicit-haproxy-"));
   const file = join(dir, "haproxy.cfg");

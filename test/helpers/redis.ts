@@ -1,10 +1,10 @@
 // A real redis-server for a test: a free 127.0.0.1 port, no persistence, its own temporary directory
 // (removed on stop). Debian's redis-server package provides the binary (.ci/run installs it).
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { freePort, requireCommand, stopChild } from "./processes.js";
 
 export interface RedisServer {
   url: string;
@@ -12,44 +12,8 @@ export interface RedisServer {
   stop(): Promise<void>;
 }
 
-/** A port nothing listens on right now (the kernel's pick for port 0). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-/** Resolves when the child exits (at once if it already has). */
-export function exited(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => child.once("exit", () => resolve()));
-}
-
-/** Stops a child: `signal` first, SIGKILL if it is still there after `graceMs`. */
-export async function stopChild(child: ChildProcess, signal: NodeJS.Signals = "SIGTERM", graceMs = 5000): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const gone = exited(child);
-  child.kill(signal);
-  const timer = setTimeout(() => child.kill("SIGKILL"), graceMs);
-  await gone;
-  clearTimeout(timer);
-}
-
-let checked = false;
-function requireBinary() {
-  if (checked) return;
-  if (spawnSync("redis-server", ["--version"]).error)
-    throw new Error("redis-server is not installed: apt-get install redis-server (the Debian package; .ci/run installs it).");
-  checked = true;
-}
-
 export async function startRedis(): Promise<RedisServer> {
-  requireBinary();
+  requireCommand("redis-server", "--version");
   // Another process may take the probed port before redis binds it: try a few.
   let lastError: unknown;
   for (let attempt = 0; attempt < 5; attempt++) {

@@ -8,11 +8,11 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync } from "node:fs";
-import { createServer as createNetServer } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { runCli, type RunResult } from "../helpers/cli.js";
 import { scratchFiles } from "../helpers/files.js";
+import { freePort } from "../helpers/processes.js";
 
 const EVERYTHING = fileURLToPath(new URL("../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url));
 
@@ -20,18 +20,6 @@ const EVERYTHING = fileURLToPath(new URL("../../node_modules/@modelcontextprotoc
 for (const name of Object.keys(process.env)) if (/^(ELICIT_MODEL|OPENAI_)/.test(name)) delete process.env[name];
 
 const { dir, file } = scratchFiles("elicit-peer-");
-
-/** A port nobody listens on right now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createNetServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** server-everything over Streamable HTTP on a free port; resolves once it listens. */
 async function startHttpPeer(): Promise<{ url: string; child: ChildProcess }> {
