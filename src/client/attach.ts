@@ -108,9 +108,14 @@ export function attachElicitation(client: Client, options: AttachOptions): Elici
           const params = request.params ?? {};
           checkFields(params, revisionOf(client));
           if ((params.mode ?? "form") === "form" && modes.has("form")) checkForm(params, revisionOf(client));
-          // A URL the analysis refuses gets its reason, rather than the SDK's "Invalid URL" for some of them.
-          if (params.mode === "url" && modes.has("url") && !analyzeUrl(params.url as string).ok)
-            throw invalidParams(`Refused URL elicitation: ${refusalOf(params.url)}`);
+          if (params.mode === "url" && modes.has("url")) {
+            // A URL the analysis refuses gets its reason, rather than the SDK's "Invalid URL" for some of them.
+            const analysis = analyzeUrl(params.url as string);
+            if (!analysis.ok) throw invalidParams(`Refused URL elicitation: ${analysis.refusal ?? "not a URL"}`);
+            // The SDK checks the URL with URL.canParse, which on Node 20 starts refusing hosts with Latin-1
+            // letters ("münchen.de") once V8 has optimized it; its ASCII form is the same URL and passes.
+            if (!ASCII.test(params.url as string)) return wrapped({ ...request, params: { ...params, url: analysis.url } }, ctx);
+          }
           return wrapped(request, ctx);
         };
   // The 3-argument form hands the handler the params as sent: the SDK's own parse would drop keys its
@@ -317,6 +322,9 @@ function checkFields(params: Record<string, unknown>, protocol: ProtocolRevision
 
 /** The host that opens, with how an internationalized name reads first, made inert: "pаypal.com (xn--pypal-4ve.com)". */
 const hostOf = (analysis: UrlAnalysis) => sanitizeText(hostForDisplay(analysis), { multiline: false });
+
+// eslint-disable-next-line no-control-regex -- the ASCII range itself
+const ASCII = /^[\x00-\x7f]*$/;
 
 const refusalOf = (url: unknown) => analyzeUrl(String(url ?? "")).refusal ?? "not a URL";
 

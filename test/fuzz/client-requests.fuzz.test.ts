@@ -129,6 +129,27 @@ test("regressions: malformed request fields are refused with one -32602 naming t
   }
 });
 
+// Found at case 49,934 of a 100,000-case run (seed 20260728): on Node 20, URL.canParse (the SDK's URL check)
+// refuses a host with Latin-1 letters once V8 has optimized it, so after a few thousand URL requests an
+// internationalized URL got the SDK's zod dump. It must be shown, however warm the process is.
+test("regression: an internationalized host is accepted after thousands of URL checks", async () => {
+  for (let i = 0; i < 20_000; i++) URL.canParse(i % 2 ? "https://münchen.de/" : "https://example.com/");
+  const client = clientFor("2025-11-25", {});
+  const ui = new FuzzUI();
+  ui.pick = (() => "accept") as never;
+  attachElicitation(client, { ui, policy });
+  const peer = await rawPeer(client, "2025-11-25");
+  try {
+    const params = { mode: "url", message: "", url: "https://münchen.de/", elicitationId: "00000000-0000-1000-8000-000000000000" };
+    const response = await peer.request("elicitation/create", params);
+    assert.equal(response.error, undefined, response.error?.message.slice(0, 300));
+    assertValidResult(params, response.result!);
+    assert.equal(ui.urls, 1);
+  } finally {
+    await peer.close();
+  }
+});
+
 describe("elicitation requests embedded in 2026-07-28 input_required results", () => {
   let current: unknown;
   const factory = () => {
