@@ -323,7 +323,6 @@ function checkFields(params: Record<string, unknown>, protocol: ProtocolRevision
 /** The host that opens, with how an internationalized name reads first, made inert: "pаypal.com (xn--pypal-4ve.com)". */
 const hostOf = (analysis: UrlAnalysis) => sanitizeText(hostForDisplay(analysis), { multiline: false });
 
-// eslint-disable-next-line no-control-regex -- the ASCII range itself
 const ASCII = /^[\x00-\x7f]*$/;
 
 const refusalOf = (url: unknown) => analyzeUrl(String(url ?? "")).refusal ?? "not a URL";
