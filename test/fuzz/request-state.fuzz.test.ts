@@ -52,7 +52,7 @@ function assertRefusedOrSame(mutated: string, original: string, data: unknown, a
 }
 
 test("open() refuses every mutation of a sealed state and never returns a forged journal", async () => {
-  const n = runs(2000, 0.5);
+  const n = runs(2000, 0.6);
   const mutation = fc.oneof(
     fc.record({ kind: fc.constant("bit" as const), at: fc.nat(), bit: fc.integer({ min: 0, max: 7 }) }),
     fc.record({ kind: fc.constant("truncate" as const), at: fc.nat() }),
