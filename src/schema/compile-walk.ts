@@ -96,16 +96,30 @@ function fastValues(accepts: FastAccept | undefined, i: number): string {
 export function generatedWalk(fields: CompiledField[]): Walk | undefined {
   if (!IN_NODE) return undefined;
   const lines: string[] = [];
+  const fail = (error: string) => `if (errors === undefined) errors = [${error}]; else errors.push(${error});`;
   fields.forEach((f, i) => {
     const K = JSON.stringify(f.name);
-    const store = f.name === "__proto__" ? `setOwn(value, ${K}, v)` : `value[${K}] = v`;
-    const checked = `if ((p = check${i}(v)) !== undefined) (errors ??= []).push({ field: ${K}, rule: p.rule, message: p.message }); else if (errors === undefined) ${store};`;
+    const checked = `if ((p = check${i}(v)) !== undefined) { ${fail(`{ field: ${K}, rule: p.rule, message: p.message }`)} } else v${i} = v;`;
     lines.push(
       `v = data[${K}];`,
       `if (v !== undefined && ((plain && !(${K} in P)) || hasOwn(data, ${K}))) {`,
-      `  ${f.accepts ? `if (${fastTest(f.accepts, i)}) { if (errors === undefined) ${store}; } else ${checked}` : checked}`,
-      f.required ? `} else (errors ??= []).push({ field: ${K}, rule: "required", message: missing${i} });` : "}",
+      `  ${f.accepts ? `if (${fastTest(f.accepts, i)}) v${i} = v; else ${checked}` : checked}`,
+      f.required ? `} else { ${fail(`{ field: ${K}, rule: "required", message: missing${i} }`)} }` : "}",
     );
+  });
+  // The value in schema order: the leading required fields (present in every valid answer) as one literal,
+  // so it is made with its final shape; the rest stored in turn. "__proto__" always through setOwn.
+  let lead = 0;
+  while (lead < fields.length && fields[lead]!.required && fields[lead]!.name !== "__proto__") lead++;
+  const literal = fields
+    .slice(0, lead)
+    .map((f, i) => `${JSON.stringify(f.name)}: v${i}`)
+    .join(", ");
+  const stores = fields.slice(lead).map((f, j) => {
+    const i = lead + j;
+    const K = JSON.stringify(f.name);
+    const store = f.name === "__proto__" ? `setOwn(value, ${K}, v${i});` : `value[${K}] = v${i};`;
+    return f.required ? store : `if (v${i} !== undefined) ${store}`;
   });
   const setup = fields
     .map((f, i) => `const check${i} = F[${i}].check, missing${i} = F[${i}].missing.message;${fastValues(f.accepts, i)}`)
@@ -115,10 +129,12 @@ ${setup}
 return function validate(data) {
   if (typeof data !== "object" || data === null || isArray(data)) return notAnObject();
   const plain = getPrototypeOf(data) === P;
-  const value = {};
-  let errors, v, p;
+  let errors, v, p${fields.map((_, i) => `, v${i}`).join("")};
 ${lines.join("\n")}
-  return errors === undefined ? { ok: true, value } : { ok: false, errors };
+  if (errors !== undefined) return { ok: false, errors };
+  const value = { ${literal} };
+${stores.join("\n")}
+  return { ok: true, value };
 };`;
   try {
     const factory = new Function("F", "hasOwn", "isArray", "isInteger", "getPrototypeOf", "P", "setOwn", "notAnObject", body);
