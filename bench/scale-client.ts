@@ -106,7 +106,12 @@ export function post(wire: Wire, body: unknown, headers: Record<string, string>,
         });
       },
     );
-    req.on("error", reject);
+    // A reset on a reused keep-alive socket (the server closed it idle) is told apart from one on a fresh
+    // connection (refused or dropped while being accepted): the remedies differ.
+    req.on("error", (error: NodeJS.ErrnoException) => {
+      if (req.reusedSocket && error.code) reject(new WireError(`${error.code} on a reused socket`, error.message));
+      else reject(error);
+    });
     req.end(payload);
   });
 }

@@ -35,6 +35,8 @@ export interface Settled {
   errors: Errors;
   /** ms from the instant all answers were sent to each ok result (sorted). */
   latencies: number[];
+  /** ms from that instant to each failure (sorted): resets within a second point elsewhere than resets after a minute. */
+  failedAt: number[];
   drainMs: number;
 }
 
@@ -89,7 +91,7 @@ async function settle(
   boundMs: number,
   errors: Errors,
 ): Promise<Settled> {
-  const settled: Settled = { ok: 0, wrong: 0, lost: 0, duplicated: 0, errors, latencies: [], drainMs: 0 };
+  const settled: Settled = { ok: 0, wrong: 0, lost: 0, duplicated: 0, errors, latencies: [], failedAt: [], drainMs: 0 };
   const bound = new Promise<"lost">((resolve) => setTimeout(() => resolve("lost"), boundMs).unref());
   await Promise.all(
     outcomes.map(async ({ expected, result }) => {
@@ -101,6 +103,7 @@ async function settle(
         settled.latencies.push(got.at - start);
       } catch (error) {
         count(errors, kindOf(error));
+        settled.failedAt.push(performance.now() - start);
       }
     }),
   );
@@ -109,6 +112,7 @@ async function settle(
   await new Promise((resolve) => setTimeout(resolve, 500));
   settled.duplicated = outcomes.filter((o) => o.results() > 1).length;
   settled.latencies.sort((a, b) => a - b);
+  settled.failedAt.sort((a, b) => a - b);
   return settled;
 }
 

@@ -7,9 +7,11 @@
 // It sends { listening: url, keepAliveTimeout, headersTimeout } once up, and answers "stats" with
 // memory (after gc) and CPU time.
 import { randomUUID } from "node:crypto";
+import { readdirSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { pathToFileURL } from "node:url";
+import { writeHeapSnapshot } from "node:v8";
 import {
   McpServer,
   createMcpHandler,
@@ -95,16 +97,19 @@ async function serveRaw(era: Era): Promise<{ server: Server; url: URL; sessions:
       if (!res.headersSent) res.writeHead(500).end();
     }
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen({ port: 0, host: "127.0.0.1", ...(backlog && { backlog }) }, resolve));
   const { port } = server.address() as AddressInfo;
   return { server, url: new URL(`http://127.0.0.1:${port}/mcp`), sessions: () => transports.size };
 }
 
 const [side, era] = process.argv.slice(2) as [Side, Era];
+// BENCH_SCALE_BACKLOG sets the listen backlog on either side (Node's default is 511, serveHttp's 16,384;
+// the kernel caps both at net.core.somaxconn).
+const backlog = Number(process.env.BENCH_SCALE_BACKLOG ?? 0) || undefined;
 const n = Number(process.env.BENCH_SCALE_N ?? 10_000);
 const served =
   side === "ours"
-    ? await serveHttp(() => oursServer(), { maxSessions: Math.max(10_000, n + 100) }).then((h) => ({
+    ? await serveHttp(() => oursServer(), { maxSessions: Math.max(10_000, n + 100), ...(backlog && { backlog }) }).then((h) => ({
         server: h.server,
         url: h.url,
         sessions: () => h.sessionCount,
@@ -117,14 +122,50 @@ if (keepAlive > 0) {
   served.server.headersTimeout = keepAlive + 1_000;
 }
 
+// What the server itself sees of failing connections: clientError by code (answered as Node does without
+// a listener: 400/408 if the socket is writable, else destroyed), and the peak of open descriptors and
+// connections, sampled every 250 ms (an accept that fails with EMFILE shows as the peak at the limit).
+const clientErrors: Record<string, number> = {};
+served.server.on("clientError", (error: NodeJS.ErrnoException, socket) => {
+  const code = error.code ?? "unknown";
+  clientErrors[code] = (clientErrors[code] ?? 0) + 1;
+  if (code === "ECONNRESET" || !socket.writable) return void socket.destroy();
+  const status = code === "ERR_HTTP_REQUEST_TIMEOUT" ? "408 Request Timeout" : "400 Bad Request";
+  socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`);
+});
+let peakFds = 0;
+let peakConnections = 0;
+const fds = () => readdirSync("/proc/self/fd").length;
+setInterval(() => {
+  peakFds = Math.max(peakFds, fds());
+  served.server.getConnections((error, n) => void (error || (peakConnections = Math.max(peakConnections, n))));
+}, 250).unref();
+
 const gc = (globalThis as { gc?: () => void }).gc;
 process.on("message", (message) => {
+  // BENCH_SCALE_HEAPSNAPSHOT=<dir>: a heap snapshot on request (after the sessions closed), to find what holds the heap.
+  if (message === "heap-snapshot" && process.env.BENCH_SCALE_HEAPSNAPSHOT) {
+    gc?.();
+    const file = writeHeapSnapshot(`${process.env.BENCH_SCALE_HEAPSNAPSHOT}/scale-${side}-${era}-${Date.now()}.heapsnapshot`);
+    return void process.send!({ snapshot: file });
+  }
   if (message !== "stats") return;
   gc?.();
   gc?.();
   const memory = process.memoryUsage();
   const cpu = process.cpuUsage();
-  process.send!({ rss: memory.rss, heapUsed: memory.heapUsed, cpuMs: (cpu.user + cpu.system) / 1000, sessions: served.sessions() });
+  process.send!({
+    rss: memory.rss,
+    heapUsed: memory.heapUsed,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    sessions: served.sessions(),
+    clientErrors: { ...clientErrors },
+    peakFds,
+    peakConnections,
+    fds: fds(),
+  });
+  peakFds = 0;
+  peakConnections = 0;
 });
 process.on("disconnect", () => process.exit(0));
 process.send!({

@@ -24,6 +24,12 @@ interface ServerStats {
   heapUsed: number;
   cpuMs: number;
   sessions: number;
+  /** The server's clientError events by code, since it started. */
+  clientErrors: Record<string, number>;
+  /** Peak open descriptors and connections since the previous stats. */
+  peakFds: number;
+  peakConnections: number;
+  fds: number;
 }
 
 type Message = Record<string, unknown>;
@@ -94,6 +100,8 @@ export interface ModernRow {
   keepAliveTimeout: number;
   report: ModernReport;
   cpuMs: number;
+  /** The server after both rounds (its clientErrors, peak descriptors and connections). */
+  server: ServerStats;
 }
 
 export interface ScaleResult {
@@ -118,6 +126,11 @@ async function withProcesses<T>(side: Side, era: Era, run: (server: Child, load:
 }
 
 const stats = (server: Child) => server.ask<ServerStats>("stats");
+/** BENCH_SCALE_HEAPSNAPSHOT=<dir>: the server writes a heap snapshot there (before the sessions and after they closed). */
+const snapshot = async (server: Child) => {
+  if (process.env.BENCH_SCALE_HEAPSNAPSHOT)
+    console.error(`heap snapshot: ${(await server.ask<{ snapshot: string }>("heap-snapshot", (m) => "snapshot" in m)).snapshot}`);
+};
 const done = (cmd: string) => (m: Message) => m.done === cmd;
 /** Sends a command to the load generator and returns its reply. */
 const command = async <T>(load: Child, message: { cmd: string } & Message): Promise<T> =>
@@ -126,11 +139,13 @@ const command = async <T>(load: Child, message: { cmd: string } & Message): Prom
 async function legacy(side: Side): Promise<LegacyRow> {
   return withProcesses(side, "legacy", async (server, load, hello) => {
     const baseline = await stats(server);
+    await snapshot(server);
     const open = await command<LegacyOpenReport>(load, { cmd: "legacy-open", url: hello.listening, n: N, concurrency: OPEN_CONCURRENCY });
     const pending = await stats(server);
     const answered = await command<Settled>(load, { cmd: "legacy-answer", boundMs: BOUND_MS });
     await command(load, { cmd: "legacy-close" });
     const after = await stats(server);
+    await snapshot(server);
     return { side, keepAliveTimeout: hello.keepAliveTimeout, open, baseline, pending, answered, after };
   });
 }
@@ -146,17 +161,18 @@ async function modern(side: Side): Promise<ModernRow> {
       boundMs: BOUND_MS,
     });
     const after = await stats(server);
-    return { side, keepAliveTimeout: hello.keepAliveTimeout, report, cpuMs: after.cpuMs - before.cpuMs };
+    return { side, keepAliveTimeout: hello.keepAliveTimeout, report, cpuMs: after.cpuMs - before.cpuMs, server: after };
   });
 }
 
 export async function benchScale(): Promise<ScaleResult> {
   const sides = (process.env.BENCH_SCALE_SIDES ?? "ours,raw").split(",") as Side[];
+  const eras = (process.env.BENCH_SCALE_ERAS ?? "legacy,modern").split(",") as Era[];
   const before = loadavg();
   const legacyRows: LegacyRow[] = [];
   const modernRows: ModernRow[] = [];
-  for (const side of sides) legacyRows.push(await legacy(side));
-  for (const side of sides) modernRows.push(await modern(side));
+  if (eras.includes("legacy")) for (const side of sides) legacyRows.push(await legacy(side));
+  if (eras.includes("modern")) for (const side of sides) modernRows.push(await modern(side));
   return { n: N, legacy: legacyRows, modern: modernRows, load: { before, after: loadavg() } };
 }
 
@@ -171,6 +187,8 @@ const errorsText = (errors: Errors) =>
     .join(", ") || "none";
 const ratio = (ours: number | undefined, raw: number | undefined) =>
   ours !== undefined && raw !== undefined && raw > 0 ? (ours / raw).toFixed(2) : "-";
+const failedAt = (at: number[] | undefined) => (at?.length ? `${s(at[0]!)} / ${s(pct(at, 50))} / ${s(at.at(-1)!)}` : "-");
+const peaks = (stats: ServerStats | undefined) => (stats ? `${stats.peakFds} / ${stats.peakConnections}` : "-");
 const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(" ");
 
 export function formatScaleTables(r: ScaleResult): string {
@@ -222,6 +240,9 @@ export function formatScaleTables(r: ScaleResult): string {
     }),
     ["errors, first rounds", errorsText(M("ours")?.report.firstRoundErrors ?? {}), errorsText(M("raw")?.report.firstRoundErrors ?? {}), ""],
     ["errors, retries", errorsText(M("ours")?.report.errors ?? {}), errorsText(M("raw")?.report.errors ?? {}), ""],
+    ["retry failures: first / median / last", failedAt(M("ours")?.report.failedAt), failedAt(M("raw")?.report.failedAt), ""],
+    ["server clientError events", errorsText(M("ours")?.server.clientErrors ?? {}), errorsText(M("raw")?.server.clientErrors ?? {}), ""],
+    ["server peak descriptors / connections", peaks(M("ours")?.server), peaks(M("raw")?.server), ""],
   ]);
   const keepAlive = [...r.legacy, ...r.modern].map((row) => `${row.side} ${row.keepAliveTimeout} ms`);
   return [
