@@ -23,9 +23,9 @@ export class ReplayCalls {
   /** Opens a requestState (for the state guard) and checks it against the ledger: a finished call answers with its result, an old round is refused. */
   async open(ctx: ServerContext, tool: string, args: unknown, state: string): Promise<OpenedCall> {
     const journal = open<Journal>(state, this.binding(ctx, tool, args), this.sealOptions);
-    const done = await this.ledger.result(journal.call);
+    // Both records at once: one wait instead of two in a row (one store round trip on Redis or SQLite).
+    const [done, latest] = await Promise.all([this.ledger.result(journal.call), this.ledger.latestRound(journal.call)]);
     if (done) return { journal, done };
-    const latest = await this.ledger.latestRound(journal.call);
     if (journal.round < latest) {
       throw new StateError(
         "replayed",
@@ -66,7 +66,10 @@ export class ReplayCalls {
   private binding(ctx: ServerContext, tool: string, args: unknown): StateBinding {
     const guarded = guardedCall(ctx);
     const argsDigest = guarded && guarded.args === args ? (guarded.argsDigest ??= digest(args)) : digest(args);
-    return { ...this.bindingFor(ctx, tool, args), argsDigest };
+    // bindingFor makes a fresh object: the digest is stored on it rather than spread into a copy (V8's slow path).
+    const binding = this.bindingFor(ctx, tool, args);
+    binding.argsDigest = argsDigest;
+    return binding;
   }
 }
 

@@ -84,9 +84,28 @@ export function stableStringify(value: unknown): string {
 type OneShotHash = (algorithm: string, data: string, encoding: "base64url") => string;
 // crypto.hash (Node 20.12+) hashes in one call, without a Hash object; older Node takes the long way.
 const oneShot = (crypto as { hash?: OneShotHash }).hash;
-/** SHA-256 of a text, base64url. */
-export const sha256 = (text: string): string =>
+const hashText = (text: string): string =>
   oneShot ? oneShot("sha256", text, "base64url") : createHash("sha256").update(text).digest("base64url");
+
+// The same texts come back round after round: a call's arguments, and each question's fingerprint text
+// (asked in one round, asked again in the next to check the answer is to the same question). A Map
+// lookup costs a fraction of a call into OpenSSL, so the last few short texts keep their digest.
+const MEMO_MAX_TEXT = 2048;
+const MEMO_ENTRIES = 256;
+const memo = new Map<string, string>();
+
+/** SHA-256 of a text, base64url. */
+export function sha256(text: string): string {
+  if (text.length > MEMO_MAX_TEXT) return hashText(text);
+  let hash = memo.get(text);
+  if (hash === undefined) {
+    hash = hashText(text);
+    memo.set(text, hash);
+    // A Map iterates in insertion order: the first key is the oldest.
+    if (memo.size > MEMO_ENTRIES) memo.delete(memo.keys().next().value!);
+  }
+  return hash;
+}
 
 export const digest = (value: unknown) => sha256(stableStringify(value));
 
