@@ -142,7 +142,7 @@ setInterval(() => {
 }, 250).unref();
 
 const gc = (globalThis as { gc?: () => void }).gc;
-process.on("message", (message) => {
+process.on("message", async (message) => {
   // BENCH_SCALE_HEAPSNAPSHOT=<dir>: a heap snapshot on request (after the sessions closed), to find what holds the heap.
   if (message === "heap-snapshot" && process.env.BENCH_SCALE_HEAPSNAPSHOT) {
     gc?.();
@@ -150,6 +150,7 @@ process.on("message", (message) => {
     return void process.send!({ snapshot: file });
   }
   if (message !== "stats") return;
+  const connections = await new Promise<number>((resolve) => served.server.getConnections((error, n) => resolve(error ? -1 : n)));
   gc?.();
   gc?.();
   const memory = process.memoryUsage();
@@ -163,6 +164,7 @@ process.on("message", (message) => {
     peakFds,
     peakConnections,
     fds: fds(),
+    connections,
   });
   peakFds = 0;
   peakConnections = 0;

@@ -8,6 +8,7 @@
 // default), BENCH_SCALE_SIDES (default "ours,raw"), BENCH_SCALE_DIST (another build of the package, e.g. an earlier
 // commit's dist/, for a before/after). Run alone: `npx tsx bench/scale.ts`.
 import { fork, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { table } from "./harness.js";
@@ -30,6 +31,8 @@ interface ServerStats {
   peakFds: number;
   peakConnections: number;
   fds: number;
+  /** Connections open now. */
+  connections: number;
 }
 
 type Message = Record<string, unknown>;
@@ -102,6 +105,8 @@ export interface ModernRow {
   cpuMs: number;
   /** The server after both rounds (its clientErrors, peak descriptors and connections). */
   server: ServerStats;
+  /** How Linux's TCP counters moved during both rounds (undefined off Linux). */
+  kernel?: KernelCounters;
 }
 
 export interface ScaleResult {
@@ -125,12 +130,47 @@ async function withProcesses<T>(side: Side, era: Era, run: (server: Child, load:
   }
 }
 
+/** Linux's TCP counters (machine-wide: other work on the machine adds to them). */
+const KERNEL_COUNTERS = ["ListenOverflows", "TCPReqQFullDoCookies", "SyncookiesFailed", "TCPAbortOnTimeout"] as const;
+type KernelCounters = Record<(typeof KERNEL_COUNTERS)[number], number>;
+function kernelCounters(): KernelCounters | undefined {
+  try {
+    // /proc/net/netstat: pairs of lines, "TcpExt: names..." then "TcpExt: values...".
+    const lines = readFileSync("/proc/net/netstat", "utf8").split("\n");
+    const at = lines.findIndex((line) => line.startsWith("TcpExt:"));
+    const names = lines[at]!.split(/\s+/);
+    const values = lines[at + 1]!.split(/\s+/).map(Number);
+    return Object.fromEntries(KERNEL_COUNTERS.map((name) => [name, values[names.indexOf(name)] ?? NaN])) as KernelCounters;
+  } catch {
+    return undefined;
+  }
+}
+const somaxconn = () => {
+  try {
+    return readFileSync("/proc/sys/net/core/somaxconn", "utf8").trim();
+  } catch {
+    return "unknown";
+  }
+};
 const stats = (server: Child) => server.ask<ServerStats>("stats");
 /** BENCH_SCALE_HEAPSNAPSHOT=<dir>: the server writes a heap snapshot there (before the sessions and after they closed). */
 const snapshot = async (server: Child) => {
   if (process.env.BENCH_SCALE_HEAPSNAPSHOT)
     console.error(`heap snapshot: ${(await server.ask<{ snapshot: string }>("heap-snapshot", (m) => "snapshot" in m)).snapshot}`);
 };
+/**
+ * The server's stats once the connections the generator closed are gone (at most 30 s): measured at once,
+ * the heap "after close" counts every socket whose FIN the server has not read yet (about 3 KiB each, so
+ * tens of MiB at N = 10,000), not what the sessions left behind.
+ */
+async function closed(server: Child): Promise<ServerStats> {
+  const deadline = performance.now() + 30_000;
+  for (;;) {
+    const now = await stats(server);
+    if (now.connections <= 0 || performance.now() > deadline) return now;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
 const done = (cmd: string) => (m: Message) => m.done === cmd;
 /** Sends a command to the load generator and returns its reply. */
 const command = async <T>(load: Child, message: { cmd: string } & Message): Promise<T> =>
@@ -144,7 +184,7 @@ async function legacy(side: Side): Promise<LegacyRow> {
     const pending = await stats(server);
     const answered = await command<Settled>(load, { cmd: "legacy-answer", boundMs: BOUND_MS });
     await command(load, { cmd: "legacy-close" });
-    const after = await stats(server);
+    const after = await closed(server);
     await snapshot(server);
     return { side, keepAliveTimeout: hello.keepAliveTimeout, open, baseline, pending, answered, after };
   });
@@ -153,6 +193,7 @@ async function legacy(side: Side): Promise<LegacyRow> {
 async function modern(side: Side): Promise<ModernRow> {
   return withProcesses(side, "modern", async (server, load, hello) => {
     const before = await stats(server);
+    const kernelBefore = kernelCounters();
     const report = await command<ModernReport>(load, {
       cmd: "modern",
       url: hello.listening,
@@ -160,8 +201,13 @@ async function modern(side: Side): Promise<ModernRow> {
       concurrency: OPEN_CONCURRENCY,
       boundMs: BOUND_MS,
     });
+    const kernelAfter = kernelCounters();
     const after = await stats(server);
-    return { side, keepAliveTimeout: hello.keepAliveTimeout, report, cpuMs: after.cpuMs - before.cpuMs, server: after };
+    const kernel =
+      kernelBefore && kernelAfter
+        ? (Object.fromEntries(KERNEL_COUNTERS.map((name) => [name, kernelAfter[name] - kernelBefore[name]])) as KernelCounters)
+        : undefined;
+    return { side, keepAliveTimeout: hello.keepAliveTimeout, report, cpuMs: after.cpuMs - before.cpuMs, server: after, kernel };
   });
 }
 
@@ -189,6 +235,7 @@ const ratio = (ours: number | undefined, raw: number | undefined) =>
   ours !== undefined && raw !== undefined && raw > 0 ? (ours / raw).toFixed(2) : "-";
 const failedAt = (at: number[] | undefined) => (at?.length ? `${s(at[0]!)} / ${s(pct(at, 50))} / ${s(at.at(-1)!)}` : "-");
 const peaks = (stats: ServerStats | undefined) => (stats ? `${stats.peakFds} / ${stats.peakConnections}` : "-");
+const cookies = (k: KernelCounters | undefined) => (k ? `${k.ListenOverflows} / ${k.TCPReqQFullDoCookies} / ${k.SyncookiesFailed}` : "-");
 const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(" ");
 
 export function formatScaleTables(r: ScaleResult): string {
@@ -209,6 +256,7 @@ export function formatScaleTables(r: ScaleResult): string {
     ["duplicated", (row) => row.answered.duplicated, String],
     ["wrong answer", (row) => row.answered.wrong, String],
     ["heap after close (after gc)", (row) => row.after.heapUsed, mib],
+    ["connections open then", (row) => row.after.connections, String],
   ];
   const legacyTable = table([
     ["2025-11-25", "ours", "raw", "ours/raw"],
@@ -243,11 +291,13 @@ export function formatScaleTables(r: ScaleResult): string {
     ["retry failures: first / median / last", failedAt(M("ours")?.report.failedAt), failedAt(M("raw")?.report.failedAt), ""],
     ["server clientError events", errorsText(M("ours")?.server.clientErrors ?? {}), errorsText(M("raw")?.server.clientErrors ?? {}), ""],
     ["server peak descriptors / connections", peaks(M("ours")?.server), peaks(M("raw")?.server), ""],
+    ["kernel: listen overflows / SYN cookies sent / failed", cookies(M("ours")?.kernel), cookies(M("raw")?.kernel), ""],
   ]);
   const keepAlive = [...r.legacy, ...r.modern].map((row) => `${row.side} ${row.keepAliveTimeout} ms`);
   return [
     `N = ${r.n}; server and load generator in separate processes; ${OPEN_CONCURRENCY} sessions/first rounds opened at a time, then all N answered at once.`,
-    `Server keep-alive timeout: ${[...new Set(keepAlive)].join(", ")}. Load average before ${load(r.load.before)}, after ${load(r.load.after)}.`,
+    `Server keep-alive timeout: ${[...new Set(keepAlive)].join(", ")}. Listen backlog: ${process.env.BENCH_SCALE_BACKLOG ? `${process.env.BENCH_SCALE_BACKLOG} on both sides` : "ours 16384, raw 511 (each side's default)"}, net.core.somaxconn ${somaxconn()}.`,
+    `Load average before ${load(r.load.before)}, after ${load(r.load.after)}.`,
     "",
     legacyTable,
     "",
