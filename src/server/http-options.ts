@@ -26,13 +26,15 @@ export interface ServeHttpOptions {
   maxSessions?: number;
   /**
    * Listen backlog: connections the kernel queues before the server accepts them (default 16,384, so
-   * 10,000 clients connecting at once are queued rather than refused; the kernel caps it at
-   * net.core.somaxconn, 4096 by default on Linux: raise that too for bursts that large).
+   * 10,000 clients connecting at once are queued rather than refused). Linux caps it at
+   * net.core.somaxconn (4,096 by default): past the cap it answers with SYN cookies, and on a busy server
+   * some of those connections end in a reset, so raise somaxconn to the largest burst expected.
    */
   backlog?: number;
   /**
    * How long an idle keep-alive connection stays open (default 65 s, above the 60 s idle timeout
    * of common clients' and proxies' pools, so the server never closes a socket a client is about to reuse).
+   * Each one holds a file descriptor: `ulimit -n` must exceed the clients seen within this time.
    */
   keepAliveTimeoutMs?: number;
   /** How long a client may take to send the request headers (default keepAliveTimeoutMs + 1 s). */
