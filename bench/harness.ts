@@ -2,7 +2,7 @@
 // a client and server on one connection (in-memory or Streamable HTTP, 2025-11-25 or 2026-07-28),
 // paired timing of tools on that connection, and the table they are printed in.
 //
-// Timing: warmup, then ROUNDS rounds; in each round every tool runs one batch of calls (~BATCH_MS,
+// Timing: warmup (per tool, until the JIT has settled), then ROUNDS rounds; in each round every tool runs one batch of calls (~BATCH_MS,
 // order rotated per round) and we keep the batch mean. A tool's time is the median of its batch
 // means; ours/raw is the median of the per-round ratios (paired, so drift cancels). Process CPU
 // time (client + server, all threads) is kept too: on a shared machine it moves less than wall
@@ -13,7 +13,9 @@ import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { loadavg } from "node:os";
 import { serveHttp } from "../dist/server/index.js";
 
-const WARMUP_MS = 300;
+// Long enough for V8 to finish optimizing both paths: after ~1,600 calls TurboFan was still compiling
+// our functions (a third of the instructions of a call, counted with callgrind), none after ~8,000.
+const WARMUP_MS = 1500;
 const ROUNDS = 9;
 const BATCH_MS = 180;
 
