@@ -4,9 +4,11 @@
 // for its answer (memory per pending elicitation, time until all are pending), then all N answered at
 // the same instant (resume latency, errors, lost and duplicated answers). On 2026-07-28: N first rounds,
 // then all N retries at the same instant (requestState size, round time, drain time, errors).
-// BENCH_SCALE_N (default 10,000), BENCH_SCALE_KEEPALIVE_MS (server idle keep-alive; unset = each side's
-// default), BENCH_SCALE_SIDES (default "ours,raw"), BENCH_SCALE_DIST (another build of the package, e.g. an earlier
-// commit's dist/, for a before/after). Run alone: `npx tsx bench/scale.ts`.
+// BENCH_SCALE_N (default 10,000), BENCH_SCALE_KEEPALIVE_MS and BENCH_SCALE_BACKLOG (server idle keep-alive and
+// listen backlog on both sides; unset = each side's default), BENCH_SCALE_SIDES (default "ours,raw"),
+// BENCH_SCALE_ERAS (default "legacy,modern"), BENCH_SCALE_DIST (another build of the package, e.g. an earlier
+// commit's dist/, for a before/after), BENCH_SCALE_HEAPSNAPSHOT (a directory: the 2025-11-25 server writes heap
+// snapshots there before the sessions and after they closed). Run alone: `npx tsx bench/scale.ts`.
 import { fork, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
