@@ -18,6 +18,8 @@ export interface FleetMember {
   pageUrl: URL;
   pid: number;
   kill(signal?: NodeJS.Signals): Promise<void>;
+  /** The member's heap in use after a full gc, in bytes. */
+  heap(): Promise<number>;
   /** Starts the member again on its port; `env` replaces variables for this start (a value of "" removes one). */
   restart(env?: Record<string, string>): Promise<void>;
 }
@@ -53,7 +55,11 @@ export function spawnMember(env: Record<string, string>): Promise<MemberStart> {
     if (value === "") delete childEnv[name];
     else childEnv[name] = value;
   }
-  const child = spawn(process.execPath, ["--import", "tsx", MEMBER], { cwd: ROOT, stdio: ["pipe", "pipe", "pipe"], env: childEnv });
+  const child = spawn(process.execPath, ["--expose-gc", "--import", "tsx", MEMBER], {
+    cwd: ROOT,
+    stdio: ["pipe", "pipe", "pipe"],
+    env: childEnv,
+  });
   return new Promise((resolve, reject) => {
     let stdout = "";
     let stderr = "";
@@ -133,6 +139,25 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
         const gone = exited(child);
         child.kill(signal);
         await gone;
+      },
+      heap() {
+        const child = children[i];
+        if (!child) return Promise.reject(new Error(`${names[i]} is not running`));
+        return new Promise<number>((resolve, reject) => {
+          let out = "";
+          const onData = (chunk: Buffer) => {
+            out += chunk;
+            const bytes = /^heap (\d+)$/m.exec(out)?.[1];
+            if (bytes === undefined) return;
+            child.stdout!.off("data", onData);
+            child.off("exit", onExit);
+            resolve(Number(bytes));
+          };
+          const onExit = () => reject(new Error(`${names[i]} exited before it told its heap`));
+          child.stdout!.on("data", onData);
+          child.once("exit", onExit);
+          child.stdin!.write("heap\n");
+        });
       },
       async restart(env = {}) {
         const child = children[i];
