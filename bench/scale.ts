@@ -98,6 +98,8 @@ export interface LegacyRow {
   pending: ServerStats;
   answered: Settled;
   after: ServerStats;
+  /** How long the server took to have no connection and no session left after the generator closed them. */
+  closeWaitMs: number;
 }
 
 export interface ModernRow {
@@ -165,11 +167,12 @@ const snapshot = async (server: Child) => {
  * the heap "after close" counts every socket whose FIN the server has not read yet (about 3 KiB each, so
  * tens of MiB at N = 10,000), not what the sessions left behind.
  */
-async function closed(server: Child): Promise<ServerStats> {
-  const deadline = performance.now() + 30_000;
+async function closed(server: Child): Promise<ServerStats & { waitedMs: number }> {
+  const start = performance.now();
   for (;;) {
     const now = await stats(server);
-    if (now.connections <= 0 || performance.now() > deadline) return now;
+    const waitedMs = performance.now() - start;
+    if ((now.connections <= 0 && now.sessions === 0) || waitedMs > 30_000) return { ...now, waitedMs };
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
 }
@@ -188,7 +191,7 @@ async function legacy(side: Side): Promise<LegacyRow> {
     await command(load, { cmd: "legacy-close" });
     const after = await closed(server);
     await snapshot(server);
-    return { side, keepAliveTimeout: hello.keepAliveTimeout, open, baseline, pending, answered, after };
+    return { side, keepAliveTimeout: hello.keepAliveTimeout, open, baseline, pending, answered, after, closeWaitMs: after.waitedMs };
   });
 }
 
@@ -259,6 +262,8 @@ export function formatScaleTables(r: ScaleResult): string {
     ["wrong answer", (row) => row.answered.wrong, String],
     ["heap after close (after gc)", (row) => row.after.heapUsed, mib],
     ["connections open then", (row) => row.after.connections, String],
+    ["sessions open then", (row) => row.after.sessions, String],
+    ["waited for them to close", (row) => row.closeWaitMs, s],
   ];
   const legacyTable = table([
     ["2025-11-25", "ours", "raw", "ours/raw"],
