@@ -20,20 +20,39 @@ import { startFleet, type Fleet } from "../helpers/fleet.js";
 import { clientFor } from "../helpers/mcp.js";
 import { startRedis, type RedisServer } from "../helpers/redis.js";
 
-/** 1,000 sessions (their initializes, adoptions and replays) do not fit ~90 s on a loaded 2-core machine; 300 do. */
-const SESSIONS = 300;
+/** The issue's 1,000: about 45 s on the 2-core machine at load 9 (warming batch included). */
+const SESSIONS = 1_000;
 const MAX_DELAY_MS = 2_000;
 /** No call may take longer than this (the lost ones wait for the dead member's 3 s heartbeat to expire). */
 const CALL_BOUND_MS = 60_000;
 /**
- * A survivor's heap after the run may exceed its baseline (taken after a warming batch) by this much.
- * 300 sessions held at once take tens of MiB on a member, so a leak of a few KiB per session shows.
+ * A survivor's heap after the run may exceed its baseline (taken after a warming batch) by this much;
+ * ~3 MiB is seen. Batch after batch of 300 sessions on one member levels off within 1 MiB of the first.
+ * Each survivor held ~500 sessions (its own and adopted ones): a leak of 16 KiB per session would show.
  */
 const HEAP_MARGIN_BYTES = 8 * 1024 * 1024;
-const WARMING_SESSIONS = 30;
+const WARMING_SESSIONS = 150;
 
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 const textOf = (result: unknown) => ((result as { content?: { text?: string }[] }).content?.[0]?.text ?? JSON.stringify(result)) as string;
+
+/** Requests HAProxy answered 503 "No server is available" (see fetchThroughBusyProxy). */
+let proxyBusy = 0;
+
+/**
+ * HAProxy answers 503 "No server is available" while its health checks find every member too busy to
+ * answer in time (this many sessions on two cores): that request reached no member, so it is sent
+ * again, as a client honouring 503 does. Any other answer is the member's.
+ */
+async function fetchThroughBusyProxy(input: Parameters<typeof fetch>[0], init?: RequestInit): Promise<Response> {
+  for (let attempt = 1; ; attempt++) {
+    const res = await fetch(input, init);
+    if (res.status !== 503 || attempt >= 40 || !/No server is available/.test(await res.clone().text())) return res;
+    await res.body?.cancel();
+    proxyBusy++;
+    await sleep(250);
+  }
+}
 
 /** One simulated person with their own client and session. */
 interface Person {
@@ -54,7 +73,7 @@ function person(url: URL, asked: (p: Person) => void, answerAfter: () => Promise
   const tracking: typeof fetch = async (input, init) => {
     const headers = new Headers(init?.headers);
     if ((init?.method ?? "GET") === "GET" && headers.has("last-event-id")) p.resumes++;
-    const res = await fetch(input, init);
+    const res = await fetchThroughBusyProxy(input, init);
     const body = typeof init?.body === "string" ? init.body : "";
     if (!p.member && body.includes('"initialize"')) p.member = res.headers.get("x-served-by") ?? undefined;
     return res;
@@ -89,140 +108,151 @@ describe(`load: ${SESSIONS} concurrent 2025-11-25 sessions on a sticky fleet of 
     await redis?.stop();
   });
 
-  test("calls on survivors end with their own answers; calls on the killed member end with instance-lost, then the next call works", async (t) => {
-    // A warming batch: what is made once and kept (compiled code, pools) is made before the baselines.
-    const warm = Array.from({ length: WARMING_SESSIONS }, () =>
-      person(
-        fleet.url,
-        () => {},
-        () => Promise.resolve(),
-      ),
-    );
-    await Promise.all(
-      warm.map(async (p) => {
-        await p.client.connect(p.transport);
-        await callOnce(p, randomUUID());
-        await p.transport.terminateSession();
-        await p.client.close();
-      }),
-    );
-    const killed = fleet.members[1]!;
-    const survivors = fleet.members.filter((m) => m !== killed);
-    const baselines = await Promise.all(survivors.map((m) => m.heap()));
+  // The bound on the whole run: a hang fails here rather than stalling the suite.
+  test(
+    "calls on survivors end with their own answers; calls on the killed member end with instance-lost, then the next call works",
+    { timeout: 240_000 },
+    async (t) => {
+      // A warming batch: what is made once and kept (compiled code, pools) is made before the baselines.
+      const warm = Array.from({ length: WARMING_SESSIONS }, () =>
+        person(
+          fleet.url,
+          () => {},
+          () => Promise.resolve(),
+        ),
+      );
+      await Promise.all(
+        warm.map(async (p) => {
+          await p.client.connect(p.transport);
+          await callOnce(p, randomUUID());
+          await p.transport.terminateSession();
+          await p.client.close();
+        }),
+      );
+      const killed = fleet.members[1]!;
+      const survivors = fleet.members.filter((m) => m !== killed);
+      await sleep(1_000);
+      const baselines = await Promise.all(survivors.map((m) => m.heap()));
 
-    // Every person waits until all questions are out (or their call ended without one), then answers
-    // after a random 0-2 s; the member dies a quarter of that in.
-    let waiting = SESSIONS;
-    let allAsked!: () => void;
-    const asked = new Promise<void>((resolve) => (allAsked = resolve));
-    const counted = new WeakSet<Person>();
-    const reached = (p: Person) => {
-      if (counted.has(p)) return;
-      counted.add(p);
-      if (--waiting === 0) allAsked();
-    };
-    const people = Array.from({ length: SESSIONS }, () =>
-      person(fleet.url, reached, async () => {
-        await asked;
-        await sleep(Math.random() * MAX_DELAY_MS);
-      }),
-    );
-    await Promise.all(people.map((p) => p.client.connect(p.transport)));
-    const firstCalls = people.map(() => randomUUID());
-    const outcomes = Promise.allSettled(people.map((p, i) => callOnce(p, firstCalls[i]!).finally(() => reached(p))));
-    await asked;
-    await sleep(MAX_DELAY_MS / 4);
-    await killed.kill("SIGKILL");
-    const settled = await outcomes;
+      // Every person waits until all questions are out (or their call ended without one), then answers
+      // after a random 0-2 s; the member dies a quarter of that in.
+      let waiting = SESSIONS;
+      let allAsked!: () => void;
+      const asked = new Promise<void>((resolve) => (allAsked = resolve));
+      const counted = new WeakSet<Person>();
+      const reached = (p: Person) => {
+        if (counted.has(p)) return;
+        counted.add(p);
+        if (--waiting === 0) allAsked();
+      };
+      const people = Array.from({ length: SESSIONS }, () =>
+        person(fleet.url, reached, async () => {
+          await asked;
+          await sleep(Math.random() * MAX_DELAY_MS);
+        }),
+      );
+      await Promise.all(people.map((p) => p.client.connect(p.transport)));
+      const firstCalls = people.map(() => randomUUID());
+      const outcomes = Promise.allSettled(people.map((p, i) => callOnce(p, firstCalls[i]!).finally(() => reached(p))));
+      await asked;
+      await sleep(MAX_DELAY_MS / 4);
+      await killed.kill("SIGKILL");
+      const settled = await outcomes;
 
-    // Sort every call: ended with its own answer (which member served it), or lost with the member.
-    const problems: string[] = [];
-    const lost: number[] = [];
-    const servedBy = new Map<string, number>();
-    settled.forEach((outcome, i) => {
-      const p = people[i]!;
-      const call = firstCalls[i]!;
-      if (outcome.status === "fulfilled") {
-        const match = /^charged=1 answer=answer-(\S+) by (\S+)$/.exec(outcome.value);
-        if (!match || match[1] !== call) problems.push(`${call} (session on ${p.member}): ${outcome.value}`);
-        else if (match[2] !== p.member) problems.push(`${call}: session created on ${p.member}, answered by ${match[2]}`);
-        else servedBy.set(match[2]!, (servedBy.get(match[2]!) ?? 0) + 1);
-        return;
+      // Sort every call: ended with its own answer (which member served it), or lost with the member.
+      const problems: string[] = [];
+      const lost: number[] = [];
+      const servedBy = new Map<string, number>();
+      settled.forEach((outcome, i) => {
+        const p = people[i]!;
+        const call = firstCalls[i]!;
+        if (outcome.status === "fulfilled") {
+          const match = /^charged=1 answer=answer-(\S+) by (\S+)$/.exec(outcome.value);
+          if (!match || match[1] !== call) problems.push(`${call} (session on ${p.member}): ${outcome.value}`);
+          else if (match[2] !== p.member) problems.push(`${call}: session created on ${p.member}, answered by ${match[2]}`);
+          else servedBy.set(match[2]!, (servedBy.get(match[2]!) ?? 0) + 1);
+          return;
+        }
+        const error = outcome.reason as Error & { code?: number; data?: { reason?: string } };
+        if (p.member === killed.name && error.code === LOST_CALL_CODE && error.data?.reason === "instance-lost") lost.push(i);
+        else problems.push(`${call} (session on ${p.member}): ${error.code ?? ""} ${error.message}`);
+      });
+      assert.deepEqual(
+        problems.slice(0, 5),
+        [],
+        `${problems.length} of ${SESSIONS} calls ended otherwise than with their own answer or instance-lost`,
+      );
+      assert.ok(lost.length > 0, "the kill fell among the answers: some calls were running on the killed member");
+
+      // The lost calls' clients go on: their sessions were adopted by survivors, where the next call completes.
+      const nextCalls = lost.map(() => randomUUID());
+      const next = await Promise.allSettled(lost.map((i, k) => callOnce(people[i]!, nextCalls[k]!)));
+      const adoptedBy = new Map<string, number>();
+      next.forEach((outcome, k) => {
+        const call = nextCalls[k]!;
+        const match = outcome.status === "fulfilled" ? /^charged=1 answer=answer-(\S+) by (\S+)$/.exec(outcome.value) : null;
+        if (!match || match[1] !== call || match[2] === killed.name)
+          problems.push(`next call ${call}: ${outcome.status === "fulfilled" ? outcome.value : (outcome.reason as Error).message}`);
+        else adoptedBy.set(match[2]!, (adoptedBy.get(match[2]!) ?? 0) + 1);
+      });
+      assert.deepEqual(problems.slice(0, 5), [], `${problems.length} next calls on adopted sessions did not end with their own answer`);
+
+      // Nobody was asked twice, and each question was for the call then running on that client.
+      const expectedAsks = people.map((_, i) => {
+        const k = lost.indexOf(i);
+        return k < 0 ? [firstCalls[i]!] : [firstCalls[i]!, nextCalls[k]!];
+      });
+      assert.deepEqual(
+        people.flatMap((p, i) => (JSON.stringify(p.asked) === JSON.stringify(expectedAsks[i]) ? [] : [`${p.asked.join(",")}`])).slice(0, 5),
+        [],
+      );
+
+      // Every call's step ran exactly once: the completed ones, and the lost ones (on the dead member,
+      // before their question; the adopting member does not run a lost call again).
+      const counters = createClient({ url: redis.url });
+      await counters.connect();
+      try {
+        const all = [...firstCalls, ...nextCalls];
+        const counts = await counters.mGet(all.map((callId) => `test:charged:${callId}`));
+        assert.deepEqual(counts.flatMap((count, i) => (count === "1" ? [] : [`${all[i]}: charged ${count ?? 0} times`])).slice(0, 5), []);
+      } finally {
+        await counters.close();
       }
-      const error = outcome.reason as Error & { code?: number; data?: { reason?: string } };
-      if (p.member === killed.name && error.code === LOST_CALL_CODE && error.data?.reason === "instance-lost") lost.push(i);
-      else problems.push(`${call} (session on ${p.member}): ${error.code ?? ""} ${error.message}`);
-    });
-    assert.deepEqual(
-      problems.slice(0, 5),
-      [],
-      `${problems.length} of ${SESSIONS} calls ended otherwise than with their own answer or instance-lost`,
-    );
-    assert.ok(lost.length > 0, "the kill fell among the answers: some calls were running on the killed member");
 
-    // The lost calls' clients go on: their sessions were adopted by survivors, where the next call completes.
-    const nextCalls = lost.map(() => randomUUID());
-    const next = await Promise.allSettled(lost.map((i, k) => callOnce(people[i]!, nextCalls[k]!)));
-    const adoptedBy = new Map<string, number>();
-    next.forEach((outcome, k) => {
-      const call = nextCalls[k]!;
-      const match = outcome.status === "fulfilled" ? /^charged=1 answer=answer-(\S+) by (\S+)$/.exec(outcome.value) : null;
-      if (!match || match[1] !== call || match[2] === killed.name)
-        problems.push(`next call ${call}: ${outcome.status === "fulfilled" ? outcome.value : (outcome.reason as Error).message}`);
-      else adoptedBy.set(match[2]!, (adoptedBy.get(match[2]!) ?? 0) + 1);
-    });
-    assert.deepEqual(problems.slice(0, 5), [], `${problems.length} next calls on adopted sessions did not end with their own answer`);
+      const sessionsPer = new Map<string, number>();
+      for (const p of people) sessionsPer.set(p.member ?? "?", (sessionsPer.get(p.member ?? "?") ?? 0) + 1);
+      const resumes = people.reduce((sum, p) => sum + p.resumes, 0);
+      const list = (m: Map<string, number>) =>
+        [...m]
+          .sort()
+          .map(([name, n]) => `${name} ${n}`)
+          .join(", ");
+      t.diagnostic(`sessions per member: ${list(sessionsPer)}; ${killed.name} SIGKILLed`);
+      t.diagnostic(`first calls completed per member: ${list(servedBy)}; lost with ${killed.name}: ${lost.length}`);
+      t.diagnostic(`streams resumed with Last-Event-ID: ${resumes}; next calls on adopted sessions served by: ${list(adoptedBy)}`);
+      t.diagnostic(`requests sent again after HAProxy's 503 (no member passed its health check in time): ${proxyBusy}`);
 
-    // Nobody was asked twice, and each question was for the call then running on that client.
-    const expectedAsks = people.map((_, i) => {
-      const k = lost.indexOf(i);
-      return k < 0 ? [firstCalls[i]!] : [firstCalls[i]!, nextCalls[k]!];
-    });
-    assert.deepEqual(
-      people.flatMap((p, i) => (JSON.stringify(p.asked) === JSON.stringify(expectedAsks[i]) ? [] : [`${p.asked.join(",")}`])).slice(0, 5),
-      [],
-    );
-
-    // Every call's step ran exactly once: the completed ones, and the lost ones (on the dead member,
-    // before their question; the adopting member does not run a lost call again).
-    const counters = createClient({ url: redis.url });
-    await counters.connect();
-    try {
-      const all = [...firstCalls, ...nextCalls];
-      const counts = await counters.mGet(all.map((callId) => `test:charged:${callId}`));
-      assert.deepEqual(counts.flatMap((count, i) => (count === "1" ? [] : [`${all[i]}: charged ${count ?? 0} times`])).slice(0, 5), []);
-    } finally {
-      await counters.close();
-    }
-
-    const sessionsPer = new Map<string, number>();
-    for (const p of people) sessionsPer.set(p.member ?? "?", (sessionsPer.get(p.member ?? "?") ?? 0) + 1);
-    const resumes = people.reduce((sum, p) => sum + p.resumes, 0);
-    const list = (m: Map<string, number>) =>
-      [...m]
-        .sort()
-        .map(([name, n]) => `${name} ${n}`)
-        .join(", ");
-    t.diagnostic(`sessions per member: ${list(sessionsPer)}; ${killed.name} SIGKILLed`);
-    t.diagnostic(`first calls completed per member: ${list(servedBy)}; lost with ${killed.name}: ${lost.length}`);
-    t.diagnostic(`streams resumed with Last-Event-ID: ${resumes}; next calls on adopted sessions served by: ${list(adoptedBy)}`);
-
-    // Close every session (DELETE); then the survivors' heaps come back near their baselines.
-    await Promise.all(
-      people.map(async (p) => {
-        await p.transport.terminateSession().catch(() => {});
-        await p.client.close();
-      }),
-    );
-    const heaps = await Promise.all(survivors.map((m) => m.heap()));
-    survivors.forEach((m, i) =>
-      t.diagnostic(`${m.name} heap after gc: ${mib(baselines[i]!)} before, ${mib(heaps[i]!)} after the sessions closed`),
-    );
-    survivors.forEach((m, i) =>
-      assert.ok(
-        heaps[i]! - baselines[i]! < HEAP_MARGIN_BYTES,
-        `${m.name}: heap ${mib(heaps[i]!)} after the run, baseline ${mib(baselines[i]!)}: more than ${mib(HEAP_MARGIN_BYTES)} above it`,
-      ),
-    );
-  });
+      // Close every session (DELETE); then the survivors' heaps come back near their baselines.
+      await Promise.all(
+        people.map(async (p) => {
+          await p.transport.terminateSession().catch(() => {});
+          await p.client.close();
+        }),
+      );
+      // Closed connections are let go over the next seconds: a second after the close the heap is 4-6 MiB
+      // above the baseline, 3 s after it ~3 MiB, and a further batch of 300 sessions lowers it again (a
+      // plateau, not growth per session).
+      await sleep(3_000);
+      const heaps = await Promise.all(survivors.map((m) => m.heap()));
+      survivors.forEach((m, i) =>
+        t.diagnostic(`${m.name} heap after gc: ${mib(baselines[i]!)} before, ${mib(heaps[i]!)} after the sessions closed`),
+      );
+      survivors.forEach((m, i) =>
+        assert.ok(
+          heaps[i]! - baselines[i]! < HEAP_MARGIN_BYTES,
+          `${m.name}: heap ${mib(heaps[i]!)} after the run, baseline ${mib(baselines[i]!)}: more than ${mib(HEAP_MARGIN_BYTES)} above it`,
+        ),
+      );
+    },
+  );
 });
