@@ -111,6 +111,12 @@ export function resolveOptions(options: ServeHttpOptions): ResolvedOptions {
       throw new TypeError(
         `serveHttp: fleet.store must be a store several processes share, with publish, subscribe and eventStore (e.g. redisStore() from mcp-elicit/store); ${store ? `this one has no ${missing.join(", ")}` : "none was given"}.`,
       );
+    // Left to itself, each member would name its own address as the resource (metadata, token audience),
+    // and a client that connected through the balancer would refuse it.
+    if (options.auth && !options.auth.resource)
+      throw new TypeError(
+        "serveHttp: a fleet member with auth needs auth.resource, the public URL clients connect to (the balancer's, e.g. https://mcp.example.com/mcp); otherwise each member advertises its own address.",
+      );
   }
   return {
     host,

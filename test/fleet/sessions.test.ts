@@ -247,4 +247,13 @@ describe("2025-era sessions across fleet members", () => {
     await assert.rejects(serveHttp(factory, { fleet: { store: store as unknown as FleetStore, instance: "a b" } }), TypeError);
     await store.close();
   });
+
+  test("a fleet member with auth must be told the public URL it sits behind", async () => {
+    const { factory } = makeFactory();
+    const store = { publish() {}, subscribe() {}, eventStore() {} } as unknown as FleetStore;
+    await assert.rejects(
+      serveHttp(factory, { fleet: { store }, auth: { issuer: "https://auth.example.com" } }),
+      (error: Error) => error instanceof TypeError && /auth\.resource, the public URL clients connect to/.test(error.message),
+    );
+  });
 });
