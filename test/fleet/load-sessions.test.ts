@@ -27,10 +27,10 @@ const MAX_DELAY_MS = 2_000;
 const CALL_BOUND_MS = 60_000;
 /**
  * A survivor's heap after the run may exceed its baseline (taken after a warming batch) by this much;
- * ~3 MiB is seen. Batch after batch of 300 sessions on one member levels off within 1 MiB of the first.
- * Each survivor held ~500 sessions (its own and adopted ones): a leak of 16 KiB per session would show.
+ * 4-5 MiB is seen. Batch after batch of 300 sessions on one member levels off within 1 MiB of the first.
+ * Each survivor held ~500 sessions (its own and adopted ones): a leak of 20 KiB per session would show.
  */
-const HEAP_MARGIN_BYTES = 8 * 1024 * 1024;
+const HEAP_MARGIN_BYTES = 10 * 1024 * 1024;
 const WARMING_SESSIONS = 150;
 
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
@@ -239,9 +239,8 @@ describe(`load: ${SESSIONS} concurrent 2025-11-25 sessions on a sticky fleet of 
           await p.client.close();
         }),
       );
-      // Closed connections are let go over the next seconds: a second after the close the heap is 4-6 MiB
-      // above the baseline, 3 s after it ~3 MiB, and a further batch of 300 sessions lowers it again (a
-      // plateau, not growth per session).
+      // Closed connections are let go over the next seconds: 3 s after the close the heap is 4-5 MiB above
+      // the baseline, and a further batch of 300 sessions lowers it (a plateau, not growth per session).
       await sleep(3_000);
       const heaps = await Promise.all(survivors.map((m) => m.heap()));
       survivors.forEach((m, i) =>
