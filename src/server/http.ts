@@ -128,8 +128,12 @@ export async function serveHttp(factory: ServerFactory, options: ServeHttpOption
       // Adopted here meanwhile, by a concurrent request.
       const here = sessions.get(sid);
       if (here) return here.owner === owner ? here : undefined;
-      const found = await fleetSessions.lookup(sid, owner, open, unreachable);
+      const found = await fleetSessions.lookup(sid, owner, open, unreachable, () => live.size + starting < maxSessions);
       if (found.kind === "adopted") return found.session;
+      if (found.kind === "full") {
+        busy(res, parsed);
+        return "answered";
+      }
       if (found.kind === "unknown" || (found.kind === "elsewhere" && req.headers[FORWARDED] !== undefined)) return undefined;
       if (found.kind === "elsewhere") {
         if (await forward(req, res, found.url, parsed, fleetSessions.registry.instance)) return "answered";
@@ -197,7 +201,7 @@ export async function serveHttp(factory: ServerFactory, options: ServeHttpOption
         // Another user's session id is answered like an unknown one: it does not say the session exists.
         if (session && session.owner !== owner) return sendJsonError(res, 404, -32001, NOT_FOUND);
         if (!session && sid && fleetSessions) {
-          if (live.size + starting >= maxSessions) return busy(res, parsed);
+          // maxSessions applies only if this member must adopt the session: passing a request on opens none.
           const found = await fromFleet(fleetSessions, req, res, sid, owner, parsed);
           if (found === "answered") return;
           session = found;

@@ -35,13 +35,13 @@ interface Member {
 }
 
 /** A fleet of serveHttp members on one Redis prefix (each test its own prefix). */
-async function fleet(names: string[]): Promise<{ members: Member[]; store: FleetStore; stop(): Promise<void> }> {
+async function fleet(names: string[], maxSessions?: number): Promise<{ members: Member[]; store: FleetStore; stop(): Promise<void> }> {
   const prefix = `fleet-sessions-${++run}:`;
   const { factory } = makeFactory();
   const members: Member[] = [];
   for (const name of names) {
     const store = await redisStore({ url: redis.url, prefix });
-    const http = await serveHttp(factory, { fleet: { store, instance: name }, onerror: () => {} });
+    const http = await serveHttp(factory, { fleet: { store, instance: name }, maxSessions, onerror: () => {} });
     let stopped = false;
     members.push({
       http,
@@ -171,6 +171,36 @@ describe("2025-era sessions across fleet members", () => {
       assert.equal(a.http.sessionCount, 1, "A still holds the session");
       assert.equal(b.http.sessionCount, 0, "B adopted nothing");
       await client.close();
+    } finally {
+      await stop();
+    }
+  });
+
+  test("a member at its session limit still passes requests on to the holder, and refuses only to adopt", async () => {
+    const { members, store, stop } = await fleet(["a", "b"], 1);
+    const [a, b] = members as [Member, Member];
+    try {
+      const onB = await steeredClient(() => b.http); // B now holds as many sessions as it may
+      await assert.rejects(
+        steeredClient(() => b.http),
+        /Server busy/,
+      );
+      let target = a.http;
+      const { client } = await steeredClient(() => target);
+      target = b.http; // the balancer sends A's session to the full B: it is passed on, not refused
+      await bookRound(client, "Lima");
+      assert.deepEqual([a.http.sessionCount, b.http.sessionCount], [1, 1]);
+      // A session whose member is gone is another matter: B would have to adopt it.
+      const sid = randomUUID();
+      await store.set(`fleet:session:${sid}`, JSON.stringify({ instance: "gone", initialize }), 60_000);
+      const res = await fetch(b.http.url, {
+        method: "POST",
+        headers: { ...HEADERS, "mcp-session-id": sid, "mcp-protocol-version": REVISION },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
+      });
+      assert.equal(res.status, 503);
+      assert.match(await res.text(), /Server busy: it holds its limit of 1 sessions/);
+      await Promise.all([client.close(), onB.client.close()]);
     } finally {
       await stop();
     }

@@ -13,7 +13,9 @@ export type Lookup =
   | { kind: "adopted"; session: Session }
   | { kind: "elsewhere"; url: URL; instance: string }
   /** Its member did not answer but its heartbeat still lives: the client should try again shortly. */
-  | { kind: "unavailable" };
+  | { kind: "unavailable" }
+  /** Its member is gone, and this one holds as many sessions as it may: it cannot adopt. */
+  | { kind: "full" };
 
 export interface FleetSessionsOptions {
   store: FleetStore;
@@ -89,6 +91,8 @@ export class FleetSessions {
     open: (sessionId: string, owner: string | undefined) => Promise<Session>,
     /** A member that did not answer when the request was passed to it. */
     unreachable?: string,
+    /** Whether this member may open one more session (passing a request on needs none). */
+    canAdopt: () => boolean = () => true,
   ): Promise<Lookup> {
     if (!isSessionId(sessionId)) return { kind: "unknown" };
     // Another user's session id is answered like an unknown one, and never adopted for them.
@@ -98,7 +102,7 @@ export class FleetSessions {
     const key = `${sessionId} ${unreachable ?? ""}`;
     let pending = this.adopting.get(key);
     if (!pending) {
-      pending = this.adopt(sessionId, open, unreachable).finally(() => this.adopting.delete(key));
+      pending = this.adopt(sessionId, open, unreachable, canAdopt).finally(() => this.adopting.delete(key));
       this.adopting.set(key, pending);
     }
     return pending;
@@ -108,6 +112,7 @@ export class FleetSessions {
     sessionId: string,
     open: (sessionId: string, owner: string | undefined) => Promise<Session>,
     unreachable: string | undefined,
+    canAdopt: () => boolean,
   ): Promise<Lookup> {
     const record = await this.registry.readSession(sessionId);
     if (!record) return { kind: "unknown" };
@@ -118,6 +123,7 @@ export class FleetSessions {
           ? { kind: "unavailable" }
           : { kind: "elsewhere", url: holder.url, instance: record.instance };
     }
+    if (!canAdopt()) return { kind: "full" };
     if (!(await this.registry.lockAdoption(sessionId, record.instance))) return this.wonElsewhere(sessionId, record.instance);
     const session = await open(sessionId, record.owner);
     session.initialize = record.initialize;
