@@ -81,6 +81,14 @@ async function steeredClient(target: () => HttpServerHandle) {
   return { client, transport };
 }
 
+/** A bare tools/list for session `sid`, sent to one member. */
+const toolsList = (url: URL, sid: string) =>
+  fetch(url, {
+    method: "POST",
+    headers: { ...HEADERS, "mcp-session-id": sid, "mcp-protocol-version": REVISION },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
+  });
+
 async function bookRound(client: Client, city: string) {
   const result = resultJson(await client.callTool({ name: "book", arguments: { city } }));
   assert.equal(result.action, "accept");
@@ -193,11 +201,7 @@ describe("2025-era sessions across fleet members", () => {
       // A session whose member is gone is another matter: B would have to adopt it.
       const sid = randomUUID();
       await store.set(`fleet:session:${sid}`, JSON.stringify({ instance: "gone", initialize }), 60_000);
-      const res = await fetch(b.http.url, {
-        method: "POST",
-        headers: { ...HEADERS, "mcp-session-id": sid, "mcp-protocol-version": REVISION },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
-      });
+      const res = await toolsList(b.http.url, sid);
       assert.equal(res.status, 503);
       assert.match(await res.text(), /Server busy: it holds its limit of 1 sessions/);
       await Promise.all([client.close(), onB.client.close()]);
@@ -212,11 +216,7 @@ describe("2025-era sessions across fleet members", () => {
     try {
       const sid = randomUUID();
       await store.set(`fleet:session:${sid}`, JSON.stringify({ instance: "gone", initialize }), 60_000);
-      const res = await fetch(b.http.url, {
-        method: "POST",
-        headers: { ...HEADERS, "mcp-session-id": sid, "mcp-protocol-version": REVISION },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
-      });
+      const res = await toolsList(b.http.url, sid);
       const text = await res.text();
       assert.equal(res.status, 200, text);
       assert.match(text, /"name":"book"/);
