@@ -106,9 +106,9 @@ export function generatedWalk(fields: CompiledField[]): Walk | undefined {
   fields.forEach((f, i) => {
     const K = JSON.stringify(f.name);
     const checked = `if ((p = check${i}(v)) !== undefined) { ${fail(`{ field: ${K}, rule: p.rule, message: p.message }`)} } else v${i} = v;`;
+    lines.push(`v = data[${K}];`);
+    if (i === 0) lines.push(PLAIN);
     lines.push(
-      `v = data[${K}];`,
-      i === 0 ? PLAIN : "",
       `if (v !== undefined && ((plain && !(${K} in P)) || hasOwn(data, ${K}))) {`,
       `  ${f.accepts ? `if (${fastTest(f.accepts, i)}) v${i} = v; else ${checked}` : checked}`,
       f.required ? `} else { ${fail(`{ field: ${K}, rule: "required", message: missing${i} }`)} }` : "}",

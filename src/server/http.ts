@@ -128,7 +128,7 @@ export async function serveHttp(factory: ServerFactory, options: ServeHttpOption
       // Adopted here meanwhile, by a concurrent request.
       const here = sessions.get(sid);
       if (here) return here.owner === owner ? here : undefined;
-      const found = await fleetSessions.lookup(sid, owner, open, unreachable, () => live.size + starting < maxSessions);
+      const found = await fleetSessions.lookup(sid, owner, open, () => live.size + starting < maxSessions, unreachable);
       if (found.kind === "adopted") return found.session;
       if (found.kind === "full") {
         busy(res, parsed);

@@ -55,11 +55,10 @@ export class ReplayCalls {
     journal.round++;
     // Round 1 needs no record: "no round recorded" refuses the same states (none older than round 1 exist).
     if (journal.round > 1) await this.ledger.recordRound(journal.call, journal.round);
-    // The run's pending requests are already { method, params } by key: handed over as they are.
-    const inputRequests = outcome.inputRequests;
     // Bound to the arguments as sent (the guard saw them before any schema parsing).
     const binding = this.binding(ctx, tool, guarded?.args ?? {});
-    return inputRequired({ inputRequests: inputRequests as never, requestState: seal(outcome.journal, binding, this.sealOptions) });
+    // The run's pending requests are already { method, params } by key: handed over as they are.
+    return inputRequired({ inputRequests: outcome.inputRequests as never, requestState: seal(outcome.journal, binding, this.sealOptions) });
   }
 
   /** The binding of this request's state; the arguments' digest is kept on the guarded call, so a round hashes them once. */

@@ -89,10 +89,10 @@ export class FleetSessions {
     sessionId: string,
     owner: string | undefined,
     open: (sessionId: string, owner: string | undefined) => Promise<Session>,
+    /** Whether this member may open one more session (passing a request on needs none). */
+    canAdopt: () => boolean,
     /** A member that did not answer when the request was passed to it. */
     unreachable?: string,
-    /** Whether this member may open one more session (passing a request on needs none). */
-    canAdopt: () => boolean = () => true,
   ): Promise<Lookup> {
     if (!isSessionId(sessionId)) return { kind: "unknown" };
     // Another user's session id is answered like an unknown one, and never adopted for them.
