@@ -49,8 +49,16 @@ function optionTest(options: FieldOption[]): (value: unknown) => boolean {
   };
 }
 
+export interface FieldCheckOptions {
+  /**
+   * The check words a value that a test of the format alone already refused (compile-walk's fast test):
+   * a string is then known to break the format, and the format is not tested a second time.
+   */
+  formatFailed?: boolean;
+}
+
 /** Builds the check for one field of a schema that checkSchema accepted. */
-export function compileFieldCheck(f: Field): FieldCheck {
+export function compileFieldCheck(f: Field, options: FieldCheckOptions = {}): FieldCheck {
   const c = f.constraints;
   const problem = (rule: ValidationRule, message: string): Problem => Object.freeze({ rule, message: `${f.label} ${message}` });
   switch (f.kind) {
@@ -95,12 +103,12 @@ export function compileFieldCheck(f: Field): FieldCheck {
       };
     }
     default:
-      return compileStringCheck(f, problem);
+      return compileStringCheck(f, problem, options.formatFailed === true);
   }
 }
 
 /** Text and single-choice fields: a choice is still a string schema, so length, pattern and format apply to it too. */
-function compileStringCheck(f: Field, problem: (rule: ValidationRule, message: string) => Problem): FieldCheck {
+function compileStringCheck(f: Field, problem: (rule: ValidationRule, message: string) => Problem, formatFailed: boolean): FieldCheck {
   const c = f.constraints;
   const type = problem("type", "must be text");
   const allowed = f.kind === "choice" ? optionTest(f.options!) : undefined;
@@ -113,7 +121,7 @@ function compileStringCheck(f: Field, problem: (rule: ValidationRule, message: s
   // Compiled once: the pattern has no g or y flag, so the RegExp keeps no state between calls.
   const pattern = c.pattern !== undefined ? new RegExp(c.pattern, "u") : undefined;
   const noMatch = problem("pattern", `must match the pattern ${c.pattern}`);
-  const format = f.format ? formatCheck(f.format) : undefined;
+  const format = f.format ? (formatFailed ? () => false : formatCheck(f.format)) : undefined;
   const badFormat = f.format ? problem("format", `must be ${FORMAT_HINTS[f.format].noun}, like ${FORMAT_HINTS[f.format].example}`) : type;
   return (v) => {
     if (typeof v !== "string") return type;

@@ -22,6 +22,8 @@ export interface CompiledField {
    * `check` decides (and words the problem).
    */
   accepts?: FastAccept;
+  /** What generated code calls instead of `check` once `accepts` refused a value, where that knows more. */
+  rejected?: FieldCheck;
 }
 
 export type FastAccept =
@@ -93,6 +95,38 @@ function fastValues(accepts: FastAccept | undefined, i: number): string {
 // the runtime on every answer (about 120 instructions of the booking form's 500).
 const PLAIN = "plain = Object.getPrototypeOf === getPrototypeOf && Object.getPrototypeOf(data) === P;";
 
+// Up to this many optional fields, the value is one object literal per combination of those present (16).
+const SHAPES_UP_TO = 4;
+
+/**
+ * The code that builds `value` from the checked locals v0, v1 ..., keys in schema order. With few optional
+ * fields, a switch on which are present picks the one literal with exactly those keys: the object is made
+ * at its final shape in one allocation. Otherwise (or with a field named "__proto__", stored by setOwn)
+ * the leading required fields are one literal and the rest are stored in turn.
+ */
+function buildValue(fields: CompiledField[]): string {
+  const entry = (i: number) => `${JSON.stringify(fields[i]!.name)}: v${i}`;
+  const all = fields.map((_, i) => i);
+  const optional = all.filter((i) => !fields[i]!.required);
+  if (optional.length <= SHAPES_UP_TO && !fields.some((f) => f.name === "__proto__")) {
+    const mask = optional.map((i, bit) => `(v${i} === undefined ? 0 : ${1 << bit})`).join(" | ") || "0";
+    const cases = Array.from({ length: 1 << optional.length }, (_, present) => {
+      const keys = all.filter((i) => fields[i]!.required || present & (1 << optional.indexOf(i)));
+      return `  case ${present}: value = { ${keys.map(entry).join(", ")} }; break;`;
+    });
+    return `let value;\nswitch (${mask}) {\n${cases.join("\n")}\n}`;
+  }
+  let lead = 0;
+  while (lead < fields.length && fields[lead]!.required && fields[lead]!.name !== "__proto__") lead++;
+  const stores = all.slice(lead).map((i) => {
+    const f = fields[i]!;
+    const K = JSON.stringify(f.name);
+    const store = f.name === "__proto__" ? `setOwn(value, ${K}, v${i});` : `value[${K}] = v${i};`;
+    return f.required ? store : `if (v${i} !== undefined) ${store}`;
+  });
+  return [`const value = { ${all.slice(0, lead).map(entry).join(", ")} };`, ...stores].join("\n");
+}
+
 /**
  * The generated form, or undefined where code cannot be generated. Whether a value is the answer's own:
  * an object whose prototype is Object.prototype can only inherit what Object.prototype holds, so for a
@@ -114,22 +148,8 @@ export function generatedWalk(fields: CompiledField[]): Walk | undefined {
       f.required ? `} else { ${fail(`{ field: ${K}, rule: "required", message: missing${i} }`)} }` : "}",
     );
   });
-  // The value in schema order: the leading required fields (present in every valid answer) as one literal,
-  // so it is made with its final shape; the rest stored in turn. "__proto__" always through setOwn.
-  let lead = 0;
-  while (lead < fields.length && fields[lead]!.required && fields[lead]!.name !== "__proto__") lead++;
-  const literal = fields
-    .slice(0, lead)
-    .map((f, i) => `${JSON.stringify(f.name)}: v${i}`)
-    .join(", ");
-  const stores = fields.slice(lead).map((f, j) => {
-    const i = lead + j;
-    const K = JSON.stringify(f.name);
-    const store = f.name === "__proto__" ? `setOwn(value, ${K}, v${i});` : `value[${K}] = v${i};`;
-    return f.required ? store : `if (v${i} !== undefined) ${store}`;
-  });
   const setup = fields
-    .map((f, i) => `const check${i} = F[${i}].check, missing${i} = F[${i}].missing.message;${fastValues(f.accepts, i)}`)
+    .map((f, i) => `const check${i} = F[${i}].rejected ?? F[${i}].check, missing${i} = F[${i}].missing.message;${fastValues(f.accepts, i)}`)
     .join("\n");
   const body = `"use strict";
 ${setup}
@@ -138,8 +158,7 @@ return function validate(data) {
   let errors, v, p, plain${fields.map((_, i) => `, v${i}`).join("")};
 ${lines.join("\n")}
   if (errors !== undefined) return { ok: false, errors };
-  const value = { ${literal} };
-${stores.join("\n")}
+${buildValue(fields)}
   return { ok: true, value };
 };`;
   try {

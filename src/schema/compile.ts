@@ -24,13 +24,18 @@ export interface CompileOptions {
  * (describeFields checks it).
  */
 export function compileUncached(input: SchemaInput, options: CompileOptions = {}): CompiledValidator {
-  const fields: CompiledField[] = describeFields(input).map((f) => ({
-    name: f.name,
-    required: f.required,
-    missing: Object.freeze({ rule: "required" as const, message: `${f.label} is required` }),
-    check: compileFieldCheck(f),
-    accepts: fastAccept(f),
-  }));
+  const fields: CompiledField[] = describeFields(input).map((f) => {
+    const accepts = fastAccept(f);
+    return {
+      name: f.name,
+      required: f.required,
+      missing: Object.freeze({ rule: "required" as const, message: `${f.label} is required` }),
+      check: compileFieldCheck(f),
+      accepts,
+      // A fast test of the format alone that failed on a string has decided: the format is not run again.
+      rejected: accepts && ("regex" in accepts || "format" in accepts) ? compileFieldCheck(f, { formatFailed: true }) : undefined,
+    };
+  });
   return (options.generate === false ? undefined : generatedWalk(fields)) ?? closureWalk(fields);
 }
 

@@ -7,7 +7,14 @@ export { fromZod, ZodConversionError } from "./zod.js";
 export { toRequestedSchema, type SchemaInput } from "./normalize.js";
 export { checkSchema, hasErrors, InvalidSchemaError, type CheckOptions } from "./check.js";
 export { SCHEMA_RULES, type SchemaIssue, type SchemaRuleCode, type Severity } from "./rules.js";
-export { validateContent, type FieldError, type ValidationResult, type ValidationRule } from "./validate.js";
+export {
+  validateContent,
+  compileValidator,
+  type CompiledValidator,
+  type FieldError,
+  type ValidationResult,
+  type ValidationRule,
+} from "./validate.js";
 export { applyDefaults, type ApplyDefaultsOptions } from "./defaults.js";
 export { describeFields, humanize, type Field, type FieldKind, type FieldOption, type FieldConstraints } from "./fields.js";
 export { encodeForRevision, RevisionError } from "./encode.js";

@@ -253,3 +253,30 @@ test("text() fields from the builders compile like their JSON", () => {
     assert.deepEqual(validateContent(built, content), validateContent(raw, content));
   }
 });
+
+test("the value holds exactly the present fields, in schema order, for every combination of optional fields", () => {
+  // Required fields between optional ones; 3 optional fields (one literal per combination) and 6 (stored in turn).
+  const props = (names: string[]) => Object.fromEntries(names.map((n) => [n, { type: "string" as const }]));
+  for (const names of [
+    ["a", "b", "c", "d", "e"],
+    ["a", "b", "c", "d", "e", "f", "g", "h"],
+  ]) {
+    const required = ["b", "d"];
+    const check = bothBuilds({ type: "object", properties: props(names), required });
+    const optional = names.filter((n) => !required.includes(n));
+    for (let present = 0; present < 1 << optional.length; present++) {
+      const answer: Record<string, string> = { d: "D", b: "B", extra: "x" };
+      optional.forEach((n, bit) => {
+        if (present & (1 << bit)) answer[n] = n.toUpperCase();
+      });
+      const result = check(answer);
+      assert.ok(result.ok);
+      const expected = names.filter((n) => n in answer);
+      assert.deepEqual(Object.keys(result.value), expected);
+      assert.deepEqual(
+        Object.values(result.value),
+        expected.map((n) => n.toUpperCase()),
+      );
+    }
+  }
+});
