@@ -1,5 +1,5 @@
 // Build a form, check it for a protocol revision, validate an answer. Run: npx tsx examples/schema-basics.ts
-import { checkSchema, choice, form, validateContent, yesNo, text, type Infer } from "mcp-elicit/schema";
+import { checkSchema, choice, compileValidator, form, validateContent, yesNo, text, type Infer } from "mcp-elicit/schema";
 
 const booking = form({
   confirmBooking: yesNo({ description: "Confirm the booking (Flights + Hotel = $3,000)" }),
@@ -21,3 +21,8 @@ if (good.ok) {
   const value: Booking = good.value;
   console.log(value); // -> { confirmBooking: true, email: 'ana@example.com' }
 }
+
+// A form checked again and again (each keystroke, each answer): compile it once and call the validator.
+// validateContent does the same through a cache keyed by the schema object.
+const checkBooking = compileValidator(booking);
+console.log(checkBooking({ confirmBooking: false, email: "ana@example.com", seatPreference: "aisle" }).ok); // -> true
