@@ -1,14 +1,15 @@
 // One compiled form per schema object: what ctx.elicit needs from a form (the normalized requested
-// schema, its fields, each revision's encoding, the fields with defaults), worked out once and kept
+// schema, its fields, its validator, each revision's encoding, the fields with defaults), worked out once and kept
 // for as long as the form object lives. Builder forms, raw JSON schemas and zod objects alike: forms
 // are usually module-level constants asked again and again, and on 2026-07-28 on every replay.
-import { applyDefaults } from "./defaults.js";
+import { compileValidator } from "./compile.js";
 import { encodeForRevision } from "./encode.js";
 import { describeFields, type Field } from "./fields.js";
 import type { Infer } from "./infer.js";
 import { toRequestedSchema, type SchemaInput } from "./normalize.js";
-import type { FormContent, ProtocolRevision, RequestedSchema } from "./types.js";
-import { validateContent, type ValidationResult } from "./validate.js";
+import type { ProtocolRevision, RequestedSchema } from "./types.js";
+import { getOwn, setOwn } from "./own.js";
+import type { ValidationResult } from "./validate.js";
 
 export interface CompiledForm<S extends SchemaInput = SchemaInput> {
   /** The form as a requested schema (zod converted once). */
@@ -17,10 +18,11 @@ export interface CompiledForm<S extends SchemaInput = SchemaInput> {
   readonly fields: readonly Field[];
   /** The form as `protocol` writes it; throws RevisionError when that revision cannot carry a field. */
   encoded(protocol: ProtocolRevision): RequestedSchema;
-  /** validateContent against the form. */
-  validate(content: unknown): ValidationResult<Infer<S>>;
-  /** The valid content with each default the person left out filled in (applyDefaults). */
-  withDefaults(content: Infer<S>): Infer<S>;
+  /**
+   * validateContent against the form; a valid answer's value (a fresh object, only the form's fields)
+   * has each default the person left out filled in, as applyDefaults fills them.
+   */
+  accept(content: unknown): ValidationResult<Infer<S>>;
 }
 
 const compiled = new WeakMap<object, CompiledForm>();
@@ -41,6 +43,8 @@ export function compileForm<S extends SchemaInput>(input: S): CompiledForm<S> {
   const schema = toRequestedSchema(input);
   const fields = describeFields(schema);
   const encodings = new Map<ProtocolRevision, RequestedSchema>();
+  const validator = compileValidator(schema);
+  const defaulted = fields.filter((f) => f.default !== undefined);
   const form: CompiledForm<S> = {
     schema,
     fields,
@@ -52,9 +56,16 @@ export function compileForm<S extends SchemaInput>(input: S): CompiledForm<S> {
       }
       return encoded;
     },
-    validate: (content) => validateContent(schema, content) as ValidationResult<Infer<S>>,
-    // Always a copy: the tool gets an object of its own, never one the journal or the client still holds.
-    withDefaults: (content) => applyDefaults(schema, content as FormContent) as Infer<S>,
+    accept(content) {
+      const result = validator(content);
+      // The validator's value is already the tool's own object (never the journal's or the client's): filled in place.
+      if (result.ok) {
+        for (const f of defaulted) {
+          if (getOwn(result.value, f.name) === undefined) setOwn(result.value, f.name, Array.isArray(f.default) ? [...f.default] : f.default);
+        }
+      }
+      return result as ValidationResult<Infer<S>>;
+    },
   };
   compiled.set(input, form as CompiledForm);
   return form;

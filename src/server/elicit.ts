@@ -94,9 +94,9 @@ export async function elicitValidated<S extends SchemaInput>(
     let errors: FieldError[];
     if (action !== "accept") errors = [{ field: "", rule: "object", message: "The client's answer was not a valid elicitation result" }];
     else {
-      const checked = compiled.validate(answered);
+      const checked = compiled.accept(answered);
       if (checked.ok) {
-        const content = compiled.withDefaults(checked.value);
+        const content = checked.value;
         // The schema's rules hold; now the tool's own.
         errors = validate ? problemsOf(validate(content)) : [];
         if (errors.length === 0) return { action: "accept", content };

@@ -64,10 +64,10 @@ export function liveInputs(
   const keepAlive = new ProgressKeepAlive(ctx, settings.progressIntervalMs);
   const { timeoutMs } = settings;
   const urlMode = supports("elicitation.url");
-  return withAsk({
-    ...urlInputs(urlCall, server, ctx, protocol, (call, ask) =>
-      liveUrlFlow(server, ctx, protocol, urlMode, keepAlive, call, ask, { timeoutMs }),
-    ),
+  const url = urlInputs(urlCall, server, ctx, protocol, (call, ask) =>
+    liveUrlFlow(server, ctx, protocol, urlMode, keepAlive, call, ask, { timeoutMs }),
+  );
+  return withAsk(url, {
     supports,
     elicit(message, form, opts = {}) {
       if (!supports("elicitation.form")) {
@@ -108,8 +108,8 @@ export function replayInputs(
 ): ClientInputs {
   const caps = clientCapabilities(server, ctx, "2026-07-28");
   const urlMode = supportsFeature(caps, "2026-07-28", "elicitation.url");
-  return withAsk({
-    ...urlInputs(urlCall, server, ctx, "2026-07-28", (call, ask) => replayUrlFlow(ctx, run, urlMode, call, ask)),
+  const url = urlInputs(urlCall, server, ctx, "2026-07-28", (call, ask) => replayUrlFlow(ctx, run, urlMode, call, ask));
+  return withAsk(url, {
     supports: (feature) => supportsFeature(caps, "2026-07-28", feature),
     elicit(message, form, opts = {}) {
       const ask = (params: Record<string, unknown>, attempt: number) =>
@@ -137,10 +137,18 @@ const askForm = (field: FieldBuilder<unknown, boolean>) => {
   return made;
 };
 
-/** ctx.ask in terms of ctx.elicit: a one-field form whose accepted answer is the field's value. */
-function withAsk(inputs: Omit<ClientInputs, "ask">): ClientInputs {
-  // Added to the object just made rather than spread into a copy: contexts are made on every call and round.
+/**
+ * The inputs of one call: the form, sampling and roots methods, the URL-mode ones, and ctx.ask in terms
+ * of ctx.elicit (a one-field form whose accepted answer is the field's value).
+ */
+function withAsk(url: UrlInputs, inputs: Omit<ClientInputs, "ask" | keyof UrlInputs>): ClientInputs {
+  // Copied onto the object just made, never spread into a new literal with more keys after the spread:
+  // V8 builds that literal on a slow path, about 3 µs, and a context is made on every call and round.
+  const { elicitUrl, connect, collect } = url;
   return Object.assign(inputs, {
+    elicitUrl,
+    connect,
+    collect,
     async ask(message, field, options = {}) {
       const { validate, ...rest } = options;
       type Answer = { answer?: never };
@@ -150,5 +158,5 @@ function withAsk(inputs: Omit<ClientInputs, "ask">): ClientInputs {
       });
       return outcome.action === "accept" ? { action: "accept", content: (outcome.content as Answer).answer as never } : outcome;
     },
-  } satisfies Pick<ClientInputs, "ask">);
+  } satisfies Pick<ClientInputs, "ask" | keyof UrlInputs>);
 }

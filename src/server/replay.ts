@@ -77,7 +77,7 @@ export class ReplayRun {
     if (this.used.has(key)) throw new Error(`Input key "${key}" is used twice in one tool call; give each question its own key.`);
     this.used.add(key);
     // The same handler code builds the same params object, so plain JSON order is stable here.
-    const fingerprint = sha256(method + paramsJson(params)).slice(0, 16);
+    const fingerprint = sha256(method + paramsText(params)).slice(0, 16);
     if (Object.hasOwn(this.journal.answers, key)) {
       if (this.journal.asked[key] !== fingerprint) throw new ReplayMismatchError(key);
       return Promise.resolve(this.journal.answers[key] as T);
@@ -136,18 +136,34 @@ export class ReplayRun {
   }
 }
 
+// The digest of each shared encoding a request carried (compiled.ts), kept as long as the encoding lives.
+const encodedDigests = new WeakMap<object, string>();
+
+/** A short stand-in for a form's encoding: its digest, worked out once per encoding object. */
+function encodedStandIn(value: object): string | undefined {
+  let digest = encodedDigests.get(value);
+  if (digest === undefined) {
+    const json = encodedJson(value);
+    if (json === undefined) return undefined;
+    encodedDigests.set(value, (digest = `#${sha256(json)}`));
+  }
+  return digest;
+}
+
 /**
- * JSON.stringify(params), the same text, taking a compiled form's encoding from its cache: a form's
- * JSON is most of an elicitation's params and would otherwise be written out again on every round.
+ * The text a request's fingerprint hashes: JSON.stringify(params), except that a compiled form's
+ * encoding (most of an elicitation's params) is written as the digest of its JSON. The stand-in starts
+ * with "#", which no JSON value does, so it cannot be mistaken for one; and the text stays short, so
+ * fingerprinting a replayed question does not build and hash the whole form again on every round.
  */
-function paramsJson(params: Record<string, unknown>): string {
+function paramsText(params: Record<string, unknown>): string {
   let text = "";
   for (const key in params) {
     if (!Object.hasOwn(params, key)) continue;
     const value = params[key];
     let json: string | undefined;
     if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") json = JSON.stringify(value);
-    else if (typeof value === "object" && value !== null) json = encodedJson(value);
+    else if (typeof value === "object" && value !== null) json = encodedStandIn(value);
     // Anything else (undefined, toJSON, nested params) takes the plain path.
     if (json === undefined) return JSON.stringify(params);
     text += `${text ? "," : "{"}${JSON.stringify(key)}:${json}`;
