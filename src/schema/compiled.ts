@@ -61,7 +61,8 @@ export function compileForm<S extends SchemaInput>(input: S): CompiledForm<S> {
       // The validator's value is already the tool's own object (never the journal's or the client's): filled in place.
       if (result.ok) {
         for (const f of defaulted) {
-          if (getOwn(result.value, f.name) === undefined) setOwn(result.value, f.name, Array.isArray(f.default) ? [...f.default] : f.default);
+          if (getOwn(result.value, f.name) === undefined)
+            setOwn(result.value, f.name, Array.isArray(f.default) ? [...f.default] : f.default);
         }
       }
       return result as ValidationResult<Infer<S>>;
