@@ -19,6 +19,8 @@ export class StepBusyError extends ToolError {
   }
 }
 
+const parseResult = (text: string | undefined) => (text === undefined ? undefined : (JSON.parse(text) as CallToolResult));
+
 export class CallLedger {
   constructor(
     private readonly store: KeyValueStore,
@@ -38,13 +40,14 @@ export class CallLedger {
     if ((await this.latestRound(call)) < round) await this.store.set(`round:${call}`, String(round), this.ttlMs);
   }
 
-  async result(call: string): Promise<CallToolResult | undefined> {
-    const text = await this.store.get(`done:${call}`);
-    return text === undefined ? undefined : (JSON.parse(text) as CallToolResult);
+  /** The call's final result (when it finished) and its latest round, read together: one wait, not two. */
+  async status(call: string): Promise<{ done?: CallToolResult; latest: number }> {
+    const [done, round] = await Promise.all([this.store.get(`done:${call}`), this.store.get(`round:${call}`)]);
+    return { done: parseResult(done), latest: Number(round ?? 0) };
   }
 
-  async recordResult(call: string, result: CallToolResult): Promise<void> {
-    await this.store.add(`done:${call}`, JSON.stringify(result), this.ttlMs);
+  recordResult(call: string, result: CallToolResult): Promise<unknown> {
+    return this.store.add(`done:${call}`, JSON.stringify(result), this.ttlMs);
   }
 
   /**

@@ -23,8 +23,7 @@ export class ReplayCalls {
   /** Opens a requestState (for the state guard) and checks it against the ledger: a finished call answers with its result, an old round is refused. */
   async open(ctx: ServerContext, tool: string, args: unknown, state: string): Promise<OpenedCall> {
     const journal = open<Journal>(state, this.binding(ctx, tool, args), this.sealOptions);
-    // Both records at once: one wait instead of two in a row (one store round trip on Redis or SQLite).
-    const [done, latest] = await Promise.all([this.ledger.result(journal.call), this.ledger.latestRound(journal.call)]);
+    const { done, latest } = await this.ledger.status(journal.call);
     if (done) return { journal, done };
     if (journal.round < latest) {
       throw new StateError(

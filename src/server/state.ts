@@ -10,7 +10,6 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 const DEFLATE_ABOVE = 1024;
 const HEADER = Buffer.from([VERSION]);
-const STORED = Buffer.from([0]);
 const DEFLATED = Buffer.from([1]);
 
 /** Default ceiling on one sealed requestState, in bytes of its base64url text. */
@@ -71,12 +70,22 @@ function decodeKeyString(key: string): Buffer {
 
 /** Stable JSON (sorted keys) so equal arguments hash equally whatever their key order. */
 export function stableStringify(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableStringify).join(",")}]`;
+  if (Array.isArray(value)) {
+    let text = "[";
+    for (let i = 0; i < value.length; i++) text += (i ? "," : "") + stableStringify(value[i]);
+    return `${text}]`;
+  }
   if (value && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableStringify(v)}`).join(",")}}`;
+    const object = value as Record<string, unknown>;
+    // Keys compared as strings by code unit (the default sort), the same order whatever order they came in.
+    const keys = Object.keys(object).sort();
+    let text = "{";
+    for (const key of keys) {
+      const v = object[key];
+      if (v === undefined) continue;
+      text += `${text.length > 1 ? "," : ""}${JSON.stringify(key)}:${stableStringify(v)}`;
+    }
+    return `${text}}`;
   }
   return JSON.stringify(value ?? null);
 }
@@ -136,12 +145,19 @@ interface Envelope<T> {
  */
 export class RecentStates {
   private readonly texts = new Map<string, string>();
-  constructor(private readonly max = 512) {}
+  /** The tokens remembered, oldest first from `next`: the one to forget when a new one comes. */
+  private readonly order: (string | undefined)[];
+  private next = 0;
+  constructor(max = 512) {
+    this.order = new Array<string | undefined>(max).fill(undefined);
+  }
 
   remember(token: string, text: string): void {
+    const oldest = this.order[this.next];
+    if (oldest !== undefined) this.texts.delete(oldest);
+    this.order[this.next] = token;
+    this.next = (this.next + 1) % this.order.length;
     this.texts.set(token, text);
-    // A Map iterates in insertion order: the first key is the oldest.
-    if (this.texts.size > this.max) this.texts.delete(this.texts.keys().next().value!);
   }
 
   text(token: string): string | undefined {
@@ -174,11 +190,11 @@ export function seal<T>(data: T, binding: StateBinding, options: SealOptions): s
   const deflate = json.length > DEFLATE_ABOVE;
   const iv = nextIv();
   const cipher = createCipheriv("aes-256-gcm", options.key, iv);
-  // GCM is a stream cipher: the flag byte and the body go through update one after the other, with no concat.
-  const flag = cipher.update(deflate ? DEFLATED : STORED);
-  const body = cipher.update(deflate ? deflateRawSync(json) : Buffer.from(json));
+  // The flag byte and the body are encrypted in one pass: a stored body as text after a NUL (UTF-8
+  // writes it as the byte 0), so the JSON is never copied into a Buffer of its own first.
+  const body = deflate ? cipher.update(Buffer.concat([DEFLATED, deflateRawSync(json)])) : cipher.update(`\u0000${json}`, "utf8");
   cipher.final();
-  const token = Buffer.concat([HEADER, iv, flag, body, cipher.getAuthTag()]).toString("base64url");
+  const token = Buffer.concat([HEADER, iv, body, cipher.getAuthTag()]).toString("base64url");
   const max = options.maxBytes ?? DEFAULT_MAX_STATE_BYTES;
   if (token.length > max) {
     throw new StateError(
@@ -223,11 +239,12 @@ function decryptEnvelope<T>(token: string, options: SealOptions, max: number): E
 
 export function open<T>(token: unknown, binding: StateBinding, options: SealOptions): T {
   const max = options.maxBytes ?? DEFAULT_MAX_STATE_BYTES;
-  if (typeof token !== "string" || !/^[A-Za-z0-9_-]+$/.test(token))
-    throw new StateError("malformed", "requestState is not a state this server issued (not base64url text).");
+  if (typeof token !== "string") throw new StateError("malformed", "requestState is not a state this server issued (not text).");
   if (token.length > max) throw new StateError("too-large", `requestState is ${token.length} bytes, over the limit of ${max}.`);
-  // A state this process sealed is string-equal to its token; anything else is decrypted and authenticated.
+  // A state this process sealed is string-equal to its token; anything else is checked, decrypted and authenticated.
   const recent = options.recent?.text(token);
+  if (recent === undefined && !/^[A-Za-z0-9_-]+$/.test(token))
+    throw new StateError("malformed", "requestState is not a state this server issued (not base64url text).");
   const envelope = recent !== undefined ? (JSON.parse(recent) as Envelope<T>) : decryptEnvelope<T>(token, options, max);
   if (!envelope) throw new StateError("tampered", "requestState failed its integrity check: it was modified, or sealed with another key.");
   if ((options.now ?? Date.now()) > envelope.e)
