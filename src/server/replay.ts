@@ -79,7 +79,9 @@ export class ReplayRun {
     // The same handler code builds the same params object, so plain JSON order is stable here.
     const fingerprint = sha256(method + paramsText(params)).slice(0, 16);
     if (Object.hasOwn(this.journal.answers, key)) {
-      if (this.journal.asked[key] !== fingerprint) throw new ReplayMismatchError(key);
+      const asked = this.journal.asked[key];
+      // A state sealed before fingerprints took the form's digest hashed the params' whole JSON text.
+      if (asked !== fingerprint && asked !== sha256(method + JSON.stringify(params)).slice(0, 16)) throw new ReplayMismatchError(key);
       return Promise.resolve(this.journal.answers[key] as T);
     }
     setOwn(this.journal.asked, key, fingerprint);

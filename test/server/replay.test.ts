@@ -2,7 +2,9 @@
 // journal, and refused when the handler asks something else or uses a key twice.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { compileForm } from "../../src/schema/compiled.js";
 import { emptyJournal, ReplayMismatchError, ReplayRun, type Journal } from "../../src/server/replay.js";
+import { sha256 } from "../../src/server/state.js";
 
 const ask = (run: ReplayRun, message: string, key?: string) => run.request<{ action: string }>("elicitation/create", { message }, key);
 
@@ -28,6 +30,31 @@ test("a replayed handler that asks something else for a recorded key gets Replay
   await assert.rejects(
     changed.run(async () => ask(changed, "Book Paris?")),
     (e: unknown) => e instanceof ReplayMismatchError && /asked something different for "elicit-1"/.test(e.message),
+  );
+});
+
+test("a form's question is fingerprinted by its encoding's digest; a state from before that (whole JSON) is still answered", async () => {
+  const requestedSchema = compileForm({ type: "object", properties: { ok: { type: "boolean" } } }).encoded("2026-07-28");
+  const params = { message: "Proceed?", requestedSchema, mode: "form" };
+  const askForm = (run: ReplayRun) => run.request<{ action: string }>("elicitation/create", params);
+  const run = new ReplayRun(emptyJournal());
+  const outcome = await run.run(async () => askForm(run));
+  assert.equal(outcome.kind, "input_required");
+  if (outcome.kind !== "input_required") return;
+  const legacy = sha256(`elicitation/create${JSON.stringify(params)}`).slice(0, 16);
+  assert.notEqual(outcome.journal.asked["elicit-1"], legacy, "the form is not hashed as its whole JSON text");
+  for (const asked of [outcome.journal.asked["elicit-1"]!, legacy]) {
+    const again = new ReplayRun({ ...outcome.journal, asked: { "elicit-1": asked }, answers: { "elicit-1": { action: "accept" } } });
+    assert.deepEqual(await again.run(async () => askForm(again)), { kind: "done", result: { action: "accept" } });
+  }
+  const other = new ReplayRun({
+    ...outcome.journal,
+    asked: { "elicit-1": "AAAAAAAAAAAAAAAA" },
+    answers: { "elicit-1": { action: "accept" } },
+  });
+  await assert.rejects(
+    other.run(async () => askForm(other)),
+    ReplayMismatchError,
   );
 });
 
