@@ -1,7 +1,7 @@
 // One compiled form per schema object: what ctx.elicit needs from a form (the normalized requested
-// schema, its fields, its validator, each revision's encoding, the fields with defaults), worked out once and kept
-// for as long as the form object lives. Builder forms, raw JSON schemas and zod objects alike: forms
-// are usually module-level constants asked again and again, and on 2026-07-28 on every replay.
+// schema, its fields, its validator, each revision's encoding, the fields with defaults), worked out
+// once and kept for as long as the form object lives. Builder forms, raw JSON schemas and zod objects
+// alike: forms are usually module-level constants asked again and again, and on 2026-07-28 on every replay.
 import { compileValidator } from "./compile.js";
 import { encodeForRevision } from "./encode.js";
 import { describeFields, type Field } from "./fields.js";

@@ -67,7 +67,7 @@ export function liveInputs(
   const url = urlInputs(urlCall, server, ctx, protocol, (call, ask) =>
     liveUrlFlow(server, ctx, protocol, urlMode, keepAlive, call, ask, { timeoutMs }),
   );
-  return withAsk(url, {
+  return callInputs(url, {
     supports,
     elicit(message, form, opts = {}) {
       if (!supports("elicitation.form")) {
@@ -109,7 +109,7 @@ export function replayInputs(
   const caps = clientCapabilities(server, ctx, "2026-07-28");
   const urlMode = supportsFeature(caps, "2026-07-28", "elicitation.url");
   const url = urlInputs(urlCall, server, ctx, "2026-07-28", (call, ask) => replayUrlFlow(ctx, run, urlMode, call, ask));
-  return withAsk(url, {
+  return callInputs(url, {
     supports: (feature) => supportsFeature(caps, "2026-07-28", feature),
     elicit(message, form, opts = {}) {
       const ask = (params: Record<string, unknown>, attempt: number) =>
@@ -141,7 +141,7 @@ const askForm = (field: FieldBuilder<unknown, boolean>) => {
  * The inputs of one call: the form, sampling and roots methods, the URL-mode ones, and ctx.ask in terms
  * of ctx.elicit (a one-field form whose accepted answer is the field's value).
  */
-function withAsk(url: UrlInputs, inputs: Omit<ClientInputs, "ask" | keyof UrlInputs>): ClientInputs {
+function callInputs(url: UrlInputs, inputs: Omit<ClientInputs, "ask" | keyof UrlInputs>): ClientInputs {
   // Copied onto the object just made, never spread into a new literal with more keys after the spread:
   // V8 builds that literal on a slow path, about 3 µs, and a context is made on every call and round.
   const { elicitUrl, connect, collect } = url;

@@ -19,8 +19,6 @@ export class StepBusyError extends ToolError {
   }
 }
 
-const parseResult = (text: string | undefined) => (text === undefined ? undefined : (JSON.parse(text) as CallToolResult));
-
 export class CallLedger {
   constructor(
     private readonly store: KeyValueStore,
@@ -43,7 +41,7 @@ export class CallLedger {
   /** The call's final result (when it finished) and its latest round, read together: one wait, not two. */
   async status(call: string): Promise<{ done?: CallToolResult; latest: number }> {
     const [done, round] = await Promise.all([this.store.get(`done:${call}`), this.store.get(`round:${call}`)]);
-    return { done: parseResult(done), latest: Number(round ?? 0) };
+    return { done: done === undefined ? undefined : (JSON.parse(done) as CallToolResult), latest: Number(round ?? 0) };
   }
 
   recordResult(call: string, result: CallToolResult): Promise<unknown> {

@@ -44,7 +44,11 @@ test("a form's question is fingerprinted by its encoding's digest; a state from 
   const legacy = sha256(`elicitation/create${JSON.stringify(params)}`).slice(0, 16);
   assert.notEqual(outcome.journal.asked["elicit-1"], legacy, "the form is not hashed as its whole JSON text");
   for (const asked of [outcome.journal.asked["elicit-1"]!, legacy]) {
-    const again = new ReplayRun({ ...outcome.journal, asked: { "elicit-1": asked }, answers: { "elicit-1": { action: "accept" } } });
+    const again: ReplayRun = new ReplayRun({
+      ...outcome.journal,
+      asked: { "elicit-1": asked },
+      answers: { "elicit-1": { action: "accept" } },
+    });
     assert.deepEqual(await again.run(async () => askForm(again)), { kind: "done", result: { action: "accept" } });
   }
   const other = new ReplayRun({
