@@ -149,6 +149,7 @@ export class RecentStates {
   private readonly order: (string | undefined)[];
   private next = 0;
   constructor(max = 512) {
+    if (!Number.isInteger(max) || max < 1) throw new RangeError(`RecentStates holds a whole number of tokens, at least 1; got ${max}`);
     this.order = new Array<string | undefined>(max).fill(undefined);
   }
 
