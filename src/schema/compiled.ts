@@ -26,12 +26,12 @@ export interface CompiledForm<S extends SchemaInput = SchemaInput> {
 }
 
 const compiled = new WeakMap<object, CompiledForm>();
-// The JSON text of each encoding handed out: they are shared and never changed, and a replayed
-// ctx.elicit fingerprints what it asks on every round.
-const encodedTexts = new WeakMap<object, string>();
+// Each encoding handed out: shared and never changed, so what is worked out from one (a replayed
+// ctx.elicit fingerprints what it asks on every round) can be kept per encoding object.
+const handedOut = new WeakSet<object>();
 
-/** JSON.stringify of an encoding `encoded()` returned (kept, since it never changes); undefined for any other object. */
-export const encodedJson = (value: object): string | undefined => encodedTexts.get(value);
+/** Whether `value` is an encoding `encoded()` returned. */
+export const isSharedEncoding = (value: object): boolean => handedOut.has(value);
 
 /**
  * The compiled form of `input`, made on first use. Throws InvalidSchemaError (or ZodConversionError)
@@ -52,7 +52,7 @@ export function compileForm<S extends SchemaInput>(input: S): CompiledForm<S> {
       let encoded = encodings.get(protocol);
       if (!encoded) {
         encodings.set(protocol, (encoded = encodeForRevision(schema, protocol)));
-        encodedTexts.set(encoded, JSON.stringify(encoded));
+        handedOut.add(encoded);
       }
       return encoded;
     },

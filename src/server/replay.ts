@@ -2,7 +2,7 @@
 // each input request it makes is answered from the journal when the answer is known, and otherwise
 // suspends the run. Requests made in the same tick (Promise.all) go out together in one round.
 import { randomUUID } from "node:crypto";
-import { encodedJson } from "../schema/compiled.js";
+import { isSharedEncoding } from "../schema/compiled.js";
 import { setOwn } from "../schema/own.js";
 import { sha256 } from "./state.js";
 import { ToolError } from "./tool-error.js";
@@ -145,9 +145,8 @@ const encodedDigests = new WeakMap<object, string>();
 function encodedStandIn(value: object): string | undefined {
   let digest = encodedDigests.get(value);
   if (digest === undefined) {
-    const json = encodedJson(value);
-    if (json === undefined) return undefined;
-    encodedDigests.set(value, (digest = `#${sha256(json)}`));
+    if (!isSharedEncoding(value)) return undefined;
+    encodedDigests.set(value, (digest = `#${sha256(JSON.stringify(value))}`));
   }
   return digest;
 }
