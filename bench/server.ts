@@ -23,6 +23,7 @@ import { createElicitation } from "../dist/server/index.js";
 import { bookingSchema } from "../test/helpers/seeds.js";
 import {
   benchRoundTrips,
+  callOnce,
   checkTools,
   formatRoundTrips,
   loadLine,
@@ -185,6 +186,8 @@ export interface ServerBenchResult {
   roundTrips: RoundTripRow[];
   flows: FlowRow[];
   heap: { before: number; after: number; afterGc: number | undefined; flowRuns: number };
+  /** Heap bytes each finished call leaves behind (in-memory, 2026-07-28, after gc), ours and raw. */
+  keptPerCall?: { ours: number; raw: number; calls: number };
 }
 
 /** `global.gc`, when the runtime lets us switch it on. */
@@ -194,6 +197,29 @@ function getGc(): (() => void) | undefined {
     return runInNewContext("gc") as () => void;
   } catch {
     return undefined;
+  }
+}
+
+const KEPT_CALLS = 10_000;
+
+/**
+ * What a finished 2026-07-28 call leaves in the heap: ours keeps the call ledger's record of its
+ * result (for as long as any of its states can come back, 31 minutes by default); raw keeps nothing.
+ */
+async function keptPerCall(gc: () => void): Promise<ServerBenchResult["keptPerCall"]> {
+  const setup = await open("memory", "modern");
+  try {
+    const kept = async (tool: string) => {
+      for (let i = 0; i < 2000; i++) await callOnce(setup.client, tool); // warm, and the caches filled
+      gc();
+      const before = process.memoryUsage().heapUsed;
+      for (let i = 0; i < KEPT_CALLS; i++) await callOnce(setup.client, tool);
+      gc();
+      return (process.memoryUsage().heapUsed - before) / KEPT_CALLS;
+    };
+    return { raw: await kept("raw"), ours: await kept("ours"), calls: KEPT_CALLS };
+  } finally {
+    await setup.close();
   }
 }
 
@@ -235,7 +261,8 @@ export async function benchServer(): Promise<ServerBenchResult> {
     gc();
     afterGc = process.memoryUsage().heapUsed;
   }
-  return { roundTrips, flows, heap: { before, after, afterGc, flowRuns } };
+  const kept = gc && (await keptPerCall(gc));
+  return { roundTrips, flows, heap: { before, after, afterGc, flowRuns }, ...(kept && { keptPerCall: kept }) };
 }
 
 export function formatServerTables(r: ServerBenchResult): string {
@@ -296,5 +323,11 @@ export function formatServerTables(r: ServerBenchResult): string {
     perRound,
     "",
     heapNote,
+    ...(r.keptPerCall
+      ? [
+          `heap kept per finished call (in-memory, 2026-07-28, ${r.keptPerCall.calls} calls, after gc): ours ${r.keptPerCall.ours.toFixed(0)} B ` +
+            `(the call ledger's record of the result, kept 31 min), raw ${r.keptPerCall.raw.toFixed(0)} B`,
+        ]
+      : []),
   ].join("\n");
 }
