@@ -190,11 +190,19 @@ export interface ServerBenchResult {
   keptPerCall?: { ours: number; raw: number; calls: number };
 }
 
-/** `global.gc`, when the runtime lets us switch it on. */
-function getGc(): (() => void) | undefined {
+/**
+ * A full collection, when the runtime lets us switch `gc` on, after a turn of the event loop: an
+ * in-memory connection runs call after call as promise callbacks of one task, and V8 keeps the target of
+ * every WeakRef made in a task (AbortSignal.any makes them) until that task ends.
+ */
+function getGc(): (() => Promise<void>) | undefined {
   try {
     setFlagsFromString("--expose-gc");
-    return runInNewContext("gc") as () => void;
+    const gc = runInNewContext("gc") as () => void;
+    return async () => {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      gc();
+    };
   } catch {
     return undefined;
   }
@@ -206,15 +214,15 @@ const KEPT_CALLS = 10_000;
  * What a finished 2026-07-28 call leaves in the heap: ours keeps the call ledger's record of its
  * result (for as long as any of its states can come back, 31 minutes by default); raw keeps nothing.
  */
-async function keptPerCall(gc: () => void): Promise<ServerBenchResult["keptPerCall"]> {
+async function keptPerCall(gc: () => Promise<void>): Promise<ServerBenchResult["keptPerCall"]> {
   const setup = await open("memory", "modern");
   try {
     const kept = async (tool: string) => {
       for (let i = 0; i < 2000; i++) await callOnce(setup.client, tool); // warm, and the caches filled
-      gc();
+      await gc();
       const before = process.memoryUsage().heapUsed;
       for (let i = 0; i < KEPT_CALLS; i++) await callOnce(setup.client, tool);
-      gc();
+      await gc();
       return (process.memoryUsage().heapUsed - before) / KEPT_CALLS;
     };
     return { raw: await kept("raw"), ours: await kept("ours"), calls: KEPT_CALLS };
@@ -238,7 +246,7 @@ export async function benchServer(): Promise<ServerBenchResult> {
 
   const gc = getGc();
   const flows: FlowRow[] = [];
-  gc?.();
+  await gc?.();
   const before = process.memoryUsage().heapUsed;
   let flowRuns = 0;
   for (const [kind, era] of [
@@ -258,7 +266,7 @@ export async function benchServer(): Promise<ServerBenchResult> {
   const after = process.memoryUsage().heapUsed;
   let afterGc: number | undefined;
   if (gc) {
-    gc();
+    await gc();
     afterGc = process.memoryUsage().heapUsed;
   }
   const kept = gc && (await keptPerCall(gc));
