@@ -9,7 +9,7 @@ export interface MemoryStoreOptions {
 
 /**
  * Written by each store, read by none. JSON.stringify and template strings hand back a string as a
- * tree of pieces (a finished call's result: five objects), and V8 keeps it so until something needs it
+ * tree of pieces (a finished call's result: several objects), and V8 keeps it so until something needs it
  * in one piece; a number conversion is such a thing (the trick of the flatstr package). Assigned here,
  * the conversion cannot be optimized away.
  */
