@@ -198,12 +198,15 @@ describe("serveHttp with auth", () => {
   });
 
   test("an expired token: 401 invalid_token", async () => {
-    const shortLived = await startOpenIdProvider({ accessTokenTtlS: 1 });
+    // exp is in whole seconds from a whole-second iat, so a 3-second token lives 2 to 3 seconds: long
+    // enough to be used once on a busy machine (a 1-second one could expire before its first use).
+    const shortLived = await startOpenIdProvider({ accessTokenTtlS: 3 });
     const strict = await serveHttp(factory(), { auth: { issuer: shortLived.issuer, clockToleranceS: 0 } });
     try {
       const t = await token("alice", ["mcp:tools"], strict.url.href, shortLived.issuer);
       assert.equal((await raw({ authorization: `Bearer ${t}` }, strict.url, INITIALIZE)).status, 200);
-      await sleep(2100); // past the token's one-second lifetime (exp is whole seconds)
+      const { exp } = (await import("jose")).decodeJwt(t);
+      await sleep(exp! * 1000 - Date.now() + 100); // just past its expiry
       const { status, challenge } = await raw({ authorization: `Bearer ${t}` }, strict.url, INITIALIZE);
       assert.equal(status, 401);
       assert.match(challenge, /The access token has expired/);
