@@ -24,12 +24,15 @@ export function memoryStore(options: MemoryStoreOptions = {}): KeyValueStore {
   const expiries = new Map<string, number>();
   const start = Date.now();
   const now = () => Date.now() - start;
+  const forget = (key: string) => {
+    values.delete(key);
+    expiries.delete(key);
+  };
   const live = (key: string) => {
     const value = values.get(key);
     if (value === undefined) return undefined;
     if (expiries.get(key)! > now()) return value;
-    values.delete(key);
-    expiries.delete(key);
+    forget(key);
     return undefined;
   };
   const put = (key: string, value: string, ttlMs: number) => {
@@ -39,11 +42,7 @@ export function memoryStore(options: MemoryStoreOptions = {}): KeyValueStore {
   };
   const sweep = setInterval(() => {
     const at = now();
-    for (const [key, expires] of expiries) {
-      if (expires > at) continue;
-      values.delete(key);
-      expiries.delete(key);
-    }
+    for (const [key, expires] of expiries) if (expires <= at) forget(key);
   }, options.sweepMs ?? 60_000);
   sweep.unref();
   return {
@@ -59,8 +58,7 @@ export function memoryStore(options: MemoryStoreOptions = {}): KeyValueStore {
       put(key, value, ttlMs);
     },
     async delete(key) {
-      values.delete(key);
-      expiries.delete(key);
+      forget(key);
     },
     async keys(prefix) {
       return [...values.keys()].filter((key) => key.startsWith(prefix) && live(key) !== undefined);
