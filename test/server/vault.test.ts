@@ -3,7 +3,7 @@
 // tokens refreshed at a real OpenID provider (src/examples/auth) with the refresh token.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { randomBytes } from "node:crypto";
+import { createCipheriv, randomBytes } from "node:crypto";
 import { readFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { startOpenIdProvider, type OpenIdProvider } from "../../src/examples/auth/openid-provider.js";
@@ -147,6 +147,135 @@ describe("vault", () => {
       assert.notEqual(resolveKitKey(undefined, false).id, resolveKitKey(undefined, false).id);
       process.env[VAULT_KEY_ENV] = key.toString("hex");
       assert.equal(resolveKitKey(undefined, true).id, kitKeys(key).id);
+    } finally {
+      if (saved === undefined) delete process.env[VAULT_KEY_ENV];
+      else process.env[VAULT_KEY_ENV] = saved;
+    }
+  });
+});
+
+describe("vault records bind their readable fields; the key rotates as a ring", () => {
+  const keyA = randomBytes(32);
+  const keyB = randomBytes(32);
+  const idA = kitKeys(keyA).id;
+  const idB = kitKeys(keyB).id;
+
+  /** The one record in `store`, its store key and its stored JSON. */
+  async function onlyRecord(store: KeyValueStore): Promise<{ key: string; record: Record<string, unknown> }> {
+    const [key, ...more] = await store.keys("vault:");
+    assert.ok(key && more.length === 0, "one record");
+    return { key, record: JSON.parse((await store.get(key))!) as Record<string, unknown> };
+  }
+
+  for (const [field, value] of [
+    ["kind", "oauth"],
+    ["createdAt", 1],
+    ["v", 1],
+  ] as const) {
+    test(`a record whose readable ${field} was changed in the store is refused by get and list`, async () => {
+      const store = memoryStore();
+      const vault = new Vault(store, keyA);
+      await vault.put(alice, "payment", { card: SECRET }, "form");
+      const { key, record } = await onlyRecord(store);
+      assert.equal(record.v, 2, "written in the current format");
+      await store.set(key, JSON.stringify({ ...record, [field]: value }), 60_000);
+      const refused = (e: Error) => e instanceof VaultError && /failed its integrity check/.test(e.message) && !e.message.includes(SECRET);
+      await assert.rejects(vault.get(alice, "payment"), refused);
+      await assert.rejects(vault.list(alice), refused);
+      await store.close();
+    });
+  }
+
+  test("a malformed record is a VaultError, not a SyntaxError", async () => {
+    const store = memoryStore();
+    const vault = new Vault(store, keyA);
+    await vault.put(alice, "payment", 1);
+    const { key, record } = await onlyRecord(store);
+    await store.set(key, "{not json", 60_000);
+    await assert.rejects(vault.get(alice, "payment"), (e: Error) => e instanceof VaultError && /malformed/.test(e.message));
+    await store.set(key, JSON.stringify({ ...record, v: 3 }), 60_000);
+    await assert.rejects(vault.get(alice, "payment"), /format this version does not read \(v 1 or 2\)/);
+    await store.close();
+  });
+
+  test("a record of format v1 (additional data: the store key alone) still opens and lists; the next put writes v2", async () => {
+    const store = memoryStore();
+    const vault = new Vault(store, keyA);
+    await vault.put(alice, "payment", 0); // only for the store key
+    const { key } = await onlyRecord(store);
+    // Sealed as the v1 code did, with the same derived key.
+    const iv = randomBytes(12);
+    const cipher = createCipheriv("aes-256-gcm", kitKeys(keyA).vault, iv);
+    cipher.setAAD(Buffer.from(key));
+    const ct = Buffer.concat([cipher.update(JSON.stringify({ card: SECRET })), cipher.final(), cipher.getAuthTag()]);
+    const v1 = { v: 1, kid: idA, iv: iv.toString("base64url"), ct: ct.toString("base64url"), kind: "form", createdAt: 1234 };
+    await store.set(key, JSON.stringify(v1), 60_000);
+    assert.deepEqual(await vault.get(alice, "payment"), { card: SECRET });
+    assert.deepEqual(await vault.list(alice), [{ name: "payment", kind: "form", createdAt: 1234 }]);
+    assert.equal((await onlyRecord(store)).record.v, 1, "reading does not rewrite");
+    await vault.put(alice, "payment", { card: SECRET }, "form");
+    assert.equal((await onlyRecord(store)).record.v, 2);
+    await store.close();
+  });
+
+  test("sealed with key A: ring [B, A] opens it and re-seals on put; ring [B] refuses it naming both ids", async () => {
+    const store = memoryStore();
+    await new Vault(store, keyA).put(alice, "payment", { card: SECRET }, "form");
+    const ring = new Vault(store, [keyB, keyA]);
+    assert.deepEqual(await ring.get(alice, "payment"), { card: SECRET });
+    assert.equal((await onlyRecord(store)).record.kid, idA, "a read leaves the record as it was");
+    const onlyB = new Vault(store, keyB);
+    const namesBoth = (e: Error) => {
+      assert.ok(e instanceof VaultError);
+      assert.ok(e.message.includes(`sealed with key ${idA}, but the configured vaultKey is ${idB}`), e.message);
+      return true;
+    };
+    await assert.rejects(onlyB.get(alice, "payment"), namesBoth);
+    await assert.rejects(onlyB.list(alice), namesBoth);
+    await ring.put(alice, "payment", { card: "new" }, "form");
+    assert.equal((await onlyRecord(store)).record.kid, idB, "the newest key seals");
+    assert.deepEqual(await onlyB.get(alice, "payment"), { card: "new" });
+    await store.close();
+  });
+
+  test("reseal moves every record to the newest key, keeping kind, time and the entry; then the old key can go", async () => {
+    const store = memoryStore();
+    const old = new Vault(store, keyA);
+    await old.put(alice, "payment", { card: SECRET }, "form");
+    await old.put(bob, "github", { accessToken: "t" }, "oauth");
+    const before = await old.list(alice);
+    const keyC = randomBytes(32);
+    await new Vault(store, keyC).put(bob, "lost", 1); // sealed with a key the ring no longer holds
+    const report = await new Vault(store, [keyB, keyA]).reseal();
+    assert.equal(report.resealed, 2);
+    assert.equal(report.current, 0);
+    assert.equal(report.failed.length, 1);
+    assert.match(report.failed[0]!.error, new RegExp(`sealed with key ${kitKeys(keyC).id}`));
+    const onlyB = new Vault(store, keyB);
+    assert.deepEqual(await onlyB.get(alice, "payment"), { card: SECRET });
+    assert.deepEqual(await onlyB.get(bob, "github"), { accessToken: "t" });
+    assert.deepEqual(await onlyB.list(alice), before, "kind and creation time kept");
+    const again = await onlyB.reseal();
+    assert.deepEqual([again.resealed, again.current, again.failed.length], [0, 2, 1], "nothing left to move");
+    await store.close();
+  });
+
+  test("the ring from $MCP_ELICIT_VAULT_KEY (comma-separated) and from vaultKey (an array)", () => {
+    const saved = process.env[VAULT_KEY_ENV];
+    try {
+      process.env[VAULT_KEY_ENV] = ` ${keyB.toString("base64url")}, ${keyA.toString("hex")} `;
+      const keys = resolveKitKey(undefined, true);
+      assert.equal(keys.id, idB, "the first key seals");
+      assert.deepEqual(keys.pages, kitKeys(keyB).pages, "and signs the pages' tokens");
+      assert.deepEqual(
+        keys.older?.map((k) => k.id),
+        [idA],
+      );
+      assert.deepEqual(resolveKitKey([keyB, keyA.toString("hex")], true), keys, "an array gives the same ring");
+      assert.equal(kitKeys(keyA).older, undefined, "one key is a ring of one");
+      process.env[VAULT_KEY_ENV] = `${keyB.toString("base64url")},short`;
+      assert.throws(() => resolveKitKey(undefined, true), /\$MCP_ELICIT_VAULT_KEY \(key 2 of 2\) must be 32 bytes/);
+      assert.throws(() => kitKeys([]), /vaultKey is an empty ring/);
     } finally {
       if (saved === undefined) delete process.env[VAULT_KEY_ENV];
       else process.env[VAULT_KEY_ENV] = saved;

@@ -8,7 +8,7 @@
 import { memoryStore } from "../../store/memory.js";
 import type { KeyValueStore } from "../../store/types.js";
 import { FlowStore } from "./flows.js";
-import { resolveKitKey, type KitKeys } from "./keys.js";
+import { resolveKitKey, type KitKeys, type VaultKey } from "./keys.js";
 import type { ThirdPartyProvider } from "./oauth-client.js";
 import type { PagesHandler, PeerInfo } from "./pages/index.js";
 import { Vault } from "./vault.js";
@@ -25,8 +25,12 @@ export interface UrlKitOptions {
   baseUrl?: string | URL;
   /** Where flows, sign-in sessions and the vault live (default: memory, for one process; `sqliteStore(file)` survives restarts). */
   store?: KeyValueStore;
-  /** 32 bytes (or 64 hex digits / base64url) encrypting the vault; required with a durable store ($MCP_ELICIT_VAULT_KEY also works). */
-  vaultKey?: string | Uint8Array;
+  /**
+   * 32 bytes (or 64 hex digits / base64url) encrypting the vault; required with a durable store
+   * ($MCP_ELICIT_VAULT_KEY also works). A ring to rotate: an array (or comma-separated string), newest
+   * first; the newest seals and signs, the older ones only open records they sealed (see vault.reseal()).
+   */
+  vaultKey?: VaultKey;
   /** How the person in the browser is identified (default "oidc": sign-in at `oidc.issuer`). */
   identity?: IdentityOption;
   /** The authorization server the person signs in at: the one protecting the MCP endpoint. */
