@@ -29,6 +29,16 @@ export function requestHandlers(server: object): Map<string, Handler> {
   return handlers as Map<string, Handler>;
 }
 
+/**
+ * The name a server introduces itself with (`Server._serverInfo.name`, read only): the default issuer
+ * its requestState is sealed for. Why not public: the SDK has no getter for the server's own info.
+ */
+export function serverName(server: object): string {
+  const name = (server as { _serverInfo?: { name?: unknown } })._serverInfo?.name;
+  if (typeof name !== "string") throw new SdkInternalsError("Server._serverInfo");
+  return name;
+}
+
 type Dispatch = (notification: { method?: unknown }, extra?: unknown) => unknown;
 
 /**

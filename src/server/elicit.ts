@@ -29,8 +29,14 @@ export interface ElicitOptions<T = Record<string, unknown>> {
   key?: string;
 }
 
-/** Sends one `elicitation/create` and resolves with the client's raw (untrusted) result. */
-export type AskFn = (params: Record<string, unknown>, attempt: number) => Promise<unknown>;
+/** What one answer came to: the person's choice with validated content, or why it was refused (and which fields to keep). */
+export type Verdict<T = unknown> = ElicitOutcome<T> | { action: "invalid"; errors: FieldError[]; keep: Record<string, unknown> };
+
+/**
+ * Sends one `elicitation/create` and resolves with `judge`'s verdict on the client's raw (untrusted)
+ * result. Under replay a verdict is what the journal keeps, so the raw answer never travels further.
+ */
+export type AskFn = <T>(params: Record<string, unknown>, attempt: number, judge: (raw: unknown) => Verdict<T>) => Promise<Verdict<T>>;
 
 /** The answers kept failing validation; the tool ends with this message. */
 export class InvalidAnswerError extends ToolError {
@@ -82,12 +88,7 @@ export async function elicitValidated<S extends SchemaInput>(
   // Throws InvalidSchemaError or RevisionError before anything is sent.
   const compiled = compileForm(form);
   const { schema } = compiled;
-  let sent = compiled.encoded(protocol);
-  let text = message;
-  for (let attempt = 1; ; attempt++) {
-    const params: Record<string, unknown> = { message: text, requestedSchema: sent };
-    if (protocol !== "2025-06-18") params.mode = "form";
-    const result = await ask(params, attempt);
+  const judge = (result: unknown): Verdict<Infer<S>> => {
     const action = actionOf(result);
     if (action === "decline" || action === "cancel") return { action };
     const answered = (result as { content?: unknown }).content ?? {};
@@ -96,19 +97,29 @@ export async function elicitValidated<S extends SchemaInput>(
     else {
       const checked = compiled.accept(answered);
       if (checked.ok) {
-        const content = checked.value;
+        const content = checked.value as Infer<S>;
         // The schema's rules hold; now the tool's own.
         errors = validate ? problemsOf(validate(content)) : [];
         if (errors.length === 0) return { action: "accept", content };
       } else errors = checked.errors;
     }
-    if (attempt >= attempts) throw new InvalidAnswerError(errors, attempts);
-    // Ask again: keep what was valid as defaults, and say what to fix.
+    // What was valid is kept as the re-ask's defaults.
     const bad = new Set(errors.map((e) => e.field));
     const keep = Object.fromEntries(
       Object.entries(answered as Record<string, unknown>).filter(([k]) => !bad.has(k) && Object.hasOwn(schema.properties, k)),
     );
-    sent = encodeForRevision(withDefaults(schema, keep), protocol);
-    text = retryMessage(message, errors);
+    return { action: "invalid", errors, keep };
+  };
+  let sent = compiled.encoded(protocol);
+  let text = message;
+  for (let attempt = 1; ; attempt++) {
+    const params: Record<string, unknown> = { message: text, requestedSchema: sent };
+    if (protocol !== "2025-06-18") params.mode = "form";
+    const verdict = await ask(params, attempt, judge);
+    if (verdict.action !== "invalid") return verdict;
+    if (attempt >= attempts) throw new InvalidAnswerError(verdict.errors, attempts);
+    // Ask again: keep what was valid as defaults, and say what to fix.
+    sent = encodeForRevision(withDefaults(schema, verdict.keep), protocol);
+    text = retryMessage(message, verdict.errors);
   }
 }

@@ -10,7 +10,7 @@ import type { ProtocolRevision } from "../schema/types.js";
 import { form, type FieldBuilder } from "../schema/builders.js";
 import type { Infer } from "../schema/infer.js";
 import { clientCapabilities, supportsFeature, type ClientFeature } from "./capabilities.js";
-import { elicitValidated, type ElicitOptions, type ElicitOutcome } from "./elicit.js";
+import { elicitValidated, type AskFn, type ElicitOptions, type ElicitOutcome } from "./elicit.js";
 import { InputUnavailableError, MissingCapabilityError } from "./input-errors.js";
 import { ProgressKeepAlive, sendLive } from "./live.js";
 import type { ReplayRun } from "./replay.js";
@@ -74,8 +74,8 @@ export function liveInputs(
         const declared = server.server.getClientCapabilities()?.elicitation !== undefined;
         throw new InputUnavailableError(message, compileForm(form).fields, declared ? "form-mode elicitation" : "elicitation");
       }
-      const ask = (params: Record<string, unknown>) =>
-        sendLive(server, ctx, keepAlive, "elicitation/create", params, message, opts.timeoutMs ?? timeoutMs);
+      const ask: AskFn = async (params, _attempt, judge) =>
+        judge(await sendLive(server, ctx, keepAlive, "elicitation/create", params, message, opts.timeoutMs ?? timeoutMs));
       return elicitValidated(ask, protocol, message, form, opts.attempts ?? settings.attempts, opts.validate);
     },
     // A live call runs once: there is nothing to replay.
@@ -112,19 +112,25 @@ export function replayInputs(
   return callInputs(url, {
     supports: (feature) => supportsFeature(caps, "2026-07-28", feature),
     elicit(message, form, opts = {}) {
-      const ask = (params: Record<string, unknown>, attempt: number) =>
-        run.request("elicitation/create", params, opts.key === undefined ? undefined : attempt === 1 ? opts.key : `${opts.key}-${attempt}`);
+      // The journal keeps each answer's verdict (validated content, or why it was refused), never the raw answer.
+      const ask: AskFn = (params, attempt, judge) =>
+        run.request(
+          "elicitation/create",
+          params,
+          judge,
+          opts.key === undefined ? undefined : attempt === 1 ? opts.key : `${opts.key}-${attempt}`,
+        );
       return elicitValidated(ask, "2026-07-28", message, form, opts.attempts ?? settings.attempts, opts.validate);
     },
     step: (name, fn) => run.step(name, fn),
     // run.request is reached synchronously, so requests made together (Promise.all) share one round.
     async sample<P extends SampleParams>(params: P, options: SampleOptions = {}) {
       const sent = checkSampleParams(params, "2026-07-28");
-      return checkSampleResult<SampleResult<P>>(await run.request("sampling/createMessage", sent, options.key));
+      return run.request("sampling/createMessage", sent, checkSampleResult<SampleResult<P>>, options.key);
     },
     // No list_changed exists on 2026-07-28 to tell a cache it went stale: every call asks.
     async roots(options: RootsOptions = {}) {
-      return checkRootsResult(await run.request("roots/list", {}, options.key));
+      return run.request("roots/list", {}, checkRootsResult, options.key);
     },
   });
 }

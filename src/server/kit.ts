@@ -22,7 +22,8 @@ import { ReplayCalls } from "./replay-call.js";
 import { watchDroppedMessages } from "./dropped.js";
 import { watchRootsChanges } from "./roots.js";
 import { installStateGuard } from "./state-guard.js";
-import { DEFAULT_MAX_STATE_BYTES, RecentStates, toStateKey, toStateKeys, type StateKeyInput } from "./state.js";
+import { DEFAULT_MAX_STATE_BYTES, issuerKey, RecentStates, toStateKey, toStateKeys, type StateKeyInput } from "./state.js";
+import { serverName } from "../common/sdk-internals.js";
 import type { Principal } from "./auth/options.js";
 import { principalOf as verifiedPrincipal } from "./auth/principal.js";
 import type { UrlCall } from "./url/elicit-url.js";
@@ -37,6 +38,13 @@ export interface ElicitationOptions {
    * still opens the states another one sealed; a shared store (`store.shared`) requires one.
    */
   stateKey?: StateKeyInput;
+  /**
+   * Who seals this server's requestState: a name for the server or deployment (e.g. its public URL).
+   * The key that seals is derived from `stateKey` and this name, so a state sealed by another server
+   * sharing the key is refused as tampered. Default: $MCP_ELICIT_ISSUER, else the McpServer's name.
+   * Members of one fleet share it; two deployments of one server that share a key should not.
+   */
+  issuer?: string;
   /** How long a requestState stays valid: the time a person has to answer on 2026-07-28 (default 30 minutes). */
   stateTtlMs?: number;
   /** Largest requestState, in bytes (default 256 KiB). */
@@ -115,6 +123,8 @@ function revisionOf(server: McpServer, ctx: ServerContext): ProtocolRevision {
 
 /** The environment variable read for the requestState key when `stateKey` is not given. */
 export const STATE_KEY_ENV = "MCP_ELICIT_STATE_KEY";
+/** The environment variable read for the issuer when `issuer` is not given. */
+export const ISSUER_ENV = "MCP_ELICIT_ISSUER";
 
 /** The kit's key ring: the one given, else $MCP_ELICIT_STATE_KEY, else the process's random key (refused with a shared store). */
 function stateKeyRing(options: ElicitationOptions): Buffer[] {
@@ -134,15 +144,24 @@ export function createElicitation(options: ElicitationOptions = {}) {
   const principalOf = options.principal ?? defaultPrincipal;
   // Ledger entries outlive every state that can name them.
   const ledger = new CallLedger(options.store ?? PROCESS().store, settings.stateTtlMs + 60_000);
-  const calls = new ReplayCalls(
-    ledger,
-    { key: ring[0]!, ring, recent: new RecentStates(), ttlMs: settings.stateTtlMs, maxBytes: settings.maxStateBytes },
-    (ctx, tool, args) => ({
-      principal: principalOf(ctx),
-      tool,
-      args,
-    }),
-  );
+  const fixedIssuer = options.issuer ?? (process.env[ISSUER_ENV]?.trim() || undefined);
+  // One sealer per issuer, its keys derived once; each remembers only the states it sealed itself.
+  const sealers = new Map<string, ReplayCalls>();
+  const replayCallsFor = (server: McpServer): ReplayCalls => {
+    const issuer = fixedIssuer ?? serverName(server.server);
+    let calls = sealers.get(issuer);
+    if (!calls) {
+      const keys = ring.map((key) => issuerKey(key, issuer));
+      const seal = { key: keys[0]!, ring: keys, legacyRing: ring, recent: new RecentStates(), ttlMs: settings.stateTtlMs };
+      calls = new ReplayCalls(ledger, { ...seal, maxBytes: settings.maxStateBytes }, (ctx, tool, args) => ({
+        principal: principalOf(ctx),
+        tool,
+        args,
+      }));
+      sealers.set(issuer, calls);
+    }
+    return calls;
+  };
 
   /** The handler's context on each path: the SDK's, plus what the tool can ask (inputs.ts). */
   const contextFor = (server: McpServer, ctx: ServerContext, protocol: ProtocolRevision, run?: ReplayRun, url?: UrlCall): ElicitContext => {
@@ -165,6 +184,7 @@ export function createElicitation(options: ElicitationOptions = {}) {
       config: ElicitToolConfig<In>,
       handler: ElicitToolHandler<In>,
     ): RegisteredTool {
+      const calls = replayCallsFor(server);
       const run = async (args: unknown, ctx: ServerContext) => {
         const protocol = revisionOf(server, ctx);
         const url = urlCallFor(ctx, name, args);

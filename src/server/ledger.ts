@@ -2,7 +2,9 @@
 // back (a replay, a retry of a round long gone). The sealed journal alone cannot tell; this small
 // server-side record can. Per tool call (a random id sealed in the journal) it keeps:
 //   round:<call>       the latest round issued; a state from an earlier round is refused
-//   step:<call>:<name>  each ctx.step result, so a side effect runs once per call, whatever is replayed
+//   claim:<call>:<round> the digest of the answers a round was first submitted with: one round, one answer
+//   step:<call>:<name>  each ctx.step result, so a side effect runs once per call, whatever is replayed;
+//                      the only copy of it (the sealed journal names the step, never its value)
 //   done:<call>        the final result, returned again for any later state of a finished call
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { KeyValueStore } from "../store/types.js";
@@ -16,6 +18,16 @@ export class StepBusyError extends ToolError {
   constructor(name: string) {
     super(`ctx.step("${name}") is still running for this tool call in another request; retry with the latest requestState.`);
     this.name = "StepBusyError";
+  }
+}
+
+/** The journal says a step finished, but its value is gone: the ledger's store forgot the call. */
+export class StepLostError extends ToolError {
+  constructor(name: string) {
+    super(
+      `ctx.step("${name}") already ran for this tool call, but the server no longer has its result (it restarted without a durable store, or the record expired); call the tool again.`,
+    );
+    this.name = "StepLostError";
   }
 }
 
@@ -49,16 +61,34 @@ export class CallLedger {
   }
 
   /**
-   * Runs `fn` once for this call and step name, across rounds, replays, restarts and (with a shared
-   * store) instances: the first request claims the step, later ones get its recorded value.
+   * Claims a round of the call for one set of answers (`answers`: their digest), atomically: the first
+   * submission of a state wins; the same answers again (a retry after a lost reply) are let through,
+   * other answers are refused (false). So concurrent submissions of one state never run the handler with
+   * different answers.
    */
-  async step<T>(call: string, name: string, fn: () => T | Promise<T>): Promise<T> {
+  async claimRound(call: string, round: number, answers: string): Promise<boolean> {
+    const key = `claim:${call}:${round}`;
+    return (await this.store.add(key, answers, this.ttlMs)) || (await this.store.get(key)) === answers;
+  }
+
+  /** Records a step's value that arrived from elsewhere (a journal of the older format), unless one is kept. */
+  async adoptStep(call: string, name: string, value: unknown): Promise<void> {
+    await this.store.add(`step:${call}:${name}`, JSON.stringify({ value }), this.ttlMs);
+  }
+
+  /**
+   * Runs `fn` once for this call and step name, across rounds, replays, restarts and (with a shared
+   * store) instances: the first request claims the step, later ones get its recorded value. `recorded`:
+   * the call's journal says the step finished, so running it now would run it twice.
+   */
+  async step<T>(call: string, name: string, fn: () => T | Promise<T>, recorded = false): Promise<T> {
     const key = `step:${call}:${name}`;
     const deadline = Date.now() + this.stepWaitMs;
     for (;;) {
-      const recorded = await this.store.get(key);
-      if (recorded !== undefined && recorded !== RUNNING) return (JSON.parse(recorded) as { value: T }).value;
-      if (recorded === undefined && (await this.store.add(key, RUNNING, this.ttlMs))) break;
+      const kept = await this.store.get(key);
+      if (kept !== undefined && kept !== RUNNING) return (JSON.parse(kept) as { value: T }).value;
+      if (kept === undefined && recorded) throw new StepLostError(name);
+      if (kept === undefined && (await this.store.add(key, RUNNING, this.ttlMs))) break;
       if (Date.now() > deadline) throw new StepBusyError(name);
       await new Promise((r) => setTimeout(r, POLL_MS));
     }

@@ -1,17 +1,19 @@
 // One 2026-07-28 tool call across its rounds: the sealed journal (state.ts) carries the answers, the
 // call ledger (ledger.ts) makes old states harmless, and ReplayRun (replay.ts) runs the handler again.
 import { inputRequired, type CallToolResult, type InputRequiredResult, type ServerContext } from "@modelcontextprotocol/server";
-import { setOwn } from "../schema/own.js";
 import type { CallLedger } from "./ledger.js";
-import { emptyJournal, ReplayRun, type Journal } from "./replay.js";
+import { emptyJournal, ReplayRun, stepId, type Journal } from "./replay.js";
 import { guardedCall } from "./state-guard.js";
 import { digest, open, seal, StateError, type SealOptions, type StateBinding } from "./state.js";
 
 /** What the state guard hands a replayed call: its journal, and the result when the call already finished. */
 interface OpenedCall {
-  journal: Journal;
+  journal: Journal & { unsettled?: Record<string, unknown> };
   done?: CallToolResult;
 }
+
+/** A journal as the format before issuers sealed it: step values inside, answers raw. */
+type LegacyJournal = Omit<Journal, "steps"> & { steps: Record<string, { value: unknown }> };
 
 export class ReplayCalls {
   constructor(
@@ -20,18 +22,38 @@ export class ReplayCalls {
     private readonly bindingFor: (ctx: ServerContext, tool: string, args: unknown) => StateBinding,
   ) {}
 
-  /** Opens a requestState (for the state guard) and checks it against the ledger: a finished call answers with its result, an old round is refused. */
+  /**
+   * Opens a requestState (for the state guard) and checks it against the ledger: a finished call answers
+   * with its result, an old round is refused, and so is a round already answered with other answers.
+   */
   async open(ctx: ServerContext, tool: string, args: unknown, state: string): Promise<OpenedCall> {
-    const journal = open<Journal>(state, this.binding(ctx, tool, args), this.sealOptions);
+    const journal = open<Journal | LegacyJournal>(state, this.binding(ctx, tool, args), this.sealOptions);
     const { done, latest } = await this.ledger.status(journal.call);
-    if (done) return { journal, done };
+    if (done) return { journal: journal as Journal, done };
     if (journal.round < latest) {
       throw new StateError(
         "replayed",
         `it is from round ${journal.round} of this tool call, which has moved on to round ${latest}; use the latest requestState, or call the tool again.`,
       );
     }
-    return { journal };
+    if (!(await this.ledger.claimRound(journal.call, journal.round, digest(ctx.mcpReq.inputResponses ?? {})))) {
+      throw new StateError(
+        "replayed",
+        `round ${journal.round} of this tool call was already answered with other answers; a round takes one answer. Use the requestState that answer returned, or call the tool again.`,
+      );
+    }
+    return { journal: await this.upgrade(journal) };
+  }
+
+  /**
+   * A journal sealed by the format before this one carried step values and raw answers: the values move
+   * into the ledger (where a step's value now lives), the answers go back to being unsettled input.
+   */
+  private async upgrade(journal: Journal | LegacyJournal): Promise<Journal & { unsettled?: Record<string, unknown> }> {
+    if (Array.isArray(journal.steps)) return journal as Journal;
+    const steps = journal.steps;
+    await Promise.all(Object.keys(steps).map((name) => this.ledger.adoptStep(journal.call, name, steps[name]!.value)));
+    return { ...journal, steps: Object.keys(steps).map(stepId), answers: {}, unsettled: journal.answers };
   }
 
   /** Runs one round: the handler until it finishes (recorded), or until it waits on answers (sealed into the next state). */
@@ -43,8 +65,9 @@ export class ReplayCalls {
     const guarded = guardedCall(ctx);
     const opened = guarded?.opened as OpenedCall | undefined;
     if (opened?.done) return opened.done;
-    const journal = fileAnswers(opened?.journal ?? emptyJournal(), ctx);
-    const run = new ReplayRun(journal, (name, fn) => this.ledger.step(journal.call, name, fn));
+    const { unsettled, ...journal }: OpenedCall["journal"] = opened?.journal ?? emptyJournal();
+    const incoming = { ...unsettled, ...(ctx.mcpReq.inputResponses as Record<string, unknown> | undefined) };
+    const run = new ReplayRun(journal, (name, fn, recorded) => this.ledger.step(journal.call, name, fn, recorded), incoming);
     const outcome = await run.run(() => handler(run));
     if (outcome.kind === "done") {
       // A call that ends in its first run never issued a state, so nothing can come back for its result.
@@ -69,13 +92,4 @@ export class ReplayCalls {
     binding.argsDigest = argsDigest;
     return binding;
   }
-}
-
-/** The client's answers to the last round's keys, filed into the journal. */
-function fileAnswers(journal: Journal, ctx: ServerContext): Journal {
-  const responses = (ctx.mcpReq.inputResponses ?? {}) as Record<string, unknown>;
-  for (const key of Object.keys(journal.asked)) {
-    if (!Object.hasOwn(journal.answers, key) && Object.hasOwn(responses, key)) setOwn(journal.answers, key, responses[key]);
-  }
-  return journal;
 }

@@ -7,25 +7,36 @@ import { setOwn } from "../schema/own.js";
 import { sha256 } from "./state.js";
 import { ToolError } from "./tool-error.js";
 
-/** What travels (sealed) in requestState between rounds. */
+/** What travels (sealed) in requestState between rounds: nothing the client could not know already. */
 export interface Journal {
   /** This tool call's id, the same in every round: the key of its entries in the call ledger. */
   call: string;
   /** How many rounds were issued before this one (0 on the first run). */
   round: number;
-  /** Answers by input key, e.g. "elicit-1". */
+  /**
+   * Settled answers by input key, e.g. "elicit-1": what each answer became once checked (an accepted
+   * form's validated content, or why it was refused), never the client's raw text.
+   */
   answers: Record<string, unknown>;
-  /** ctx.step results by step name, so side effects run once. */
-  steps: Record<string, { value: unknown }>;
+  /**
+   * The ctx.step calls that finished, as digests of their names. Their values stay on the server, in
+   * the call ledger: a step may hold what the client must never learn.
+   */
+  steps: string[];
   /** Keys asked in the last round, with a fingerprint of what was asked. */
   asked: Record<string, string>;
 }
 
-export const emptyJournal = (): Journal => ({ call: randomUUID(), round: 0, answers: {}, steps: {}, asked: {} });
+export const emptyJournal = (): Journal => ({ call: randomUUID(), round: 0, answers: {}, steps: [], asked: {} });
 
-/** How a step's function is run the first time: by default right here; the kit passes the call ledger's. */
-export type StepRunner = <T>(name: string, fn: () => Promise<T>) => Promise<T>;
-const runHere: StepRunner = (_name, fn) => fn();
+/**
+ * How a step's function is run: the call ledger's, which runs it once per call and keeps its value.
+ * `recorded` says the journal holds that it finished, so its value must be there.
+ */
+export type StepRunner = <T>(name: string, fn: () => Promise<T>, recorded: boolean) => Promise<T>;
+
+/** Turns a client's raw answer into what is journaled and handed to the tool; throws to refuse it. */
+export type Settle<T> = (raw: unknown) => T;
 
 export type InputMethod = "elicitation/create" | "sampling/createMessage" | "roots/list";
 
@@ -39,6 +50,9 @@ const KEY_PREFIX: Record<InputMethod, string> = {
   "sampling/createMessage": "sample",
   "roots/list": "roots",
 };
+
+/** The journal's name for a step: fixed-size, so a name made from a value does not show in the token's length. */
+export const stepId = (name: string) => sha256(`step\u0000${name}`).slice(0, 16);
 
 export type ReplayOutcome<R> =
   { kind: "done"; result: R } | { kind: "input_required"; inputRequests: Record<string, InputRequest>; journal: Journal };
@@ -67,22 +81,41 @@ export class ReplayRun {
 
   constructor(
     readonly journal: Journal,
-    private readonly runStep: StepRunner = runHere,
+    private readonly runStep: StepRunner,
+    /** The client's answers to the last round's keys, raw: each is settled when the handler reaches it. */
+    private readonly incoming: Record<string, unknown> = {},
   ) {}
 
-  /** An input request: the recorded answer, or a suspension until the client answers. */
-  request<T>(method: InputMethod, params: Record<string, unknown>, explicitKey?: string): Promise<T> {
+  /** Whether `key` has an answer, journaled or just arrived. */
+  answered(key: string): boolean {
+    return Object.hasOwn(this.journal.answers, key) || (Object.hasOwn(this.journal.asked, key) && Object.hasOwn(this.incoming, key));
+  }
+
+  /**
+   * An input request: the journaled answer, or the client's new one once `settle` accepted it (then
+   * journaled as settle returned it), or a suspension until the client answers. An answer `settle`
+   * throws on is not journaled: the error reaches the tool, and the question can be asked again.
+   */
+  request<T>(method: InputMethod, params: Record<string, unknown>, settle: Settle<T>, explicitKey?: string): Promise<T> {
     const n = (this.counters[method] = (this.counters[method] ?? 0) + 1);
     const key = explicitKey ?? `${KEY_PREFIX[method]}-${n}`;
     if (this.used.has(key)) throw new Error(`Input key "${key}" is used twice in one tool call; give each question its own key.`);
     this.used.add(key);
     // The same handler code builds the same params object, so plain JSON order is stable here.
     const fingerprint = sha256(method + paramsText(params)).slice(0, 16);
-    if (Object.hasOwn(this.journal.answers, key)) {
+    if (this.answered(key)) {
       const asked = this.journal.asked[key];
       // A state sealed before fingerprints took the form's digest hashed the params' whole JSON text.
       if (asked !== fingerprint && asked !== sha256(method + JSON.stringify(params)).slice(0, 16)) throw new ReplayMismatchError(key);
-      return Promise.resolve(this.journal.answers[key] as T);
+      if (Object.hasOwn(this.journal.answers, key)) return Promise.resolve(this.journal.answers[key] as T);
+      let settled: T;
+      try {
+        settled = settle(this.incoming[key]);
+      } catch (error) {
+        return Promise.reject(error as Error);
+      }
+      setOwn(this.journal.answers, key, settled);
+      return Promise.resolve(settled);
     }
     setOwn(this.journal.asked, key, fingerprint);
     setOwn(this.pending, key, { method, params });
@@ -90,19 +123,24 @@ export class ReplayRun {
     return never<T>();
   }
 
-  /** Runs `fn` once across all rounds; later rounds get the recorded value. */
+  /** Runs `fn` once across all rounds; later rounds get the value the ledger recorded. */
   async step<T>(name: string, fn: () => T | Promise<T>): Promise<T> {
-    if (Object.hasOwn(this.journal.steps, name)) return this.journal.steps[name]!.value as T;
+    const id = stepId(name);
+    const recorded = this.journal.steps.includes(id);
     this.stepsInFlight++;
     try {
-      const value = await this.runStep(name, async () => {
-        const v = await fn();
-        if (v !== undefined && !isJsonSafe(v)) {
-          throw new TypeError(`ctx.step("${name}") must return JSON-serialisable data, since it is recorded across round trips.`);
-        }
-        return v;
-      });
-      setOwn(this.journal.steps, name, { value });
+      const value = await this.runStep(
+        name,
+        async () => {
+          const v = await fn();
+          if (v !== undefined && !isJsonSafe(v)) {
+            throw new TypeError(`ctx.step("${name}") must return JSON-serialisable data, since it is recorded across round trips.`);
+          }
+          return v;
+        },
+        recorded,
+      );
+      if (!this.journal.steps.includes(id)) this.journal.steps.push(id);
       return value;
     } finally {
       this.stepsInFlight--;

@@ -1,16 +1,22 @@
 // The sealed `requestState` of 2026-07-28 round trips: the handler's journal, encrypted and
-// authenticated with AES-256-GCM, bound to who asked, which tool, which arguments, and until when.
-// The spec says requestState is attacker-controlled input; this is what makes it safe to trust.
+// authenticated with AES-256-GCM under a key derived for the issuing server, bound to who asked, which
+// tool, which arguments, and until when. The spec says requestState is attacker-controlled input; this is
+// what makes it safe to trust.
+//
+// Never compressed: the journal holds the client's own answers, and a compressed size beside them would
+// tell the client, through the token's length, whatever else the journal holds (a CRIME/BREACH oracle).
+// The length of a token is the length of what the client sent, plus fixed-size fields (SECURITY.md).
 import * as crypto from "node:crypto";
-import { createCipheriv, createDecipheriv, createHash, randomFillSync, randomBytes } from "node:crypto";
-import { deflateRawSync, inflateRawSync } from "node:zlib";
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomFillSync, randomBytes } from "node:crypto";
+import { inflateRawSync } from "node:zlib";
 
-const VERSION = 1;
+/** States sealed under the issuer's derived key, never compressed. */
+const VERSION = 2;
+/** States sealed before issuers (the master key itself, deflated above 1 KiB): opened until they expire, never sealed. */
+const LEGACY_VERSION = 1;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
-const DEFLATE_ABOVE = 1024;
 const HEADER = Buffer.from([VERSION]);
-const DEFLATED = Buffer.from([1]);
 
 /** Default ceiling on one sealed requestState, in bytes of its base64url text. */
 export const DEFAULT_MAX_STATE_BYTES = 256 * 1024;
@@ -62,6 +68,15 @@ export function toStateKeys(keys: StateKeyInput): Buffer[] {
       throw new Error(list.length > 1 ? `stateKey[${i}]: ${(error as Error).message}` : (error as Error).message);
     }
   });
+}
+
+/**
+ * The key one issuer seals with: HKDF-SHA256 of the master key, labelled with the issuer's name. Servers
+ * that share a master key but not a name cannot open each other's states: GCM's tag fails, as with a
+ * foreign key.
+ */
+export function issuerKey(master: Buffer, issuer: string): Buffer {
+  return Buffer.from(hkdfSync("sha256", master, Buffer.alloc(0), `mcp-elicit requestState v${VERSION}\u0000${issuer}`, 32));
 }
 
 function decodeKeyString(key: string): Buffer {
@@ -167,10 +182,12 @@ export class RecentStates {
 }
 
 export interface SealOptions {
-  /** The key that seals (the ring's first). */
+  /** The key that seals (the ring's first): the issuer's key (`issuerKey`). */
   key: Buffer;
   /** Every key that opens, newest first (default: `key` alone). A state sealed with a key not here is `tampered`. */
   ring?: readonly Buffer[];
+  /** The master keys themselves, which opened states of the format before issuers (until those expire). */
+  legacyRing?: readonly Buffer[];
   /** Where sealed states are remembered, so this process opens its own without decrypting them again. */
   recent?: RecentStates;
   ttlMs: number;
@@ -186,14 +203,11 @@ export function seal<T>(data: T, binding: StateBinding, options: SealOptions): s
     e: (options.now ?? Date.now()) + options.ttlMs,
     d: data,
   };
-  // Small journals are sent as they are: a zlib stream costs more than it saves below ~1 KiB.
   const json = JSON.stringify(envelope);
-  const deflate = json.length > DEFLATE_ABOVE;
   const iv = nextIv();
   const cipher = createCipheriv("aes-256-gcm", options.key, iv);
-  // The flag byte and the body are encrypted in one pass: a stored body as text after a NUL (UTF-8
-  // writes it as the byte 0), so the JSON is never copied into a Buffer of its own first.
-  const body = deflate ? cipher.update(Buffer.concat([DEFLATED, deflateRawSync(json)])) : cipher.update(`\u0000${json}`, "utf8");
+  // Encrypted from the text itself: the JSON is never copied into a Buffer of its own first.
+  const body = cipher.update(json, "utf8");
   cipher.final();
   const token = Buffer.concat([HEADER, iv, body, cipher.getAuthTag()]).toString("base64url");
   const max = options.maxBytes ?? DEFAULT_MAX_STATE_BYTES;
@@ -223,13 +237,15 @@ function decrypt(raw: Buffer, key: Buffer): Buffer | undefined {
 /** The envelope inside a token, tried with each key of the ring (newest first; GCM's tag fails under a wrong key). */
 function decryptEnvelope<T>(token: string, options: SealOptions, max: number): Envelope<T> | undefined {
   const raw = Buffer.from(token, "base64url");
-  if (raw.length < 1 + IV_BYTES + TAG_BYTES || raw[0] !== VERSION)
+  const legacy = raw[0] === LEGACY_VERSION;
+  if (raw.length < 1 + IV_BYTES + TAG_BYTES || (raw[0] !== VERSION && !legacy))
     throw new StateError("malformed", "requestState is not a state this server issued (unknown format).");
-  for (const key of options.ring ?? [options.key]) {
+  for (const key of legacy ? (options.legacyRing ?? []) : (options.ring ?? [options.key])) {
     const plain = decrypt(raw, key);
     if (!plain) continue;
     try {
-      const body = plain[0] === 1 ? inflateRawSync(plain.subarray(1), { maxOutputLength: max * 64 }) : plain.subarray(1);
+      // The legacy format starts with a flag byte: 1 when the rest is deflated.
+      const body = !legacy ? plain : plain[0] === 1 ? inflateRawSync(plain.subarray(1), { maxOutputLength: max * 64 }) : plain.subarray(1);
       return JSON.parse(body.toString("utf8")) as Envelope<T>;
     } catch {
       return undefined; // authentic but unreadable: only a bug or a leaked key gets here; refused like a forgery

@@ -10,6 +10,7 @@ import { InMemoryTransport, McpServer } from "@modelcontextprotocol/server";
 import {
   requestHandlers,
   SdkInternalsError,
+  serverName,
   SUPPORTED_SDK,
   watchNotifications,
   wrapClientHandlers,
@@ -29,6 +30,11 @@ test(`the installed SDK is the supported ${SUPPORTED_SDK}.x, and package.json ca
     assert.ok(range, `${name} is declared`);
     assert.doesNotMatch(range!, /^\^|^>=?\s*2(\.\d+)?\s*$|\*|x$/, `${name}: "${range}" would allow an untested minor`);
   }
+});
+
+test("serverName: the name the McpServer was made with", () => {
+  assert.equal(serverName(new McpServer({ name: "travel", version: "1" }).server), "travel");
+  assert.throws(() => serverName({}), SdkInternalsError);
 });
 
 test("requestHandlers: McpServer's tools/call handler is in the map once a tool is registered", () => {

@@ -22,7 +22,7 @@ export async function replayUrlFlow(ctx: ServerContext, run: ReplayRun, urlMode:
   const params = { mode: "url", message: ask.message, url: call.kit.connectUrl(id) };
   for (let attempt = 1; ; attempt++) {
     const key = attempt === 1 ? name : `${name}-${attempt}`;
-    const action = readAction(await run.request("elicitation/create", params, key));
+    const action = await run.request("elicitation/create", params, readAction, key);
     if (action !== "accept") {
       const outcome = action === "decline" ? "declined" : "cancelled";
       // The page may have ended the flow first; its end stands.
@@ -31,7 +31,7 @@ export async function replayUrlFlow(ctx: ServerContext, run: ReplayRun, urlMode:
     const ended = await flows.outcome(id);
     if (ended) return { outcome: ended, flowId: id };
     // A later round already asked again: this accept is history, not a reason to wait.
-    if (Object.hasOwn(run.journal.answers, `${name}-${attempt + 1}`)) continue;
+    if (run.answered(`${name}-${attempt + 1}`)) continue;
     const outcome = await waitBounded(call, ctx, id, ask.options.retryWaitMs ?? DEFAULT_RETRY_WAIT_MS);
     if (outcome) return { outcome, flowId: id };
   }
