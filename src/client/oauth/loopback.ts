@@ -1,8 +1,10 @@
 // The loopback redirect of a native OAuth client (RFC 8252 §7.3): a one-use HTTP listener on
 // 127.0.0.1, on a port the OS picks, at the exact path /callback. It takes one redirect whose
 // `state` matches, answers the browser with a short page, and closes; anything else on the port is
-// 404. A redirect with the wrong `state`, or with an `error`, ends the wait at once with a
-// LoginError, as does the timeout or an abort: nothing waits forever.
+// 404. Any web page the person has open can send requests here, so a redirect whose `state` is
+// wrong or missing, or that carries neither a code nor an error, is answered 400 and ignored: it
+// cannot end (or take over) the sign-in. A matching redirect with an `error` ends the wait with a
+// LoginError, as do the timeout and an abort: nothing waits forever.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { LoginError, oauthCode } from "./errors.js";
@@ -49,16 +51,9 @@ export async function startLoopback(): Promise<Loopback> {
     const params = url.searchParams;
     const current = waiting;
     if (params.get("state") !== current.state) {
-      // Not the sign-in we started (a forged or stale redirect): it ends the wait, nothing is exchanged.
-      answer(res, 400, "Sign-in refused", "This sign-in was not started here (the state does not match). You can close this tab.");
-      waiting = undefined;
-      current.reject(
-        new LoginError(
-          "state-mismatch",
-          "the redirect back from the authorization server carried a state that does not match the sign-in this client started; nothing was exchanged (a forged or stale sign-in link?).",
-        ),
-      );
-      return;
+      // Not the sign-in we started (a forged or stale redirect, maybe from another page): refused,
+      // and the wait goes on, or any page could abort a sign-in by guessing the port.
+      return answer(res, 400, "Sign-in refused", "This sign-in was not started here (the state does not match). You can close this tab.");
     }
     const error = params.get("error");
     if (error !== null) {
@@ -70,10 +65,8 @@ export async function startLoopback(): Promise<Loopback> {
       return;
     }
     if (!params.get("code")) {
-      answer(res, 400, "Sign-in failed", "The redirect carried no authorization code. You can close this tab.");
-      waiting = undefined;
-      current.reject(new LoginError("error-redirect", "the authorization server redirected back without an authorization code."));
-      return;
+      // Neither a code nor an error: not a redirect an authorization server sends; the wait goes on.
+      return answer(res, 400, "Sign-in refused", "The redirect carried no authorization code. You can close this tab.");
     }
     answer(res, 200, "Signed in", "You are signed in. You can close this tab and go back to the terminal.");
     waiting = undefined;
