@@ -1,7 +1,7 @@
 // Verifies JWT access tokens (RFC 9068) with jose against the issuer's published keys: signature,
-// algorithm, issuer, audience, expiry. Every failure becomes the SDK's OAuthError, so its bearer
-// helpers answer 401 invalid_token (or 500 when the keys cannot be fetched). No message quotes the
-// token or any of its claims' values.
+// algorithm, type (at+jwt), issuer, audience, expiry. Every failure becomes the SDK's OAuthError, so
+// its bearer helpers answer 401 invalid_token (or 500 when the keys cannot be fetched). No message
+// quotes the token or any of its claims' values.
 import { OAuthError, OAuthErrorCode, type AuthInfo, type OAuthTokenVerifier } from "@modelcontextprotocol/server";
 import type { createRemoteJWKSet, JWTPayload } from "jose";
 import { discoverIssuer, type IssuerMetadata } from "./discovery.js";
@@ -50,6 +50,11 @@ function explain({ errors }: Jose, error: unknown): OAuthError {
   return new OAuthError(OAuthErrorCode.ServerError, "The authorization server's keys cannot be fetched");
 }
 
+const NOT_AN_ACCESS_TOKEN = "The token is not a JWT access token (typ must be at+jwt, RFC 9068)";
+
+/** `at+jwt` or `application/at+jwt`, in any case (media types are case-insensitive, RFC 9068 §2.1). */
+const isAccessTokenType = (typ: unknown) => typeof typ === "string" && /^(application\/)?at\+jwt$/i.test(typ);
+
 function scopesOf(payload: JWTPayload): string[] {
   if (typeof payload.scope === "string") return payload.scope.split(" ").filter(Boolean);
   // Some servers send `scp` as an array (or a space-separated string).
@@ -87,13 +92,19 @@ export function jwtAccessTokenVerifier(options: JwtVerifierOptions): OAuthTokenV
       if (known) return known;
       const lib = await loadJose();
       let claims: JWTPayload;
+      let typ: unknown;
       try {
         claims = lib.decodeJwt(token);
+        typ = lib.decodeProtectedHeader(token).typ;
       } catch {
         throw invalid("The access token is not a well-formed JWT");
       }
       // Refused before any key is fetched: a token from elsewhere cannot make us fetch keys.
       if (claims.iss !== options.issuer) throw invalid("The access token was issued by another authorization server (iss)");
+      // RFC 9068 §4: without this, an ID token (or any other JWT) the issuer signed for this audience
+      // would pass as an access token. Refusing on the header early is safe: accepting still needs
+      // the signature, which covers the header.
+      if (!isAccessTokenType(typ)) throw invalid(NOT_AN_ACCESS_TOKEN);
       let jwks: ReturnType<typeof createRemoteJWKSet>;
       try {
         jwks = await keySet();
