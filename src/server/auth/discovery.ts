@@ -1,6 +1,6 @@
 // The authorization server's metadata (RFC 8414, else OpenID Connect Discovery), fetched once per
 // issuer and checked: its `issuer` must be the one configured (mix-up protection) and it must
-// publish its keys (`jwks_uri`).
+// publish its keys (`jwks_uri`, https unless on loopback).
 import type { AuthorizationServerMetadata } from "@modelcontextprotocol/server";
 
 const TIMEOUT_MS = 10_000;
@@ -22,6 +22,30 @@ export function metadataUrls(issuer: URL): URL[] {
   ].filter((url, i, all) => all.findIndex((u) => u.href === url.href) === i);
 }
 
+/** localhost, 127.0.0.0/8 or ::1, as `URL.hostname` spells them: the only hosts plain http is allowed for. */
+export const isLoopbackHost = (hostname: string): boolean =>
+  hostname === "localhost" || hostname === "[::1]" || /^127(\.\d{1,3}){3}$/.test(hostname);
+
+/**
+ * The issuer's `jwks_uri`, checked: an absolute https URL (http only on loopback). The keys decide
+ * which tokens are genuine, so fetching them over plain http would let anyone on the path swap them.
+ */
+export function jwksUrl(metadata: IssuerMetadata, issuer: string): URL {
+  const value = metadata.jwks_uri;
+  if (typeof value !== "string") throw new IssuerDiscoveryError(`the authorization server ${issuer} publishes no jwks_uri`);
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new IssuerDiscoveryError(`the jwks_uri of the authorization server ${issuer} is not an absolute URL`);
+  }
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopbackHost(url.hostname)))
+    throw new IssuerDiscoveryError(
+      `the jwks_uri of the authorization server ${issuer} must use https (http only on localhost, 127.0.0.0/8 or ::1), got ${url.protocol}//${url.host}`,
+    );
+  return url;
+}
+
 /** Checks a configured issuer: an absolute https URL (http only on loopback), without query or fragment. */
 export function issuerUrl(issuer: string): URL {
   let url: URL;
@@ -30,9 +54,8 @@ export function issuerUrl(issuer: string): URL {
   } catch {
     throw new IssuerDiscoveryError(`auth.issuer must be an absolute URL, got "${issuer}"`);
   }
-  const loopback = ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname);
-  if (url.protocol !== "https:" && !(url.protocol === "http:" && loopback))
-    throw new IssuerDiscoveryError(`auth.issuer must use https (http only on localhost), got "${issuer}"`);
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopbackHost(url.hostname)))
+    throw new IssuerDiscoveryError(`auth.issuer must use https (http only on localhost, 127.0.0.0/8 or ::1), got "${issuer}"`);
   if (url.search || url.hash) throw new IssuerDiscoveryError(`auth.issuer must have no query or fragment, got "${issuer}"`);
   return url;
 }

@@ -4,7 +4,7 @@
 // quotes the token or any of its claims' values.
 import { OAuthError, OAuthErrorCode, type AuthInfo, type OAuthTokenVerifier } from "@modelcontextprotocol/server";
 import type { createRemoteJWKSet, JWTPayload } from "jose";
-import { discoverIssuer, type IssuerMetadata } from "./discovery.js";
+import { discoverIssuer, jwksUrl, type IssuerMetadata } from "./discovery.js";
 import { VerifiedTokens } from "./verified-tokens.js";
 
 export const DEFAULT_ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA", "Ed25519"];
@@ -72,9 +72,9 @@ export function jwtAccessTokenVerifier(options: JwtVerifierOptions): OAuthTokenV
   const keySet = () =>
     (keys ??= (async () => {
       const metadata = options.metadata ?? (await discoverIssuer(options.issuer));
-      if (typeof metadata.jwks_uri !== "string") throw new Error(`the authorization server ${options.issuer} publishes no jwks_uri`);
+      const url = jwksUrl(metadata, options.issuer); // https, or http on loopback: checked before any fetch
       // jose caches the key set, refetches it for an unknown key id at most once per cooldown, and times out.
-      return (await loadJose()).createRemoteJWKSet(new URL(metadata.jwks_uri), {
+      return (await loadJose()).createRemoteJWKSet(url, {
         cooldownDuration: 30_000,
         cacheMaxAge: 10 * 60_000,
         timeoutDuration: 5_000,
@@ -110,7 +110,7 @@ export function jwtAccessTokenVerifier(options: JwtVerifierOptions): OAuthTokenV
         jwks = await keySet();
       } catch (error) {
         options.onerror?.(error as Error);
-        throw new OAuthError(OAuthErrorCode.ServerError, "The authorization server's metadata cannot be fetched");
+        throw new OAuthError(OAuthErrorCode.ServerError, "The authorization server's metadata cannot be fetched or is not acceptable");
       }
       let payload: JWTPayload;
       try {
