@@ -1,0 +1,218 @@
+// What the sealed requestState must never do, on every store: tell the client a ctx.step value through
+// its length (a compression oracle), let one round run with two different answers, or be accepted by
+// another server that shares the key.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { createCipheriv, randomBytes, randomUUID } from "node:crypto";
+import { join } from "node:path";
+import { deflateRawSync } from "node:zlib";
+import { McpServer } from "@modelcontextprotocol/server";
+import { form, text, yesNo } from "../../src/schema/index.js";
+import { createElicitation, type ElicitationOptions } from "../../src/server/index.js";
+import { digest, issuerKey, open, toStateKey } from "../../src/server/state.js";
+import { memoryStore, redisStore, sqliteStore, type KeyValueStore } from "../../src/store/index.js";
+import { scratchFiles } from "../helpers/files.js";
+import { callWith, manualClient } from "../helpers/manual-client.js";
+import { connect } from "../helpers/mcp.js";
+import { startRedis, type RedisServer } from "../helpers/redis.js";
+import { jsonResult, resultJson } from "../helpers/results.js";
+
+const files = scratchFiles("mcp-elicit-state-security-");
+let redis: RedisServer;
+before(async () => {
+  redis = await startRedis();
+});
+after(() => redis.stop());
+
+// Every kit below shares one key (a shared store requires one).
+const stateKey = toStateKey(undefined);
+const stores: { name: string; open(): Promise<KeyValueStore> }[] = [
+  { name: "memoryStore", open: async () => memoryStore() },
+  { name: "sqliteStore", open: async () => sqliteStore(join(files.dir, `${randomBytes(6).toString("hex")}.db`)) },
+  { name: "redisStore", open: () => redisStore({ url: redis.url, prefix: `t-${randomBytes(6).toString("hex")}:` }) },
+];
+
+const PREFIX = "sk_live_";
+
+/** A server whose tool reads an API key in a step (never shown to the client), then asks twice. */
+function secretServer(options: ElicitationOptions, secret: string, seen: unknown[] = [], name = "billing") {
+  const kit = createElicitation(options);
+  return () => {
+    const server = new McpServer({ name, version: "1.0.0" });
+    kit.registerTool(server, "lookup", { description: "Looks something up with a stored key" }, async (_args, ctx) => {
+      const apiKey = await ctx.step("api-key", () => `${PREFIX}${secret}`);
+      const note = await ctx.elicit("A note for the record?", form({ note: text({ maxLength: 2000 }) }));
+      seen.push(note);
+      const ok = await ctx.elicit("Send it?", form({ ok: yesNo() }));
+      return jsonResult({ sent: ok.action === "accept" && apiKey.length > 0 });
+    });
+    return server;
+  };
+}
+
+const accept = (content: Record<string, unknown>) => ({ "elicit-1": { action: "accept", content } });
+
+for (const kind of stores) {
+  describe(`on ${kind.name}`, () => {
+    test("the token's length says nothing about a ctx.step value: a compression oracle sees the same length for every guess", async () => {
+      const secret = randomBytes(8).toString("hex");
+      const store = await kind.open();
+      const conn = await connect(manualClient(), secretServer({ stateKey, store }, secret), "2026-07-28", "memory");
+      const call = callWith(conn.client);
+      try {
+        // The attack: put a guess of the secret beside it in the journal and read the compressed size off
+        // the token; random filler keeps the rest incompressible, so only a match with the secret could
+        // shorten it. Valid answers are journaled as content; too long ones make the question be asked again.
+        let guesses = 0;
+        for (let sample = 0; sample < 20; sample++) {
+          const filler = randomBytes(800).toString("base64url");
+          for (const tooLong of [false, true]) {
+            const lengths = new Set<number>();
+            for (const candidate of "0123456789abcdef") {
+              const note = (tooLong ? filler + filler : filler) + PREFIX + candidate;
+              const first = await call({ name: "lookup", arguments: {} });
+              const next = await call({
+                name: "lookup",
+                arguments: {},
+                inputResponses: accept({ note }),
+                requestState: first.requestState,
+              });
+              assert.equal(next.resultType, "input_required");
+              assert.equal(JSON.stringify(next.inputRequests).includes("correct the following"), tooLong);
+              lengths.add((next.requestState as string).length);
+              guesses++;
+            }
+            assert.equal(lengths.size, 1, `the 16 guesses of one length gave tokens of ${[...lengths].join(", ")} characters`);
+          }
+        }
+        assert.equal(guesses, 640);
+        // The same guesses against a deflating sealer would have found the next character: the check has power.
+        const deflated = (guess: string) => deflateRawSync(JSON.stringify({ note: guess.repeat(4), step: PREFIX + secret })).length;
+        const right = deflated(PREFIX + secret.slice(0, 2));
+        const wrong = [..."0123456789abcdef"].filter((c) => c !== secret[1]).map((c) => deflated(PREFIX + secret[0] + c));
+        assert.ok(
+          wrong.every((length) => length > right),
+          "compressed, the right guess is shorter than every wrong one",
+        );
+      } finally {
+        await conn.close();
+        await store.close();
+      }
+    });
+
+    test("one state submitted 10 times at once with 10 different answers: exactly one is accepted, the rest refused as replayed", async () => {
+      const store = await kind.open();
+      const seen: unknown[] = [];
+      const conn = await connect(manualClient(), secretServer({ stateKey, store }, "00", seen), "2026-07-28", "memory");
+      const call = callWith(conn.client);
+      try {
+        const first = await call({ name: "lookup", arguments: {} });
+        const submit = (note: string) =>
+          call({ name: "lookup", arguments: {}, inputResponses: accept({ note }), requestState: first.requestState });
+        const outcomes = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => submit(`answer ${i}`)));
+        const accepted = outcomes.filter((o) => o.status === "fulfilled");
+        assert.equal(accepted.length, 1, "one acceptance");
+        for (const o of outcomes) {
+          if (o.status === "rejected") {
+            assert.equal(o.reason.code, -32602);
+            assert.equal(o.reason.data?.reason, "replayed");
+            assert.match(o.reason.message, /already answered with other answers/);
+          }
+        }
+        assert.equal(seen.length, 1, "the handler went past the question with one answer only");
+        // Once the round has moved on, even the winner's answers again are refused: the state is spent.
+        const winner = (seen[0] as { content: { note: string } }).content.note;
+        await assert.rejects(submit(winner), (e: any) => e.code === -32602 && /moved on to round 2/.test(e.message));
+      } finally {
+        await conn.close();
+        await store.close();
+      }
+    });
+  });
+}
+
+describe("states are bound to the server that sealed them", () => {
+  const firstRound = async (factory: () => McpServer) => {
+    const conn = await connect(manualClient(), factory, "2026-07-28", "memory");
+    try {
+      return (await callWith(conn.client)({ name: "lookup", arguments: {} })).requestState as string;
+    } finally {
+      await conn.close();
+    }
+  };
+  const answer = async (factory: () => McpServer, requestState: string) => {
+    const conn = await connect(manualClient(), factory, "2026-07-28", "memory");
+    try {
+      return await callWith(conn.client)({ name: "lookup", arguments: {}, inputResponses: accept({ note: "hi" }), requestState });
+    } finally {
+      await conn.close();
+    }
+  };
+  const refusedAsTampered = (e: any) => e.code === -32602 && e.data?.reason === "tampered";
+
+  test("another server with the same key and tool name refuses the state as tampered", async () => {
+    const store = memoryStore();
+    const state = await firstRound(secretServer({ stateKey, store }, "00", [], "billing"));
+    await assert.rejects(answer(secretServer({ stateKey, store }, "00", [], "reports"), state), refusedAsTampered);
+    // Same name, another deployment's issuer: refused too.
+    await assert.rejects(
+      answer(secretServer({ stateKey, store, issuer: "https://staging.example" }, "00", [], "billing"), state),
+      refusedAsTampered,
+    );
+    // The same server (another process of a fleet: same key, same name) opens it.
+    assert.equal((await answer(secretServer({ stateKey, store }, "00", [], "billing"), state)).resultType, "input_required");
+  });
+
+  test("an issuer set explicitly is shared by whoever sets it, whatever the servers' names", async () => {
+    const store = memoryStore();
+    const issuer = "https://mcp.example/billing";
+    const state = await firstRound(secretServer({ stateKey, store, issuer }, "00", [], "billing-a"));
+    assert.equal((await answer(secretServer({ stateKey, store, issuer }, "00", [], "billing-b"), state)).resultType, "input_required");
+  });
+});
+
+test("a state sealed by the format before issuers still opens until it expires; its step value moves to the ledger and its raw answers are validated again", async () => {
+  const seen: unknown[] = [];
+  const conn = await connect(manualClient(), secretServer({ stateKey, store: memoryStore() }, "00", seen), "2026-07-28", "memory");
+  const call = callWith(conn.client);
+  try {
+    // The first question's fingerprint, read off a first round this server sealed.
+    const live = await call({ name: "lookup", arguments: {} });
+    const binding = { principal: "anonymous", tool: "lookup", args: {} };
+    const { asked } = open<{ asked: Record<string, string> }>(live.requestState, binding, {
+      key: issuerKey(stateKey, "billing"),
+      ttlMs: 60_000,
+    });
+    // The old format: version byte 1, the master key itself, a flag byte 0 (not deflated), the envelope's JSON.
+    const legacyState = (answers: Record<string, unknown>) => {
+      const journal = { call: randomUUID(), round: 1, answers, steps: { "api-key": { value: "sk_old" } }, asked };
+      const envelope = { p: "anonymous", t: "lookup", a: digest({}), e: Date.now() + 60_000, d: journal };
+      const iv = randomBytes(12);
+      const cipher = createCipheriv("aes-256-gcm", stateKey, iv);
+      const body = Buffer.concat([cipher.update(`\u0000${JSON.stringify(envelope)}`, "utf8"), cipher.final()]);
+      return Buffer.concat([Buffer.from([1]), iv, body, cipher.getAuthTag()]).toString("base64url");
+    };
+    // A raw answer that was never valid (over maxLength) is not taken as settled: it is validated, and asked again.
+    const tooLong = await call({
+      name: "lookup",
+      arguments: {},
+      inputResponses: {},
+      requestState: legacyState(accept({ note: "x".repeat(2001) })),
+    });
+    assert.equal(tooLong.resultType, "input_required");
+    assert.match(JSON.stringify(tooLong.inputRequests), /correct the following/);
+    assert.equal(seen.length, 0);
+    const fine = await call({ name: "lookup", arguments: {}, inputResponses: {}, requestState: legacyState(accept({ note: "old" })) });
+    assert.deepEqual(seen, [{ action: "accept", content: { note: "old" } }]);
+    // The step ran in the old format's first round: its value comes from the ledger now (else StepLostError).
+    const done = await call({
+      name: "lookup",
+      arguments: {},
+      inputResponses: { "elicit-2": { action: "accept", content: { ok: true } } },
+      requestState: fine.requestState,
+    });
+    assert.deepEqual(resultJson(done), { sent: true });
+  } finally {
+    await conn.close();
+  }
+});
