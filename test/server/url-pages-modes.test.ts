@@ -166,7 +166,7 @@ describe("identify(request) and https", () => {
     assert.match(await alice.text(), /Continue to travel\.example/);
   });
 
-  test("on https the cookies are Secure with the __Secure- prefix", async () => {
+  test("on https the cookies are Secure with the __Host- prefix, for the whole origin (more in url-pages-cookies.test.ts)", async () => {
     const flow = await kit.flows.create({
       kind: "url",
       principal: { issuer, sub: "alice" },
@@ -178,7 +178,7 @@ describe("identify(request) and https", () => {
     const response = await open(flow.id, "alice");
     assert.match(
       response.headers.getSetCookie().join("\n"),
-      /^__Secure-mcp_elicit_browser=[A-Za-z0-9_-]{43}; Max-Age=\d+; Path=\/elicit\/; HttpOnly; Secure; SameSite=Lax$/m,
+      /^__Host-mcp_elicit_browser-[\w-]{8}=[A-Za-z0-9_-]{43}; Max-Age=\d+; Path=\/; HttpOnly; Secure; SameSite=Lax$/m,
     );
   });
 
