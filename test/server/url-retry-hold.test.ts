@@ -134,68 +134,63 @@ describe("2026-07-28: the retry's hold after another person was refused on the p
         : [],
     );
 
-  // TODO: drop `todo` once waitBounded in src/server/url/replay-url.ts bounds the hold with a timer of its
-  // own instead of AbortSignal.timeout (until then this fails, as the finding did, with "Request timed out").
-  const unfixed = { todo: "replay-url.ts's waitBounded still uses AbortSignal.timeout inside AbortSignal.any" };
-  test(
-    "bob is refused; alice's retry comes back input_required with the same URL within retryWaitMs, a full collection during the hold notwithstanding",
-    unfixed,
-    async () => {
-      let accepted = 0;
-      let askedAgain = 0;
-      let link = "";
-      const ui: ElicitationUI = {
-        form: () => Promise.reject(new Error("no form expected")),
-        async url(request: UrlRequest): Promise<UrlAnswer> {
-          link = request.analysis.url;
-          const flowId = new URL(link).pathname.split("/").pop()!;
-          // Another person opens the link and signs in: refused, and the flow is left as it was.
-          await visit(link, "bob", "This link was made for someone else");
-          assert.equal(await kit.flows.outcome(flowId), undefined, "the flow is still pending after bob's refusal");
-          // Nothing bound the flow to bob's browser: alice, in hers, is admitted to it.
-          await visit(link, "alice", "Continue to pay.example.com");
-          accepted = Date.now();
-          return "accept";
-        },
-        // The retry came back with the same URL: the person already opened it, so the client asks nobody.
-        urlAskedAgain() {
-          askedAgain = Date.now();
-          return "cancel";
-        },
-        notice() {},
-      };
-      // The collection comes after the wait took hold of its signal, as the page traffic's would.
-      onHold = () => setImmediate(collectGarbage);
-      const alice = await aliceClient(ui);
-      try {
-        // Each request of the call may take the hold plus the margin: a hold without bound fails the call
-        // with the SDK's "Request timed out" (here after 6 s, not 60 s), the symptom first observed.
-        const result = (await alice.handle.callTool(
-          { name: "pay", arguments: { retryWaitMs: RETRY_WAIT_MS } },
-          { timeout: RETRY_WAIT_MS + MARGIN_MS },
-        )) as CallToolResult;
-        const [outcome, flowId] = (result.content[0] as { text: string }).text.split(" ");
-        assert.equal(outcome, "cancelled", "the second ask was answered cancel, which ends the flow");
-        assert.equal(holds.length, 1, "one retry was held");
-        const hold = holds[0]!;
-        assert.equal(hold.flowId, flowId);
-        const ended = await hold.ended;
-        assert.equal(ended.how, "TimeoutError", "the hold ended at its bound, not by an end of the flow or an abort");
-        const held = ended.at - hold.started;
-        assert.ok(held >= RETRY_WAIT_MS - 50 && held < RETRY_WAIT_MS + MARGIN_MS, `held ${held} ms, retryWaitMs is ${RETRY_WAIT_MS}`);
-        assert.ok(askedAgain - accepted < RETRY_WAIT_MS + MARGIN_MS, `asked again ${askedAgain - accepted} ms after the accept`);
-        const asked = urlsAsked(alice.wire);
-        assert.equal(asked.length, 2, "asked, then asked again after the hold");
-        assert.equal(asked[1], asked[0], "the same URL");
-        assert.equal(asked[0], kit.connectUrl(flowId!));
-        assert.equal(asked[0], link);
-      } finally {
-        onHold = () => {};
-        holds.length = 0;
-        await alice.client.close();
-      }
-    },
-  );
+  // With AbortSignal.timeout inside AbortSignal.any (before replay-url.ts had its own timer) this failed,
+  // as the finding did, with "Request timed out".
+  test("bob is refused; alice's retry comes back input_required with the same URL within retryWaitMs, a full collection during the hold notwithstanding", async () => {
+    let accepted = 0;
+    let askedAgain = 0;
+    let link = "";
+    const ui: ElicitationUI = {
+      form: () => Promise.reject(new Error("no form expected")),
+      async url(request: UrlRequest): Promise<UrlAnswer> {
+        link = request.analysis.url;
+        const flowId = new URL(link).pathname.split("/").pop()!;
+        // Another person opens the link and signs in: refused, and the flow is left as it was.
+        await visit(link, "bob", "This link was made for someone else");
+        assert.equal(await kit.flows.outcome(flowId), undefined, "the flow is still pending after bob's refusal");
+        // Nothing bound the flow to bob's browser: alice, in hers, is admitted to it.
+        await visit(link, "alice", "Continue to pay.example.com");
+        accepted = Date.now();
+        return "accept";
+      },
+      // The retry came back with the same URL: the person already opened it, so the client asks nobody.
+      urlAskedAgain() {
+        askedAgain = Date.now();
+        return "cancel";
+      },
+      notice() {},
+    };
+    // The collection comes after the wait took hold of its signal, as the page traffic's would.
+    onHold = () => setImmediate(collectGarbage);
+    const alice = await aliceClient(ui);
+    try {
+      // Each request of the call may take the hold plus the margin: a hold without bound fails the call
+      // with the SDK's "Request timed out" (here after 6 s, not 60 s), the symptom first observed.
+      const result = (await alice.handle.callTool(
+        { name: "pay", arguments: { retryWaitMs: RETRY_WAIT_MS } },
+        { timeout: RETRY_WAIT_MS + MARGIN_MS },
+      )) as CallToolResult;
+      const [outcome, flowId] = (result.content[0] as { text: string }).text.split(" ");
+      assert.equal(outcome, "cancelled", "the second ask was answered cancel, which ends the flow");
+      assert.equal(holds.length, 1, "one retry was held");
+      const hold = holds[0]!;
+      assert.equal(hold.flowId, flowId);
+      const ended = await hold.ended;
+      assert.equal(ended.how, "TimeoutError", "the hold ended at its bound, not by an end of the flow or an abort");
+      const held = ended.at - hold.started;
+      assert.ok(held >= RETRY_WAIT_MS - 50 && held < RETRY_WAIT_MS + MARGIN_MS, `held ${held} ms, retryWaitMs is ${RETRY_WAIT_MS}`);
+      assert.ok(askedAgain - accepted < RETRY_WAIT_MS + MARGIN_MS, `asked again ${askedAgain - accepted} ms after the accept`);
+      const asked = urlsAsked(alice.wire);
+      assert.equal(asked.length, 2, "asked, then asked again after the hold");
+      assert.equal(asked[1], asked[0], "the same URL");
+      assert.equal(asked[0], kit.connectUrl(flowId!));
+      assert.equal(asked[0], link);
+    } finally {
+      onHold = () => {};
+      holds.length = 0;
+      await alice.client.close();
+    }
+  });
 
   test("a client that gives up before the hold ends ends the server's wait with it", async () => {
     const ui: ElicitationUI = {

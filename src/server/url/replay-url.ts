@@ -39,11 +39,18 @@ export async function replayUrlFlow(ctx: ServerContext, run: ReplayRun, urlMode:
 
 /** The flow's end if it comes within `ms` (or the call is cancelled: undefined, and the round goes out). */
 async function waitBounded(call: UrlCall, ctx: ServerContext, id: string, ms: number): Promise<FlowOutcome | undefined> {
-  const bounded = AbortSignal.any([ctx.mcpReq.signal, AbortSignal.timeout(ms)]);
+  // A timer of our own, not AbortSignal.timeout(ms): AbortSignal.any holds its sources only weakly and
+  // nothing else holds a timeout signal, so a full garbage collection during the wait lost it and the
+  // hold never ended (nodejs/node#57736, seen on Node 20.20). This timer holds its controller until cleared.
+  const timeout = new AbortController();
+  const timer = setTimeout(() => timeout.abort(new DOMException("The retry's wait is over.", "TimeoutError")), Math.min(ms, 2 ** 31 - 1));
+  const bounded = AbortSignal.any([ctx.mcpReq.signal, timeout.signal]);
   try {
     return await call.kit.flows.waitFor(id, bounded);
   } catch (error) {
     if (bounded.aborted && !ctx.mcpReq.signal.aborted) return undefined;
     throw error;
+  } finally {
+    clearTimeout(timer);
   }
 }
