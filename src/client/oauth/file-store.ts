@@ -2,8 +2,11 @@
 // ($XDG_CONFIG_HOME/mcp-elicit/oauth/, default ~/.config/mcp-elicit/oauth/). The folder is 0700 and
 // every file 0600, created so from the start (never widened then narrowed), and written atomically
 // (a temporary file in the same folder, then rename), so a crash never leaves half a token file.
+// The folder must be a real directory of this user: a symlink planted at its path would otherwise
+// have us chmod, and write tokens into, a folder somewhere else.
 import { createHash, randomBytes } from "node:crypto";
-import { chmod, mkdir, open, readdir, readFile, rename, rm } from "node:fs/promises";
+import { constants } from "node:fs";
+import { chmod, lstat, mkdir, open, readdir, readFile, rename, rm } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { ServerCredentials, TokenStore } from "./token-store.js";
@@ -23,6 +26,26 @@ export function configFolder(env: NodeJS.ProcessEnv = process.env): string {
 /** The file's name: a digest of the server URL (URLs hold characters no file name may). */
 const fileFor = (server: string) => `${createHash("sha256").update(server).digest("hex").slice(0, 32)}.json`;
 
+// O_NOFOLLOW and O_DIRECTORY exist on POSIX systems; elsewhere (Windows) they are 0 and the lstat
+// check stands alone.
+const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+const DIRECTORY = constants.O_DIRECTORY ?? 0;
+
+export class TokenFolderError extends Error {
+  constructor(dir: string, what: string) {
+    super(`the token folder ${dir} ${what}; it must be a real directory (not a symbolic link) owned by you`);
+    this.name = "TokenFolderError";
+  }
+}
+
+/** Refuses a folder that is a symlink, not a directory, or another user's (fstat, or the lstat of the path). */
+function checkFolder(dir: string, stats: { isDirectory(): boolean; isSymbolicLink(): boolean; uid: number }): void {
+  if (stats.isSymbolicLink()) throw new TokenFolderError(dir, "is a symbolic link");
+  if (!stats.isDirectory()) throw new TokenFolderError(dir, "is not a directory");
+  const uid = process.getuid?.();
+  if (uid !== undefined && stats.uid !== uid) throw new TokenFolderError(dir, `belongs to another user (uid ${stats.uid})`);
+}
+
 interface FileContent extends ServerCredentials {
   server: string;
 }
@@ -30,10 +53,44 @@ interface FileContent extends ServerCredentials {
 export function fileTokenStore(options: FileTokenStoreOptions = {}): TokenStore & { dir: string } {
   const dir = options.dir ?? join(configFolder(), "oauth");
 
+  /** False when the folder does not exist (no sign-in yet); refuses one that is not a real directory of ours. */
+  async function folderReadable(): Promise<boolean> {
+    try {
+      checkFolder(dir, await lstat(dir));
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+      throw error;
+    }
+  }
+
   async function ensureDir(): Promise<void> {
-    await mkdir(dir, { recursive: true, mode: 0o700 });
-    // mkdir's mode does not apply to a folder that already exists (or to its parents): say it again.
-    await chmod(dir, 0o700);
+    // The clear refusal comes from lstat (a dangling symlink too); the O_NOFOLLOW open below closes the race.
+    if (await folderReadable()) {
+      // Without O_NOFOLLOW (Windows, where a folder cannot be opened either) the lstat check is all there is.
+      if (!NOFOLLOW) return chmod(dir, 0o700);
+    } else {
+      await mkdir(dir, { recursive: true, mode: 0o700 });
+      if (!NOFOLLOW) return;
+    }
+    let folder;
+    try {
+      folder = await open(dir, constants.O_RDONLY | DIRECTORY | NOFOLLOW);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      // ELOOP (EMLINK on FreeBSD): the path became a symlink since the lstat.
+      if (code === "ELOOP" || code === "EMLINK") throw new TokenFolderError(dir, "is a symbolic link");
+      if (code === "ENOTDIR") throw new TokenFolderError(dir, "is not a directory");
+      throw error;
+    }
+    try {
+      checkFolder(dir, await folder.stat());
+      // mkdir's mode does not apply to a folder that already exists: say it again, on the folder we
+      // opened (fchmod), never on whatever a symlink at the path would point to.
+      await folder.chmod(0o700);
+    } finally {
+      await folder.close();
+    }
   }
 
   async function read(file: string): Promise<FileContent | undefined> {
@@ -58,6 +115,7 @@ export function fileTokenStore(options: FileTokenStoreOptions = {}): TokenStore 
   return {
     dir,
     async get(server) {
+      if (!(await folderReadable())) return undefined;
       const content = await read(fileFor(server));
       if (!content || content.server !== server) return undefined;
       const { server: _server, ...credentials } = content;
@@ -67,8 +125,8 @@ export function fileTokenStore(options: FileTokenStoreOptions = {}): TokenStore 
       await ensureDir();
       const target = join(dir, fileFor(server));
       const temp = join(dir, `.${fileFor(server)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
-      // "wx": never follows or reuses a file someone put there; 0600 from creation on.
-      const handle = await open(temp, "wx", 0o600);
+      // Created here (O_EXCL), never through a symlink (O_NOFOLLOW), 0600 from creation on.
+      const handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o600);
       try {
         await handle.writeFile(JSON.stringify({ server, ...credentials } satisfies FileContent, null, 2) + "\n");
         await handle.sync();
@@ -83,6 +141,7 @@ export function fileTokenStore(options: FileTokenStoreOptions = {}): TokenStore 
       }
     },
     async delete(server) {
+      if (!(await folderReadable())) return false;
       const file = join(dir, fileFor(server));
       const content = await read(fileFor(server));
       if (!content || content.server !== server) return false;
@@ -90,6 +149,7 @@ export function fileTokenStore(options: FileTokenStoreOptions = {}): TokenStore 
       return true;
     },
     async servers() {
+      if (!(await folderReadable())) return [];
       let files: string[];
       try {
         files = await readdir(dir);
