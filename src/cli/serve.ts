@@ -10,7 +10,7 @@ import { loadOpenIdProvider, startTravelUrlMode } from "../examples/travel/url-m
 import { serveHttp } from "../server/http.js";
 import { createElicitation } from "../server/kit.js";
 import { isLoopbackHost, type UrlKit } from "../server/url/kit.js";
-import { parseKey, VAULT_KEY_ENV } from "../server/url/keys.js";
+import { parseKeyRing, VAULT_KEY_ENV } from "../server/url/keys.js";
 import type { KeyValueStore } from "../store/types.js";
 import { listenPages } from "./serve-pages.js";
 
@@ -22,8 +22,8 @@ export interface ServerSetup {
   urlMode: false | { identity: "loopback" | { issuer: string } };
   /** --store: flows, the vault, the call ledger and bookings survive a restart. */
   store?: KeyValueStore;
-  /** With --store: the requestState key, stable across restarts. */
-  stateKey?: Uint8Array;
+  /** With --store: the requestState key ring (newest first), stable across restarts. */
+  stateKey?: Uint8Array[];
   onerror: (error: Error) => void;
 }
 
@@ -113,15 +113,18 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** The durable store of --store, and the requestState key derived from the vault key (both must survive a restart). */
-async function openStore(file: string): Promise<{ store: KeyValueStore; stateKey: Uint8Array }> {
+/**
+ * The durable store of --store, and the requestState key ring derived from the vault key ring (both must
+ * survive a restart; rotating the vault key, newest first, rotates the state key with it).
+ */
+async function openStore(file: string): Promise<{ store: KeyValueStore; stateKey: Uint8Array[] }> {
   const key = process.env[VAULT_KEY_ENV];
   if (!key)
     throw new UsageError(
       `--store keeps credentials, encrypted with $${VAULT_KEY_ENV} (32 random bytes, e.g. node -e "console.log(crypto.randomBytes(32).toString('base64url'))"); set it, and keep it for restarts`,
     );
-  const stateKey = new Uint8Array(
-    hkdfSync("sha256", parseKey(key, VAULT_KEY_ENV), Buffer.alloc(0), "mcp-elicit elicit-serve requestState", 32),
+  const stateKey = parseKeyRing(key, VAULT_KEY_ENV).map(
+    (root) => new Uint8Array(hkdfSync("sha256", root, Buffer.alloc(0), "mcp-elicit elicit-serve requestState", 32)),
   );
   const { sqliteStore } = await import("../store/sqlite.js");
   return { store: sqliteStore(file), stateKey };

@@ -12,7 +12,7 @@ export { InvalidAnswerError, type ElicitOutcome, type ElicitOptions } from "./el
 export { InputUnavailableError, InvalidClientResultError, MissingCapabilityError, SamplingParamsError } from "./errors.js";
 export { InputTimeoutError } from "./live.js";
 export { ReplayMismatchError } from "./replay.js";
-export { StepBusyError } from "./ledger.js";
+export { StepBusyError, StepLostError } from "./ledger.js";
 export { StateError, DEFAULT_MAX_STATE_BYTES, type StateProblem } from "./state.js";
 export { serveHttp, type HttpServerHandle, type ServeHttpOptions, type ServerFactory } from "./http.js";
 export type { HttpAuthOptions, Principal } from "./auth/options.js";
