@@ -39,10 +39,10 @@ after(async () => {
 });
 
 /** `elicit serve travel` on `port` with the store; resolves once it listens. */
-async function serveTravel(port: number, store: string): Promise<{ child: ChildProcess; exited: Promise<void> }> {
+async function serveTravel(port: number, store: string, vaultKey = VAULT_KEY): Promise<{ child: ChildProcess; exited: Promise<void> }> {
   const child = spawn(process.execPath, [BIN, "serve", "travel", "--http", `127.0.0.1:${port}`, "--store", store], {
     stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, MCP_ELICIT_VAULT_KEY: VAULT_KEY },
+    env: { ...process.env, MCP_ELICIT_VAULT_KEY: vaultKey },
   });
   let output = "";
   const index = outputs.push("") - 1;
@@ -93,7 +93,8 @@ test("killed after consent, restarted on the same SQLite file: the page submitte
     // ...when the server dies, and a new one starts on the same port and file.
     server.child.kill("SIGKILL");
     await server.exited;
-    server = await serveTravel(port, store);
+    // Restarted with the key rotated (a ring, newest first): what the old key sealed still opens.
+    server = await serveTravel(port, store, `${randomBytes(32).toString("base64url")},${VAULT_KEY}`);
     await page.getByRole("button", { name: "Submit" }).click();
     await page.getByRole("button", { name: "Send" }).click();
     await page.getByRole("heading", { name: "Done" }).waitFor();

@@ -1,7 +1,8 @@
 // The secret a URL kit is configured with (`vaultKey`), and the keys derived from it for each use, so
 // a key meant for encrypting credentials never also signs CSRF tokens. Derivation is HKDF-SHA256
 // (node:crypto), each use with its own label. `vaultKey` may be a ring, newest first, so the key can be
-// rotated: the newest seals vault records and signs the pages' tokens, the older ones only open records.
+// rotated: the newest seals vault records and signs the pages' tokens, the older ones open records and
+// still verify tokens they signed (a page opened before the rotation can still be submitted).
 import { createHash, hkdfSync, randomBytes } from "node:crypto";
 
 /** The environment variable `resolveKitKey` reads when no key is given. */
@@ -10,9 +11,10 @@ export const VAULT_KEY_ENV = "MCP_ELICIT_VAULT_KEY";
 /** One key, or a ring newest first: an array, or a string of keys separated by commas (as $MCP_ELICIT_VAULT_KEY carries it). */
 export type VaultKey = string | Uint8Array | ReadonlyArray<string | Uint8Array>;
 
-/** An older key of the ring: it opens vault records sealed with it, and nothing else. */
+/** An older key of the ring: it opens vault records sealed with it and verifies tokens it signed; it seals and signs nothing. */
 export interface OlderVaultKey {
   vault: Buffer;
+  pages: Buffer;
   id: string;
 }
 
@@ -54,7 +56,7 @@ const keyId = (root: Buffer) => createHash("sha256").update(derive(root, "key id
 
 export function kitKeys(key: VaultKey, what = "vaultKey"): KitKeys {
   const [root, ...rest] = parseKeyRing(key, what);
-  const older = rest.map((k) => ({ vault: derive(k, "vault aes-256-gcm"), id: keyId(k) }));
+  const older = rest.map((k) => ({ vault: derive(k, "vault aes-256-gcm"), pages: derive(k, "pages hmac-sha256"), id: keyId(k) }));
   return {
     vault: derive(root!, "vault aes-256-gcm"),
     pages: derive(root!, "pages hmac-sha256"),

@@ -107,7 +107,7 @@ export function connectRoutes(app: Hono<PagesEnv>, config: PagesConfig): void {
     const id = c.req.param("id");
     const browser = existingBrowserId(c, config.cookies);
     const body = await c.req.parseBody();
-    if (!browser || !validCsrf(config.keys.pages, browser, "connect", id, body.csrf)) return problemPage(c, config, STALE_FORM);
+    if (!browser || !validCsrf(config.keys, browser, "connect", id, body.csrf)) return problemPage(c, config, STALE_FORM);
     const here = await admitted(c, id, `connect/${id}`);
     if (here instanceof Response) return here;
     const { flow } = here;

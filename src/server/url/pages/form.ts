@@ -73,7 +73,7 @@ export function formRoutes(app: Hono<PagesEnv>, config: PagesConfig): void {
       const { csrf, answer } = body;
       const id = c.req.param("id");
       const browser = existingBrowserId(c, config.cookies);
-      if (!browser || !validCsrf(config.keys.pages, browser, "form", id, csrf)) return problemJson(c, STALE_FORM);
+      if (!browser || !validCsrf(config.keys, browser, "form", id, csrf)) return problemJson(c, STALE_FORM);
       const verdict = await admit(c, config, id, `form/${id}`);
       if ("signIn" in verdict) return c.json({ error: "Sign in again: open the link you were given." }, 401);
       if ("status" in verdict) return problemJson(c, verdict);

@@ -115,8 +115,7 @@ export function loginRoutes(app: Hono<PagesEnv>, config: PagesConfig): void {
     const body = await c.req.parseBody();
     const back = returnPoint(typeof body.return === "string" ? body.return : undefined);
     const browser = existingBrowserId(c, config.cookies);
-    if (!back || !browser || !validCsrf(config.keys.pages, browser, "logout", back.flowId, body.csrf))
-      return problemPage(c, config, STALE_FORM);
+    if (!back || !browser || !validCsrf(config.keys, browser, "logout", back.flowId, body.csrf)) return problemPage(c, config, STALE_FORM);
     await endSession(c, config.cookies, config.store);
     return c.redirect(`${prefix}login?return=${encodeURIComponent(back.path)}&prompt=login`, 303);
   });

@@ -2,6 +2,7 @@
 // of this origin (Origin, or Fetch Metadata where the browser withholds Origin) and carry a CSRF token
 // bound to the browser, the flow and the action.
 import { createHmac, timingSafeEqual } from "node:crypto";
+import type { KitKeys } from "../keys.js";
 import type { Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 
@@ -40,11 +41,14 @@ export function csrfToken(key: Buffer, browser: string, action: string, flowId: 
   return createHmac("sha256", key).update(`csrf\u0000${browser}\u0000${action}\u0000${flowId}`).digest("base64url");
 }
 
-export function validCsrf(key: Buffer, browser: string, action: string, flowId: string, token: unknown): boolean {
+/** Whether `token` was signed by the ring's newest pages key or, for a page opened before a rotation, an older one. */
+export function validCsrf(keys: KitKeys, browser: string, action: string, flowId: string, token: unknown): boolean {
   if (typeof token !== "string" || token.length > 100) return false;
-  const expected = Buffer.from(csrfToken(key, browser, action, flowId));
   const given = Buffer.from(token);
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return [keys.pages, ...(keys.older ?? []).map((k) => k.pages)].some((key) => {
+    const expected = Buffer.from(csrfToken(key, browser, action, flowId));
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  });
 }
 
 /** Largest body a page's form POST may have (a CSRF token and an action); the rest is never read. */
