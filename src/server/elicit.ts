@@ -71,6 +71,9 @@ function retryMessage(message: string, errors: FieldError[]): string {
   return `${message}\n\nPlease correct the following and answer again:\n${errors.map((e) => `- ${e.message}`).join("\n")}`;
 }
 
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
 /** Reads the result's action; anything else is malformed. */
 function actionOf(result: unknown): "accept" | "decline" | "cancel" | undefined {
   const action = (result as { action?: unknown } | null)?.action;
@@ -92,22 +95,18 @@ export async function elicitValidated<S extends SchemaInput>(
     const action = actionOf(result);
     if (action === "decline" || action === "cancel") return { action };
     const answered = (result as { content?: unknown }).content ?? {};
-    let errors: FieldError[];
-    if (action !== "accept") errors = [{ field: "", rule: "object", message: "The client's answer was not a valid elicitation result" }];
-    else {
-      const checked = compiled.accept(answered);
-      if (checked.ok) {
-        const content = checked.value as Infer<S>;
-        // The schema's rules hold; now the tool's own.
-        errors = validate ? problemsOf(validate(content)) : [];
-        if (errors.length === 0) return { action: "accept", content };
-      } else errors = checked.errors;
+    const checked = compiled.accept(answered);
+    let errors = checked.ok ? [] : checked.errors;
+    if (checked.ok && action === "accept") {
+      // The schema's rules hold; now the tool's own.
+      errors = validate ? problemsOf(validate(checked.value as Infer<S>)) : [];
+      if (errors.length === 0) return { action: "accept", content: checked.value as Infer<S> };
     }
-    // What was valid is kept as the re-ask's defaults.
+    // Only fields that passed their own checks are kept, as the re-ask's defaults: nothing else of the answer.
     const bad = new Set(errors.map((e) => e.field));
-    const keep = Object.fromEntries(
-      Object.entries(answered as Record<string, unknown>).filter(([k]) => !bad.has(k) && Object.hasOwn(schema.properties, k)),
-    );
+    const fields = checked.ok ? checked.value : isPlainObject(answered) ? answered : {};
+    const keep = Object.fromEntries(Object.entries(fields).filter(([k]) => !bad.has(k) && Object.hasOwn(schema.properties, k)));
+    if (action !== "accept") errors = [{ field: "", rule: "object", message: "The client's answer was not a valid elicitation result" }];
     return { action: "invalid", errors, keep };
   };
   let sent = compiled.encoded(protocol);

@@ -152,12 +152,16 @@ export function createElicitation(options: ElicitationOptions = {}) {
     let calls = sealers.get(issuer);
     if (!calls) {
       const keys = ring.map((key) => issuerKey(key, issuer));
-      const seal = { key: keys[0]!, ring: keys, legacyRing: ring, recent: new RecentStates(), ttlMs: settings.stateTtlMs };
-      calls = new ReplayCalls(ledger, { ...seal, maxBytes: settings.maxStateBytes }, (ctx, tool, args) => ({
-        principal: principalOf(ctx),
-        tool,
-        args,
-      }));
+      const { stateTtlMs: ttlMs, maxStateBytes: maxBytes } = settings;
+      calls = new ReplayCalls(
+        ledger,
+        { key: keys[0]!, ring: keys, legacyRing: ring, recent: new RecentStates(), ttlMs, maxBytes },
+        (ctx, tool, args) => ({
+          principal: principalOf(ctx),
+          tool,
+          args,
+        }),
+      );
       sealers.set(issuer, calls);
     }
     return calls;

@@ -216,3 +216,27 @@ test("a state sealed by the format before issuers still opens until it expires; 
     await conn.close();
   }
 });
+
+test("a refused answer is journaled as the errors it got: nothing of its raw text is sealed, or offered back as a default", async () => {
+  const conn = await connect(manualClient(), secretServer({ stateKey, store: memoryStore() }, "00"), "2026-07-28", "memory");
+  const call = callWith(conn.client);
+  const binding = { principal: "anonymous", tool: "lookup", args: {} };
+  const journalOf = (token: string) => JSON.stringify(open(token, binding, { key: issuerKey(stateKey, "billing"), ttlMs: 60_000 }));
+  try {
+    for (const refused of [
+      { action: "accept", content: { note: `MARKER-${"x".repeat(2000)}` } },
+      { action: "bogus", content: { note: { nested: "MARKER" } } },
+      { action: "accept", content: "MARKER" },
+    ]) {
+      const first = await call({ name: "lookup", arguments: {} });
+      const next = await call({ name: "lookup", arguments: {}, inputResponses: { "elicit-1": refused }, requestState: first.requestState });
+      assert.match(JSON.stringify(next.inputRequests), /correct the following/);
+      assert.doesNotMatch(JSON.stringify(next.inputRequests), /MARKER/, "not offered back as a default");
+      assert.doesNotMatch(journalOf(next.requestState), /MARKER/, "not in the sealed journal");
+    }
+    // The refused answers break the spec on purpose: out of the wire check that closing runs.
+    for (let i = conn.wire.length - 1; i >= 0; i--) if (JSON.stringify(conn.wire[i]!.message).includes("MARKER")) conn.wire.splice(i, 1);
+  } finally {
+    await conn.close();
+  }
+});
