@@ -2,8 +2,8 @@
 // server's payment form and the SkyMiles sign-in) are completed by a headless Chromium through
 // playwright-core, when both are installed. playwright-core is a development dependency: it is loaded
 // only here, and when it (or Chromium) is missing the demo says so and declines those steps.
-import { existsSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
+import { findProgram } from "./find-program.js";
 
 /** What the headless browser types: a published test card (nothing real is charged) and SkyMiles' demo account. */
 export const DEMO_CARD = { cardNumber: "4242 4242 4242 4242", expiry: "12/34", cvc: "123", nameOnCard: "Demo Traveler" };
@@ -18,15 +18,6 @@ export const CHROMIUM_ARGS = [
   "--disable-sync",
   "--no-first-run",
   "--disable-quic",
-];
-
-/** Where Chromium usually is on Linux and macOS; $ELICIT_CHROMIUM overrides. */
-const CANDIDATES = [
-  "/usr/bin/chromium",
-  "/usr/bin/chromium-browser",
-  "/usr/bin/google-chrome",
-  "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",
-  "/Applications/Chromium.app/Contents/MacOS/Chromium",
 ];
 
 export interface HeadlessPages {
@@ -47,10 +38,10 @@ export async function headlessPages(): Promise<HeadlessPages | { unavailable: st
   } catch {
     return { unavailable: "playwright-core is not installed (npm install playwright-core)" };
   }
-  const given = process.env.ELICIT_CHROMIUM;
-  const executablePath = given || CANDIDATES.find((path) => existsSync(path));
-  if (!executablePath) return { unavailable: "no Chromium was found (set ELICIT_CHROMIUM to its path)" };
-  if (given && !existsSync(given)) return { unavailable: `ELICIT_CHROMIUM names ${JSON.stringify(given)}, which does not exist` };
+  // $ELICIT_CHROMIUM, the PATH, then the usual places: the same finder as the tests and .ci/run.
+  const found = findProgram("chromium");
+  if ("missing" in found) return { unavailable: found.missing };
+  const executablePath = found.path;
   let browser: Browser;
   try {
     browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });

@@ -7,7 +7,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort, requireCommand, stopChild } from "./processes.js";
+import { programPath } from "./needs.js";
+import { freePort, stopChild } from "./processes.js";
 
 export interface HaproxyOptions {
   backends: { name: string; port: number }[];
@@ -69,12 +70,12 @@ const accepts = (port: number) =>
   });
 
 export async function startHaproxy(options: HaproxyOptions): Promise<Haproxy> {
-  requireCommand("haproxy", "-v");
+  const command = programPath("haproxy");
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), "mcp-elicit-haproxy-"));
   const file = join(dir, "haproxy.cfg");
   writeFileSync(file, haproxyConfig(port, options));
-  const child = spawn("haproxy", ["-f", file, "-db"], { stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(command, ["-f", file, "-db"], { stdio: ["ignore", "ignore", "pipe"] });
   let output = "";
   child.stderr!.on("data", (chunk: Buffer) => (output = (output + chunk).slice(-4000)));
   const orphaned = () => child.kill("SIGKILL");

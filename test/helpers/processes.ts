@@ -1,5 +1,5 @@
 // Child processes and ports for tests that start real servers (redis-server, HAProxy, fleet members).
-import { spawnSync, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
 
 /** A port nothing listens on right now (the kernel's pick for port 0). */
@@ -28,13 +28,4 @@ export async function stopChild(child: ChildProcess, signal: NodeJS.Signals = "S
   const timer = setTimeout(() => child.kill("SIGKILL"), graceMs);
   await gone;
   clearTimeout(timer);
-}
-
-const installed = new Set<string>();
-/** Throws, naming the Debian package to install, when `command` is not on the PATH (checked once per command). */
-export function requireCommand(command: string, versionFlag: string, debianPackage = command): void {
-  if (installed.has(command)) return;
-  if (spawnSync(command, [versionFlag]).error)
-    throw new Error(`${command} is not installed: apt-get install ${debianPackage} (the Debian package; .ci/run installs it).`);
-  installed.add(command);
 }

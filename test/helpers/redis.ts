@@ -1,10 +1,12 @@
 // A real redis-server for a test: a free 127.0.0.1 port, no persistence, its own temporary directory
-// (removed on stop). Debian's redis-server package provides the binary (.ci/run installs it).
+// (removed on stop). Debian's redis-server package provides the binary (.ci/run installs it); it is found
+// as test/helpers/needs.ts finds it ($ELICIT_REDIS_SERVER, the PATH, the usual places).
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort, requireCommand, stopChild } from "./processes.js";
+import { programPath } from "./needs.js";
+import { freePort, stopChild } from "./processes.js";
 
 export interface RedisServer {
   url: string;
@@ -13,14 +15,14 @@ export interface RedisServer {
 }
 
 export async function startRedis(): Promise<RedisServer> {
-  requireCommand("redis-server", "--version");
+  const command = programPath("redis-server");
   // Another process may take the probed port before redis binds it: try a few.
   let lastError: unknown;
   for (let attempt = 0; attempt < 5; attempt++) {
     const port = await freePort();
     const dir = mkdtempSync(join(tmpdir(), "mcp-elicit-redis-"));
     try {
-      const child = await launch(port, dir);
+      const child = await launch(command, port, dir);
       // A test process that ends without stop() still takes its server along.
       const orphaned = () => child.kill("SIGKILL");
       process.once("exit", orphaned);
@@ -42,9 +44,9 @@ export async function startRedis(): Promise<RedisServer> {
   throw lastError;
 }
 
-function launch(port: number, dir: string): Promise<ChildProcess> {
+function launch(command: string, port: number, dir: string): Promise<ChildProcess> {
   const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir, "--daemonize", "no"];
-  const child = spawn("redis-server", args, { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"] });
   return new Promise((resolve, reject) => {
     let output = "";
     const onData = (chunk: Buffer) => {

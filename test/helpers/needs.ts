@@ -1,0 +1,52 @@
+// Tests that drive a real Chromium, redis-server or HAProxy: on a machine without one, the group that
+// needs it is skipped once, naming the program and how to install it, instead of failing in its hooks.
+// With CI=true (.ci/run sets it) a missing program fails the run instead: CI must run everything.
+//
+//   describe("in Chromium", { skip: needs("chromium") }, () => { before(...); test(...); });
+//
+// The programs are found as the demo finds Chromium (src/cli/find-program.ts): $ELICIT_CHROMIUM,
+// $ELICIT_REDIS_SERVER, $ELICIT_HAPROXY, then the PATH, then the usual places.
+import { test } from "node:test";
+import { findProgram, PROGRAMS, type ProgramName } from "../../src/cli/find-program.js";
+
+export const onCI = process.env.CI === "true" || process.env.CI === "1";
+
+/** Why `name` cannot be used, with its install line (test/helpers/skip-summary.mjs reads this shape), or "" when it is here. */
+function missingReason(name: ProgramName): string {
+  const found = findProgram(name);
+  if (!("missing" in found)) return "";
+  const { env, debianPackage } = PROGRAMS[name];
+  const install = `apt-get install ${debianPackage}`;
+  return process.env[env]
+    ? `needs ${name}: ${found.missing} (fix or unset it, or ${install})`
+    : `needs ${name}: ${install} (or set ${env})`;
+}
+
+/** Whether `name` is installed (for shared hooks that set a group's program up: they do nothing when it is skipped). */
+export const has = (name: ProgramName): boolean => !missingReason(name);
+
+const failedOnCI = new Set<string>();
+
+/**
+ * The `skip` option for a describe or test that runs these programs: false when all are here, else the
+ * reason ("needs chromium: apt-get install chromium (or set ELICIT_CHROMIUM)"). On CI the group is still
+ * skipped (so its hooks do not fail on top), and a test that fails with the same message takes its place.
+ */
+export function needs(...names: ProgramName[]): string | false {
+  const reason = names.map(missingReason).filter(Boolean).join("; ");
+  if (!reason) return false;
+  if (onCI && !failedOnCI.has(reason)) {
+    failedOnCI.add(reason);
+    test(reason, () => {
+      throw new Error(`${reason} (CI=${process.env.CI}: a missing program fails the run)`);
+    });
+  }
+  return reason;
+}
+
+/** The program's path for spawning it; throws the skip reason when it is missing (a test that forgot needs() says why). */
+export function programPath(name: ProgramName): string {
+  const found = findProgram(name);
+  if ("missing" in found) throw new Error(missingReason(name));
+  return found.path;
+}
