@@ -27,7 +27,6 @@ cd "$(dirname "$0")/.."
 CONF_STABLE=0.1.16
 CONF_NEXT=0.2.0-alpha.12
 CACHE="${MCP_ELICIT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mcp-elicit}"
-NODE22_DIR="$CACHE/node22"
 OUT="${CONFORMANCE_OUT:-$(mktemp -d "${TMPDIR:-/tmp}/mcp-elicit-conformance.XXXXXX")}"
 mkdir -p "$OUT"
 export CI="${CI:-true}" NO_COLOR=1 FORCE_COLOR=0 npm_config_yes=true npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
@@ -39,12 +38,7 @@ if [ ! -f dist/cli/main.js ]; then
 fi
 
 # --- Node 22 (the suite imports APIs Node 20 lacks) ---
-node22="$NODE22_DIR/node_modules/.bin/node"
-if ! { [ -x "$node22" ] && "$node22" --version 2>/dev/null | grep -q '^v22\.'; }; then
-  echo "conformance: installing Node 22 into $NODE22_DIR" >&2
-  mkdir -p "$NODE22_DIR"
-  npm install --prefix "$NODE22_DIR" --no-save --no-package-lock --loglevel=error node@22 >&2
-fi
+node22="$(bash scripts/node-major.sh 22)/node"
 echo "conformance: suite runs on Node $("$node22" --version) ($node22)" >&2
 
 # --- the two suite versions, installed once (faster than npx per scenario run) ---
