@@ -39,4 +39,4 @@ export {
   type ServerCredentials,
   type TokenStore,
 } from "./oauth/token-store.js";
-export { configFolder, fileTokenStore, type FileTokenStoreOptions } from "./oauth/file-store.js";
+export { configFolder, fileTokenStore, TokenFolderError, type FileTokenStoreOptions } from "./oauth/file-store.js";
