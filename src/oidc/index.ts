@@ -2,11 +2,16 @@
 // 127.0.0.1, demo accounts, keys and data in memory only), so a server protected with
 // `serveHttp(factory, { auth })` can be tried and tested without a real authorization server.
 // Not for production: it has no persistence, and its accounts are whoever you list.
-export {
-  startOpenIdProvider,
-  DEFAULT_USERS,
-  DEFAULT_RESOURCE_SCOPES,
-  type DemoUser,
-  type OpenIdProvider,
-  type OpenIdProviderOptions,
-} from "../examples/auth/openid-provider.js";
+// oidc-provider is an optional peer of mcp-elicit: without it, importing this entry fails with an error
+// that names it.
+import { loadWithPeers } from "../common/optional-peers.js";
+
+const provider = await loadWithPeers("mcp-elicit/oidc", () => import("../examples/auth/openid-provider.js"));
+
+/** Starts the provider on 127.0.0.1; resolves once it listens. */
+export const startOpenIdProvider: typeof provider.startOpenIdProvider = provider.startOpenIdProvider;
+/** The demo accounts, when `users` is not given. */
+export const DEFAULT_USERS: typeof provider.DEFAULT_USERS = provider.DEFAULT_USERS;
+/** The scopes any resource gets when `resources` is not given. */
+export const DEFAULT_RESOURCE_SCOPES: typeof provider.DEFAULT_RESOURCE_SCOPES = provider.DEFAULT_RESOURCE_SCOPES;
+export type { DemoUser, OpenIdProvider, OpenIdProviderOptions } from "../examples/auth/openid-provider.js";

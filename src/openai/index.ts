@@ -1,12 +1,15 @@
 // mcp-elicit/openai: a ModelProvider for attachSampling on any OpenAI-compatible chat-completions API
-// (OpenAI, or a local llama.cpp / Ollama / vLLM server), through the `openai` library.
-export {
-  openAICompatibleProvider,
-  providerFromEnv,
-  type MaxTokensField,
-  type ModelSpec,
-  type OpenAICompatibleOptions,
-} from "../client/providers/openai.js";
+// (OpenAI, or a local llama.cpp / Ollama / vLLM server), through the `openai` library, an optional peer
+// of mcp-elicit: without it, importing this entry fails with an error that names it.
+import { loadWithPeers } from "../common/optional-peers.js";
+
+const openai = await loadWithPeers("mcp-elicit/openai", () => import("../client/providers/openai.js"));
+
+/** A ModelProvider for an OpenAI-compatible chat-completions API (see docs/client.md). */
+export const openAICompatibleProvider: typeof openai.openAICompatibleProvider = openai.openAICompatibleProvider;
+/** A provider from the ELICIT_MODEL_* (or OPENAI_*) environment variables, or undefined when no model is configured. */
+export const providerFromEnv: typeof openai.providerFromEnv = openai.providerFromEnv;
+export type { MaxTokensField, ModelSpec, OpenAICompatibleOptions } from "../client/providers/openai.js";
 export type { ModelsOption } from "../client/providers/models.js";
 export {
   ProviderError,

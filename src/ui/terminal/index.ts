@@ -1,7 +1,7 @@
 // terminalUI: the interactive renderer of the UI contract for a terminal, on @inquirer/prompts
-// (questions), ora (the wait spinner) and open (the system browser, only after consent).
-import open from "open";
+// (questions), ora (the wait spinner) and open (the system browser, only after consent, imported then).
 import type { ElicitationUI, FormAnswer, FormRequest, SamplingUI, UIContext } from "../../client/ui.js";
+import { openInBrowser } from "../../common/optional-peers.js";
 import { runForm, type OwnForm } from "./form.js";
 import { Queue, TerminalIO } from "./io.js";
 import { reviewAnswer, reviewRequest } from "./sampling.js";
@@ -27,7 +27,7 @@ export type TerminalUI = ElicitationUI & SamplingUI & { waitForUrl: NonNullable<
  */
 export function terminalUI(options: TerminalUIOptions = {}): TerminalUI {
   const io = new TerminalIO(options.input ?? process.stdin, options.output ?? process.stdout);
-  const openUrl = options.openUrl ?? (async (url: string) => void (await open(url)));
+  const openUrl = options.openUrl ?? openInBrowser;
   const queue = new Queue();
   return {
     form: (request, context) => queue.run(() => runForm(io, request, context)),

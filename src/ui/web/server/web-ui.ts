@@ -3,8 +3,8 @@
 // requests are pushed to the page over SSE and answered by POST, one at a time in arrival order.
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
-import open from "open";
 import type { ElicitationUI, FormAnswer, FormRequest, SamplingUI, UIContext } from "../../../client/ui.js";
+import { openInBrowser } from "../../../common/optional-peers.js";
 import type { PageServer } from "../page/protocol.js";
 import { readAnswerReview, readFormAnswer, readRequestReview, readUrlAnswer, readUrlWaitAnswer } from "./answers.js";
 import { createApp } from "./app.js";
@@ -97,7 +97,7 @@ export async function webUI(options: WebUIOptions = {}): Promise<WebUI> {
 
   const opener = options.open ?? true;
   if (opener !== false) {
-    const go = opener === true ? async (u: string) => void (await open(u)) : opener;
+    const go = opener === true ? openInBrowser : opener;
     go(pageUrl).catch((error: unknown) => {
       // The reason, never the address: it carries the secret, and logs are read by others.
       const reason = (error instanceof Error ? error.message : String(error)).split(secret).join("…");

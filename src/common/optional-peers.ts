@@ -1,0 +1,52 @@
+// The packages that only the terminal renderer, the OpenAI provider, the demo's sign-in server and the
+// `elicit` command use are optional peers of mcp-elicit: `npm i mcp-elicit` leaves them out, and
+// mcp-elicit-cli (the package whose bin is `elicit`) brings them. An entry point that needs them checks
+// first, so a missing one is an error that names what to install, not a bare ERR_MODULE_NOT_FOUND from
+// deep inside dist/.
+
+/** What each entry point (or feature) needs besides mcp-elicit's own dependencies. */
+export const OPTIONAL_PEERS = {
+  // `open` too, but only when a URL is opened (openInBrowser).
+  "mcp-elicit/terminal": ["@inquirer/prompts", "@inquirer/core", "ora"],
+  "mcp-elicit/openai": ["openai"],
+  "mcp-elicit/oidc": ["oidc-provider"],
+  "The elicit command": ["commander", "@inquirer/prompts", "@inquirer/core", "ora", "open", "openai", "oidc-provider"],
+} as const satisfies Record<string, readonly string[]>;
+
+/** An optional peer dependency that is not installed, named with the command that installs it. */
+export class MissingPeerError extends Error {
+  readonly packages: string[];
+  constructor(what: string, packages: string[], hint?: string) {
+    const names = packages.length === 1 ? packages[0]! : `${packages.slice(0, -1).join(", ")} and ${packages.at(-1)}`;
+    const them = packages.length === 1 ? "an optional peer dependency" : "optional peer dependencies";
+    super(`${what} needs ${names} (${them} of mcp-elicit, not installed): npm install ${packages.join(" ")}${hint ? `, ${hint}` : ""}`);
+    this.name = "MissingPeerError";
+    this.packages = packages;
+  }
+}
+
+/** The packages of `names` that cannot be resolved from mcp-elicit's own location (as its modules import them). */
+export function missingPeers(names: readonly string[]): string[] {
+  return names.filter((name) => {
+    try {
+      import.meta.resolve(name);
+      return false;
+    } catch {
+      return true;
+    }
+  });
+}
+
+/** Loads `load()` (the modules of `what`) after checking that its optional peers resolve. */
+export async function loadWithPeers<T>(what: keyof typeof OPTIONAL_PEERS, load: () => Promise<T>, hint?: string): Promise<T> {
+  const missing = missingPeers(OPTIONAL_PEERS[what]);
+  if (missing.length > 0) throw new MissingPeerError(what, missing, hint);
+  return load();
+}
+
+/** `open` (the system browser), imported when a page is first opened; a clear error when it is not installed. */
+export async function openInBrowser(url: string): Promise<void> {
+  if (missingPeers(["open"]).length > 0) throw new MissingPeerError("Opening the system browser", ["open"]);
+  const { default: open } = await import("open");
+  await open(url);
+}
