@@ -24,14 +24,13 @@ import { HostError, reportFailure } from "./exit.js";
 import { captureConsole, consoleSink, hideSpinner, inertLines, printLine, showSpinner } from "./host-output.js";
 import { loginErrorOf } from "../client/oauth/errors.js";
 import { signerFor, type HostAuth, type Signer } from "./oauth.js";
+import { DEFAULT_CONNECT_TIMEOUT_S } from "./constants.js";
 
-export { HostError };
+export { DEFAULT_CONNECT_TIMEOUT_S, HostError };
 
 export type ServerTarget = { url: string } | { command: string; args: string[] };
 export type ProtocolChoice = ProtocolRevision | "auto";
 
-/** How long connecting may take unless told otherwise (--connect-timeout, ELICIT_CONNECT_TIMEOUT). */
-export const DEFAULT_CONNECT_TIMEOUT_S = 30;
 /** Without a terminal, a connection that takes longer than this gets one line saying what we wait for. */
 export const CONNECT_NOTICE_AFTER_MS = 2000;
 

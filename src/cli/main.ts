@@ -1,14 +1,9 @@
 #!/usr/bin/env node
-// The `elicit` command.
+// The `elicit` command. Each command's module is imported when that command runs: `elicit --help`
+// or `elicit lint` does not load the terminal UI, the SDK, the servers or the model provider.
 import { Command } from "commander";
 import { createRequire } from "node:module";
-import { call, tools } from "./call.js";
-import { connect } from "./connect.js";
-import { demo } from "./demo.js";
-import { lint } from "./lint.js";
-import { DEFAULT_CONNECT_TIMEOUT_S } from "./host.js";
-import { logout } from "./oauth.js";
-import { serve, SERVER_NAMES } from "./serve.js";
+import { DEFAULT_CONNECT_TIMEOUT_S, SERVER_NAMES } from "./constants.js";
 import { LATEST_REVISION, PROTOCOL_REVISIONS } from "../schema/types.js";
 
 const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
@@ -38,6 +33,7 @@ Examples:
   echo '{"type":"object","properties":{"age":{"type":"integer","minimum":18}}}' | elicit lint -`,
   )
   .action(async (file: string, opts: { protocol: string; json?: boolean }) => {
+    const { lint } = await import("./lint.js");
     const out = await lint(file, opts);
     process.stdout.write(out.stdout);
     process.stderr.write(out.stderr);
@@ -79,6 +75,7 @@ Examples:
   elicit serve travel --http 3000 --store trips.db # flows and bookings survive a restart (MCP_ELICIT_VAULT_KEY set)`,
   )
   .action(async (name: string, opts: { http?: string | boolean; auth?: boolean; store?: string }) => {
+    const { serve } = await import("./serve.js");
     process.exitCode = await serve(name, opts);
   });
 
@@ -181,6 +178,7 @@ Examples:
   elicit call book_trip --args '{"destination":"Barcelona","departDate":"2026-06-15","returnDate":"2026-06-22"}' --answers answers.yaml --url http://127.0.0.1:3000/mcp`,
   )
   .action(async (tool: string, server: string[], opts) => {
+    const { call } = await import("./call.js");
     process.exitCode = await call(tool, server, opts);
   });
 
@@ -202,6 +200,7 @@ Examples:
   elicit tools --url http://127.0.0.1:3000/mcp --protocol 2025-11-25`,
   )
   .action(async (server: string[], opts) => {
+    const { tools } = await import("./call.js");
     process.exitCode = await tools(server, opts);
   });
 
@@ -231,6 +230,7 @@ Examples:
   elicit connect --url http://127.0.0.1:3000/mcp --root ~/trips`,
   )
   .action(async (server: string[], opts) => {
+    const { connect } = await import("./connect.js");
     process.exitCode = await connect(server, opts);
   });
 
@@ -246,6 +246,7 @@ Examples:
   elicit logout`,
   )
   .action(async (url: string | undefined) => {
+    const { logout } = await import("./oauth.js");
     process.exitCode = await logout(url);
   });
 
@@ -281,6 +282,7 @@ Examples:
   elicit demo --root ~/trips --protocol 2025-11-25`,
   )
   .action(async (opts) => {
+    const { demo } = await import("./demo.js");
     process.exitCode = await demo(opts);
   });
 

@@ -13,6 +13,9 @@ import { isLoopbackHost, type UrlKit } from "../server/url/kit.js";
 import { parseKeyRing, VAULT_KEY_ENV } from "../server/url/keys.js";
 import type { KeyValueStore } from "../store/types.js";
 import { listenPages } from "./serve-pages.js";
+import { SERVER_NAMES, type ServerName } from "./constants.js";
+
+export { SERVER_NAMES };
 
 type Era = "legacy" | "modern";
 
@@ -40,7 +43,7 @@ export interface StartedServer {
  * memory and without URL mode, for embedding in a test or another server.
  */
 export const SERVERS: Record<
-  string,
+  ServerName,
   { description: string; factory: () => (ctx: { era: Era }) => McpServer; start: (setup: ServerSetup) => Promise<StartedServer> }
 > = {
   conformance: {
@@ -78,8 +81,6 @@ export const SERVERS: Record<
     },
   },
 };
-
-export const SERVER_NAMES = Object.keys(SERVERS);
 
 export class UsageError extends Error {}
 
@@ -132,7 +133,7 @@ async function openStore(file: string): Promise<{ store: KeyValueStore; stateKey
 
 /** Starts server `name`; resolves once it is listening (HTTP) or attached to stdio. */
 export async function startServer(name: string, options: ServeOptions = {}): Promise<RunningServer> {
-  const entry = Object.hasOwn(SERVERS, name) ? SERVERS[name] : undefined;
+  const entry = Object.hasOwn(SERVERS, name) ? SERVERS[name as ServerName] : undefined;
   if (!entry) throw new UsageError(`unknown server "${name}"; known servers: ${SERVER_NAMES.join(", ")}`);
   if (options.auth && (options.http === undefined || options.http === false))
     throw new UsageError("--auth protects the HTTP endpoint; add --http (e.g. elicit serve travel --http 3000 --auth)");
