@@ -4,3 +4,34 @@ export function deferred() {
   const promise = new Promise<void>((r) => (resolve = r));
   return { promise, resolve };
 }
+
+/**
+ * `promise`, or a rejection naming `what` once `timeoutMs` passed: a wait for an event that never comes
+ * fails its test by name instead of hanging the file until the runner cuts it.
+ */
+export async function within<T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`)), timeoutMs);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Resolves once `predicate()` holds, checking it every `intervalMs`; rejects naming `what` after
+ * `timeoutMs`. For effects that fire no event a test can listen to; prefer a promise when there is one.
+ */
+export async function waitFor(
+  predicate: () => boolean | Promise<boolean>,
+  { timeoutMs = 10_000, what, intervalMs = 10 }: { timeoutMs?: number; what: string; intervalMs?: number },
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await predicate())) {
+    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}

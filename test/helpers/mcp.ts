@@ -5,6 +5,7 @@ import { InMemoryTransport, type McpServer } from "@modelcontextprotocol/server"
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import type { ProtocolRevision } from "../../src/schema/types.js";
 import { serveHttp } from "../../src/server/http.js";
+import { deferred } from "./deferred.js";
 import { assertWire } from "./wire.js";
 
 export type TransportKind = "memory" | "http";
@@ -57,6 +58,12 @@ export function clientFor(revision: ProtocolRevision, capabilities: Record<strin
 export interface Connection {
   client: Client;
   wire: WireMessage[];
+  /**
+   * Resolves once the client can hear notifications not tied to a request: at once in memory; over HTTP
+   * when the server answered the client's GET stream (the SDK opens it unawaited after initialize, and a
+   * server drops what it sends before then). Never on 2026-07-28, which has no such stream.
+   */
+  notificationsOpen: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -75,10 +82,17 @@ export async function connect(
   };
   if (kind === "http") {
     const http = await serveHttp(() => factory());
-    await client.connect(tap(new StreamableHTTPClientTransport(http.url), wire));
+    const opened = deferred();
+    const watching: typeof fetch = async (input, init) => {
+      const res = await fetch(input, init);
+      if ((init?.method ?? "GET") === "GET" && res.ok) opened.resolve();
+      return res;
+    };
+    await client.connect(tap(new StreamableHTTPClientTransport(http.url, { fetch: watching }), wire));
     return {
       client,
       wire,
+      notificationsOpen: opened.promise,
       close: closeWith(async () => {
         await client.close();
         await http.close();
@@ -89,7 +103,7 @@ export async function connect(
   if (revision === "2026-07-28") serveStdio(() => factory(), { transport: serverSide } as never);
   else await factory().connect(serverSide);
   await client.connect(tap(clientSide, wire));
-  return { client, wire, close: closeWith(() => client.close()) };
+  return { client, wire, notificationsOpen: Promise.resolve(), close: closeWith(() => client.close()) };
 }
 
 /**

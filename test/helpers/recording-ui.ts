@@ -9,6 +9,7 @@ import type {
   UrlWait,
   UrlWaitOutcome,
 } from "../../src/client/ui.js";
+import { within } from "./deferred.js";
 
 /** Records every form, URL and notice; answers forms and URLs from its scripts in turn, then cancels. No waitForUrl. */
 export class RecordingUI implements ElicitationUI {
@@ -35,6 +36,8 @@ export class RecordingUI implements ElicitationUI {
   }
 }
 
+const COMPLETION_WAIT_MS = 15_000;
+
 /** A RecordingUI that also waits for URL flows: it records each wait and ends it with `outcome`, or once the flow completes. */
 export class UrlWaitingUI extends RecordingUI {
   waits: UrlWait[] = [];
@@ -47,7 +50,8 @@ export class UrlWaitingUI extends RecordingUI {
   async waitForUrl(wait: UrlWait, _context: UIContext): Promise<UrlWaitOutcome> {
     this.waits.push(wait);
     if (this.outcome) return this.outcome;
-    await wait.completed;
+    // A person would give up and retry; a test fails, naming what it waited for, rather than hang.
+    await within(wait.completed, COMPLETION_WAIT_MS, `the completion of the URL flow at ${wait.host}`);
     return "completed";
   }
 }
