@@ -1,15 +1,29 @@
-// The package as a user gets it: `npm pack`, then `npm install <tarball>` into a scratch project (the SDK
-// and zod come in as peers, installed by npm itself), then every entry point imported and type-checked,
-// `npx elicit` run, and the module graph of `mcp-elicit/client` checked for the terminal UI and model
-// libraries it must not load. Needs the npm registry (or npm's cache); takes 30-60 s.
+// The packages as users get them: `npm pack` of the library and of the CLI (packages/cli), then two
+// scratch projects. One installs the library alone, as a server or host author does (the SDK and zod come
+// in as peers, installed by npm itself): it must hold none of the CLI's packages, and the entry points that
+// need them must say which to install. The other installs the CLI beside it: every entry point imported
+// and type-checked, `npx elicit` run, and the module graph of `mcp-elicit/client` checked for the terminal
+// UI and model libraries it must not load. Needs the npm registry (or npm's cache); takes 60-120 s.
 //
-// The tarball is packed from a staging folder (package.json, README.md and a fresh build of src/ into its
-// dist/), not from the repo, so that this test neither packs a stale dist/ nor rewrites the dist/ that other
-// test files are running at the same time; `files` and `exports` are the repo's own package.json.
+// The library's tarball is packed from a staging folder (package.json, README.md and a fresh build of src/
+// into its dist/), not from the repo, so that this test neither packs a stale dist/ nor rewrites the dist/
+// that other test files are running at the same time; `files` and `exports` are the repo's own package.json.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -18,8 +32,18 @@ import { buildWeb } from "../../scripts/build-web.mjs";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
+  version: string;
+  bin?: unknown;
   exports: Record<string, unknown>;
+  dependencies: Record<string, string>;
   peerDependencies: Record<string, string>;
+  peerDependenciesMeta: Record<string, { optional?: boolean }>;
+};
+const cliPkg = JSON.parse(readFileSync(join(root, "packages", "cli", "package.json"), "utf8")) as {
+  name: string;
+  version: string;
+  bin: Record<string, string>;
+  dependencies: Record<string, string>;
 };
 const TSC = join(root, "node_modules", "typescript", "bin", "tsc");
 
@@ -81,12 +105,31 @@ const ENTRIES: Record<string, string[]> = {
 /** Browser bundles: exported for hosts to serve, not to import in Node. Export -> the file it points at. */
 const BUNDLES: Record<string, string> = { "web/elements": "dist/web/elements.js" };
 
-/** Packages only the renderers and the model provider may load. */
-const UI_ONLY = /^(?:@inquirer\/.+|ora|open|openai|yaml)$/;
+/** The `elicit` command: run when imported (by mcp-elicit-cli's bin), so not imported by the tests here. */
+const COMMAND: Record<string, string> = { cli: "dist/cli/run.js" };
+
+/** Packages only the renderers, the model provider, the sign-in server and the command may load. */
+const UI_ONLY = /^(?:@inquirer\/.+|ora|open|openai|yaml|commander|oidc-provider)$/;
+
+/** What only the CLI, the terminal renderer, the OpenAI provider and the demo's sign-in server use. */
+const CLI_ONLY = ["commander", "@inquirer/prompts", "@inquirer/core", "ora", "open", "openai", "oidc-provider"];
+/** Some of their own dependencies, which nothing else of the library's brings either. */
+const CLI_ONLY_DEPS = ["koa", "cli-spinners", "log-symbols", "default-browser", "chardet", "mute-stream"];
+
+/**
+ * At most this many packages (the library, its dependencies and its peers, nested ones included) in a
+ * project that installs the library alone: 31 when written (130 before the CLI's packages moved to
+ * mcp-elicit-cli), with room for the dependencies' own dependencies to change.
+ */
+const MAX_LIBRARY_PACKAGES = 40;
 
 let dir: string;
+/** A project with the library alone: what a server or host author installs. */
+let lib: string;
+/** A project with the library and the CLI. */
 let app: string;
 let packed: { filename: string; files: { path: string }[] };
+let packedCli: { filename: string; files: { path: string }[] };
 
 // npm run by `npm test` passes its config to scripts as npm_* variables (npm_config_local_prefix and the
 // like): without them, npm in the scratch project works on the scratch project only.
@@ -113,11 +156,22 @@ before(async () => {
   await buildWeb({ outdir: join(stage, "dist", "web") });
   const { stdout } = await run("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", dir], stage);
   packed = (JSON.parse(stdout) as (typeof packed)[])[0]!;
+  // The CLI's folder as it is: its bin and package.json need no build.
+  const cliStage = join(dir, "cli");
+  cpSync(join(root, "packages", "cli"), cliStage, { recursive: true, filter: (src) => !src.includes("node_modules") });
+  const cli = await run("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", dir], cliStage);
+  packedCli = (JSON.parse(cli.stdout) as (typeof packedCli)[])[0]!;
 
+  // npm installs the local tarballs and fetches the rest from the registry (or its cache).
+  const install = (project: string, tarballs: string[]) => {
+    mkdirSync(project);
+    writeFileSync(join(project, "package.json"), JSON.stringify({ name: "scratch", private: true, type: "module" }));
+    return run("npm", ["install", ...tarballs.map((t) => join(dir, t)), "--prefer-offline", "--no-audit", "--no-fund"], project, 150_000);
+  };
+  lib = join(dir, "lib");
+  await install(lib, [packed.filename]);
   app = join(dir, "app");
-  mkdirSync(app);
-  writeFileSync(join(app, "package.json"), JSON.stringify({ name: "scratch", private: true, type: "module" }));
-  await run("npm", ["install", join(dir, packed.filename), "--prefer-offline", "--no-audit", "--no-fund"], app, 100_000);
+  await install(app, [packed.filename, packedCli.filename]);
 });
 
 after(() => {
@@ -128,14 +182,15 @@ test("the tarball holds package.json, README.md, LICENSE, CHANGELOG.md and dist/
   const paths = packed.files.map((f) => f.path);
   for (const p of paths) assert.match(p, /^(?:package\.json|README\.md|LICENSE|CHANGELOG\.md|dist\/.+\.(?:js|d\.ts))$/, p);
   for (const file of ["LICENSE", "CHANGELOG.md"]) assert.ok(paths.includes(file), file);
-  assert.ok(paths.includes("dist/cli/main.js"), "the elicit bin");
+  assert.ok(paths.includes("dist/cli/main.js"), "the elicit command's code");
+  assert.equal(pkg.bin, undefined, "no bin: `elicit` is mcp-elicit-cli's, so that a library install has no command it cannot run");
   for (const entry of Object.keys(ENTRIES)) {
     assert.ok(pkg.exports[`./${entry}`], `package.json exports ./${entry}`);
     assert.ok(paths.includes(`dist/${entry}/index.js`) && paths.includes(`dist/${entry}/index.d.ts`), entry);
   }
   assert.deepEqual(
     Object.keys(pkg.exports).sort(),
-    [...[...Object.keys(ENTRIES), ...Object.keys(BUNDLES)].map((e) => `./${e}`), "./package.json"].sort(),
+    [...[...Object.keys(ENTRIES), ...Object.keys(BUNDLES), ...Object.keys(COMMAND)].map((e) => `./${e}`), "./package.json"].sort(),
     "every export is tested here",
   );
   for (const [entry, file] of Object.entries(BUNDLES)) {
@@ -143,13 +198,131 @@ test("the tarball holds package.json, README.md, LICENSE, CHANGELOG.md and dist/
     assert.ok(paths.includes(file), file);
   }
   assert.ok(paths.includes("dist/web/page.js"), "the page webUI serves");
+  for (const [entry, file] of Object.entries(COMMAND)) {
+    assert.equal((pkg.exports[`./${entry}`] as { import?: string }).import, `./${file}`, entry);
+    assert.ok(paths.includes(file), file);
+  }
+});
+
+test("the CLI's tarball: its bin and package.json, README.md and LICENSE; this version of mcp-elicit and the library's optional peers", () => {
+  assert.deepEqual(packedCli.files.map((f) => f.path).sort(), ["LICENSE", "README.md", "bin/elicit.js", "package.json"]);
+  assert.deepEqual(cliPkg.bin, { elicit: "bin/elicit.js" });
+  assert.equal(cliPkg.version, pkg.version, "released together");
+  assert.equal(cliPkg.dependencies["mcp-elicit"], pkg.version, "pinned: the command is the library's code of the same version");
+  // It brings every optional peer the command imports, at the library's range, and the SDK and zod the library needs.
+  for (const name of CLI_ONLY) {
+    assert.equal(pkg.peerDependenciesMeta[name]?.optional, true, `${name} is an optional peer of mcp-elicit`);
+    assert.equal(cliPkg.dependencies[name], pkg.peerDependencies[name], `mcp-elicit-cli depends on ${name} at the peer range`);
+    assert.equal(pkg.dependencies[name], undefined, `${name} is not a dependency of mcp-elicit`);
+  }
+  for (const name of ["@modelcontextprotocol/client", "@modelcontextprotocol/server", "@modelcontextprotocol/node", "zod"])
+    assert.ok(cliPkg.dependencies[name], `mcp-elicit-cli depends on ${name}`);
+  assert.equal(readFileSync(join(root, "packages", "cli", "LICENSE"), "utf8"), readFileSync(join(root, "LICENSE"), "utf8"));
+});
+
+/** Every package npm installed in `project` (nested ones included), from its hidden lockfile. */
+function installedPackages(project: string): string[] {
+  const lock = JSON.parse(readFileSync(join(project, "node_modules", ".package-lock.json"), "utf8")) as {
+    packages: Record<string, unknown>;
+  };
+  return Object.keys(lock.packages).filter(Boolean);
+}
+
+/** Bytes on disk under `path`, symlinks not followed. */
+function sizeOf(path: string): number {
+  const stat = statSync(path, { throwIfNoEntry: false });
+  if (!stat) return 0;
+  if (!stat.isDirectory()) return stat.size;
+  let total = 0;
+  for (const entry of readdirSync(path, { withFileTypes: true })) total += entry.isSymbolicLink() ? 0 : sizeOf(join(path, entry.name));
+  return total;
+}
+
+test("`npm i mcp-elicit` alone installs what a server or host author needs: none of the CLI's packages", (t) => {
+  const packages = installedPackages(lib);
+  const mib = sizeOf(join(lib, "node_modules")) / 2 ** 20;
+  t.diagnostic(`npm i mcp-elicit: ${packages.length} packages, ${mib.toFixed(1)} MiB`);
+  t.diagnostic(
+    `with mcp-elicit-cli: ${installedPackages(app).length} packages, ${(sizeOf(join(app, "node_modules")) / 2 ** 20).toFixed(1)} MiB`,
+  );
+  assert.ok(packages.length <= MAX_LIBRARY_PACKAGES, `${packages.length} packages: more than ${MAX_LIBRARY_PACKAGES}`);
+  const names = new Set(packages.map((p) => p.slice(p.lastIndexOf("node_modules/") + "node_modules/".length)));
+  assert.deepEqual(
+    [...CLI_ONLY, ...CLI_ONLY_DEPS].filter((name) => names.has(name)),
+    [],
+    "the CLI's packages are not installed",
+  );
+  for (const name of ["mcp-elicit", "@modelcontextprotocol/server", "@modelcontextprotocol/client", "zod", "yaml", "hono"])
+    assert.ok(names.has(name), `${name} is installed`);
+  assert.ok(!existsSync(join(lib, "node_modules", ".bin", "elicit")), "no elicit bin without the CLI");
+  // Beside the CLI: its packages, and one copy of the library, shared.
+  const withCli = installedPackages(app);
+  for (const name of [...CLI_ONLY, "mcp-elicit-cli"]) assert.ok(withCli.includes(`node_modules/${name}`), `${name} comes with the CLI`);
+  assert.deepEqual(
+    withCli.filter((p) => p.endsWith("node_modules/mcp-elicit")),
+    ["node_modules/mcp-elicit"],
+  );
+});
+
+test("without the CLI's packages, the entry points that need them name what to install; the rest load", async () => {
+  const script = `
+const out = {};
+for (const e of ${JSON.stringify(Object.keys(ENTRIES))}) {
+  try { out[e] = Object.keys(await import("mcp-elicit/" + e)); } catch (error) { out[e] = String(error.message); }
+}
+const { webUI } = await import("mcp-elicit/web");
+const logged = [];
+const ui = await webUI({ log: (line) => logged.push(line) });
+for (let i = 0; i < 100 && logged.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+await ui.close();
+out.webUIOpen = logged.join("\\n");
+console.log(JSON.stringify(out));`;
+  const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script], lib);
+  const loaded = JSON.parse(stdout) as Record<string, string[] | string>;
+  for (const entry of ["schema", "server", "client", "scripted", "store", "web"]) {
+    assert.ok(Array.isArray(loaded[entry]), `mcp-elicit/${entry} loads: ${String(loaded[entry])}`);
+    for (const name of ENTRIES[entry]!) assert.ok(loaded[entry]!.includes(name), `mcp-elicit/${entry} exports ${name}`);
+  }
+  assert.equal(
+    loaded.terminal,
+    "mcp-elicit/terminal needs @inquirer/prompts, @inquirer/core and ora (optional peer dependencies of mcp-elicit, not installed): npm install @inquirer/prompts @inquirer/core ora",
+  );
+  assert.equal(
+    loaded.openai,
+    "mcp-elicit/openai needs openai (an optional peer dependency of mcp-elicit, not installed): npm install openai",
+  );
+  assert.equal(
+    loaded.oidc,
+    "mcp-elicit/oidc needs oidc-provider (an optional peer dependency of mcp-elicit, not installed): npm install oidc-provider",
+  );
+  // webUI still serves its page; only opening the browser needs `open`, and it says so.
+  assert.match(
+    loaded.webUIOpen as string,
+    /^Could not open a browser \(Opening the system browser needs open \(an optional peer dependency of mcp-elicit, not installed\): npm install open\); open the address yourself\.$/,
+  );
+});
+
+test("the command without the CLI's packages: one line naming them, exit code 2", async () => {
+  const child = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", 'await import("mcp-elicit/cli")'], {
+    cwd: lib,
+    env,
+  }).then(
+    () => assert.fail("exit code 0"),
+    (error: { code?: number; stdout: string; stderr: string }) => error,
+  );
+  assert.equal(child.code, 2);
+  assert.equal(child.stdout, "");
+  assert.equal(
+    child.stderr,
+    "elicit: The elicit command needs commander, @inquirer/prompts, @inquirer/core, ora, open, openai and oidc-provider (optional peer dependencies of mcp-elicit, not installed): npm install commander @inquirer/prompts @inquirer/core ora open openai oidc-provider, or use the package that brings them: npx mcp-elicit-cli --help\n",
+  );
 });
 
 test("one install gets the peers: the MCP SDK packages and zod, at versions in the peer ranges", () => {
-  const installed = JSON.parse(readFileSync(join(app, "package.json"), "utf8")) as { dependencies: Record<string, string> };
+  const installed = JSON.parse(readFileSync(join(lib, "package.json"), "utf8")) as { dependencies: Record<string, string> };
   assert.deepEqual(Object.keys(installed.dependencies), ["mcp-elicit"]);
   for (const name of ["@modelcontextprotocol/client", "@modelcontextprotocol/server", "@modelcontextprotocol/node", "zod"]) {
-    const file = join(app, "node_modules", name, "package.json");
+    const file = join(lib, "node_modules", name, "package.json");
     assert.ok(existsSync(file), `${name} installed next to mcp-elicit`);
     const { version } = JSON.parse(readFileSync(file, "utf8")) as { version: string };
     const range = pkg.peerDependencies[name]!;
@@ -164,7 +337,7 @@ test("one install gets the peers: the MCP SDK packages and zod, at versions in t
   }
 });
 
-test("every entry point loads, with named exports only", async () => {
+test("beside the CLI, every entry point loads, with named exports only", async () => {
   const script = `const out = {}; for (const e of ${JSON.stringify(Object.keys(ENTRIES))}) out[e] = Object.keys(await import("mcp-elicit/" + e)); console.log(JSON.stringify(out));`;
   const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script], app);
   const loaded = JSON.parse(stdout) as Record<string, string[]>;
@@ -225,7 +398,7 @@ void [terminal, kit, answers, oidc, web, elementsBundlePath(), {} as TextOptions
   await run(process.execPath, [TSC, "-p", "tsconfig.json"], app);
 });
 
-test("npx elicit works in the scratch project: --help, and a call to the travel server with an answers file", async () => {
+test("npx elicit works in the project with the CLI: --help, and a call to the travel server with an answers file", async () => {
   const help = await run("npx", ["elicit", "--help"], app);
   assert.match(help.stdout, /^Usage: elicit /m);
   for (const command of ["lint", "serve", "call", "connect", "demo"]) assert.match(help.stdout, new RegExp(`^  ${command} `, "m"));
@@ -301,10 +474,9 @@ test("mcp-elicit/client loads no terminal UI, browser opener, OpenAI library or 
     [...client].filter((name) => UI_ONLY.test(name)),
     [],
   );
-  // The probe can see them: the entries that need them load them.
+  // The probe can see them: the entries that need them load them (`open` only when a URL is opened).
   const terminal = await packagesLoadedBy("mcp-elicit/terminal");
-  for (const name of ["@inquirer/prompts", "@inquirer/core", "ora", "open"])
-    assert.ok(terminal.has(name), `mcp-elicit/terminal loads ${name}`);
+  for (const name of ["@inquirer/prompts", "@inquirer/core", "ora"]) assert.ok(terminal.has(name), `mcp-elicit/terminal loads ${name}`);
   assert.ok((await packagesLoadedBy("mcp-elicit/openai")).has("openai"), "mcp-elicit/openai loads openai");
   assert.ok((await packagesLoadedBy("mcp-elicit/scripted")).has("yaml"), "mcp-elicit/scripted loads yaml");
   const server = await packagesLoadedBy("mcp-elicit/server");

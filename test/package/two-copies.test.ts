@@ -9,7 +9,7 @@
 //   src/schema/zod.ts       an object schema from the app's zod (now duck-typed on `_zod.def`)
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -18,6 +18,7 @@ import { SdkError as OurSdkError } from "@modelcontextprotocol/server";
 import { form, fromZod, yesNo } from "../../src/schema/index.js";
 import { createElicitation } from "../../src/server/index.js";
 import { attachElicitation, type ElicitationUI, type UrlWaitOutcome } from "../../src/client/index.js";
+import type * as OptionalPeers from "../../src/common/optional-peers.js";
 
 const repoModules = fileURLToPath(new URL("../../node_modules/", import.meta.url));
 let dir: string;
@@ -169,4 +170,22 @@ test("a -32042 from the app's Client starts our URL flow (url-flow.ts's UrlElici
   } finally {
     await client.close();
   }
+});
+
+// mcp-elicit's optional peers (the terminal's, the model provider's, the sign-in server's) are looked up
+// from where that copy of mcp-elicit is installed, as its own imports are, and as a strict install (pnpm)
+// links them: a package the app or the repository has somewhere else does not count.
+test("a second copy of mcp-elicit finds its optional peers beside it, not where the repository has them", async () => {
+  const copyDir = join(dir, "another-mcp-elicit");
+  mkdirSync(copyDir);
+  writeFileSync(join(copyDir, "package.json"), JSON.stringify({ name: "mcp-elicit", type: "module" }));
+  copyFileSync(fileURLToPath(new URL("../../src/common/optional-peers.ts", import.meta.url)), join(copyDir, "optional-peers.ts"));
+  const copy = (await import(pathToFileURL(join(copyDir, "optional-peers.ts")).href)) as typeof OptionalPeers;
+  assert.deepEqual(copy.missingPeers(["ora", "openai"]), ["ora", "openai"], "the repository's own ora and openai are not beside the copy");
+  await assert.rejects(
+    copy.loadWithPeers("mcp-elicit/openai", async () => assert.fail("loaded without openai")),
+    (error: Error) => error.name === "MissingPeerError" && error.message.endsWith("npm install openai"),
+  );
+  symlinkSync(join(repoModules, "ora"), join(dir, "node_modules", "ora"), "dir");
+  assert.deepEqual(copy.missingPeers(["ora", "openai"]), ["openai"], "ora installed beside the copy");
 });
