@@ -6,12 +6,13 @@ import { existsSync } from "node:fs";
 import { BIN } from "../helpers/cli.js";
 import { NO_MODEL_ENV } from "../helpers/pty.js";
 import { ADDRESS_LINE, browserForTests, startElicit } from "../web/webui-helpers.js";
+import { needs } from "../helpers/needs.js";
 
 const { browser } = browserForTests();
 const SLOW = { timeout: 60_000 };
 const TRIP = { destination: "Barcelona", departDate: "2026-06-15", returnDate: "2026-06-22", flightId: "BCN-11" };
 
-describe("elicit call --web", () => {
+describe("elicit call --web", { skip: needs("chromium") }, () => {
   test("book_trip: the booking form is declined in the page, the result is printed as JSON", async () => {
     assert.ok(existsSync(BIN), `${BIN} is missing: run npm run build first`);
     const args = [

@@ -7,11 +7,12 @@ import { existsSync } from "node:fs";
 import { BIN } from "../helpers/cli.js";
 import { NO_MODEL_ENV } from "../helpers/pty.js";
 import { ADDRESS_LINE, browserForTests, startElicit } from "../web/webui-helpers.js";
+import { needs } from "../helpers/needs.js";
 
 const { browser } = browserForTests();
 const SLOW = { timeout: 60_000 };
 
-describe("elicit connect --web", () => {
+describe("elicit connect --web", { skip: needs("chromium") }, () => {
   test("against the travel server: pick a tool, fill its arguments, see the result, quit", async () => {
     assert.ok(existsSync(BIN), `${BIN} is missing: run npm run build first`);
     const elicit = startElicit(BIN, ["connect", "--web", "--no-browser", "--", process.execPath, BIN, "serve", "travel"], NO_MODEL_ENV);

@@ -10,13 +10,14 @@ import { BIN } from "../helpers/cli.js";
 import { scratchFiles } from "../helpers/files.js";
 import { NO_MODEL_ENV } from "../helpers/pty.js";
 import { ADDRESS_LINE, browserForTests, startElicit } from "../web/webui-helpers.js";
+import { needs } from "../helpers/needs.js";
 
 const { browser } = browserForTests();
 const scratch = scratchFiles("elicit-demo-web-");
 /** Starting the bin, the travel server and a tool call can be slow on a busy machine. */
 const SLOW = { timeout: 60_000 };
 
-describe("elicit demo --web", () => {
+describe("elicit demo --web", { skip: needs("chromium") }, () => {
   test("search, the model request reviewed and its answer typed, the booking and contact forms, the itinerary saved", async () => {
     assert.ok(existsSync(BIN), `${BIN} is missing: run npm run build first`);
     const root = join(scratch.dir, "trips");

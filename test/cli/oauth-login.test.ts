@@ -14,6 +14,7 @@ import { serveHttp } from "../../src/server/http.js";
 import { BIN, runCli, type RunResult } from "../helpers/cli.js";
 import { scratchFiles } from "../helpers/files.js";
 import { launchChromium } from "../web/chromium.js";
+import { needs } from "../helpers/needs.js";
 import { startElicit } from "../web/webui-helpers.js";
 
 const { dir, file } = scratchFiles("elicit-oauth-login-");
@@ -41,8 +42,11 @@ let browser: Browser;
 const secrets = new Set<string>();
 /** Every run's output, checked for them at the end. */
 const outputs: string[] = [];
+// Without Chromium the whole file is skipped, and its hooks set nothing up (test/helpers/needs.ts).
+const skip = needs("chromium");
 
 before(async () => {
+  if (skip) return;
   // Short-lived access tokens, so that the refresh is a real one.
   provider = await startOpenIdProvider({ accessTokenTtlS: 3, defaultResourceScopes: ["mcp:tools"] });
   server = await serveHttp(SERVERS.travel!.factory(), {
@@ -80,7 +84,7 @@ const searchFlights = async (): Promise<RunResult> => {
   return r;
 };
 
-describe("elicit call against a server that requires sign-in", () => {
+describe("elicit call against a server that requires sign-in", { skip }, () => {
   test("the first call prints the sign-in address; Chromium signs in as demo; the booking goes through", SLOW, async () => {
     const elicit = startElicit(
       BIN,

@@ -8,6 +8,7 @@ import { BIN } from "../helpers/cli.js";
 import { scratchFiles } from "../helpers/files.js";
 import { NO_MODEL_ENV } from "../helpers/pty.js";
 import { ADDRESS_LINE, browserForTests, startElicit } from "../web/webui-helpers.js";
+import { needs } from "../helpers/needs.js";
 
 const { dir } = scratchFiles("elicit-oauth-web-");
 const { browser } = browserForTests();
@@ -16,9 +17,9 @@ const TRIP = JSON.stringify({ destination: "Barcelona", departDate: "2026-06-15"
 
 let served: RunningServer;
 before(async () => (served = await startServer("travel", { http: "0", auth: true })));
-after(() => served.close());
+after(() => served?.close());
 
-describe("elicit call --web against a server that requires sign-in", () => {
+describe("elicit call --web against a server that requires sign-in", { skip: needs("chromium") }, () => {
   test("consent in the page, the sign-in in the tab it opens, then the call", SLOW, async () => {
     const elicit = startElicit(BIN, ["call", "search_flights", "--args", TRIP, "--url", served.url!.href, "--web", "--no-browser"], {
       ...NO_MODEL_ENV,

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { form, text } from "../../src/schema/index.js";
 import { pagesBench, principalOf, signInOnProvider } from "./url-pages-helpers.js";
+import { needs } from "../helpers/needs.js";
 
 const bench = pagesBench();
 const alice = () => principalOf(bench, "alice");
@@ -36,7 +37,7 @@ async function send(page: Page): Promise<void> {
   await page.getByRole("heading", { name: "Done" }).waitFor();
 }
 
-describe("the hosted form", () => {
+describe("the hosted form", { skip: needs("chromium") }, () => {
   let ana: { context: BrowserContext; page: Page };
   const violations: string[] = [];
   before(async () => {

@@ -13,6 +13,7 @@ import { createUrlKit } from "../../src/server/url/kit.js";
 import { createPages } from "../../src/server/url/pages/index.js";
 import { memoryStore } from "../../src/store/index.js";
 import { pagesBench } from "./url-pages-helpers.js";
+import { needs } from "../helpers/needs.js";
 
 const bench = pagesBench({ identity: "loopback" });
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -29,7 +30,7 @@ function getWithHost(url: URL, host: string): Promise<{ status: number; body: st
   });
 }
 
-describe("loopback mode", () => {
+describe("loopback mode", { skip: needs("chromium") }, () => {
   test("a flow without a principal: this machine continues to the author's page, which ends the flow; headers on every page", async () => {
     const flow = await bench.flow({
       kind: "url",

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import type { BrowserContext, Page } from "playwright-core";
 import { form, text } from "../../src/schema/index.js";
 import { pagesBench, principalOf, signInOnProvider } from "./url-pages-helpers.js";
+import { needs } from "../helpers/needs.js";
 
 const bench = pagesBench();
 const alice = () => principalOf(bench, "alice");
@@ -18,7 +19,7 @@ async function untouched(flowId: string): Promise<void> {
   assert.deepEqual(await bench.kit.vault.list(alice()), [], "nothing stored");
 }
 
-describe("refused, nothing stored", () => {
+describe("refused, nothing stored", { skip: needs("chromium") }, () => {
   before(async () => {
     // alice signed in once in her browser; every test below uses that session.
     ana = await bench.person();

@@ -9,11 +9,12 @@ import { serveHttp } from "../../src/server/http.js";
 import { createUrlKit } from "../../src/server/url/kit.js";
 import type { OAuthCredential } from "../../src/server/url/vault.js";
 import { pagesBench, principalOf, signInOnProvider } from "./url-pages-helpers.js";
+import { needs } from "../helpers/needs.js";
 
 const bench = pagesBench();
 const alice = () => principalOf(bench, "alice");
 
-describe("connect a third-party account", () => {
+describe("connect a third-party account", { skip: needs("chromium") }, () => {
   test("bob opening alice's link is refused and the flow stays pending; alice then connects; a replayed callback stores nothing", async () => {
     const flow = await bench.flow({ kind: "connect", provider: "skymiles" });
     const link = bench.kit.connectUrl(flow.id);

@@ -28,6 +28,7 @@ import { createUrlKit, type UrlKit } from "../../src/server/url/kit.js";
 import { tap, type WireMessage } from "../helpers/mcp.js";
 import { signIn } from "../helpers/oidc.js";
 import { launchChromium } from "../web/chromium.js";
+import { needs } from "../helpers/needs.js";
 import { ensurePageBundles, signInOnProvider } from "./url-pages-helpers.js";
 
 // A full collection on demand, in this process (the server's), without starting node with --expose-gc.
@@ -46,7 +47,7 @@ interface Hold {
   ended: Promise<{ at: number; how: FlowOutcome | string }>;
 }
 
-describe("2026-07-28: the retry's hold after another person was refused on the page", () => {
+describe("2026-07-28: the retry's hold after another person was refused on the page", { skip: needs("chromium") }, () => {
   let op: OpenIdProvider;
   let kit: UrlKit;
   let http: HttpServerHandle;

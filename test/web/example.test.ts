@@ -8,18 +8,22 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import type { Browser } from "playwright-core";
 import { launchChromium } from "./chromium.js";
+import { needs } from "../helpers/needs.js";
 import { ensureBundles } from "./webui-helpers.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 let browser: Browser;
+// Without Chromium the whole file is skipped, and its hooks set nothing up (test/helpers/needs.ts).
+const skip = needs("chromium");
 before(async () => {
+  if (skip) return;
   // The example imports the bundle from the package (dist/web/elements.js): built here as `npm run build` does, if stale.
   await ensureBundles();
   browser = await launchChromium();
 });
 after(() => browser?.close());
 
-test("examples/web-embed.ts serves the form, prints the answer and exits", async () => {
+test("examples/web-embed.ts serves the form, prints the answer and exits", { skip }, async () => {
   const child = spawn(process.execPath, ["--import", "tsx", "examples/web-embed.ts"], { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
   const exited = once(child, "exit");
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();

@@ -6,6 +6,7 @@ import type { Page } from "playwright-core";
 import { answers, assertAccessible, assertClean, mount, screenshots, shownText, webBench } from "./helpers.js";
 import { SERVER, TRIP } from "./trip-form.js";
 import { sensitiveWarning } from "../../src/schema/sensitive.js";
+import { needs } from "../helpers/needs.js";
 
 const bench = webBench();
 const showForm = (page: Page, extra: Record<string, unknown> = {}) =>
@@ -40,7 +41,7 @@ const EXPECTED = {
   extras: ["lounge"],
 };
 
-describe("<mcp-elicit-form>", () => {
+describe("<mcp-elicit-form>", { skip: needs("chromium") }, () => {
   test("shows defaults prefilled, required marks, help and hints; nothing chosen for a yes/no without default", async () => {
     const { page, errors } = await bench.open();
     await showForm(page);

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { buildWeb } from "../../scripts/build-web.mjs";
+import { has } from "../helpers/needs.js";
 import { launchChromium } from "./chromium.js";
 
 export { CHROMIUM_ARGS } from "./chromium.js";
@@ -60,6 +61,8 @@ export function webBench(): WebBench {
   let server: Server;
   let scratch: string;
   before(async () => {
+    // The file's groups are skipped without Chromium (needs("chromium")): nothing to set up.
+    if (!has("chromium")) return;
     scratch = mkdtempSync(join(tmpdir(), "mcp-elicit-web-"));
     const [built] = await buildWeb({ outdir: scratch });
     bench.bundleBytes = built!.bytes;
@@ -86,7 +89,8 @@ export function webBench(): WebBench {
   });
   after(async () => {
     await bench.browser?.close();
-    await new Promise((resolve) => server?.close(resolve));
+    // A before that failed early left no server: closing nothing must not wait forever.
+    if (server) await new Promise((resolve) => server.close(resolve));
     if (scratch) rmSync(scratch, { recursive: true, force: true });
   });
   bench.open = async ({ width = 800 } = {}) => {

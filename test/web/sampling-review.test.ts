@@ -5,6 +5,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { answers, assertAccessible, assertClean, mount, screenshots, shownText, webBench } from "./helpers.js";
+import { needs } from "../helpers/needs.js";
 
 const bench = webBench();
 const REQUEST = {
@@ -32,7 +33,7 @@ const review = (page: Page, props: Record<string, unknown>) => mount(page, "mcp-
 const showAnswer = (page: Page, answer: unknown) =>
   page.locator("mcp-elicit-sampling-review").evaluate((el, answer) => Object.assign(el, { phase: "answer", answer }), answer);
 
-describe("<mcp-elicit-sampling-review>", () => {
+describe("<mcp-elicit-sampling-review>", { skip: needs("chromium") }, () => {
   test("the request is shown in full, approved with edits; then the answer is edited and sent", async () => {
     const { page, errors } = await bench.open();
     await review(page, {});

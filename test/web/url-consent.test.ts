@@ -7,6 +7,7 @@ import type { Page } from "playwright-core";
 import { analyzeUrl } from "../../src/client/url-safety.js";
 import { sanitizeText } from "../../src/common/sanitize.js";
 import { answers, assertAccessible, assertClean, mount, screenshots, shownText, webBench } from "./helpers.js";
+import { needs } from "../helpers/needs.js";
 
 const bench = webBench();
 const SERVER = { name: "payments" };
@@ -16,7 +17,7 @@ const consent = (page: Page, url: string, extra: Record<string, unknown> = {}) =
   mount(page, "mcp-elicit-url-consent", { request: { message: "Sign in to pay for the trip.", url, server: SERVER }, ...extra });
 const opened = (page: Page) => page.evaluate(() => (window as unknown as { __opened: unknown[][] }).__opened);
 
-describe("<mcp-elicit-url-consent>", () => {
+describe("<mcp-elicit-url-consent>", { skip: needs("chromium") }, () => {
   test("a punycode host: both forms shown, Open disabled until consent, opened without opener or referrer, then the wait", async () => {
     const { page, errors } = await bench.open();
     const requested: string[] = [];

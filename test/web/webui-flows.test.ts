@@ -11,6 +11,7 @@ import { createElicitation } from "../../src/server/kit.js";
 import { webUI, type WebUI } from "../../src/web/index.js";
 import { clientFor, connect } from "../helpers/mcp.js";
 import { browserForTests } from "./webui-helpers.js";
+import { needs } from "../helpers/needs.js";
 
 const { browser } = browserForTests();
 const PAY_URL = "https://xn--pypal-4ve.com/checkout?order=42"; // pаypal.com with a Cyrillic а
@@ -52,7 +53,7 @@ async function openPage(ui: WebUI): Promise<Page> {
   return page;
 }
 
-describe("webUI: URL flows in Chromium", () => {
+describe("webUI: URL flows in Chromium", { skip: needs("chromium") }, () => {
   for (const end of ["completion", "retry"] as const) {
     test(`consent opens the link in a new tab, then the wait ends by ${end === "completion" ? "the server's completion" : "the person's Retry"}`, async () => {
       const ui = await webUI({ open: false });
@@ -94,7 +95,7 @@ describe("webUI: URL flows in Chromium", () => {
   }
 });
 
-describe("webUI: sampling review in Chromium, with no model", () => {
+describe("webUI: sampling review in Chromium, with no model", { skip: needs("chromium") }, () => {
   test("the request approved, the answer typed by the person: the server gets it", async () => {
     const ui = await webUI({ open: false });
     const client = clientFor("2025-11-25", {});

@@ -13,6 +13,7 @@ import * as z from "zod";
 import { buildWeb, WEB_ENTRIES } from "../../scripts/build-web.mjs";
 import { createElicitation } from "../../src/server/kit.js";
 import { form, text } from "../../src/schema/builders.js";
+import { has } from "../helpers/needs.js";
 import { launchChromium } from "./chromium.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -39,6 +40,8 @@ export async function ensureBundles(): Promise<void> {
 export function browserForTests(): { browser: () => Browser } {
   let browser: Browser | undefined;
   before(async () => {
+    // The file's groups are skipped without Chromium (needs("chromium")): nothing to set up.
+    if (!has("chromium")) return;
     await ensureBundles();
     browser = await launchChromium();
   });

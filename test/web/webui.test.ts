@@ -14,6 +14,7 @@ import { attachElicitation, type ElicitationHandle } from "../../src/client/atta
 import { webUI, type WebUI, type WebUIOptions } from "../../src/web/index.js";
 import { clientFor, connect, type Connection } from "../helpers/mcp.js";
 import { askingServer, browserForTests, rawRequest } from "./webui-helpers.js";
+import { needs } from "../helpers/needs.js";
 
 const { browser } = browserForTests();
 
@@ -75,7 +76,7 @@ async function firstRequestId(ui: WebUI): Promise<string> {
   return (JSON.parse(data) as { requests: { id: string }[] }).requests[0]!.id;
 }
 
-describe("webUI in Chromium", () => {
+describe("webUI in Chromium", { skip: needs("chromium") }, () => {
   test("two requests from two servers queue: the first is shown, the other listed by server, each answered in turn", async () => {
     const s = await session(["alpha", "beta"]);
     try {
@@ -208,7 +209,7 @@ describe("webUI in Chromium", () => {
   });
 });
 
-describe("webUI refuses what lacks the secret, comes from another Host or Origin, or does not fit", () => {
+describe("webUI refuses what lacks the secret, comes from another Host or Origin, or does not fit", { skip: needs("chromium") }, () => {
   test("no secret, a wrong secret, a foreign Host: refused with no body", async () => {
     const s = await session([]);
     try {
