@@ -10,11 +10,15 @@ import type { ElicitationUI, UrlAnswer, UrlRequest, UrlWait, UrlWaitOutcome } fr
 import { startFleet, type Fleet, type FleetMember } from "../helpers/fleet.js";
 import { watchGetStream } from "../helpers/get-stream.js";
 import { tap, type WireMessage } from "../helpers/mcp.js";
+import { needs } from "../helpers/needs.js";
 import { startRedis, type RedisServer } from "../helpers/redis.js";
 
 let redis: RedisServer;
 let fleet: Fleet;
+// Without redis-server or HAProxy the file is skipped, and its hooks set nothing up (test/helpers/needs.ts).
+const skip = needs("redis-server", "haproxy");
 before(async () => {
+  if (skip) return;
   redis = await startRedis();
   fleet = await startFleet({ redisUrl: redis.url, sticky: true });
 });
@@ -73,7 +77,7 @@ async function session(pageOn: (holder: string) => FleetMember) {
 const other = (name: string) => fleet.members.find((m) => m.name !== name)!;
 const textOf = (result: CallToolResult) => (result.content as { text: string }[])[0]!.text;
 
-test("a live URL request on member A completes when the page is finished on member B", async () => {
+test("a live URL request on member A completes when the page is finished on member B", { skip }, async () => {
   const s = await session((holder) => other(holder));
   try {
     const result = (await s.handle.callTool({ name: "connect", arguments: { via: "request" } })) as CallToolResult;
@@ -89,7 +93,9 @@ test("a live URL request on member A completes when the page is finished on memb
   }
 });
 
-test("-32042 on member A: the page on member B ends the flow, A notifies the client, and the retry through HAProxy finds it", async () => {
+test("-32042 on member A: the page on member B ends the flow, A notifies the client, and the retry through HAProxy finds it", async (t) => {
+  // Skipped from inside: as an option, the skip would make prettier re-wrap this long-named test whole.
+  if (skip) return t.skip(skip);
   const s = await session((holder) => other(holder));
   try {
     const result = (await s.handle.callTool({ name: "connect", arguments: { via: "error" } })) as CallToolResult;
