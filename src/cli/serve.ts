@@ -3,7 +3,7 @@
 // provider started with it.
 import { hkdfSync } from "node:crypto";
 import type { McpServer } from "@modelcontextprotocol/server";
-import { serveStdio } from "@modelcontextprotocol/server/stdio";
+import { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import { createConformanceServer } from "../examples/conformance.js";
 import { createTravelServer } from "../examples/travel/server.js";
 import { loadOpenIdProvider, startTravelUrlMode } from "../examples/travel/url-mode.js";
@@ -111,6 +111,8 @@ export interface RunningServer {
   url?: URL;
   /** With --auth: where to sign in, and as whom. */
   signIn?: { issuer: string; users: ReadonlyArray<{ id: string; password: string }> };
+  /** On stdio: settles when the connection to the client ended (stdin closed, or stdout broke). */
+  disconnected?: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -167,9 +169,19 @@ export async function startServer(name: string, options: ServeOptions = {}): Pro
         const pages = await listenPages(started.urlKit, onerror);
         cleanups.push(() => pages.close());
       }
-      const handle = serveStdio((ctx) => started.factory({ era: ctx.era }), { onerror });
+      // Our own transport, to hear it close: besides stdin's end, the SDK closes it when a write to
+      // stdout fails (the client is gone) and stops reading stdin, so stdin's end never comes then.
+      const transport = new StdioServerTransport();
+      const handle = serveStdio((ctx) => started.factory({ era: ctx.era }), { onerror, transport });
+      const disconnected = new Promise<void>((resolve) => {
+        const entry = transport.onclose; // serveStdio's, set as it returned
+        transport.onclose = () => {
+          entry?.();
+          resolve();
+        };
+      });
       cleanups.push(() => handle.close());
-      return { close: closeAll };
+      return { disconnected, close: closeAll };
     }
     const handle = await serveHttp(started.factory, {
       host: listen!.host,
@@ -236,19 +248,18 @@ export async function serve(name: string, options: ServeOptions = {}): Promise<n
     };
     process.once("SIGINT", stop);
     process.once("SIGTERM", stop);
-    if (!running.url) {
-      // stdio: the client closing our stdin ends the session (and would otherwise leave this promise
-      // unsettled, which Node reports as exit code 13).
-      const ended = () => {
+    if (running.disconnected) {
+      // stdio: the client going away (stdin closed, or stdout broken by a client that died before it
+      // read our answer) ends the session; the pages' listeners would otherwise keep this process alive
+      // with no client, and an unsettled promise is exit code 13.
+      void running.disconnected.then(() => {
         if (stopping) return;
         stopping = true;
         running
           .close()
           .catch(() => {})
           .finally(() => resolve(0));
-      };
-      process.stdin.once("end", ended);
-      process.stdin.once("close", ended);
+      });
     }
   });
 }
