@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { BIN, runCli } from "../helpers/cli.js";
 import { scratchFiles } from "../helpers/files.js";
 import { needs } from "../helpers/needs.js";
+import { killOnExit } from "../helpers/cleanup.js";
 import { BOOT_STDERR, HOSTILE, MARKERS } from "../fixtures/hostile-server.js";
 import { startRecorder, type Recorder } from "../fixtures/mcp-recorder.js";
 
@@ -34,7 +35,7 @@ const REVISIONS = ["2025-06-18", "2025-11-25", "2026-07-28"] as const;
 /** `elicit serve travel --http 0` in the background; resolves with its URL. */
 function serveHttp(): Promise<{ url: string; child: ChildProcess }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, "serve", "travel", "--http", "0"], { stdio: ["ignore", "ignore", "pipe"] });
+    const child = killOnExit(spawn(process.execPath, [BIN, "serve", "travel", "--http", "0"], { stdio: ["ignore", "ignore", "pipe"] }));
     let stderr = "";
     child.stderr!.on("data", (d) => {
       stderr += d;
@@ -488,7 +489,7 @@ describe("elicit call: what a hostile server gets onto the terminal", () => {
   });
 
   test("the SDK's warning about its invalid x-mcp-header (over HTTP, 2026-07-28) is made inert too", async () => {
-    const server = spawn(process.execPath, ["--import", "tsx", FIXTURE, "--http"], { stdio: ["ignore", "pipe", "ignore"] });
+    const server = killOnExit(spawn(process.execPath, ["--import", "tsx", FIXTURE, "--http"], { stdio: ["ignore", "pipe", "ignore"] }));
     try {
       const url = await new Promise<string>((resolve, reject) => {
         let out = "";

@@ -13,6 +13,7 @@ import { BIN } from "../helpers/cli.js";
 import { HOSTILE, MARKERS } from "../fixtures/hostile-server.js";
 import { startRecorder } from "../fixtures/mcp-recorder.js";
 import { KEY, NO_MODEL_ENV, SLOW_MS, startProgram, tempDirs, type ProgramSession } from "../helpers/pty.js";
+import { killOnExit } from "../helpers/cleanup.js";
 
 const tempDir = tempDirs("elicit-connect-pty-");
 const NO_MODEL = NO_MODEL_ENV;
@@ -161,7 +162,7 @@ describe("elicit connect against a hostile server", () => {
   });
 
   test("HTTP at 2026-07-28: the SDK's warning quoting its invalid x-mcp-header is inert, and the tool is left out", async () => {
-    const server = spawn(process.execPath, ["--import", "tsx", FIXTURE, "--http"], { stdio: ["ignore", "pipe", "ignore"] });
+    const server = killOnExit(spawn(process.execPath, ["--import", "tsx", FIXTURE, "--http"], { stdio: ["ignore", "pipe", "ignore"] }));
     const url = await new Promise<string>((resolve, reject) => {
       let out = "";
       server.stdout!.on("data", (d) => (out += d).includes("\n") && resolve(out.trim()));

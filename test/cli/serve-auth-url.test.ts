@@ -15,6 +15,7 @@ import { assertWireValid, tap, type WireMessage } from "../helpers/mcp.js";
 import { signIn } from "../helpers/oidc.js";
 import { launchChromium } from "../web/chromium.js";
 import { needs } from "../helpers/needs.js";
+import { killOnExit } from "../helpers/cleanup.js";
 import { ensurePageBundles } from "../server/url-pages-helpers.js";
 
 const CARD = "4242 4242 4242 4242";
@@ -30,7 +31,7 @@ const skip = needs("chromium");
 before(async () => {
   if (skip) return;
   await ensurePageBundles();
-  child = spawn(process.execPath, [BIN, "serve", "travel", "--http", "--auth"], { stdio: ["ignore", "pipe", "pipe"] });
+  child = killOnExit(spawn(process.execPath, [BIN, "serve", "travel", "--http", "--auth"], { stdio: ["ignore", "pipe", "pipe"] }));
   await new Promise<void>((resolve, reject) => {
     const seen = (chunk: Buffer) => {
       output += chunk;

@@ -20,6 +20,7 @@ import { freePort } from "../helpers/processes.js";
 import { assertWireValid, tap, type WireMessage } from "../helpers/mcp.js";
 import { launchChromium } from "../web/chromium.js";
 import { needs } from "../helpers/needs.js";
+import { killOnExit, removeOnExit } from "../helpers/cleanup.js";
 import { ensurePageBundles } from "../server/url-pages-helpers.js";
 
 const CARD = "4242 4242 4242 4242";
@@ -35,6 +36,7 @@ before(async () => {
   if (skip) return;
   await ensurePageBundles();
   scratch = mkdtempSync(join(tmpdir(), "mcp-elicit-restart-"));
+  removeOnExit(scratch); // also when the file is cut before its after hooks
   browser = await launchChromium();
 });
 after(async () => {
@@ -44,10 +46,12 @@ after(async () => {
 
 /** `elicit serve travel` on `port` with the store; resolves once it listens. */
 async function serveTravel(port: number, store: string, vaultKey = VAULT_KEY): Promise<{ child: ChildProcess; exited: Promise<void> }> {
-  const child = spawn(process.execPath, [BIN, "serve", "travel", "--http", `127.0.0.1:${port}`, "--store", store], {
-    stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, MCP_ELICIT_VAULT_KEY: vaultKey },
-  });
+  const child = killOnExit(
+    spawn(process.execPath, [BIN, "serve", "travel", "--http", `127.0.0.1:${port}`, "--store", store], {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, MCP_ELICIT_VAULT_KEY: vaultKey },
+    }),
+  );
   let output = "";
   const index = outputs.push("") - 1;
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));

@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import type { Browser } from "playwright-core";
 import { launchChromium } from "../web/chromium.js";
 import { needs } from "../helpers/needs.js";
+import { killOnExit } from "../helpers/cleanup.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 let browser: Browser;
@@ -20,7 +21,9 @@ before(async () => {
 after(() => browser?.close());
 
 test("examples/oauth-host.ts: the address printed, the sign-in in the browser, then the tools", { skip, timeout: 60_000 }, async () => {
-  const child = spawn(process.execPath, ["--import", "tsx", "examples/oauth-host.ts"], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+  const child = killOnExit(
+    spawn(process.execPath, ["--import", "tsx", "examples/oauth-host.ts"], { cwd: root, stdio: ["ignore", "pipe", "pipe"] }),
+  );
   let stdout = "";
   let stderr = "";
   child.stderr.on("data", (d) => (stderr += d));

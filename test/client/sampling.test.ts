@@ -23,6 +23,7 @@ import type { ProtocolRevision } from "../../src/schema/types.js";
 import { clientFor, connect, type TransportKind, type WireMessage } from "../helpers/mcp.js";
 import { jsonResult, resultJson, sendToClient } from "../helpers/results.js";
 import { assertWire } from "../helpers/wire.js";
+import { removeOnExit } from "../helpers/cleanup.js";
 
 const REVISIONS: ProtocolRevision[] = ["2025-06-18", "2025-11-25", "2026-07-28"];
 
@@ -285,6 +286,7 @@ describe("attachSampling: rate limit", () => {
 
 describe("attachRoots", () => {
   const base = mkdtempSync(join(tmpdir(), "elicit-roots-"));
+  removeOnExit(base); // also when the file is cut before its after hooks
   const trips = join(base, "trips");
   const templates = join(base, "templates");
   mkdirSync(trips);

@@ -10,6 +10,7 @@ import { pathToFileURL } from "node:url";
 import { flightsFor, HOTELS } from "../../src/examples/travel/flights.js";
 import type { Booking } from "../../src/examples/travel/bookings.js";
 import { itineraryFileName, itineraryMarkdown, UnsafeWriteError, writeInRoot, type UnsafeWriteReason } from "../../src/examples/travel/itinerary.js";
+import { removeOnExit } from "../helpers/cleanup.js";
 
 /** Every path under `dir`, recursively, with file contents, so any stray write shows up. */
 async function snapshot(dir: string): Promise<Record<string, string>> {
@@ -38,6 +39,7 @@ describe("writeInRoot", () => {
 
   before(async () => {
     base = await mkdtemp(join(tmpdir(), "elicit-itinerary-"));
+    removeOnExit(base); // also when the file is cut before its after hooks
     root = join(base, "root");
     outside = join(base, "outside");
     await mkdir(root);

@@ -18,6 +18,7 @@ import { REFERENCE_PATTERN, type Booking } from "../../src/examples/travel/booki
 import { MODEL_PREFERENCES, SYSTEM_PROMPT } from "../../src/examples/travel/best-flight.js";
 import { clientFor, connect, elicitationsOn, type TransportKind, type WireMessage } from "../helpers/mcp.js";
 import { bookingSchema } from "../helpers/seeds.js";
+import { removeOnExit } from "../helpers/cleanup.js";
 
 const TRANSPORTS: TransportKind[] = ["memory", "http"];
 const TRIP = { destination: "Barcelona", departDate: "2026-06-15", returnDate: "2026-06-22" };
@@ -278,6 +279,7 @@ for (const revision of PROTOCOL_REVISIONS) {
         let dir: string;
         before(async () => {
           dir = await mkdtemp(join(tmpdir(), "elicit-travel-roots-"));
+          removeOnExit(dir); // also when the file is cut before its after hooks
         });
         after(() => rm(dir, { recursive: true, force: true }));
 

@@ -11,6 +11,7 @@ import { clientFor } from "../helpers/mcp.js";
 import { exited, stopChild } from "../helpers/processes.js";
 import { needs } from "../helpers/needs.js";
 import { startRedis, type RedisServer } from "../helpers/redis.js";
+import { killOnExit } from "../helpers/cleanup.js";
 import { root } from "../docs/pages.js";
 
 let redis: RedisServer;
@@ -18,11 +19,13 @@ const stateKey = randomBytes(32).toString("base64url");
 const members: ChildProcess[] = [];
 
 async function startMember(instance: string): Promise<{ child: ChildProcess; url: URL }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "examples/fleet-server.ts"], {
-    cwd: root,
-    env: { ...process.env, REDIS_URL: redis.url, MCP_ELICIT_STATE_KEY: stateKey, INSTANCE: instance, PORT: "0" },
-    stdio: ["ignore", "inherit", "pipe"],
-  });
+  const child = killOnExit(
+    spawn(process.execPath, ["--import", "tsx", "examples/fleet-server.ts"], {
+      cwd: root,
+      env: { ...process.env, REDIS_URL: redis.url, MCP_ELICIT_STATE_KEY: stateKey, INSTANCE: instance, PORT: "0" },
+      stdio: ["ignore", "inherit", "pipe"],
+    }),
+  );
   members.push(child);
   let seen = "";
   child.stderr!.setEncoding("utf8");

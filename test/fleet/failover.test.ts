@@ -22,6 +22,7 @@ import { needs } from "../helpers/needs.js";
 import { exited, stopChild } from "../helpers/processes.js";
 import { startRedis, type RedisServer } from "../helpers/redis.js";
 import { jsonResult, resultJson } from "../helpers/results.js";
+import { killOnExit } from "../helpers/cleanup.js";
 
 const REVISION = "2025-11-25";
 const PREFIX = "fleet-failover:";
@@ -63,11 +64,13 @@ if (process.env.FLEET_FAILOVER_MEMBER) {
   const children: ChildProcess[] = [];
 
   async function startMember(name: string): Promise<{ child: ChildProcess; url: URL }> {
-    const child = fork(fileURLToPath(import.meta.url), [], {
-      execArgv: ["--import", "tsx"],
-      env: { ...process.env, FLEET_FAILOVER_MEMBER: name, REDIS_URL: redis.url },
-      stdio: ["ignore", "inherit", "inherit", "ipc"],
-    });
+    const child = killOnExit(
+      fork(fileURLToPath(import.meta.url), [], {
+        execArgv: ["--import", "tsx"],
+        env: { ...process.env, FLEET_FAILOVER_MEMBER: name, REDIS_URL: redis.url },
+        stdio: ["ignore", "inherit", "inherit", "ipc"],
+      }),
+    );
     children.push(child);
     const url = await new Promise<string>((resolve, reject) => {
       child.once("message", (m: { url: string }) => resolve(m.url));

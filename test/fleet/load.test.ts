@@ -16,6 +16,7 @@ import { callWith, manualClient, type ManualCall } from "../helpers/manual-clien
 import { clientFor } from "../helpers/mcp.js";
 import { needs } from "../helpers/needs.js";
 import { startRedis, type RedisServer } from "../helpers/redis.js";
+import { killOnExit } from "../helpers/cleanup.js";
 
 const SESSIONS = 1_000;
 const MAX_DELAY_MS = 2_000;
@@ -36,7 +37,9 @@ class ServerProcess {
     readonly url: URL,
   ) {}
   static async start(): Promise<ServerProcess> {
-    const child = fork(serverFile, [], { execArgv: ["--expose-gc", "--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+    const child = killOnExit(
+      fork(serverFile, [], { execArgv: ["--expose-gc", "--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] }),
+    );
     const hello = await new Promise<Reply>((resolve, reject) => {
       child.once("message", resolve as never);
       child.once("exit", (code) => reject(new Error(`bench/load-server.ts exited (${code}) before listening`)));

@@ -18,6 +18,7 @@ import { launchChromium } from "../web/chromium.js";
 import { needs } from "../helpers/needs.js";
 import { hostileText, INJECTIONS } from "./arbitraries.js";
 import { fcParams, measured, runs } from "./settings.js";
+import { removeOnExit } from "../helpers/cleanup.js";
 
 // The page records any payload that runs, and checks one element per case.
 const HARNESS = `
@@ -84,6 +85,7 @@ const skip = needs("chromium");
 before(async () => {
   if (skip) return;
   scratch = mkdtempSync(join(tmpdir(), "mcp-elicit-fuzz-web-"));
+  removeOnExit(scratch); // also when the file is cut before its after hooks
   await buildWeb({ outdir: scratch });
   const files: Record<string, [string, string | Buffer]> = {
     "/": ["text/html", PAGE],

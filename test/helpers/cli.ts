@@ -1,6 +1,7 @@
 // Runs the built `elicit` bin (npm test builds first), as a user would.
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { killOnExit } from "./cleanup.js";
 
 export const BIN = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
 
@@ -19,7 +20,7 @@ export function runCli(
 ): Promise<RunResult> {
   const started = Date.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { stdio: "pipe", env: { ...process.env, ...options.env } });
+    const child = killOnExit(spawn(process.execPath, [BIN, ...args], { stdio: "pipe", env: { ...process.env, ...options.env } }));
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));

@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
+import { killOnExit } from "./cleanup.js";
 import { startHaproxy } from "./haproxy.js";
 import { exited, freePort, stopChild } from "./processes.js";
 
@@ -55,11 +56,14 @@ export function spawnMember(env: Record<string, string>): Promise<MemberStart> {
     if (value === "") delete childEnv[name];
     else childEnv[name] = value;
   }
-  const child = spawn(process.execPath, ["--expose-gc", "--import", "tsx", MEMBER], {
-    cwd: ROOT,
-    stdio: ["pipe", "pipe", "pipe"],
-    env: childEnv,
-  });
+  // A test process that ends without stop() (failed, or cut by the runner) still takes its members along.
+  const child = killOnExit(
+    spawn(process.execPath, ["--expose-gc", "--import", "tsx", MEMBER], {
+      cwd: ROOT,
+      stdio: ["pipe", "pipe", "pipe"],
+      env: childEnv,
+    }),
+  );
   return new Promise((resolve, reject) => {
     let stdout = "";
     let stderr = "";
@@ -100,8 +104,6 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
   };
   const envOf = (i: number) => ({ ...base, MEMBER_NAME: names[i]!, PORT: String(ports[i]) });
   const children: (ChildProcess | undefined)[] = [];
-  const orphaned = () => children.forEach((child) => child?.kill("SIGKILL"));
-  process.once("exit", orphaned);
   const stopMembers = () => Promise.all(children.map((child) => child && stopChild(child)));
 
   let started: MemberStart[];
@@ -115,7 +117,6 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     );
   } catch (error) {
     await stopMembers();
-    process.off("exit", orphaned);
     throw error;
   }
   const proxy = await startHaproxy({
@@ -123,7 +124,6 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     sticky: options.sticky ?? false,
   }).catch(async (error: unknown) => {
     await stopMembers();
-    process.off("exit", orphaned);
     throw error;
   });
 
@@ -184,7 +184,6 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       (stopped ??= (async () => {
         await proxy.stop();
         await stopMembers();
-        process.off("exit", orphaned);
       })()),
   };
 }

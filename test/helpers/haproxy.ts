@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { killOnExit, removeOnExit } from "./cleanup.js";
 import { programPath } from "./needs.js";
 import { freePort, stopChild } from "./processes.js";
 
@@ -75,15 +76,15 @@ export async function startHaproxy(options: HaproxyOptions): Promise<Haproxy> {
   const dir = mkdtempSync(join(tmpdir(), "mcp-elicit-haproxy-"));
   const file = join(dir, "haproxy.cfg");
   writeFileSync(file, haproxyConfig(port, options));
-  const child = spawn(command, ["-f", file, "-db"], { stdio: ["ignore", "ignore", "pipe"] });
+  // A test process that ends without stop() (failed, or cut by the runner) still takes HAProxy and its folder along.
+  const unregisterDir = removeOnExit(dir);
+  const child = killOnExit(spawn(command, ["-f", file, "-db"], { stdio: ["ignore", "ignore", "pipe"] }));
   let output = "";
   child.stderr!.on("data", (chunk: Buffer) => (output = (output + chunk).slice(-4000)));
-  const orphaned = () => child.kill("SIGKILL");
-  process.once("exit", orphaned);
   const stop = async () => {
-    process.off("exit", orphaned);
     await stopChild(child, "SIGTERM", 2000);
     rmSync(dir, { recursive: true, force: true });
+    unregisterDir();
   };
   for (let attempt = 0; ; attempt++) {
     if (child.exitCode !== null) {

@@ -12,6 +12,7 @@ import { fileURLToPath } from "node:url";
 import * as pty from "node-pty";
 import xterm from "@xterm/headless";
 import { DONE_MARKER, type ResultLine, type Scenario } from "../fixtures/terminal/scenario.js";
+import { onExit, removeOnExit } from "./cleanup.js";
 
 /** Keys as a terminal sends them. */
 export const KEY = {
@@ -112,6 +113,10 @@ export function startProgram(command: string, args: string[], options: ProgramOp
   }
   const term = new xterm.Terminal({ cols, rows, scrollback: 2000, allowProposedApi: true });
   const child = pty.spawn(command, args, { name: "xterm-256color", cols, rows, cwd, env });
+  // A test file cut or failed before close() still takes its program along.
+  const unregister = onExit(() => {
+    if (exitCode === undefined) child.kill("SIGKILL");
+  });
   let raw = "";
   let exitCode: number | undefined;
   // xterm parses what it is given later: a count of writes not yet on the screen tells when it has all.
@@ -123,6 +128,7 @@ export function startProgram(command: string, args: string[], options: ProgramOp
   });
   child.onExit(({ exitCode: code }) => {
     exitCode = code;
+    unregister();
   });
   // node-pty reports the exit once the pty is drained, so nothing more can come once xterm has it all.
   const gone = () => exitCode !== undefined && unparsed === 0;
@@ -231,6 +237,7 @@ export function startDriver(
   options: Omit<Scenario, "steps" | "resultsFile"> & { env?: Record<string, string> } = {},
 ): PtySession {
   const dir = mkdtempSync(join(tmpdir(), "elicit-pty-"));
+  const unregisterDir = removeOnExit(dir);
   const resultsFile = join(dir, "results.jsonl");
   const { env, ...rest } = options;
   const scenario: Scenario = { ...rest, resultsFile, steps };
@@ -275,6 +282,7 @@ export function startDriver(
     close() {
       program.close();
       rmSync(dir, { recursive: true, force: true });
+      unregisterDir();
     },
   };
 }
@@ -296,6 +304,7 @@ export function tempDirs(prefix: string): () => string {
   return () => {
     const dir = mkdtempSync(join(tmpdir(), prefix));
     made.push(dir);
+    removeOnExit(dir); // also when the file is cut before its after hooks
     return dir;
   };
 }

@@ -5,6 +5,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { killOnExit, removeOnExit } from "./cleanup.js";
 import { programPath } from "./needs.js";
 import { freePort, stopChild } from "./processes.js";
 
@@ -21,23 +22,23 @@ export async function startRedis(): Promise<RedisServer> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const port = await freePort();
     const dir = mkdtempSync(join(tmpdir(), "mcp-elicit-redis-"));
+    // A test process that ends without stop() (failed, or cut by the runner) still takes its server and folder along.
+    const unregisterDir = removeOnExit(dir);
     try {
       const child = await launch(command, port, dir);
-      // A test process that ends without stop() still takes its server along.
-      const orphaned = () => child.kill("SIGKILL");
-      process.once("exit", orphaned);
       let stopped: Promise<void> | undefined;
       return {
         url: `redis://127.0.0.1:${port}`,
         port,
         stop: () =>
           (stopped ??= stopChild(child).finally(() => {
-            process.off("exit", orphaned);
             rmSync(dir, { recursive: true, force: true });
+            unregisterDir();
           })),
       };
     } catch (error) {
       rmSync(dir, { recursive: true, force: true });
+      unregisterDir();
       lastError = error;
     }
   }
@@ -46,7 +47,7 @@ export async function startRedis(): Promise<RedisServer> {
 
 function launch(command: string, port: number, dir: string): Promise<ChildProcess> {
   const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir, "--daemonize", "no"];
-  const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"] });
+  const child = killOnExit(spawn(command, args, { stdio: ["ignore", "pipe", "pipe"] }));
   return new Promise((resolve, reject) => {
     let output = "";
     const onData = (chunk: Buffer) => {

@@ -29,6 +29,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { buildWeb } from "../../scripts/build-web.mjs";
+import { removeOnExit } from "../helpers/cleanup.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
@@ -146,6 +147,7 @@ async function run(command: string, args: string[], cwd: string, timeout = 90_00
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), "mcp-elicit-pack-"));
+  removeOnExit(dir); // also when the file is cut before its after hooks
   const stage = join(dir, "pkg");
   mkdirSync(stage);
   for (const file of ["package.json", "README.md", "LICENSE", "CHANGELOG.md"])

@@ -19,6 +19,7 @@ import { form, fromZod, yesNo } from "../../src/schema/index.js";
 import { createElicitation } from "../../src/server/index.js";
 import { attachElicitation, type ElicitationUI, type UrlWaitOutcome } from "../../src/client/index.js";
 import type * as OptionalPeers from "../../src/common/optional-peers.js";
+import { removeOnExit } from "../helpers/cleanup.js";
 
 const repoModules = fileURLToPath(new URL("../../node_modules/", import.meta.url));
 let dir: string;
@@ -33,6 +34,7 @@ let app: {
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), "mcp-elicit-copies-"));
+  removeOnExit(dir); // also when the file is cut before its after hooks
   const modules = join(dir, "node_modules");
   mkdirSync(join(modules, "@modelcontextprotocol"), { recursive: true });
   for (const name of ["@modelcontextprotocol/client", "@modelcontextprotocol/server", "@modelcontextprotocol/core", "zod"]) {

@@ -13,6 +13,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { runCli, type RunResult } from "../helpers/cli.js";
 import { scratchFiles } from "../helpers/files.js";
 import { freePort } from "../helpers/processes.js";
+import { killOnExit } from "../helpers/cleanup.js";
 
 const EVERYTHING = fileURLToPath(new URL("../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url));
 
@@ -24,10 +25,12 @@ const { dir, file } = scratchFiles("elicit-peer-");
 /** server-everything over Streamable HTTP on a free port; resolves once it listens. */
 async function startHttpPeer(): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [EVERYTHING, "streamableHttp"], {
-    env: { ...process.env, PORT: String(port) },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
+  const child = killOnExit(
+    spawn(process.execPath, [EVERYTHING, "streamableHttp"], {
+      env: { ...process.env, PORT: String(port) },
+      stdio: ["ignore", "ignore", "pipe"],
+    }),
+  );
   return new Promise((resolve, reject) => {
     let stderr = "";
     const timer = setTimeout(() => reject(new Error(`server-everything did not listen within 20 s: ${stderr}`)), 20_000);

@@ -10,6 +10,7 @@ import { scriptedUI } from "../../src/ui/scripted.js";
 import { BIN, runCli } from "../helpers/cli.js";
 import { clientFor } from "../helpers/mcp.js";
 import { signIn } from "../helpers/oidc.js";
+import { killOnExit } from "../helpers/cleanup.js";
 
 interface Served {
   child: ChildProcess;
@@ -21,7 +22,9 @@ interface Served {
 /** Starts the command and resolves once it printed the provider and the MCP URL. */
 function serveWithAuth(): Promise<Served> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, "serve", "travel", "--http", "--auth"], { stdio: ["ignore", "ignore", "pipe"] });
+    const child = killOnExit(
+      spawn(process.execPath, [BIN, "serve", "travel", "--http", "--auth"], { stdio: ["ignore", "ignore", "pipe"] }),
+    );
     let stderr = "";
     child.stderr!.on("data", (d) => {
       stderr += d;

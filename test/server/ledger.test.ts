@@ -15,8 +15,10 @@ import { callWith, manualClient } from "../helpers/manual-client.js";
 import { connect } from "../helpers/mcp.js";
 import { resultJson } from "../helpers/results.js";
 import { makeFactory } from "./fixtures.js";
+import { removeOnExit } from "../helpers/cleanup.js";
 
 const dir = mkdtempSync(join(tmpdir(), "elicit-ledger-"));
+removeOnExit(dir); // also when the file is cut before its after hooks
 after(() => rmSync(dir, { recursive: true, force: true }));
 let files = 0;
 const sqliteFile = () => join(dir, `store-${++files}.db`);

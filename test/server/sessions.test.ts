@@ -13,6 +13,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { Client, SdkHttpError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { serveHttp } from "../../src/server/http.js";
 import { resultJson } from "../helpers/results.js";
+import { killOnExit } from "../helpers/cleanup.js";
 import { answerWith, makeFactory } from "./fixtures.js";
 
 const REVISION = "2025-11-25";
@@ -330,11 +331,13 @@ if (process.env.SESSIONS_TEST_SERVER) {
     };
 
     before(async () => {
-      child = fork(fileURLToPath(import.meta.url), [], {
-        execArgv: ["--expose-gc", "--import", "tsx"],
-        env: { ...process.env, SESSIONS_TEST_SERVER: "1", SESSIONS_IDLE_MS: String(IDLE_MS) },
-        stdio: ["ignore", "inherit", "inherit", "ipc"],
-      });
+      child = killOnExit(
+        fork(fileURLToPath(import.meta.url), [], {
+          execArgv: ["--expose-gc", "--import", "tsx"],
+          env: { ...process.env, SESSIONS_TEST_SERVER: "1", SESSIONS_IDLE_MS: String(IDLE_MS) },
+          stdio: ["ignore", "inherit", "inherit", "ipc"],
+        }),
+      );
       url = await new Promise<string>((resolve, reject) => {
         child.once("message", (m: { url: string }) => resolve(m.url));
         child.once("exit", (code) => reject(new Error(`server child exited with ${code}`)));

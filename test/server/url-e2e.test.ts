@@ -29,6 +29,7 @@ import { launchChromium } from "../web/chromium.js";
 import { has, needs } from "../helpers/needs.js";
 import { assertWireValid, tap, type WireMessage } from "../helpers/mcp.js";
 import { ensurePageBundles } from "./url-pages-helpers.js";
+import { removeOnExit } from "../helpers/cleanup.js";
 
 const TRIP = { destination: "Barcelona", departDate: DEMO_TRIP.departDate, returnDate: DEMO_TRIP.returnDate };
 const CARD_DIGITS = DEMO_CARD.cardNumber.replace(/\s/g, "");
@@ -49,6 +50,7 @@ const wires: WireMessage[][] = [];
 before(async () => {
   await ensurePageBundles();
   scratch = mkdtempSync(join(tmpdir(), "mcp-elicit-url-e2e-"));
+  removeOnExit(scratch); // also when the file is cut before its after hooks
   shots = process.env.MCP_ELICIT_SCREENSHOTS ?? join(scratch, "shots");
   mkdirSync(shots, { recursive: true });
   const onerror = (error: Error) => serverLog.push(error.stack ?? error.message);

@@ -21,6 +21,7 @@ import { sqliteStore, type KeyValueStore } from "../../src/store/index.js";
 import { launchChromium } from "../web/chromium.js";
 import { has } from "../helpers/needs.js";
 import { registerPublicClient } from "../helpers/oidc.js";
+import { removeOnExit } from "../helpers/cleanup.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -96,6 +97,7 @@ export function pagesBench(options: { identity?: UrlKitOptions["identity"] } = {
   before(async () => {
     await ensurePageBundles();
     scratch = mkdtempSync(join(tmpdir(), "mcp-elicit-pages-"));
+    removeOnExit(scratch); // also when the file is cut before its after hooks
     bench.dir = scratch;
     bench.shots = process.env.MCP_ELICIT_SCREENSHOTS ?? join(scratch, "shots");
     mkdirSync(bench.shots, { recursive: true });

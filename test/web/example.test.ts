@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import type { Browser } from "playwright-core";
 import { launchChromium } from "./chromium.js";
 import { needs } from "../helpers/needs.js";
+import { killOnExit } from "../helpers/cleanup.js";
 import { ensureBundles } from "./webui-helpers.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -24,7 +25,9 @@ before(async () => {
 after(() => browser?.close());
 
 test("examples/web-embed.ts serves the form, prints the answer and exits", { skip }, async () => {
-  const child = spawn(process.execPath, ["--import", "tsx", "examples/web-embed.ts"], { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
+  const child = killOnExit(
+    spawn(process.execPath, ["--import", "tsx", "examples/web-embed.ts"], { cwd: root, stdio: ["ignore", "pipe", "inherit"] }),
+  );
   const exited = once(child, "exit");
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   const first = (await lines.next()).value as string;

@@ -14,6 +14,7 @@ import { launchChromium } from "./chromium.js";
 
 export { CHROMIUM_ARGS } from "./chromium.js";
 import { fileURLToPath } from "node:url";
+import { removeOnExit } from "../helpers/cleanup.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -64,6 +65,7 @@ export function webBench(): WebBench {
     // The file's groups are skipped without Chromium (needs("chromium")): nothing to set up.
     if (!has("chromium")) return;
     scratch = mkdtempSync(join(tmpdir(), "mcp-elicit-web-"));
+    removeOnExit(scratch); // also when the file is cut before its after hooks
     const [built] = await buildWeb({ outdir: scratch });
     bench.bundleBytes = built!.bytes;
     const files: Record<string, [string, string | Buffer]> = {

@@ -13,6 +13,7 @@ import * as z from "zod";
 import { buildWeb, WEB_ENTRIES } from "../../scripts/build-web.mjs";
 import { createElicitation } from "../../src/server/kit.js";
 import { form, text } from "../../src/schema/builders.js";
+import { killOnExit } from "../helpers/cleanup.js";
 import { has } from "../helpers/needs.js";
 import { launchChromium } from "./chromium.js";
 
@@ -118,10 +119,13 @@ export interface ElicitChild {
 
 /** Runs the built `elicit` bin with `args` (stdin closed, no terminal), as the e2e tests of --web do. */
 export function startElicit(bin: string, args: string[], env: Record<string, string | undefined> = {}): ElicitChild {
-  const child = spawn(process.execPath, [bin, ...args], {
-    stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, ...env } as NodeJS.ProcessEnv,
-  });
+  // Killed with this process however it ends, so a failed or cut file leaves no elicit running.
+  const child = killOnExit(
+    spawn(process.execPath, [bin, ...args], {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, ...env } as NodeJS.ProcessEnv,
+    }),
+  );
   const text = { stdout: "", stderr: "" };
   const waiters = new Set<() => void>();
   const changed = () => waiters.forEach((w) => w());
