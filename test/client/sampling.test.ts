@@ -20,6 +20,7 @@ import type {
   UIContext,
 } from "../../src/client/ui.js";
 import type { ProtocolRevision } from "../../src/schema/types.js";
+import { waitFor } from "../helpers/deferred.js";
 import { clientFor, connect, type TransportKind, type WireMessage } from "../helpers/mcp.js";
 import { jsonResult, resultJson, sendToClient } from "../helpers/results.js";
 import { assertWire } from "../helpers/wire.js";
@@ -254,9 +255,7 @@ describe("attachSampling: a withdrawn request", () => {
     try {
       const result = (await client.callTool({ name: "sample", arguments: {} })) as CallToolResult;
       assert.match((result.content[0] as { text: string }).text, /timed out/i);
-      for (let i = 0; i < 50 && !modelAborted; i++) await new Promise((r) => setTimeout(r, 10));
-      await new Promise((r) => setTimeout(r, 50));
-      assert.ok(modelAborted, "the model call was aborted with the request");
+      await waitFor(() => modelAborted, { timeoutMs: 5_000, what: "the model call to be aborted with the request" });
       assert.equal(ui.requests.length, 1);
       assert.deepEqual(ui.answers, [], "no answer review for a withdrawn request");
       assert.deepEqual(ui.notices, [], "no 'model failed' notice for a withdrawn request");

@@ -27,6 +27,7 @@ import { LOCAL_PRINCIPAL } from "../../src/server/url/identity.js";
 import type { OAuthCredential } from "../../src/server/url/vault.js";
 import { launchChromium } from "../web/chromium.js";
 import { has, needs } from "../helpers/needs.js";
+import { waitFor } from "../helpers/deferred.js";
 import { assertWireValid, tap, type WireMessage } from "../helpers/mcp.js";
 import { ensurePageBundles } from "./url-pages-helpers.js";
 import { removeOnExit } from "../helpers/cleanup.js";
@@ -359,7 +360,7 @@ describe("2025-11-25, the request path", { skip: needs("chromium") }, () => {
       const reference = await c.book();
       const call = c.call("pay_for_booking", { bookingReference: reference }, { signal: controller.signal });
       // Wait until the flow exists (the consent came), then open the page and stop the call.
-      while (!address) await new Promise((resolve) => setTimeout(resolve, 20));
+      await waitFor(() => address !== "", { timeoutMs: 60_000, what: "the person's consent to the payment page" });
       const page = await open(address);
       await fillCard(page, DEMO_CARD);
       controller.abort(new Error("the host stopped the call"));
@@ -449,7 +450,7 @@ describe("2026-07-28, input_required", { skip: needs("chromium") }, () => {
     const c = await connectAs("2026-07-28", person);
     try {
       const paying = (async () => {
-        while (person.notices.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+        await waitFor(() => person.notices.length > 0, { timeoutMs: 60_000, what: "the notice that the server asked again" });
         const page = await open(person.urls[0]!.analysis.url);
         await fillCard(page, DEMO_CARD);
         await submitCard(page);

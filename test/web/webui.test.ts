@@ -12,6 +12,7 @@ import type { CallToolResult } from "@modelcontextprotocol/client";
 import type { Page } from "playwright-core";
 import { attachElicitation, type ElicitationHandle } from "../../src/client/attach.js";
 import { webUI, type WebUI, type WebUIOptions } from "../../src/web/index.js";
+import { waitFor } from "../helpers/deferred.js";
 import { clientFor, connect, type Connection } from "../helpers/mcp.js";
 import { askingServer, browserForTests, rawRequest } from "./webui-helpers.js";
 import { needs } from "../helpers/needs.js";
@@ -179,7 +180,7 @@ describe("webUI in Chromium", { skip: needs("chromium") }, () => {
     const s = await session(["alpha"], { disconnectGraceMs: 0 });
     try {
       const call = s.ask(0, "Still opening the browser?");
-      while (s.ui.pending === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      await waitFor(() => s.ui.pending > 0, { timeoutMs: 10_000, what: "the request to reach the web UI" });
       // A 0 ms grace timer, had one been armed, fires before this later timer.
       await new Promise((resolve) => setTimeout(resolve, 20));
       assert.equal(s.ui.pending, 1);
