@@ -7,6 +7,7 @@
 // The programs are found as the demo finds Chromium (src/cli/find-program.ts): $ELICIT_CHROMIUM,
 // $ELICIT_REDIS_SERVER, $ELICIT_HAPROXY, then the PATH, then the usual places.
 import { test } from "node:test";
+import { relative } from "node:path";
 import { findProgram, PROGRAMS, type ProgramName } from "../../src/cli/find-program.js";
 
 export const onCI = process.env.CI === "true" || process.env.CI === "1";
@@ -37,8 +38,11 @@ export function needs(...names: ProgramName[]): string | false {
   if (!reason) return false;
   if (onCI && !failedOnCI.has(reason)) {
     failedOnCI.add(reason);
+    // Node places the failing test here, in this helper; the message names the group's own file and line.
+    const caller = /(?:file:\/\/)?(\/[^():]+):(\d+):\d+/.exec(new Error().stack?.split("\n")[2] ?? "");
+    const at = caller ? `, ${relative(process.cwd(), caller[1]!)}:${caller[2]}` : "";
     test(reason, () => {
-      throw new Error(`${reason} (CI=${process.env.CI}: a missing program fails the run)`);
+      throw new Error(`${reason} (CI=${process.env.CI}: a missing program fails the run${at})`);
     });
   }
   return reason;
