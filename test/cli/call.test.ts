@@ -8,14 +8,18 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { createServer as createNetServer } from "node:net";
 import { join } from "node:path";
-import { BIN, runCli } from "../helpers/cli.js";
+import { BIN, CLI_TEST, runCli } from "../helpers/cli.js";
 import { scratchFiles } from "../helpers/files.js";
 import { needs } from "../helpers/needs.js";
 import { killOnExit } from "../helpers/cleanup.js";
+import { within } from "../helpers/deferred.js";
 import { BOOT_STDERR, HOSTILE, MARKERS } from "../fixtures/hostile-server.js";
 import { startRecorder, type Recorder } from "../fixtures/mcp-recorder.js";
 
 const { dir, file } = scratchFiles("elicit-call-");
+// Groups whose tests share nothing they change run three at a time: one after another, this file outlasted
+// the runner's per-file limit on a busy 2-core machine (each test spends most of its time starting processes).
+const PARALLEL = { concurrency: 3 };
 
 const TRIP = JSON.stringify({ destination: "Barcelona", departDate: "2026-06-15", returnDate: "2026-06-22" });
 const ANSWERS = file(
@@ -34,7 +38,7 @@ const REVISIONS = ["2025-06-18", "2025-11-25", "2026-07-28"] as const;
 
 /** `elicit serve travel --http 0` in the background; resolves with its URL. */
 function serveHttp(): Promise<{ url: string; child: ChildProcess }> {
-  return new Promise((resolve, reject) => {
+  const listening = new Promise<{ url: string; child: ChildProcess }>((resolve, reject) => {
     const child = killOnExit(spawn(process.execPath, [BIN, "serve", "travel", "--http", "0"], { stdio: ["ignore", "ignore", "pipe"] }));
     let stderr = "";
     child.stderr!.on("data", (d) => {
@@ -44,16 +48,17 @@ function serveHttp(): Promise<{ url: string; child: ChildProcess }> {
     });
     child.on("exit", (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
   });
+  return within(listening, 60_000, "elicit serve travel --http to listen");
 }
 
-describe("elicit call book_trip with an answers file", () => {
+describe("elicit call book_trip with an answers file", PARALLEL, () => {
   let http: { url: string; child: ChildProcess };
   before(async () => (http = await serveHttp()));
   after(() => http.child.kill("SIGTERM"));
 
   for (const revision of REVISIONS) {
     for (const transport of ["stdio", "http"] as const) {
-      test(`${revision} over ${transport}: booked, with the result as JSON on stdout and exit 0`, async () => {
+      test(`${revision} over ${transport}: booked, with the result as JSON on stdout and exit 0`, CLI_TEST, async () => {
         const server = transport === "stdio" ? STDIO : ["--url", http.url];
         const r = await runCli(["call", "book_trip", "--args", TRIP, "--answers", ANSWERS, "--protocol", revision, ...server]);
         assert.equal(r.code, 0, r.stderr);
@@ -71,7 +76,7 @@ describe("elicit call book_trip with an answers file", () => {
     }
   }
 
-  test("a declined confirmation books nothing and says so (exit 0: the tool did its job)", async () => {
+  test("a declined confirmation books nothing and says so (exit 0: the tool did its job)", CLI_TEST, async () => {
     const r = await runCli(["call", "book_trip", "--args", TRIP, "--answers", file("decline.json", '[{"action":"decline"}]'), ...STDIO]);
     assert.equal(r.code, 0, r.stderr);
     const result = JSON.parse(r.stdout);
@@ -79,7 +84,7 @@ describe("elicit call book_trip with an answers file", () => {
     assert.match(result.content[0].text, /^Nothing was booked/);
   });
 
-  test("an unmatched question is cancelled with a notice on stderr", async () => {
+  test("an unmatched question is cancelled with a notice on stderr", CLI_TEST, async () => {
     const r = await runCli([
       "call",
       "book_trip",
@@ -94,7 +99,7 @@ describe("elicit call book_trip with an answers file", () => {
     assert.equal(JSON.parse(r.stdout).structuredContent.reason, "cancelled");
   });
 
-  test("a scripted answer that breaks the form's rules is never sent: errors on stderr, answered cancel", async () => {
+  test("a scripted answer that breaks the form's rules is never sent: errors on stderr, answered cancel", CLI_TEST, async () => {
     const bad = file("bad.yaml", '- action: accept\n  content: { confirmBooking: true, seatPreference: "middle" }\n');
     const r = await runCli(["call", "book_trip", "--args", TRIP, "--answers", bad, ...STDIO]);
     assert.equal(r.code, 0, r.stderr);
@@ -104,8 +109,8 @@ describe("elicit call book_trip with an answers file", () => {
   });
 });
 
-describe("elicit call: exit codes", () => {
-  test("a tool error exits 1 with the result on stdout", async () => {
+describe("elicit call: exit codes", PARALLEL, () => {
+  test("a tool error exits 1 with the result on stdout", CLI_TEST, async () => {
     const r = await runCli([
       "call",
       "search_flights",
@@ -119,7 +124,7 @@ describe("elicit call: exit codes", () => {
     assert.match(result.content[0].text, /Unknown destination "Atlantis"/);
   });
 
-  test("a tool the server does not list is not called: exit 2, naming the tools it has", async () => {
+  test("a tool the server does not list is not called: exit 2, naming the tools it has", CLI_TEST, async () => {
     const r = await runCli(["call", "no_such_tool", ...STDIO]);
     assert.equal(r.code, 2, r.stderr);
     assert.equal(r.stdout, "");
@@ -129,7 +134,7 @@ describe("elicit call: exit codes", () => {
     );
   });
 
-  test("--args that break the tool's input schema are refused before the call, naming each field and rule", async () => {
+  test("--args that break the tool's input schema are refused before the call, naming each field and rule", CLI_TEST, async () => {
     const r = await runCli(["call", "search_flights", "--args", '{"destination":5,"departDate":"2026-06-15"}', ...STDIO]);
     assert.equal(r.code, 2, r.stderr);
     assert.equal(r.stdout, "");
@@ -138,21 +143,25 @@ describe("elicit call: exit codes", () => {
     assert.match(r.stderr, /^ {2}returnDate: required, but not given \[required\]$/m);
   });
 
-  test("a usage error says only what is wrong: no word about answers or terminals first", async () => {
+  test("a usage error says only what is wrong: no word about answers or terminals first", CLI_TEST, async () => {
     const r = await runCli(["call", "search_flights", "--protocol", "2024-01-01", ...STDIO]);
     assert.equal(r.code, 2);
     assert.equal(r.stderr, `elicit: --protocol must be auto or one of 2025-06-18, 2025-11-25, 2026-07-28; got "2024-01-01".\n`);
   });
 
-  test("without --answers or a terminal, the notice comes when the server first asks, and the question is cancelled", async () => {
-    const r = await runCli(["call", "book_trip", "--args", TRIP, ...STDIO]);
-    assert.equal(r.code, 0, r.stderr);
-    assert.match(
-      r.stderr,
-      /^elicit: the server asks a question, but there is no --answers file and no terminal: every question is cancelled\.\nelicit: no scripted answer matches "Please confirm your Barcelona/m,
-    );
-    assert.equal(JSON.parse(r.stdout).structuredContent.reason, "cancelled");
-  });
+  test(
+    "without --answers or a terminal, the notice comes when the server first asks, and the question is cancelled",
+    CLI_TEST,
+    async () => {
+      const r = await runCli(["call", "book_trip", "--args", TRIP, ...STDIO]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(
+        r.stderr,
+        /^elicit: the server asks a question, but there is no --answers file and no terminal: every question is cancelled\.\nelicit: no scripted answer matches "Please confirm your Barcelona/m,
+      );
+      assert.equal(JSON.parse(r.stdout).structuredContent.reason, "cancelled");
+    },
+  );
 
   const usage: [string, string[], RegExp][] = [
     ["no server", ["call", "search_flights"], /no server: give --url URL .* or -- command/],
@@ -181,7 +190,7 @@ describe("elicit call: exit codes", () => {
     ],
   ];
   for (const [what, args, message] of usage) {
-    test(`${what}: exit 2 with a one-line reason`, async () => {
+    test(`${what}: exit 2 with a one-line reason`, CLI_TEST, async () => {
       const r = await runCli(args);
       assert.equal(r.code, 2, `${r.stdout}\n${r.stderr}`);
       assert.match(r.stderr, message);
@@ -189,7 +198,7 @@ describe("elicit call: exit codes", () => {
     });
   }
 
-  test("--help documents the answers file and the exit codes", async () => {
+  test("--help documents the answers file and the exit codes", CLI_TEST, async () => {
     const r = await runCli(["call", "--help"]);
     assert.equal(r.code, 0);
     for (const words of [/Exit codes: 0/, /sample: \{ action: approve/, /--answers <file>/, /--root <dir>/, /ELICIT_MODEL_BASE_URL/])
@@ -200,12 +209,15 @@ describe("elicit call: exit codes", () => {
 describe("elicit demo --answers", () => {
   // The first two complete the URL-mode pages in the demo's headless Chromium (src/cli/demo-browser.ts).
   const skip = needs("chromium");
-  test("books the Barcelona trip with the person's typed model answer and saves the itinerary into the root", { skip }, async () => {
-    const root = join(dir, "trips");
-    mkdirSync(root);
-    const answers = file(
-      "demo.yaml",
-      `- sample: { text: "BCN-14 BCN-11 BCN-12\\nAer Lingus leaves earliest." }
+  test(
+    "books the Barcelona trip with the person's typed model answer and saves the itinerary into the root",
+    { ...CLI_TEST, skip },
+    async () => {
+      const root = join(dir, "trips");
+      mkdirSync(root);
+      const answers = file(
+        "demo.yaml",
+        `- sample: { text: "BCN-14 BCN-11 BCN-12\\nAer Lingus leaves earliest." }
 - match: "Barcelona"
   action: accept
   content: { confirmBooking: true, seatPreference: window, roomType: sea view }
@@ -217,38 +229,42 @@ describe("elicit demo --answers", () => {
 - match: "payment page|SkyMiles"
   action: accept
 `,
-    );
-    const r = await runCli(["demo", "--answers", answers, "--root", root], { timeoutMs: 60_000 });
-    assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /1 of 6: search flights[\s\S]*44 round-trip fares/);
-    // The URL-mode steps, completed by the headless browser on the server's own pages.
-    assert.match(
-      r.stdout,
-      /── 4 of 6: pay on the server's secure payment page ──\n\(A headless browser completes the page at 127\.0\.0\.1/,
-    );
-    assert.match(
-      r.stdout,
-      /Paid \$3,\d{3} for booking ELC-[0-9A-Z]{6} with the Visa card ending 4242 \(a test card: nothing real was charged\)/,
-    );
-    assert.match(r.stdout, /SkyMiles account connected: Demo Traveler \(member demo\)/);
-    assert.doesNotMatch(r.stdout + r.stderr, /could not complete|4242 4242 4242 4242[^,]|4242424242424242/);
-    assert.match(r.stdout, /chosen by the client's model \(typed-by-person\)[\s\S]*1\. BCN-14/);
-    const reference = /Booked! Reference (ELC-[0-9A-Z]{6})/.exec(r.stdout)?.[1];
-    assert.ok(reference, r.stdout);
-    const saved = join(root, `itinerary-${reference}.md`);
-    assert.ok(existsSync(saved), r.stdout);
-    assert.deepEqual(readdirSync(root), [`itinerary-${reference}.md`]);
-    assert.match(readFileSync(saved, "utf8"), new RegExp(`${reference}[\\s\\S]*Ana Garcia`));
-  });
+      );
+      const r = await runCli(["demo", "--answers", answers, "--root", root], { timeoutMs: 120_000 });
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /1 of 6: search flights[\s\S]*44 round-trip fares/);
+      // The URL-mode steps, completed by the headless browser on the server's own pages.
+      assert.match(
+        r.stdout,
+        /── 4 of 6: pay on the server's secure payment page ──\n\(A headless browser completes the page at 127\.0\.0\.1/,
+      );
+      assert.match(
+        r.stdout,
+        /Paid \$3,\d{3} for booking ELC-[0-9A-Z]{6} with the Visa card ending 4242 \(a test card: nothing real was charged\)/,
+      );
+      assert.match(r.stdout, /SkyMiles account connected: Demo Traveler \(member demo\)/);
+      assert.doesNotMatch(r.stdout + r.stderr, /could not complete|4242 4242 4242 4242[^,]|4242424242424242/);
+      assert.match(r.stdout, /chosen by the client's model \(typed-by-person\)[\s\S]*1\. BCN-14/);
+      const reference = /Booked! Reference (ELC-[0-9A-Z]{6})/.exec(r.stdout)?.[1];
+      assert.ok(reference, r.stdout);
+      const saved = join(root, `itinerary-${reference}.md`);
+      assert.ok(existsSync(saved), r.stdout);
+      assert.deepEqual(readdirSync(root), [`itinerary-${reference}.md`]);
+      assert.match(readFileSync(saved, "utf8"), new RegExp(`${reference}[\\s\\S]*Ana Garcia`));
+    },
+  );
 
-  test("on 2025-11-25 (the live request path) the headless browser pays and connects too, and reports nothing after the end", async (t) => {
-    // Skipped from inside: as an option, the skip would make prettier re-wrap this long-named test whole.
-    if (skip) return t.skip(skip);
-    const root = join(dir, "live");
-    mkdirSync(root);
-    const answers = file(
-      "demo-live.yaml",
-      `- sample: { text: "BCN-11" }
+  test(
+    "on 2025-11-25 (the live request path) the headless browser pays and connects too, and reports nothing after the end",
+    CLI_TEST,
+    async (t) => {
+      // Skipped from inside: as an option, the skip would make prettier re-wrap this long-named test whole.
+      if (skip) return t.skip(skip);
+      const root = join(dir, "live");
+      mkdirSync(root);
+      const answers = file(
+        "demo-live.yaml",
+        `- sample: { text: "BCN-11" }
 - { match: "Barcelona vacation", action: accept, content: { confirmBooking: true } }
 - match: "contact|traveler"
   action: accept
@@ -256,16 +272,17 @@ describe("elicit demo --answers", () => {
 - { match: "payment page", action: accept }
 - { match: "SkyMiles", action: accept }
 `,
-    );
-    const r = await runCli(["demo", "--answers", answers, "--root", root, "--protocol", "2025-11-25"], { timeoutMs: 60_000 });
-    assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /protocol 2025-11-25/);
-    assert.match(r.stdout, /Paid \$3,000 for booking ELC-[0-9A-Z]{6} with the Visa card ending 4242/);
-    assert.match(r.stdout, /SkyMiles account connected: Demo Traveler \(member demo\)/);
-    assert.doesNotMatch(r.stdout, /could not complete/);
-  });
+      );
+      const r = await runCli(["demo", "--answers", answers, "--root", root, "--protocol", "2025-11-25"], { timeoutMs: 120_000 });
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /protocol 2025-11-25/);
+      assert.match(r.stdout, /Paid \$3,000 for booking ELC-[0-9A-Z]{6} with the Visa card ending 4242/);
+      assert.match(r.stdout, /SkyMiles account connected: Demo Traveler \(member demo\)/);
+      assert.doesNotMatch(r.stdout, /could not complete/);
+    },
+  );
 
-  test("without a headless browser the URL-mode steps are declined, saying why, and the demo goes on", async () => {
+  test("without a headless browser the URL-mode steps are declined, saying why, and the demo goes on", CLI_TEST, async () => {
     const root = join(dir, "no-browser");
     mkdirSync(root);
     const answers = file(
@@ -282,7 +299,7 @@ describe("elicit demo --answers", () => {
 `,
     );
     const r = await runCli(["demo", "--answers", answers, "--root", root], {
-      timeoutMs: 60_000,
+      timeoutMs: 120_000,
       env: { ELICIT_CHROMIUM: join(dir, "no-such-chromium") },
     });
     assert.equal(r.code, 0, r.stderr);
@@ -295,7 +312,7 @@ describe("elicit demo --answers", () => {
     assert.match(r.stdout, /── 6 of 6: save the itinerary ──\nSaved the itinerary/);
   });
 
-  test("without a terminal or --answers it exits 2 and says why", async () => {
+  test("without a terminal or --answers it exits 2 and says why", CLI_TEST, async () => {
     const r = await runCli(["demo"]);
     assert.equal(r.code, 2);
     assert.match(r.stderr, /run it in a terminal, give --web to answer in a browser, or --answers FILE to answer from a file/);
@@ -305,7 +322,7 @@ describe("elicit demo --answers", () => {
 /** Characters a terminal acts on, or that make text read differently: C0 but \n, DEL, C1, bidi and other format characters. */
 const CONTROLS = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029]|\p{Cf}/u;
 
-describe("elicit call lists the tools first (a recording 2026-07-28 server)", () => {
+describe("elicit call lists the tools first (a recording 2026-07-28 server)", PARALLEL, () => {
   const recorders: Recorder[] = [];
   after(() => Promise.all(recorders.map((r) => r.close())));
   const record = async () => {
@@ -346,7 +363,7 @@ describe("elicit call lists the tools first (a recording 2026-07-28 server)", ()
     return recorder;
   };
 
-  test("tools/list comes before tools/call, and x-mcp-header parameters ride in Mcp-Param-* headers", async () => {
+  test("tools/list comes before tools/call, and x-mcp-header parameters ride in Mcp-Param-* headers", CLI_TEST, async () => {
     const server = await record();
     const r = await runCli([
       "call",
@@ -370,7 +387,7 @@ describe("elicit call lists the tools first (a recording 2026-07-28 server)", ()
     assert.deepEqual([call!.headers["mcp-method"], call!.headers["mcp-name"]], ["tools/call", "headers_tool"]);
   });
 
-  test("a tool the SDK excludes (invalid x-mcp-header) is refused with the SDK's reason, and nothing is called", async () => {
+  test("a tool the SDK excludes (invalid x-mcp-header) is refused with the SDK's reason, and nothing is called", CLI_TEST, async () => {
     const server = await record();
     const r = await runCli(["call", "bad_header_tool", "--args", '{"value":"x"}', "--url", server.url]);
     assert.equal(r.code, 2, r.stderr);
@@ -383,7 +400,7 @@ describe("elicit call lists the tools first (a recording 2026-07-28 server)", ()
     );
   });
 
-  test("a null for a parameter that is not required passes the check, is sent, and gets no Mcp-Param header", async () => {
+  test("a null for a parameter that is not required passes the check, is sent, and gets no Mcp-Param header", CLI_TEST, async () => {
     const server = await record();
     const r = await runCli(["call", "headers_tool", "--args", '{"region":"eu","priority":null}', "--url", server.url]);
     assert.equal(r.code, 0, r.stderr);
@@ -395,7 +412,7 @@ describe("elicit call lists the tools first (a recording 2026-07-28 server)", ()
     assert.match(required.stderr, /^ {2}region: must be string \[type\]$/m);
   });
 
-  test("elicit tools prints the list as the SDK keeps it: the excluded tool left out, with the SDK's warning", async () => {
+  test("elicit tools prints the list as the SDK keeps it: the excluded tool left out, with the SDK's warning", CLI_TEST, async () => {
     const server = await record();
     const r = await runCli(["tools", "--url", server.url]);
     assert.equal(r.code, 0, r.stderr);
@@ -407,7 +424,7 @@ describe("elicit call lists the tools first (a recording 2026-07-28 server)", ()
     assert.deepEqual(server.calls(), []);
   });
 
-  test("a $ref to a network URI is never fetched; local $defs still check --args", async () => {
+  test("a $ref to a network URI is never fetched; local $defs still check --args", CLI_TEST, async () => {
     const server = await record();
     const ok = await runCli(["call", "ref_tool", "--args", '{"id":"ana-1","profile":{"displayName":"Ana"}}', "--url", server.url]);
     assert.equal(ok.code, 0, ok.stderr);
@@ -423,29 +440,33 @@ describe("elicit call: connecting", () => {
   const HANG = ["--", process.execPath, "-e", "setTimeout(() => {}, 100000)"];
   const hang = `${process.execPath} -e setTimeout(() => {}, 100000)`.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
-  test("a server that never answers: a notice while waiting, then exit 2 after --connect-timeout, saying what did not answer", async () => {
-    const r = await runCli(["call", "x", "--connect-timeout", "1.5", ...HANG]);
-    assert.equal(r.code, 2, r.stderr);
-    assert.equal(r.stdout, "");
-    assert.match(r.stderr, new RegExp(`^elicit: connecting to ${hang}… \\(gives up after 1\\.5 s; see --connect-timeout\\)$`, "m"));
-    assert.match(
-      r.stderr,
-      new RegExp(
-        `^elicit: ${hang} started but did not answer server/discover or initialize within 1\\.5 s \\(wait longer with --connect-timeout SECONDS\\)\\.$`,
-        "m",
-      ),
-    );
-    assert.ok(r.ms < 12_000, `took ${r.ms} ms`);
-  });
+  test(
+    "a server that never answers: a notice while waiting, then exit 2 after --connect-timeout, saying what did not answer",
+    CLI_TEST,
+    async () => {
+      const r = await runCli(["call", "x", "--connect-timeout", "1.5", ...HANG]);
+      assert.equal(r.code, 2, r.stderr);
+      assert.equal(r.stdout, "");
+      assert.match(r.stderr, new RegExp(`^elicit: connecting to ${hang}… \\(gives up after 1\\.5 s; see --connect-timeout\\)$`, "m"));
+      assert.match(
+        r.stderr,
+        new RegExp(
+          `^elicit: ${hang} started but did not answer server/discover or initialize within 1\\.5 s \\(wait longer with --connect-timeout SECONDS\\)\\.$`,
+          "m",
+        ),
+      );
+      assert.ok(r.ms < 12_000, `took ${r.ms} ms`);
+    },
+  );
 
-  test("ELICIT_CONNECT_TIMEOUT sets it too; a pinned 2025 revision names its handshake", async () => {
+  test("ELICIT_CONNECT_TIMEOUT sets it too; a pinned 2025 revision names its handshake", CLI_TEST, async () => {
     const r = await runCli(["call", "x", "--protocol", "2025-11-25", ...HANG], { env: { ELICIT_CONNECT_TIMEOUT: "1" } });
     assert.equal(r.code, 2, r.stderr);
     assert.match(r.stderr, new RegExp(`^elicit: ${hang} started but did not answer initialize within 1 s`, "m"));
     assert.ok(r.ms < 12_000, `took ${r.ms} ms`);
   });
 
-  test("an HTTP server that accepts the connection and never answers", async () => {
+  test("an HTTP server that accepts the connection and never answers", CLI_TEST, async () => {
     const sockets: import("node:net").Socket[] = [];
     const silent = createNetServer((socket) => void sockets.push(socket));
     await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
@@ -468,10 +489,13 @@ describe("elicit call: what a hostile server gets onto the terminal", () => {
   const FIXTURE = join(import.meta.dirname, "..", "fixtures", "hostile-server.ts");
   const HOSTILE_STDIO = ["--", process.execPath, "--import", "tsx", FIXTURE];
 
-  test("its stderr arrives line by line as inert `[server]` lines; the JSON on stdout has every control escaped", async () => {
-    const r = await runCli(["call", "hostile_tool", "--args", '{"region":"eu"}', ...HOSTILE_STDIO], { timeoutMs: 30_000 });
+  test("its stderr arrives line by line as inert `[server]` lines; the JSON on stdout has every control escaped", CLI_TEST, async () => {
+    const r = await runCli(["call", "hostile_tool", "--args", '{"region":"eu"}', ...HOSTILE_STDIO]);
     assert.equal(r.code, 0, r.stderr);
-    for (const line of r.stderr.split("\n").filter(Boolean)) assert.match(line, /^\[server\] /, `unlabelled: ${JSON.stringify(line)}`);
+    // Every line is the server's, labelled; but elicit's own progress line of a connection that took over
+    // a second (the fixture starts through tsx: on a busy machine it does).
+    for (const line of r.stderr.split("\n").filter((l) => l && !l.startsWith("elicit: connecting to ")))
+      assert.match(line, /^\[server\] /, `unlabelled: ${JSON.stringify(line)}`);
     assert.match(r.stderr, /^\[server\] HOSTILE-BOOT-LINE one two click me three$/m);
     assert.match(r.stderr, /^\[server\] coloured c1 osc dsr$/m);
     assert.match(
@@ -488,7 +512,7 @@ describe("elicit call: what a hostile server gets onto the terminal", () => {
     assert.ok(BOOT_STDERR.every((line) => !r.stderr.includes(line)));
   });
 
-  test("the SDK's warning about its invalid x-mcp-header (over HTTP, 2026-07-28) is made inert too", async () => {
+  test("the SDK's warning about its invalid x-mcp-header (over HTTP, 2026-07-28) is made inert too", CLI_TEST, async () => {
     const server = killOnExit(spawn(process.execPath, ["--import", "tsx", FIXTURE, "--http"], { stdio: ["ignore", "pipe", "ignore"] }));
     try {
       const url = await new Promise<string>((resolve, reject) => {
@@ -499,7 +523,7 @@ describe("elicit call: what a hostile server gets onto the terminal", () => {
         });
         server.on("exit", (code) => reject(new Error(`hostile server exited ${code}`)));
       });
-      const r = await runCli(["call", "hostile_tool", "--url", url], { timeoutMs: 30_000 });
+      const r = await runCli(["call", "hostile_tool", "--url", url]);
       assert.equal(r.code, 2, r.stderr);
       assert.match(
         r.stderr,

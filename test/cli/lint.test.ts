@@ -1,18 +1,18 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { runCli } from "../helpers/cli.js";
+import { CLI_TEST, runCli } from "../helpers/cli.js";
 import { scratchFiles } from "../helpers/files.js";
 
 const { dir, file } = scratchFiles("elicit-lint-");
 
-test("a clean schema exits 0 and says so", async () => {
+test("a clean schema exits 0 and says so", CLI_TEST, async () => {
   const r = await runCli(["lint", file("ok.json", { type: "object", properties: { name: { type: "string" } }, required: ["name"] })]);
   assert.equal(r.code, 0);
   assert.match(r.stdout, /^0 errors, 0 warnings \(protocol 2026-07-28\)$/m);
 });
 
-test("errors exit 1 and print path, severity and code", async () => {
+test("errors exit 1 and print path, severity and code", CLI_TEST, async () => {
   const r = await runCli([
     "lint",
     file("bad.json", { type: "object", properties: { addr: { type: "object" }, apiKey: { type: "string" } } }),
@@ -23,13 +23,13 @@ test("errors exit 1 and print path, severity and code", async () => {
   assert.match(r.stdout, /1 error, 1 warning/);
 });
 
-test("warnings alone exit 0", async () => {
+test("warnings alone exit 0", CLI_TEST, async () => {
   const r = await runCli(["lint", file("warn.json", { type: "object", properties: {} })]);
   assert.equal(r.code, 0);
   assert.match(r.stdout, /form-empty/);
 });
 
-test("--protocol applies that revision's rules; --json prints the findings", async () => {
+test("--protocol applies that revision's rules; --json prints the findings", CLI_TEST, async () => {
   const titled = file("titled.json", { type: "object", properties: { c: { type: "string", oneOf: [{ const: "a", title: "A" }] } } });
   assert.equal((await runCli(["lint", titled, "--protocol", "2025-11-25"])).code, 0);
   const r = await runCli(["lint", titled, "--protocol", "2025-06-18", "--json"]);
@@ -42,7 +42,7 @@ test("--protocol applies that revision's rules; --json prints the findings", asy
   );
 });
 
-test("reads standard input with -, and accepts whole elicitation/create requests", async () => {
+test("reads standard input with -, and accepts whole elicitation/create requests", CLI_TEST, async () => {
   const request = {
     method: "elicitation/create",
     params: { message: "m", requestedSchema: { type: "object", properties: { n: { type: "number", minimum: 5, maximum: 1 } } } },
@@ -52,7 +52,7 @@ test("reads standard input with -, and accepts whole elicitation/create requests
   assert.match(r.stdout, /bounds-inverted/);
 });
 
-test("bad JSON, a missing file and an unknown revision exit 2 with a one-line reason", async () => {
+test("bad JSON, a missing file and an unknown revision exit 2 with a one-line reason", CLI_TEST, async () => {
   const bad = await runCli(["lint", file("broken.json", "{ not json")]);
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /^elicit lint: .*broken\.json is not valid JSON: .+\n$/);
@@ -64,7 +64,7 @@ test("bad JSON, a missing file and an unknown revision exit 2 with a one-line re
   assert.match(rev.stderr, /unknown protocol revision "2024-01-01"/);
 });
 
-test("usage errors exit 2; --help exits 0 and lists lint", async () => {
+test("usage errors exit 2; --help exits 0 and lists lint", CLI_TEST, async () => {
   assert.equal((await runCli(["lint"])).code, 2);
   const help = await runCli(["--help"]);
   assert.equal(help.code, 0);

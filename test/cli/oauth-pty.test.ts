@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { startServer, type RunningServer } from "../../src/cli/serve.js";
-import { BIN } from "../helpers/cli.js";
+import { CLI_TEST, BIN } from "../helpers/cli.js";
 import { KEY, NO_MODEL_ENV, SLOW_MS, startProgram, tempDirs } from "../helpers/pty.js";
 
 const tempDir = tempDirs("elicit-oauth-pty-");
@@ -33,7 +33,7 @@ function startCall() {
 }
 
 describe("elicit call --url at a terminal, against a server that requires sign-in", () => {
-  test("the consent shows the provider's address; yes opens the browser, the sign-in comes back, the call goes on", async () => {
+  test("the consent shows the provider's address; yes opens the browser, the sign-in comes back, the call goes on", CLI_TEST, async () => {
     const s = startCall();
     try {
       const screen = await s.waitFor("? Open this link in your browser?", { timeoutMs: SLOW_MS });
@@ -53,7 +53,7 @@ describe("elicit call --url at a terminal, against a server that requires sign-i
     }
   });
 
-  test("no (the default) opens nothing and stops: exit 2, saying so", async () => {
+  test("no (the default) opens nothing and stops: exit 2, saying so", CLI_TEST, async () => {
     const s = startCall();
     try {
       await s.waitFor("? Open this link in your browser?", { timeoutMs: SLOW_MS });

@@ -13,6 +13,11 @@ export interface RunResult {
   ms: number;
 }
 
+/** How long one run of the bin may take before runCli kills it: several times a slow run on a busy 2-core machine. */
+export const RUN_TIMEOUT_MS = 60_000;
+/** The deadline of a test that runs the bin, as its options: a hung test fails by name, long before the file (--test-timeout) is cut. */
+export const CLI_TEST = { timeout: 150_000 };
+
 /** Runs the bin with `input` on stdin; `env` is added to the parent's environment. */
 export function runCli(
   args: string[],
@@ -25,7 +30,12 @@ export function runCli(
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
     child.stderr.on("data", (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 20_000);
+    const timeoutMs = options.timeoutMs ?? RUN_TIMEOUT_MS;
+    const timer = setTimeout(() => {
+      // Said where the test's assertion shows it (a killed run's code is null).
+      stderr += `\n[runCli: elicit ${args.join(" ")} did not exit within ${timeoutMs} ms and was killed]\n`;
+      child.kill("SIGKILL");
+    }, timeoutMs);
     child.on("error", reject);
     child.on("close", (code) => {
       clearTimeout(timer);
