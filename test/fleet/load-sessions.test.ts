@@ -18,21 +18,26 @@ import { createClient } from "redis";
 import { LOST_CALL_CODE } from "../../src/server/fleet/registry.js";
 import { startFleet, type Fleet } from "../helpers/fleet.js";
 import { clientFor } from "../helpers/mcp.js";
+import { LOAD_SESSIONS, loadTimeoutMs } from "../helpers/load-size.js";
 import { needs } from "../helpers/needs.js";
 import { startRedis, type RedisServer } from "../helpers/redis.js";
 
-/** The issue's 1,000: about 45 s on the 2-core machine at load 9 (warming batch included). */
-const SESSIONS = 1_000;
+/**
+ * The issue's 1,000 in npm run test:load (about 45 s on the 2-core machine at load 9, warming batch
+ * included); npm test runs 200 (LOAD_SESSIONS), which holds when the machine is busier still.
+ */
+const SESSIONS = LOAD_SESSIONS;
 const MAX_DELAY_MS = 2_000;
 /** No call may take longer than this (the lost ones wait for the dead member's 3 s heartbeat to expire). */
 const CALL_BOUND_MS = 60_000;
 /**
  * A survivor's heap after the run may exceed its baseline (taken after a warming batch) by this much;
  * 4-7 MiB is seen. Batch after batch of 300 sessions on one member levels off within 1 MiB of the first.
- * Each survivor held ~500 sessions (its own and adopted ones): a leak of 20 KiB per session would show.
+ * Each survivor held ~500 sessions (its own and adopted ones): a leak of 20 KiB per session would show
+ * (100 KiB at npm test's 200 sessions: the leak check is test:load's; the smaller run checks the calls).
  */
 const HEAP_MARGIN_BYTES = 10 * 1024 * 1024;
-const WARMING_SESSIONS = 150;
+const WARMING_SESSIONS = Math.ceil(SESSIONS * 0.15);
 
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 const textOf = (result: unknown) => ((result as { content?: { text?: string }[] }).content?.[0]?.text ?? JSON.stringify(result)) as string;
@@ -114,7 +119,7 @@ describe(`load: ${SESSIONS} concurrent 2025-11-25 sessions on a sticky fleet of 
   // The bound on the whole run: a hang fails here rather than stalling the suite.
   test(
     "calls on survivors end with their own answers; calls on the killed member end with instance-lost, then the next call works",
-    { timeout: 240_000 },
+    { timeout: loadTimeoutMs(180_000) },
     async (t) => {
       // A warming batch: what is made once and kept (compiled code, pools) is made before the baselines.
       const warm = Array.from({ length: WARMING_SESSIONS }, () =>

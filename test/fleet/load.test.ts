@@ -1,9 +1,10 @@
-// Load: 1,000 SDK clients at once, each calling a tool that asks its person one question, the person
-// answering after a random 0-2 s. Every call must end exactly once with the answer its own client gave
-// (answers carry unique ids and the tool echoes them), its side effect (ctx.step) must have run once,
-// and nothing may be asked twice. One serveHttp instance in a process of its own (bench/load-server.ts),
-// whose heap after gc must come back near its baseline once the sessions are closed; and a fleet of three
-// members on a real Redis behind a real HAProxy, one member SIGKILLed while the answers come in.
+// Load: 1,000 SDK clients at once (LOAD_SESSIONS; npm test runs 200, npm run test:load the 1,000), each
+// calling a tool that asks its person one question, the person answering after a random 0-2 s. Every call
+// must end exactly once with the answer its own client gave (answers carry unique ids and the tool echoes
+// them), its side effect (ctx.step) must have run once, and nothing may be asked twice. One serveHttp
+// instance in a process of its own (bench/load-server.ts), whose heap after gc must come back near its
+// baseline once the sessions are closed; and a fleet of three members on a real Redis behind a real
+// HAProxy, one member SIGKILLed while the answers come in.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { fork, type ChildProcess } from "node:child_process";
@@ -14,16 +15,17 @@ import { createClient } from "redis";
 import { startFleet, type Fleet } from "../helpers/fleet.js";
 import { callWith, manualClient, type ManualCall } from "../helpers/manual-client.js";
 import { clientFor } from "../helpers/mcp.js";
+import { LOAD_SESSIONS, loadTimeoutMs } from "../helpers/load-size.js";
 import { needs } from "../helpers/needs.js";
 import { startRedis, type RedisServer } from "../helpers/redis.js";
 import { killOnExit } from "../helpers/cleanup.js";
 
-const SESSIONS = 1_000;
+const SESSIONS = LOAD_SESSIONS;
 const MAX_DELAY_MS = 2_000;
 /**
  * Heap after the measured batch may exceed the baseline (taken after a first, warming batch) by this
  * much; about 1 MiB is seen. 1,000 sessions held at once take well over 100 MiB, so a leak of even
- * 8 KiB per session would show above it.
+ * 8 KiB per session would show above it (40 KiB per session at npm test's 200).
  */
 const HEAP_MARGIN_BYTES = 8 * 1024 * 1024;
 
@@ -87,7 +89,8 @@ function person(revision: "2025-11-25" | "2026-07-28"): Person {
 
 const textOf = (result: unknown) => ((result as { content?: { text?: string }[] }).content?.[0]?.text ?? JSON.stringify(result)) as string;
 
-describe("load: 1,000 concurrent sessions against one serveHttp instance", () => {
+// Each group has one test, and its deadline (the group's): a hang fails here rather than at the file's.
+describe(`load: ${SESSIONS} concurrent sessions against one serveHttp instance`, { timeout: loadTimeoutMs() }, () => {
   let server: ServerProcess;
   before(async () => (server = await ServerProcess.start()));
   after(() => server?.stop());
@@ -153,7 +156,8 @@ describe("load: 1,000 concurrent sessions against one serveHttp instance", () =>
 
 // A fleet: members on one redis-server behind HAProxy (test/helpers/needs.ts skips it without them).
 const skip = needs("redis-server", "haproxy");
-describe("load: 1,000 concurrent calls against a fleet of three behind HAProxy, one member SIGKILLed mid-run", { skip }, () => {
+const fleetLoad = `load: ${SESSIONS} concurrent calls against a fleet of three behind HAProxy, one member SIGKILLed mid-run`;
+describe(fleetLoad, { skip, timeout: loadTimeoutMs() }, () => {
   let redis: RedisServer;
   let fleet: Fleet;
   before(async () => {
@@ -168,9 +172,9 @@ describe("load: 1,000 concurrent calls against a fleet of three behind HAProxy, 
   test("2026-07-28: every call ends once with its person's answer, and its charge ran exactly once", async (t) => {
     // The fleet's `charge` tool charges (ctx.step, a Redis counter per call id), then asks a yes/no
     // question. Each person accepts or declines at random, so the result says whose answer it carried.
-    // No sessions on 2026-07-28: the 1,000 calls are spread over 50 clients (a client carries many calls
-    // at once), which spares the proxy 1,000 version probes at the same instant.
-    const clients = Array.from({ length: 50 }, () => manualClient());
+    // No sessions on 2026-07-28: the calls are spread over one client per 20 calls (a client carries many
+    // calls at once), which spares the proxy a version probe per call at the same instant.
+    const clients = Array.from({ length: Math.ceil(SESSIONS / 20) }, () => manualClient());
     await Promise.all(clients.map((client) => client.connect(new StreamableHTTPClientTransport(fleet.url))));
     const calls = Array.from({ length: SESSIONS }, (_, i) => ({
       callId: randomUUID(),
