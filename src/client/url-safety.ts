@@ -29,9 +29,12 @@
 //   .home.arpa, and the services whose names all resolve to 127.0.0.1 (lvh.me, localtest.me, ...).
 //   Names that carry an IP address (127.0.0.1.nip.io, 10.0.0.1.evil.com) warn `ip-in-name`.
 // - A host that is exactly a hosting service's suffix in the public suffix list (s3.amazonaws.com,
-//   github.io) belongs to that service: its registrable domain is the service's (amazonaws.com), with no
-//   warning. Only a bare public suffix (com, co.uk) has no registrable domain.
+//   github.io) belongs to that service: its registrable domain is the service's (amazonaws.com). A
+//   service host under the service's domain (s3.amazonaws.com) has no warning; a suffix that is itself
+//   the registered domain (github.io) warns `no-registrable-domain`: anyone can publish under it, and
+//   the bare name is nobody's site. A bare public suffix (com, co.uk) has no registrable domain.
 // - A host longer than 253 characters, or with a label longer than 63, cannot exist in DNS: refused.
+//   One longer than LONG_HOST_LENGTH warns `long-url`: nobody reads a name that long to its end.
 // - Longer than MAX_URL_LENGTH is refused: a person cannot examine it. Longer than LONG_URL_LENGTH warns.
 // - Loopback hosts (localhost, *.localhost, 127.0.0.0/8, ::1) are not `insecure` over http:, like in
 //   browsers, but keep their `ip-host` / `local-name` / `non-standard-port` warnings.
@@ -57,6 +60,8 @@ export const MAX_URL_LENGTH = 32_768;
 export const MAX_HOST_LENGTH = 253;
 /** Longest part of a host name between dots. */
 export const MAX_HOST_LABEL_LENGTH = 63;
+/** Hosts longer than this warn `long-url`: longer than a person reads (a 195-character name is not read to its end). */
+export const LONG_HOST_LENGTH = 100;
 
 export type UrlWarningCode =
   | "punycode"
@@ -255,6 +260,11 @@ export function analyzeUrl(url: string): UrlAnalysis {
       "long-url",
       `The address is ${href.length} characters long; long addresses can hide where they go. Check the host (${h}) rather than the end of the address.`,
     );
+  } else if (host.length > LONG_HOST_LENGTH) {
+    warn(
+      "long-url",
+      `The host name is ${host.length} characters long; a name that long hides where it goes. Check its end (${h}): that is whose site it is.`,
+    );
   }
 
   for (const [part, text] of [
@@ -317,6 +327,12 @@ function analyzeName(
     warn(
       "no-registrable-domain",
       `The address (${h}) is a public suffix such as .com or .co.uk, which no single owner controls. Check that you expect it.`,
+    );
+  } else if (info.isPrivate && !info.domain && domain === host.replace(/\.$/, "")) {
+    // github.io itself: the suffix every customer's site sits under, not one of them.
+    warn(
+      "no-registrable-domain",
+      `The address (${h}) is a hosting service's shared suffix, under which anyone can publish a site; the bare name is no one's site. Check that you expect it.`,
     );
   }
 

@@ -1,7 +1,14 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { analyzeUrl, hostForDisplay, LONG_URL_LENGTH, MAX_URL_LENGTH, type UrlAnalysis } from "../../src/client/url-safety.js";
+import {
+  analyzeUrl,
+  hostForDisplay,
+  LONG_HOST_LENGTH,
+  LONG_URL_LENGTH,
+  MAX_URL_LENGTH,
+  type UrlAnalysis,
+} from "../../src/client/url-safety.js";
 
 const codes = (a: UrlAnalysis) => a.warnings.map((w) => w.code).sort();
 function message(a: UrlAnalysis, code: string): string {
@@ -330,6 +337,20 @@ test("long-url: over 2048 characters warns, but the URL is kept whole", () => {
   assert.ok(refused(base + "a".repeat(MAX_URL_LENGTH)).url.length <= LONG_URL_LENGTH);
 });
 
+test("long-url: a host name too long to read warns, though DNS allows it (a 195-character host)", () => {
+  // Three 60-character labels and login.example.com: 195 characters, each label within DNS's 63.
+  const host = `${"x".repeat(60)}.${"y".repeat(60)}.${"z".repeat(55)}.login.example.com`;
+  assert.equal(host.length, 195);
+  const a = accepted(`https://${host}/`);
+  assert.deepEqual(codes(a), ["long-url"]);
+  assert.match(message(a, "long-url"), /host name is 195 characters long.*Check its end \(….*login\.example\.com\)/);
+  assert.equal(a.registrableDomain, "example.com");
+  // At the bound, no warning; one more character, the warning.
+  const at = (n: number) => `https://${"a".repeat(n - 60 - ".example.com".length)}.${"b".repeat(59)}.example.com/`;
+  assert.deepEqual(codes(accepted(at(LONG_HOST_LENGTH))), []);
+  assert.deepEqual(codes(accepted(at(LONG_HOST_LENGTH + 1))), ["long-url"]);
+});
+
 test("no-registrable-domain: bare public suffixes; hosting-service suffixes belong to the service", () => {
   for (const [u, host] of [
     ["https://co.uk/", "co.uk"],
@@ -342,17 +363,24 @@ test("no-registrable-domain: bare public suffixes; hosting-service suffixes belo
     assert.equal(a.registrableDomain, undefined);
     assert.equal(a.hostParts, undefined);
   }
-  // A private (hosting) suffix itself is the service's own name: no false alarm, the service's domain.
+  // A service host under the service's own domain (S3 path-style): no false alarm, the service's domain.
   for (const [u, domain, before] of [
     ["https://s3.amazonaws.com/bucket/key", "amazonaws.com", "s3."],
     ["https://s3.us-east-1.amazonaws.com/bucket/key", "amazonaws.com", "s3.us-east-1."],
-    ["https://github.io/", "github.io", ""],
   ] as const) {
     const a = accepted(u);
     assert.deepEqual(codes(a), [], u);
     assert.equal(a.registrableDomain, domain, u);
     assert.deepEqual(a.hostParts, { before, registrable: domain }, u);
   }
+  // A shared hosting suffix that is its own registered domain (bare github.io) is no one's site: it warns.
+  for (const u of ["https://github.io/", "https://github.io./x"]) {
+    const bare = accepted(u);
+    assert.deepEqual(codes(bare), u.endsWith("x") ? ["no-registrable-domain", "trailing-dot"] : ["no-registrable-domain"], u);
+    assert.match(message(bare, "no-registrable-domain"), /hosting service's shared suffix, under which anyone can publish/);
+    assert.equal(bare.registrableDomain, "github.io");
+  }
+  assert.deepEqual(codes(accepted("https://octocat.github.io/Spoon-Knife/")), []);
   // Under it, each customer is its own owner.
   assert.equal(accepted("https://bucket.s3.amazonaws.com/k").registrableDomain, "bucket.s3.amazonaws.com");
 });
@@ -421,8 +449,9 @@ test("trailing dot, overlong names and hidden characters once decoded", () => {
   assert.match(refused(`https://${"a".repeat(64)}.com/`).refusal!, /a part 64 characters long/);
   const longest = `${"a".repeat(63)}.${"b".repeat(63)}.${"c".repeat(63)}.${"d".repeat(57)}.com`;
   assert.equal(longest.length, 253);
-  assert.deepEqual(codes(accepted(`https://${longest}/`)), []);
-  assert.deepEqual(codes(accepted(`https://${longest}./`)), ["trailing-dot"]);
+  // Within DNS's limits, but longer than a person reads: a warning, not a refusal.
+  assert.deepEqual(codes(accepted(`https://${longest}/`)), ["long-url"]);
+  assert.deepEqual(codes(accepted(`https://${longest}./`)), ["long-url", "trailing-dot"]);
   assert.match(refused(`https://x${longest}/`).refusal!, /host name is 254 characters long/);
   assert.equal(refused(`https://x${longest}/`).scheme, "https");
 
