@@ -34,6 +34,40 @@ describe("the local OpenID provider", () => {
     assert.ok((meta.scopes_supported as string[]).includes("mcp:tools"));
   });
 
+  test("advertises OAuth 2.1's code flow only: no implicit grant, no id_token response types", async () => {
+    for (const path of ["/.well-known/openid-configuration", "/.well-known/oauth-authorization-server"]) {
+      const meta = (await (await fetch(new URL(path, op.issuer))).json()) as Record<string, string[]>;
+      assert.deepEqual(meta.response_types_supported, ["code"], path);
+      assert.ok(!meta.grant_types_supported!.includes("implicit"), `${path}: ${meta.grant_types_supported!.join(", ")}`);
+      assert.ok(meta.grant_types_supported!.includes("authorization_code"), path);
+    }
+    // And does what it advertises: a client cannot register for tokens from the authorization endpoint...
+    const meta = await discover(op.issuer);
+    for (const response_types of [["id_token"], ["code id_token"]]) {
+      const registered = await fetch(meta.registration_endpoint!, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ redirect_uris: ["http://127.0.0.1:9/callback"], application_type: "native", response_types }),
+      });
+      assert.equal(registered.status, 400, response_types[0]);
+      assert.equal(((await registered.json()) as { error: string }).error, "invalid_client_metadata");
+    }
+    // ...nor ask for them there.
+    const clientId = await registerPublicClient(op.issuer);
+    const url = new URL(meta.authorization_endpoint!);
+    url.search = new URLSearchParams({
+      client_id: clientId,
+      response_type: "id_token",
+      redirect_uri: "http://127.0.0.1:9/callback",
+      scope: "openid",
+      nonce: "n",
+    }).toString();
+    const answer = await fetch(url, { redirect: "manual" });
+    const where = answer.headers.get("location") ?? "";
+    assert.match(where + (await answer.text()), /unsupported_response_type/);
+    assert.doesNotMatch(where, /id_token=/);
+  });
+
   test("a sign-in gives a JWT access token for the resource, verifiable with the published keys", async () => {
     const tokens = await signIn({ issuer: op.issuer, user: "alice", resource: RESOURCE, scopes: ["mcp:tools"] });
     const meta = await discover(op.issuer);

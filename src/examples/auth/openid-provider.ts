@@ -110,6 +110,9 @@ function configuration(options: OpenIdProviderOptions, users: readonly DemoUser[
       token_endpoint_auth_method: "client_secret_basic",
     })),
     clientDefaults: { grant_types: ["authorization_code", "refresh_token"], response_types: ["code"], token_endpoint_auth_method: "none" },
+    // OAuth 2.1's code flow only: no implicit grant, no tokens from the authorization endpoint
+    // (oidc-provider would advertise `id_token` and `code id_token`, and so the implicit grant).
+    responseTypes: ["code"],
     pkce: { required: () => true },
     features: {
       devInteractions: { enabled: false },
