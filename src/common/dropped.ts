@@ -36,14 +36,50 @@ export const invalidRequestReply = (dropped: { id: string | number; method: stri
   },
 });
 
-/** Chains onto a Protocol's `onerror` (keeping the one already there): `onDropped` hears every dropped message. */
-export function onDropped(target: { onerror?: ((error: Error) => void) | undefined }, onDropped: (dropped: DroppedMessage) => void): void {
-  const previous = target.onerror;
-  target.onerror = (error: Error) => {
-    previous?.(error);
+type ErrorHandler = (error: Error) => void;
+type ErrorHooked = { onerror?: ErrorHandler | undefined };
+
+/** Our handler and what it wraps, for each wrapper `onerror` has handed out. */
+const wrapped = new WeakMap<ErrorHandler, ErrorHandler | undefined>();
+
+/**
+ * Makes `onDropped` hear every dropped message on a Protocol, whatever its author later assigns to
+ * `onerror`. The SDK calls `this.onerror` for every error, so `onerror` becomes an accessor on the
+ * instance: setting it keeps the author's handler, reading it gives that handler with ours in front.
+ * An author who chains the handler they read calls ours twice per error: each error is heard once.
+ */
+export function onDropped(target: ErrorHooked, onDropped: (dropped: DroppedMessage) => void): void {
+  const heard = new WeakSet<Error>();
+  const ours = (error: Error) => {
+    if (typeof error === "object" && error !== null) {
+      if (heard.has(error)) return;
+      heard.add(error);
+    }
     const dropped = droppedMessage(error);
     if (dropped) onDropped(dropped);
   };
+  const wrap = (author: ErrorHandler | undefined): ErrorHandler => {
+    const handler = (error: Error) => {
+      ours(error);
+      author?.(error);
+    };
+    wrapped.set(handler, author);
+    return handler;
+  };
+  // A wrapper set back (saved, then restored) is unwrapped, so nothing runs twice.
+  const unwrap = (value: ErrorHandler | undefined) => (value && wrapped.has(value) ? wrapped.get(value) : value);
+  let author = unwrap(target.onerror);
+  let current = wrap(author);
+  // Configurable: a second copy of this package in the process hooks the same Protocol the same way.
+  Object.defineProperty(target, "onerror", {
+    configurable: true,
+    enumerable: true,
+    get: () => current,
+    set: (value: ErrorHandler | undefined) => {
+      author = unwrap(value);
+      current = wrap(author);
+    },
+  });
 }
 
 type Peer = { onerror?: ((error: Error) => void) | undefined; transport?: { send(message: never): Promise<void> } | undefined };

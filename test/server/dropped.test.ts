@@ -3,38 +3,8 @@
 // -32600, instead of leaving the other side waiting for minutes.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { Client, InMemoryTransport as ClientMemory } from "@modelcontextprotocol/client";
-import { InMemoryTransport, McpServer } from "@modelcontextprotocol/server";
-import { attachElicitation } from "../../src/client/attach.js";
-import { scriptedUI } from "../../src/ui/scripted.js";
+import { rawClient, rawServer } from "../helpers/raw-peers.js";
 import { makeFactory } from "./fixtures.js";
-
-type Raw = Record<string, any>;
-
-/** A hand-driven client on the other end of a server made by `factory` (2025-11-25, form elicitation). */
-async function rawClient(server: McpServer, onRequest: (m: Raw, send: (m: Raw) => Promise<void>) => void) {
-  const [mine, theirs] = InMemoryTransport.createLinkedPair();
-  await server.connect(theirs);
-  const replies = new Map<number, (m: Raw) => void>();
-  const send = (m: Raw) => mine.send(m as never);
-  mine.onmessage = (m: Raw) => {
-    if (typeof m.method === "string" && m.id !== undefined) onRequest(m, send);
-    else if (m.id !== undefined) replies.get(m.id)?.(m);
-  };
-  await mine.start();
-  const request = (id: number, method: string, params: unknown) =>
-    new Promise<Raw>((resolve) => {
-      replies.set(id, resolve);
-      void send({ jsonrpc: "2.0", id, method, params });
-    });
-  await request(1, "initialize", {
-    protocolVersion: "2025-11-25",
-    capabilities: { elicitation: { form: {} } },
-    clientInfo: { name: "raw", version: "1" },
-  });
-  await send({ jsonrpc: "2.0", method: "notifications/initialized" });
-  return { request, send, close: () => mine.close() };
-}
 
 describe("server: a malformed reply from the client ends the waiting tool at once", () => {
   for (const [name, reply] of [
@@ -74,33 +44,6 @@ describe("server: a malformed reply from the client ends the waiting tool at onc
 });
 
 describe("client: what a server sends malformed", () => {
-  /** A hand-driven server on the other end of a Client with attachElicitation. */
-  async function rawServer(onRequest: (m: Raw, send: (m: Raw) => Promise<void>) => void) {
-    const client = new Client({ name: "c", version: "1" }, { capabilities: {} });
-    const handle = attachElicitation(client, { ui: scriptedUI([], { log: () => {} }) });
-    const [mine, theirs] = ClientMemory.createLinkedPair();
-    const replies = new Map<unknown, (m: Raw) => void>();
-    const send = (m: Raw) => mine.send(m as never);
-    mine.onmessage = (m: Raw) => {
-      if (m.method === "initialize")
-        void send({
-          jsonrpc: "2.0",
-          id: m.id,
-          result: { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "raw", version: "1" } },
-        });
-      else if (typeof m.method === "string" && m.id !== undefined) onRequest(m, send);
-      else if (m.id !== undefined) replies.get(m.id)?.(m);
-    };
-    await mine.start();
-    await client.connect(theirs);
-    const ask = (id: number, method: string, params: unknown) =>
-      new Promise<Raw>((resolve) => {
-        replies.set(id, resolve);
-        void send({ jsonrpc: "2.0", id, method, params });
-      });
-    return { client, handle, ask, close: () => client.close() };
-  }
-
   test("a request with params a string, or _meta not an object, gets -32600", async () => {
     const s = await rawServer(() => {});
     try {
