@@ -11,6 +11,23 @@ export interface SqliteStoreOptions {
 
 type Database = import("better-sqlite3").Database;
 
+/** The file is not a sound SQLite database: refused when the store opens, not at the first request that reads a bad page. */
+export class StoreFileDamagedError extends Error {
+  constructor(
+    readonly path: string,
+    readonly problems: string[],
+  ) {
+    super(
+      `The store file ${path} is damaged (SQLite's check found: ${problems.join("; ")}). ` +
+        `Restore it from a backup, or move it aside to start with an empty store (the flows, credentials and calls kept in it are then lost).`,
+    );
+    this.name = "StoreFileDamagedError";
+  }
+}
+
+/** How many of SQLite's findings the error quotes (one damaged page can yield thousands). */
+const PROBLEMS_SHOWN = 3;
+
 function openDatabase(path: string): Database {
   let Sqlite: typeof import("better-sqlite3");
   try {
@@ -19,9 +36,23 @@ function openDatabase(path: string): Database {
     throw new Error("sqliteStore needs the better-sqlite3 package: npm install better-sqlite3");
   }
   const db = new Sqlite(path);
-  db.pragma("journal_mode = WAL");
-  db.pragma("busy_timeout = 5000");
-  db.exec("CREATE TABLE IF NOT EXISTS mcp_elicit_kv (key TEXT PRIMARY KEY, value TEXT NOT NULL, expires INTEGER NOT NULL) WITHOUT ROWID");
+  try {
+    db.pragma("journal_mode = WAL");
+    db.pragma("busy_timeout = 5000");
+    // quick_check reads every page (not the indexes' contents): a damaged page fails here, at start,
+    // rather than at whichever request first touches it, hours later.
+    const rows = db.pragma(`quick_check(${PROBLEMS_SHOWN})`, { simple: false }) as Array<Record<string, string>>;
+    const problems = rows.map((row) => String(Object.values(row)[0])).filter((text) => text !== "ok");
+    if (problems.length) throw new StoreFileDamagedError(path, problems);
+    db.exec("CREATE TABLE IF NOT EXISTS mcp_elicit_kv (key TEXT PRIMARY KEY, value TEXT NOT NULL, expires INTEGER NOT NULL) WITHOUT ROWID");
+  } catch (error) {
+    db.close();
+    // SQLITE_CORRUPT and SQLITE_NOTADB: damage too bad for quick_check to list, or not a database at all.
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === "string" && /^SQLITE_(CORRUPT|NOTADB)/.test(code))
+      throw new StoreFileDamagedError(path, [(error as Error).message]);
+    throw error;
+  }
   return db;
 }
 
