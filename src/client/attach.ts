@@ -19,7 +19,8 @@ import { validateContent } from "../schema/validate.js";
 import { revisionOf, uiContextFor } from "./context.js";
 import { RateLimiter, type RateLimitOptions } from "./rate-limit.js";
 import { MAX_LABEL_LENGTH, MAX_MESSAGE_LENGTH, sanitizeText } from "../common/sanitize.js";
-import type { ElicitationUI, FormRequest, UIContext, UrlAnswer } from "./ui.js";
+import type { ElicitationUI, FormAnswer, FormRequest, UIContext, UrlAnswer } from "./ui.js";
+import { checkRendererAnswer } from "./renderer-answer.js";
 import { watchDropped } from "../common/dropped.js";
 import type { Attached } from "./attached.js";
 import { wrapClientHandlers } from "../common/sdk-internals.js";
@@ -154,7 +155,7 @@ export function attachElicitation(client: Client, options: AttachOptions): Elici
     }
     const warnings = sensitive.map((f) => sensitiveWarning(f.label, f.sensitive!));
     const formRequest: FormRequest = { message, fields, schema, warnings };
-    const answer = await options.ui.form(formRequest, context);
+    const answer = rendererAnswer(await options.ui.form(formRequest, context), context);
     if (answer.action !== "accept") return { action: answer.action };
     // Fields left unanswered take the schema's defaults, whatever the UI (a terminal prefills them, a
     // script or a web form may not): the spec's defaults are what the person accepted by not changing them.
@@ -166,6 +167,24 @@ export function attachElicitation(client: Client, options: AttachOptions): Elici
       return { action: "cancel" as const };
     }
     return { action: "accept" as const, content: checked.value };
+  }
+
+  /**
+   * The renderer's answer as it is, or, when it cannot be sent (content not an object, an unknown
+   * action), a RendererAnswerError: the person is told, the host's `client.onerror` hears it, and the
+   * error is thrown (on 2025 eras the server gets -32603 with its message; on 2026-07-28 the call rejects).
+   */
+  function rendererAnswer(answer: unknown, context: UIContext): FormAnswer {
+    try {
+      return checkRendererAnswer(answer);
+    } catch (error) {
+      options.ui.notice(
+        `Your answer to ${context.server.name} could not be sent: this app's form gave it back in a shape it cannot send.`,
+        context,
+      );
+      client.onerror?.(error as Error);
+      throw error;
+    }
   }
 
   /**

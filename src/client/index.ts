@@ -12,6 +12,7 @@ export {
 export { attachSampling, TYPED_BY_PERSON, USER_REJECTED, type SamplingHandle, type SamplingOptions } from "./sampling.js";
 export type { Attached } from "./attached.js";
 export { attachRoots, toRoot, type RootInput, type RootsHandle } from "./roots.js";
+export { RendererAnswerError } from "./renderer-answer.js";
 export { PendingUrlElicitations, UrlElicitationEndedError, type UrlFlowEnd } from "./url-flow.js";
 export { analyzeUrl, hostForDisplay, type UrlAnalysis, type UrlWarning, type UrlWarningCode } from "./url-safety.js";
 export { sanitizeText, MAX_LABEL_LENGTH, MAX_MESSAGE_LENGTH, type SanitizeOptions } from "../common/sanitize.js";

@@ -1,0 +1,47 @@
+// What a renderer's form() gave back, checked before anything is sent. A malformed answer is a fault
+// of the host's UI code, so it is an error for the host author, never a guess: an accept with `{}`
+// would tell the server the person accepted with no answers, and a decline or cancel that they did not.
+import type { FormAnswer } from "./ui.js";
+
+/** JSON-RPC's internal error: the fault is the client's, not the server's request. */
+const INTERNAL_ERROR = -32603;
+
+/** A renderer's form() answer the client cannot send; `code` makes the SDK answer the server -32603 with this message. */
+export class RendererAnswerError extends TypeError {
+  readonly code = INTERNAL_ERROR;
+  constructor(
+    /** The member of the answer at fault. */
+    readonly field: "action" | "content",
+    message: string,
+  ) {
+    super(message);
+    this.name = "RendererAnswerError";
+  }
+}
+
+/** What a value is, in words; never the value itself (it may be what the person typed). */
+function kindOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  const type = typeof value;
+  return type === "object" ? "an object" : /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
+}
+
+const ACTIONS = new Set(["accept", "decline", "cancel"]);
+
+/** The renderer's answer when it can be sent as it is; otherwise a RendererAnswerError naming the member at fault. */
+export function checkRendererAnswer(answer: unknown): FormAnswer {
+  const action = typeof answer === "object" && answer !== null ? (answer as { action?: unknown }).action : undefined;
+  if (typeof action !== "string" || !ACTIONS.has(action))
+    throw new RendererAnswerError(
+      "action",
+      `The elicitation UI's form() answered ${typeof answer === "object" && answer !== null ? `\`action\` ${typeof action === "string" ? JSON.stringify(action.slice(0, 40)) : kindOf(action)}` : kindOf(answer)}; expected { action: "accept" | "decline" | "cancel" }. Nothing was sent for the person.`,
+    );
+  const content = (answer as { content?: unknown }).content;
+  if (action === "accept" && content !== undefined && (typeof content !== "object" || content === null || Array.isArray(content)))
+    throw new RendererAnswerError(
+      "content",
+      `The elicitation UI's form() answered accept with \`content\` ${kindOf(content)}; expected an object of answers by field name (or no \`content\`, for the form's defaults). The person's answer was not sent.`,
+    );
+  return answer as FormAnswer;
+}
