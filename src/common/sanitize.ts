@@ -27,6 +27,8 @@ import stripAnsi from "strip-ansi";
 
 /** Default bound for messages and help texts, in code points. */
 export const MAX_MESSAGE_LENGTH = 2000;
+/** Bound for messages and descriptions a renderer shows folded, with a way to read them in full. */
+export const MAX_LONG_TEXT_LENGTH = 20_000;
 /** Default bound for one-line texts: labels, option titles, server names. */
 export const MAX_LABEL_LENGTH = 200;
 

@@ -13,6 +13,8 @@ export interface FieldView {
   /** The field's own message from validateContent, shown next to it. */
   error: string | undefined;
   onChange: (raw: RawValue) => void;
+  /** The field's description under `id`, folded when long (see long-text.ts). */
+  help: (id: string) => TemplateResult;
 }
 
 const requiredMark = (f: Field) => (f.required ? html`<span class="required" aria-hidden="true"> *</span>` : nothing);
@@ -26,7 +28,7 @@ function notes(v: FieldView): { ids: string; lines: TemplateResult } {
   const id = `f${v.index}`;
   const hint = fieldHint(v.field);
   const ids = [v.field.help ? `${id}-help` : "", hint ? `${id}-hint` : "", v.error ? `${id}-error` : ""].filter(Boolean).join(" ");
-  const lines = html`${v.field.help ? html`<span class="help" id="${id}-help" part="help">${v.field.help}</span>` : nothing}${
+  const lines = html`${v.field.help ? v.help(`${id}-help`) : nothing}${
     hint ? html`<span class="hint" id="${id}-hint" part="hint">${hint}</span>` : nothing
   }`;
   return { ids, lines };

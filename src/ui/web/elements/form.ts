@@ -3,12 +3,14 @@
 // from describeFields and the answer is checked by validateContent: the same code as the client and server.
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from "lit";
 import { describeFields, humanize, type Field } from "../../../schema/fields.js";
+import { MAX_LONG_TEXT_LENGTH } from "../../../common/sanitize.js";
 import { sensitiveWarning } from "../../../schema/sensitive.js";
 import type { RequestedSchema } from "../../../schema/types.js";
 import { emitAnswer } from "./answer-event.js";
 import { renderField } from "./form-field.js";
 import { check, initialRaw, showValue, toValue, type RawValue } from "./form-model.js";
 import { inert, inertLine } from "./inert.js";
+import { HELP_FOLD, longText, MESSAGE_FOLD } from "./long-text.js";
 import { theme } from "./theme.js";
 import type { FormElementAnswer, FormElementRequest, McpElicitFormElement } from "./types.js";
 
@@ -22,6 +24,7 @@ export class McpElicitForm extends LitElement implements McpElicitFormElement {
     _phase: { state: true },
     _raws: { state: true },
     _errors: { state: true },
+    _unfolded: { state: true },
   };
 
   /** The form to show; setting it starts over. */
@@ -29,6 +32,8 @@ export class McpElicitForm extends LitElement implements McpElicitFormElement {
   declare _phase: Phase;
   declare _raws: RawValue[];
   declare _errors: (string | undefined)[];
+  /** The long texts the person unfolded: "message", "help-INDEX". */
+  declare _unfolded: ReadonlySet<string>;
 
   private fields: Field[] = [];
   private schema: RequestedSchema | undefined;
@@ -43,6 +48,7 @@ export class McpElicitForm extends LitElement implements McpElicitFormElement {
     this._phase = "fill";
     this._raws = [];
     this._errors = [];
+    this._unfolded = new Set();
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -56,6 +62,7 @@ export class McpElicitForm extends LitElement implements McpElicitFormElement {
   /** Reads the request: a schema that cannot be shown is reported in the element, never thrown. */
   private load(): void {
     this._phase = "fill";
+    this._unfolded = new Set();
     this.checked = false;
     this.problem = undefined;
     this.fields = [];
@@ -80,6 +87,12 @@ export class McpElicitForm extends LitElement implements McpElicitFormElement {
     const name = inertLine(s?.name) || "the server";
     const version = inertLine(s?.version);
     return version ? `${name} ${version}` : name;
+  }
+
+  private toggle(key: string): void {
+    const next = new Set(this._unfolded);
+    if (!next.delete(key)) next.add(key);
+    this._unfolded = next;
   }
 
   private change(i: number, raw: RawValue): void {
@@ -145,7 +158,16 @@ export class McpElicitForm extends LitElement implements McpElicitFormElement {
       ? nothing
       : html`<button type="button" part="button decline" @click=${() => this.finish({ action: "decline" })}>Decline</button>`;
     const cancel = html`<button type="button" part="button cancel" @click=${() => this.finish({ action: "cancel" })}>Cancel</button>`;
-    const intro = html`<p class="message" part="message">${inert(r.message)}</p>`;
+    const intro = longText({
+      text: inert(r.message, MAX_LONG_TEXT_LENGTH),
+      fold: MESSAGE_FOLD,
+      id: "message",
+      className: "message",
+      part: "message",
+      tag: "p",
+      open: this._unfolded.has("message"),
+      toggle: () => this.toggle("message"),
+    });
     if (this.problem !== undefined) {
       return html`<h2 part="heading">${heading}</h2>
         ${intro}
@@ -158,7 +180,24 @@ export class McpElicitForm extends LitElement implements McpElicitFormElement {
       ${intro} ${own || r.hosted === true ? nothing : this.renderWarnings()}
       ${this.fields.some((f) => f.required) ? html`<p class="muted">Fields marked <span aria-hidden="true">*</span> are required.</p>` : nothing}
       ${this.fields.map((field, index) =>
-        renderField({ field, index, raw: this._raws[index] ?? "", error: this._errors[index], onChange: (raw) => this.change(index, raw) }),
+        renderField({
+          field,
+          index,
+          raw: this._raws[index] ?? "",
+          error: this._errors[index],
+          onChange: (raw) => this.change(index, raw),
+          help: (id) =>
+            longText({
+              text: field.help ?? "",
+              fold: HELP_FOLD,
+              id,
+              className: "help",
+              part: "help",
+              tag: "span",
+              open: this._unfolded.has(`help-${index}`),
+              toggle: () => this.toggle(`help-${index}`),
+            }),
+        }),
       )}
       <div class="actions" part="actions">
         <button type="submit" class="primary" part="button primary submit">Submit</button>${decline}${cancel}
@@ -203,7 +242,7 @@ export class McpElicitForm extends LitElement implements McpElicitFormElement {
 /** A field as shown: every text from the server made inert, and a label that is never empty. */
 function shown(f: Field, i: number): Field {
   const label = inertLine(f.label) || inertLine(humanize(f.name)) || `Field ${i + 1}`;
-  const help = f.help === undefined ? "" : inert(f.help);
+  const help = f.help === undefined ? "" : inert(f.help, MAX_LONG_TEXT_LENGTH);
   const copy: Field = { ...f, label, constraints: f.constraints };
   if (help) copy.help = help;
   else delete copy.help;

@@ -86,6 +86,10 @@ export const theme = css`
     display: block;
     margin: 0.15rem 0;
   }
+  /* A description's own line breaks are kept, as in a message. */
+  .help {
+    white-space: pre-wrap;
+  }
   .field {
     margin: 0.9rem 0;
     border: 0;
@@ -203,6 +207,20 @@ export const theme = css`
     border-color: var(--_accent);
     color: var(--_accent-fg);
     font-weight: 600;
+  }
+  /* "Read in full" under a folded text: a quiet button, still a real one for keyboards and screen readers. */
+  button.more {
+    display: block;
+    margin: 0 0 0.75rem;
+    padding: 0.1rem 0;
+    border: 0;
+    background: none;
+    color: var(--_accent);
+    text-decoration: underline;
+  }
+  .help + button.more {
+    margin: 0 0 0.25rem;
+    font-size: 0.92em;
   }
   button:disabled {
     cursor: not-allowed;

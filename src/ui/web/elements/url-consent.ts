@@ -3,10 +3,12 @@
 // full, with the registrable domain highlighted and an internationalized name in both forms. It is never
 // fetched or previewed: it opens in a new tab, without opener or referrer, only after explicit consent.
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from "lit";
+import { MAX_LONG_TEXT_LENGTH } from "../../../common/sanitize.js";
 import { analyzeUrl, type UrlAnalysis } from "../../../client/url-safety.js";
 import { emitAnswer } from "./answer-event.js";
 import { domainToUnicode } from "./domain-to-unicode.js";
 import { inert, inertLine } from "./inert.js";
+import { longText, MESSAGE_FOLD } from "./long-text.js";
 import { theme } from "./theme.js";
 import type { McpElicitUrlConsentElement, UrlConsentAnswer, UrlConsentPhase, UrlConsentRequest, UrlWaitAnswer } from "./types.js";
 
@@ -18,6 +20,7 @@ export class McpElicitUrlConsent extends LitElement implements McpElicitUrlConse
     phase: {},
     waitAfterOpen: { attribute: false },
     _consented: { state: true },
+    _unfolded: { state: true },
   };
 
   declare request: UrlConsentRequest | undefined;
@@ -26,6 +29,8 @@ export class McpElicitUrlConsent extends LitElement implements McpElicitUrlConse
   /** After Open, show the waiting phase (default true); false: the element is done once the link opened. */
   declare waitAfterOpen: boolean;
   declare _consented: boolean;
+  /** The person unfolded a long message. */
+  declare _unfolded: boolean;
 
   private analysis: UrlAnalysis | undefined;
   private outcome = "";
@@ -36,6 +41,7 @@ export class McpElicitUrlConsent extends LitElement implements McpElicitUrlConse
     this.phase = "consent";
     this.waitAfterOpen = true;
     this._consented = false;
+    this._unfolded = false;
   }
 
   /** Shows that the flow finished (the server's completion notification came). */
@@ -48,6 +54,7 @@ export class McpElicitUrlConsent extends LitElement implements McpElicitUrlConse
     if (changed.has("request")) {
       this.analysis = this.request === undefined ? undefined : analyzeUrl(typeof this.request?.url === "string" ? this.request.url : "");
       this._consented = false;
+      this._unfolded = false;
       this.outcome = "";
     }
     if (changed.has("phase") && this.phase === "done" && !this.outcome) this.outcome = `Done: ${this.serverName} has your answer.`;
@@ -89,7 +96,16 @@ export class McpElicitUrlConsent extends LitElement implements McpElicitUrlConse
     if (this.phase === "done") return html`<p class="status" role="status" part="status">${this.outcome}</p>`;
     if (this.phase === "waiting") return this.renderWaiting(a);
     const heading = html`<h2 part="heading">Link from ${this.serverName}</h2>
-      <p class="message" part="message">${inert(r.message)}</p>`;
+      ${longText({
+        text: inert(r.message, MAX_LONG_TEXT_LENGTH),
+        fold: MESSAGE_FOLD,
+        id: "message",
+        className: "message",
+        part: "message",
+        tag: "p",
+        open: this._unfolded,
+        toggle: () => (this._unfolded = !this._unfolded),
+      })}`;
     const decline = html`<button type="button" part="button decline" @click=${() => this.decide("decline")}>Decline</button>`;
     const cancel = html`<button type="button" part="button cancel" @click=${() => this.decide("cancel")}>Cancel</button>`;
     if (!a.ok) {
