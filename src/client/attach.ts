@@ -18,7 +18,7 @@ import type { ProtocolRevision, RequestedSchema } from "../schema/types.js";
 import { validateContent } from "../schema/validate.js";
 import { revisionOf, uiContextFor } from "./context.js";
 import { RateLimiter, type RateLimitOptions } from "./rate-limit.js";
-import { MAX_LABEL_LENGTH, MAX_MESSAGE_LENGTH, sanitizeText } from "../common/sanitize.js";
+import { MAX_LABEL_LENGTH, MAX_LONG_TEXT_LENGTH, sanitizeText } from "../common/sanitize.js";
 import type { ElicitationUI, FormAnswer, FormRequest, UIContext, UrlAnswer } from "./ui.js";
 import { checkRendererAnswer } from "./renderer-answer.js";
 import { watchDropped } from "../common/dropped.js";
@@ -51,7 +51,7 @@ const invalidParams = (message: string) => new ProtocolError(ProtocolErrorCode.I
 
 function sanitizeField(field: Field): Field {
   const out: Field = { ...field, label: sanitizeText(field.label, { maxLength: MAX_LABEL_LENGTH, multiline: false }) };
-  if (field.help !== undefined) out.help = sanitizeText(field.help, { maxLength: MAX_MESSAGE_LENGTH });
+  if (field.help !== undefined) out.help = sanitizeText(field.help, { maxLength: MAX_LONG_TEXT_LENGTH });
   if (field.options)
     out.options = field.options.map((o) => ({
       value: o.value,
@@ -133,7 +133,7 @@ export function attachElicitation(client: Client, options: AttachOptions): Elici
     if (!modes.has(mode))
       throw invalidParams(`This client did not declare ${mode}-mode elicitation; it supports: ${[...modes].join(", ")}.`);
     const context = contextFor(ctx.mcpReq.signal);
-    const message = sanitizeText(params.message, { maxLength: MAX_MESSAGE_LENGTH });
+    const message = sanitizeText(params.message, { maxLength: MAX_LONG_TEXT_LENGTH });
 
     if (mode === "url") {
       // Only 2026-07-28's embedded requests are asked again for the same flow; 2025 eras keep their paths.
@@ -231,7 +231,7 @@ export function attachElicitation(client: Client, options: AttachOptions): Elici
     waitMs = CALL_TIMEOUT_MS,
   ): Promise<"completed" | "retry"> {
     const context = contextFor(signal);
-    const message = sanitizeText(elicitation.message, { maxLength: MAX_MESSAGE_LENGTH });
+    const message = sanitizeText(elicitation.message, { maxLength: MAX_LONG_TEXT_LENGTH });
     const consent = await askUrl(message, elicitation.url, elicitation.elicitationId, context);
     if (consent === "refused")
       throw new UrlElicitationEndedError("refused", `Refused the URL the tool needs: ${refusalOf(elicitation.url)}`);

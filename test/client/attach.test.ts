@@ -9,7 +9,7 @@ import type { Client } from "@modelcontextprotocol/client";
 import { inputRequired, McpServer, type ServerContext } from "@modelcontextprotocol/server";
 import * as z from "zod";
 import { attachElicitation, CALL_TIMEOUT_MS, type AttachOptions } from "../../src/client/attach.js";
-import { MAX_MESSAGE_LENGTH } from "../../src/common/sanitize.js";
+import { MAX_LONG_TEXT_LENGTH } from "../../src/common/sanitize.js";
 import type { FormAnswer } from "../../src/client/ui.js";
 import type { ProtocolRevision } from "../../src/schema/types.js";
 import { assertWireValid, clientFor, connect, type TransportKind, type WireMessage } from "../helpers/mcp.js";
@@ -421,13 +421,25 @@ describe("attachElicitation: what the UI is shown", () => {
     });
   });
 
-  test("a 1 MB message is bounded by MAX_MESSAGE_LENGTH", async () => {
+  test("a 9,000-character message and a 5,000-character description reach the UI whole, not cut at 2,000", async () => {
+    const message = "Terms. ".repeat(1_286).slice(0, 9_000);
+    const description = "Fine print. ".repeat(417).slice(0, 5_000);
+    const request = form(message, { name: { type: "string", title: "Name", description } }, ["name"]);
+    await withClient({ terms: request }, {}, async ({ ui, ask }) => {
+      await ask("terms");
+      const shown = ui.forms[0]!.request;
+      assert.equal(shown.message, message.trim());
+      assert.equal(shown.fields[0]!.help, description.trim());
+    });
+  });
+
+  test("a 1 MB message is bounded by MAX_LONG_TEXT_LENGTH (renderers fold it)", async () => {
     const huge = "Read this: " + "lorem ipsum ".repeat(90_000);
     assert.ok(huge.length > 1_000_000);
     await withClient({ big: simple(huge) }, {}, async ({ ui, wire, ask }) => {
       await ask("big");
       const shown = ui.forms[0]!.request.message;
-      assert.ok([...shown].length <= MAX_MESSAGE_LENGTH, `${[...shown].length} code points`);
+      assert.equal([...shown].length, MAX_LONG_TEXT_LENGTH, `${[...shown].length} code points`);
       assert.ok(shown.startsWith("Read this: lorem ipsum lorem"));
       assert.ok(shown.endsWith("…"), "the cut is marked");
       assertAnswered(wire, "2025-11-25", { action: "cancel" });
