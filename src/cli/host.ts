@@ -17,6 +17,7 @@ import type { ModelProvider } from "../client/providers/provider.js";
 import { attachRoots, type RootsHandle } from "../client/roots.js";
 import { MAX_LABEL_LENGTH, sanitizeText } from "../common/sanitize.js";
 import { attachSampling } from "../client/sampling.js";
+import { recoveredNotice, resendingFetch, resendNotice, type FetchLike } from "../client/resend.js";
 import type { ElicitationUI, SamplingUI } from "../client/ui.js";
 import { providerFromEnv } from "../client/providers/openai.js";
 import { PROTOCOL_REVISIONS, type ProtocolRevision } from "../schema/types.js";
@@ -130,11 +131,12 @@ function targetUrl(target: { url: string }): URL {
   return url;
 }
 
-function transportFor(target: ServerTarget, stderr: HostOptions["serverStderr"], signer?: Signer): Transport {
+function transportFor(target: ServerTarget, stderr: HostOptions["serverStderr"], signer: Signer | undefined, fetch: FetchLike): Transport {
   if ("url" in target) {
     const url = targetUrl(target);
-    if (signer && "token" in signer) return new StreamableHTTPClientTransport(url, { authProvider: { token: async () => signer.token } });
-    return new StreamableHTTPClientTransport(url, signer ? { authProvider: signer.provider } : {});
+    if (signer && "token" in signer)
+      return new StreamableHTTPClientTransport(url, { authProvider: { token: async () => signer.token }, fetch });
+    return new StreamableHTTPClientTransport(url, signer ? { authProvider: signer.provider, fetch } : { fetch });
   }
   const transport = new StdioClientTransport({
     command: target.command,
@@ -239,9 +241,19 @@ export async function openHost(options: HostOptions): Promise<Host> {
   try {
     signer = await signerFor(options.auth, "url" in options.target ? targetUrl(options.target) : undefined, options.ui);
     let transport: Transport | undefined;
+    let seen: Implementation | undefined;
     const timeoutS = options.connectTimeoutS ?? DEFAULT_CONNECT_TIMEOUT_S;
+    // 2026-07-28 rounds are sent again when the server goes away under them; the person is told.
+    const server = () => ({ name: serverLabel(serverInfoOf(client, seen), describeTarget(options.target)), version: "" });
+    const fetch = resendingFetch({
+      onResend: (event) => {
+        const notice = resendNotice(event);
+        if (notice) options.ui.notice(notice, { server: server() });
+      },
+      onRecovered: (event) => options.ui.notice(recoveredNotice(event), { server: server() }),
+    });
     const connect = () =>
-      connectWithin(client, (transport = transportFor(options.target, options.serverStderr, signer)), options, timeoutS);
+      connectWithin(client, (transport = transportFor(options.target, options.serverStderr, signer, fetch)), options, timeoutS);
     // A sign-in runs outside the connect timeout: the person may take their time in the browser.
     const signedIn = <T>(attempt: () => Promise<T>): Promise<T> =>
       signer && "provider" in signer
@@ -258,7 +270,6 @@ export async function openHost(options: HostOptions): Promise<Host> {
       await client.close().catch(() => {});
       throw new HostError(`The server runs ${protocol}, not the pinned ${options.protocol}.`);
     }
-    let seen: Implementation | undefined;
     // Later requests may need a sign-in too: more scopes (403 insufficient_scope), or a saved sign-in
     // that could not be renewed. The request is made again once signed in.
     const callTool = elicitation.callTool.bind(elicitation);
@@ -316,6 +327,8 @@ export interface HostRequest {
 export async function withHost(
   prepare: () => Promise<HostRequest>,
   body: (host: Host, provider: ModelProvider | undefined) => Promise<number>,
+  /** Told why the command failed, before it is printed (the web page shows it too). */
+  onFailure?: (error: unknown) => void,
 ): Promise<number> {
   let host: Host | undefined;
   try {
@@ -336,6 +349,7 @@ export async function withHost(
     });
     return await body(host, provider);
   } catch (error) {
+    onFailure?.(error);
     return reportFailure(error);
   } finally {
     await host?.close().catch(() => {});

@@ -13,6 +13,18 @@ export { attachSampling, TYPED_BY_PERSON, USER_REJECTED, type SamplingHandle, ty
 export type { Attached } from "./attached.js";
 export { attachRoots, toRoot, type RootInput, type RootsHandle } from "./roots.js";
 export { RendererAnswerError } from "./renderer-answer.js";
+// 2026-07-28 rounds sent again when the server goes away under them (the transport's `fetch`).
+export {
+  recoveredNotice,
+  RESEND_DEADLINE_MS,
+  resendingFetch,
+  resendNotice,
+  ServerGoneError,
+  type FetchLike,
+  type RecoveredEvent,
+  type ResendEvent,
+  type ResendOptions,
+} from "./resend.js";
 export { PendingUrlElicitations, UrlElicitationEndedError, type UrlFlowEnd } from "./url-flow.js";
 export { analyzeUrl, hostForDisplay, type UrlAnalysis, type UrlWarning, type UrlWarningCode } from "./url-safety.js";
 export { sanitizeText, MAX_LABEL_LENGTH, MAX_MESSAGE_LENGTH, type SanitizeOptions } from "../common/sanitize.js";
