@@ -3,14 +3,14 @@
 // page; the server's questions come through the same page; results go to the terminal and the page.
 import type { CallToolResult, Tool } from "@modelcontextprotocol/client";
 import type { FormRequest, UIContext } from "../client/ui.js";
-import { MAX_LABEL_LENGTH, MAX_MESSAGE_LENGTH, sanitizeText } from "../common/sanitize.js";
+import { MAX_LABEL_LENGTH, MAX_LONG_TEXT_LENGTH, MAX_MESSAGE_LENGTH, sanitizeText } from "../common/sanitize.js";
 import { checkSchema, hasErrors } from "../schema/check.js";
 import { describeFields } from "../schema/fields.js";
 import type { RequestedSchema } from "../schema/types.js";
 import type { WebOwnForm, WebUI } from "../ui/web/server/web-ui.js";
 import { targetOf, type TargetOptions } from "./call.js";
 import { EXIT } from "./exit.js";
-import { announceConnection, serverLabel, withHost, type Host } from "./host.js";
+import { announceConnection, describeTarget, serverLabel, withHost, type Host } from "./host.js";
 import { printLine } from "./host-output.js";
 import { hostAuthOf } from "./oauth.js";
 import { printResult } from "./result.js";
@@ -26,6 +26,8 @@ export async function connectWeb(command: string[], options: TargetOptions & Web
       async () => {
         const target = targetOf(options, command);
         ui = await startWebUI(options);
+        // Starting a server can take seconds: the page says what it waits for, not "Nothing to answer".
+        ui.status(`Connecting to ${describeTarget(target)}…`);
         return {
           target,
           ui,
@@ -39,10 +41,13 @@ export async function connectWeb(command: string[], options: TargetOptions & Web
       },
       async (host, provider) => {
         await announceConnection(host, provider, out);
+        ui!.status(undefined);
         await loop(host, ui!);
         out("Done.");
         return EXIT.ok;
       },
+      // Shown in the page as well as on the terminal, and kept there once the session ends.
+      (error) => ui?.status(error instanceof Error ? error.message : String(error), { failed: true }),
     );
   } finally {
     await ui?.close();
@@ -53,7 +58,7 @@ export async function connectWeb(command: string[], options: TargetOptions & Web
 async function ask(ui: WebUI, host: Host, message: string, schema: RequestedSchema, own: WebOwnForm) {
   const info = host.serverInfo();
   const request: FormRequest = {
-    message: sanitizeText(message, { maxLength: MAX_MESSAGE_LENGTH }),
+    message: sanitizeText(message, { maxLength: MAX_LONG_TEXT_LENGTH }),
     fields: describeFields(schema).map((f) => ({ ...f, label: line(f.label) })),
     schema,
     warnings: [],
@@ -122,7 +127,10 @@ async function callOne(host: Host, ui: WebUI, tool: Tool): Promise<void> {
   if (args === undefined) return;
   const name = line(tool.name);
   out(`Calling ${name}…`);
-  const result = (await host.elicitation.callTool({ name: tool.name, arguments: args })) as CallToolResult;
+  ui.status(`Calling ${name}…`);
+  const result = (await host.elicitation
+    .callTool({ name: tool.name, arguments: args })
+    .finally(() => ui.status(undefined))) as CallToolResult;
   printResult(result, out);
   // The person is in the browser: the result goes there too.
   const lines: string[] = [];

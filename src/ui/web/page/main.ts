@@ -86,10 +86,7 @@ function elementFor(card: Card): HTMLElement {
 function mount(card: Card | undefined, position: number, total: number): void {
   mountedId = card?.id;
   current.replaceChildren();
-  if (!card) {
-    current.append(text("p", ended ? "This session has ended; you can close this tab." : "Nothing to answer right now.", "empty"));
-    return;
-  }
+  if (!card) return void current.append(...idle());
   current.append(text("p", headline(card, position, total), "who"));
   const el = elementFor(card);
   const error = text("p", "", "error");
@@ -104,6 +101,21 @@ function mount(card: Card | undefined, position: number, total: number): void {
     });
   });
   current.append(el, error);
+}
+
+/** What shows while nothing is asked: the host's status (connecting, calling a tool, a failure) or that nothing waits. */
+function idle(): HTMLElement[] {
+  const status = lastState?.status;
+  const shown: HTMLElement[] = [];
+  if (status?.failed) {
+    const alert = text("p", status.text, "error");
+    alert.setAttribute("role", "alert");
+    shown.push(alert);
+  }
+  if (ended) shown.push(text("p", "This session has ended; you can close this tab.", "empty"));
+  else if (status && !status.failed) shown.push(text("p", status.text, "empty busy"));
+  else if (!status) shown.push(text("p", "Nothing to answer right now.", "empty"));
+  return shown;
 }
 
 function remount(card: Card, problem: string): void {
@@ -135,7 +147,8 @@ let lastState: PageState | undefined;
 function render(state: PageState): void {
   lastState = state;
   const [first, ...rest] = state.requests;
-  if (first?.id !== mountedId) mount(first, 1, state.requests.length);
+  // Nothing asked: the idle line follows the host's status, which may have changed.
+  if (first?.id !== mountedId || !first) mount(first, 1, state.requests.length);
   else if (first) {
     const line = current.querySelector(".who");
     if (line) line.textContent = headline(first, 1, state.requests.length);

@@ -57,10 +57,17 @@ export interface PageNotice {
   message: string;
 }
 
-/** Everything the page shows: the queue in order (the first is the current one) and the latest notices. */
+/** What the host is doing while nothing is asked (e.g. "Connecting to travel…"); `failed`: it could not. */
+export interface PageStatus {
+  text: string;
+  failed?: boolean;
+}
+
+/** Everything the page shows: the queue in order (the first is the current one), the latest notices, the host's status. */
 export interface PageState {
   requests: Card[];
   notices: PageNotice[];
+  status?: PageStatus;
 }
 
 /** The body of POST answers. `answer` is the `detail` of the element's mcp-elicit-answer event. */

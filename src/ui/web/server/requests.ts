@@ -6,7 +6,7 @@
 // pending, those requests are cancelled (the person closed the tab and went away). Before any page
 // ever connected nothing is cancelled: the person may still be opening the browser.
 import { randomUUID } from "node:crypto";
-import type { Card, PageNotice, PageState } from "../page/protocol.js";
+import type { Card, PageNotice, PageState, PageStatus } from "../page/protocol.js";
 import { AnswerError } from "./answers.js";
 
 /** A card before it has an id. */
@@ -47,6 +47,7 @@ export class RequestQueue {
   private readonly pages = new Set<(state: PageState) => void>();
   private notices: PageNotice[] = [];
   private noticeId = 0;
+  private status: PageStatus | undefined;
   private everConnected = false;
   private graceTimer: NodeJS.Timeout | undefined;
   private closed = false;
@@ -97,8 +98,15 @@ export class RequestQueue {
     this.push();
   }
 
+  /** What the host is doing while nothing is asked; undefined clears it. */
+  setStatus(status: PageStatus | undefined): void {
+    this.status = status;
+    this.push();
+  }
+
   state(): PageState {
-    return { requests: [...this.entries.values()].map((e) => e.card), notices: this.notices };
+    const requests = [...this.entries.values()].map((e) => e.card);
+    return { requests, notices: this.notices, ...(this.status ? { status: this.status } : {}) };
   }
 
   get pending(): number {

@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import type { ElicitationUI, FormAnswer, FormRequest, SamplingUI, UIContext } from "../../../client/ui.js";
 import { openInBrowser } from "../../../common/optional-peers.js";
+import { MAX_MESSAGE_LENGTH, sanitizeText } from "../../../common/sanitize.js";
 import type { PageServer } from "../page/protocol.js";
 import { readAnswerReview, readFormAnswer, readRequestReview, readUrlAnswer, readUrlWaitAnswer } from "./answers.js";
 import { createApp } from "./app.js";
@@ -50,6 +51,12 @@ export type WebUI = ElicitationUI &
     readonly pageUrl: string;
     /** Asks a form of the host's own in the page (see WebOwnForm); answers accept or cancel. */
     ownForm(request: FormRequest, context: UIContext, own: WebOwnForm): Promise<FormAnswer>;
+    /**
+     * What the host is doing while nothing is asked, shown in the page instead of "Nothing to answer right
+     * now." (e.g. "Connecting to travel…"); undefined clears it. `failed`: shown as an error, and kept in
+     * the page once the session ends.
+     */
+    status(text: string | undefined, options?: { failed?: boolean }): void;
     /** How many requests wait for an answer. */
     readonly pending: number;
     /** Stops the server; pending requests are cancelled, open pages told the session ended. */
@@ -125,6 +132,11 @@ export async function webUI(options: WebUIOptions = {}): Promise<WebUI> {
       return queue.pending;
     },
     close,
+    status(text, { failed = false } = {}) {
+      // The host's own words, but they may quote a server (an error message): made inert like any.
+      const inert = text === undefined ? "" : sanitizeText(text, { maxLength: MAX_MESSAGE_LENGTH });
+      queue.setStatus(inert ? { text: inert, ...(failed ? { failed: true } : {}) } : undefined);
+    },
     form: (request, context) => form(request, context),
     ownForm: (request, context, own) => form(request, context, own),
     async url(request, context) {
