@@ -3,10 +3,16 @@
 // Loopback only, which is what the kit's "loopback" identity requires.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { capConnections, pageServerLimits, pageServerOptions, type PageServerLimits } from "../common/http-limits.js";
 import type { UrlKit } from "../server/url/kit.js";
 import type { PeerInfo } from "../server/url/pages/index.js";
 
-export async function listenPages(kit: UrlKit, onerror: (error: Error) => void): Promise<{ url: URL; close(): Promise<void> }> {
+export async function listenPages(
+  kit: UrlKit,
+  onerror: (error: Error) => void,
+  overrides?: Partial<PageServerLimits>,
+): Promise<{ url: URL; close(): Promise<void> }> {
+  const limits = pageServerLimits(overrides);
   const { getRequestListener } = await import("@hono/node-server");
   // The peer's address goes along (Hono's env), for the loopback check of the pages.
   const listener = getRequestListener((request, env) => kit.fetch(request, env as PeerInfo), {
@@ -16,10 +22,11 @@ export async function listenPages(kit: UrlKit, onerror: (error: Error) => void):
       return new Response("Internal error", { status: 500 });
     },
   });
-  const server = createServer((req, res) => {
+  const server = createServer(pageServerOptions(limits), (req, res) => {
     if (new URL(req.url ?? "/", "http://x").pathname.startsWith("/elicit/")) return void listener(req, res);
     res.writeHead(404, { "Content-Type": "text/plain" }).end("Not found");
   });
+  capConnections(server, limits);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", resolve);

@@ -11,6 +11,7 @@ export {
   type WebOwnForm,
   type PendingSummary,
 } from "../ui/web/server/web-ui.js";
+export { DEFAULT_PAGE_SERVER_LIMITS, type PageServerLimits } from "../common/http-limits.js";
 
 /** The absolute path of the built elements bundle (dist/web/elements.js): one self-contained ES module that defines the elements. */
 export const elementsBundlePath = (): string => bundleDir() + "elements.js";

@@ -6,6 +6,7 @@ import { serve } from "@hono/node-server";
 import type { ElicitationUI, FormAnswer, FormRequest, SamplingUI, UIContext } from "../../../client/ui.js";
 import { openInBrowser } from "../../../common/optional-peers.js";
 import { MAX_MESSAGE_LENGTH, sanitizeText } from "../../../common/sanitize.js";
+import { capConnections, pageServerLimits, pageServerOptions, type PageServerLimits } from "../../../common/http-limits.js";
 import type { PageServer } from "../page/protocol.js";
 import { readAnswerReview, readFormAnswer, readRequestReview, readUrlAnswer, readUrlWaitAnswer } from "./answers.js";
 import { createApp } from "./app.js";
@@ -35,6 +36,8 @@ export interface WebUIOptions {
   log?: (line: string) => void;
   /** Called whenever the queue changes, with what is pending in order (e.g. for the host's own progress line). */
   onChange?: (pending: readonly PendingSummary[]) => void;
+  /** Bounds on slow requests and open connections (defaults: DEFAULT_PAGE_SERVER_LIMITS). */
+  limits?: Partial<PageServerLimits>;
 }
 
 /** A form of the host's own (e.g. a tool's arguments): headed `title`, no "Form from SERVER", no Decline. */
@@ -82,7 +85,9 @@ export async function webUI(options: WebUIOptions = {}): Promise<WebUI> {
   let hosts: ReadonlySet<string> = new Set();
   const { app, endStreams } = createApp({ secret, hosts: () => hosts, queue, assets });
 
-  const server = serve({ fetch: app.fetch, hostname, port: options.port ?? 0 });
+  const limits = pageServerLimits(options.limits);
+  const server = serve({ fetch: app.fetch, hostname, port: options.port ?? 0, serverOptions: pageServerOptions(limits) });
+  capConnections(server as import("node:http").Server, limits);
   await new Promise<void>((resolve, reject) => {
     server.once("listening", resolve);
     server.once("error", reject);
