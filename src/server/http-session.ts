@@ -11,7 +11,7 @@ export const cancelledId = (m: Message) =>
 
 /** Told when a client request starts and when it ends (answered or cancelled): a fleet records the calls in flight. */
 export interface CallObserver {
-  started(id: RequestId): void;
+  started(id: RequestId, request: Message): void;
   ended(id: RequestId): void;
 }
 
@@ -38,7 +38,7 @@ export class Activity {
   inbound(message: Message): void {
     if (this.calls) {
       const cancelled = cancelledId(message);
-      if (isRequest(message)) this.calls.started(message.id as RequestId);
+      if (isRequest(message)) this.calls.started(message.id as RequestId, message);
       else if (cancelled !== undefined && this.fromClient.has(cancelled)) this.calls.ended(cancelled);
     }
     this.track(message, this.fromClient, this.toClient);

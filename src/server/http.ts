@@ -80,7 +80,7 @@ export async function serveHttp(factory: ServerFactory, options: ServeHttpOption
       onsessionclosed: () => void closeSession(session),
       ...(fleetSessions && { eventStore: fleetSessions.eventStoreFor(id) }),
     });
-    if (fleetSessions) transport.activity.calls = fleetSessions.callObserver(id);
+    if (fleetSessions) transport.activity.calls = fleetSessions.callObserver(id, transport);
     let server: McpServer | undefined;
     starting++;
     try {
@@ -164,16 +164,34 @@ export async function serveHttp(factory: ServerFactory, options: ServeHttpOption
     async (req, res) => {
       // Listen before any await: a client may leave while the body is read or the session made.
       let gone = false;
+      /** The session this request holds open, released however the request ends. */
       let counted: Session | undefined;
+      /** Whether the request got past the checks to its session: only then does its end count as activity. */
+      let admitted = false;
+      const hold = (session: Session) => {
+        if (gone || counted === session) return;
+        release();
+        counted = session;
+        session.transport.activity.open++;
+      };
+      const release = () => {
+        const held = counted;
+        if (!held) return;
+        counted = undefined;
+        const { transport } = held;
+        transport.activity.open--;
+        if (admitted) transport.activity.touch();
+        // A POST without a session id that did not initialize one leaves nothing to keep.
+        if (transport.sessionId === undefined) void closeSession(held);
+      };
       res.once("close", () => {
         gone = true;
-        if (!counted) return;
-        const { transport } = counted;
-        transport.activity.open--;
-        transport.activity.touch();
-        // A POST without a session id that did not initialize one leaves nothing to keep.
-        if (transport.sessionId === undefined) void closeSession(counted);
+        release();
       });
+      // Held from its headers on, so a session cannot expire while a request's body is still arriving.
+      const named = req.headers["mcp-session-id"];
+      const early = typeof named === "string" ? sessions.get(named) : undefined;
+      if (early) hold(early);
       try {
         if (localhostOnly && !validateHost(req, res)) return;
         const pathname = new URL(req.url ?? "/", "http://x").pathname;
@@ -215,13 +233,13 @@ export async function serveHttp(factory: ServerFactory, options: ServeHttpOption
           if (gone) return void closeSession(session);
         } else if (fleetSessions && sid) fleetSessions.used(sid, session);
         // A message whose sender has left is still handled (a cancellation, an answer), just not counted as open.
-        if (!gone) {
-          counted = session;
-          session.transport.activity.open++;
-        }
+        hold(session);
+        admitted = true;
         session.transport.activity.touch();
         const transport = session.transport;
-        await (fleetSessions ? inRequestScope(() => transport.handleRequest(req, res, parsed)) : transport.handleRequest(req, res, parsed));
+        // In a fleet, what the request starts knows its stream and token (a lost call finished here runs with the token).
+        const handle = () => transport.handleRequest(req, res, parsed);
+        await (fleetSessions ? inRequestScope(req, handle) : handle());
       } catch (error) {
         onerror(error as Error);
         if (!res.headersSent && !gone) sendJsonError(res, 500, -32603, "Internal error");

@@ -52,12 +52,16 @@ export interface InputSettings {
   attempts: number;
 }
 
+/** How a 2025-era call runs ctx.step: at once, or through the call ledger when a fleet may finish the call elsewhere. */
+export type LiveStep = <T>(name: string, fn: () => T | Promise<T>) => Promise<T>;
+
 export function liveInputs(
   server: McpServer,
   ctx: ServerContext,
   protocol: ProtocolRevision,
   settings: InputSettings,
   urlCall?: UrlCall,
+  liveStep?: LiveStep,
 ): ClientInputs {
   const caps = clientCapabilities(server, ctx, protocol);
   const supports = (feature: ClientFeature) => supportsFeature(caps, protocol, feature);
@@ -78,8 +82,8 @@ export function liveInputs(
         judge(await sendLive(server, ctx, keepAlive, "elicitation/create", params, message, opts.timeoutMs ?? timeoutMs));
       return elicitValidated(ask, protocol, message, form, opts.attempts ?? settings.attempts, opts.validate);
     },
-    // A live call runs once: there is nothing to replay.
-    step: async (_name, fn) => fn(),
+    // A live call runs once, unless its instance dies and another finishes it (fleets: see kit.ts).
+    step: liveStep ?? (async (_name, fn) => fn()),
     async sample<P extends SampleParams>(params: P, options: SampleOptions = {}) {
       const sent = checkSampleParams(params, protocol);
       const needs = usesTools(sent) ? "sampling.tools" : "sampling";

@@ -13,7 +13,8 @@ import {
 } from "@modelcontextprotocol/server";
 import type { ProtocolRevision } from "../schema/types.js";
 import { toToolError } from "./errors.js";
-import { liveInputs, replayInputs, type ClientInputs } from "./inputs.js";
+import { liveInputs, replayInputs, type ClientInputs, type LiveStep } from "./inputs.js";
+import { liveCallOf } from "./fleet/calls.js";
 import { memoryStore } from "../store/memory.js";
 import type { KeyValueStore } from "../store/types.js";
 import { CallLedger } from "./ledger.js";
@@ -168,8 +169,18 @@ export function createElicitation(options: ElicitationOptions = {}) {
   };
 
   /** The handler's context on each path: the SDK's, plus what the tool can ask (inputs.ts). */
+  // A 2025-era call of a fleet session is journaled when every member reads the ledger: its steps' values
+  // are kept there under the call's fleet-wide id, so a member that adopts the session after this one died
+  // runs the call again to its end (fleet/calls.ts) without running a finished step twice.
+  const journaled = options.store?.shared === true;
+  const liveStepFor = (ctx: ServerContext): LiveStep | undefined => {
+    const live = journaled ? liveCallOf(ctx) : undefined;
+    if (!live) return undefined;
+    live.journaled();
+    return (name, fn) => ledger.step(live.call, name, fn, false, live.rerun);
+  };
   const contextFor = (server: McpServer, ctx: ServerContext, protocol: ProtocolRevision, run?: ReplayRun, url?: UrlCall): ElicitContext => {
-    const inputs = run ? replayInputs(server, ctx, run, settings, url) : liveInputs(server, ctx, protocol, settings, url);
+    const inputs = run ? replayInputs(server, ctx, run, settings, url) : liveInputs(server, ctx, protocol, settings, url, liveStepFor(ctx));
     // Object.assign rather than two spreads: V8 copies into a fresh literal many times faster, and a
     // context is made on every call and every round.
     const ectx = Object.assign({}, ctx, inputs) as ElicitContext;

@@ -31,6 +31,16 @@ export class StepLostError extends ToolError {
   }
 }
 
+/** A 2025-era call finished by another server instance found a step its dead instance had started and not ended. */
+export class StepUnknownError extends ToolError {
+  constructor(name: string) {
+    super(
+      `ctx.step("${name}") was running on the server instance that stopped; whether it happened is unknown, so it is not run again. Call the tool again if it is safe to repeat.`,
+    );
+    this.name = "StepUnknownError";
+  }
+}
+
 export class CallLedger {
   constructor(
     private readonly store: KeyValueStore,
@@ -79,15 +89,17 @@ export class CallLedger {
   /**
    * Runs `fn` once for this call and step name, across rounds, replays, restarts and (with a shared
    * store) instances: the first request claims the step, later ones get its recorded value. `recorded`:
-   * the call's journal says the step finished, so running it now would run it twice.
+   * the call's journal says the step finished, so running it now would run it twice. `orphaned`: the run
+   * that started this call is gone (its instance died), so a step still claimed was claimed by it.
    */
-  async step<T>(call: string, name: string, fn: () => T | Promise<T>, recorded = false): Promise<T> {
+  async step<T>(call: string, name: string, fn: () => T | Promise<T>, recorded = false, orphaned = false): Promise<T> {
     const key = `step:${call}:${name}`;
     const deadline = Date.now() + this.stepWaitMs;
     for (;;) {
       const kept = await this.store.get(key);
       if (kept !== undefined && kept !== RUNNING) return (JSON.parse(kept) as { value: T }).value;
       if (kept === undefined && recorded) throw new StepLostError(name);
+      if (kept === RUNNING && orphaned) throw new StepUnknownError(name);
       if (kept === undefined && (await this.store.add(key, RUNNING, this.ttlMs))) break;
       if (Date.now() > deadline) throw new StepBusyError(name);
       await new Promise((r) => setTimeout(r, POLL_MS));

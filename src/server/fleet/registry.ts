@@ -19,10 +19,8 @@ export const HEARTBEAT_TTL_MS = 3000;
 export const HEARTBEAT_EVERY_MS = 1000;
 /** A session record is rewritten at most this often while the session is used. */
 export const RECORD_REFRESH_MS = 5000;
-/** The JSON-RPC error a call gets when the member running it died (see docs/fleet.md). */
+/** The JSON-RPC error a call gets when the member running it died and no other can finish it (see docs/fleet.md). */
 export const LOST_CALL_CODE = -32000;
-export const LOST_CALL_MESSAGE =
-  "Request lost: the server instance that was handling it stopped before it answered; the session continues on another instance. Whether its effects happened is unknown: retry only if it is safe to repeat.";
 
 const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const INSTANCE = /^[A-Za-z0-9._-]{1,64}$/;
@@ -121,30 +119,68 @@ export class FleetRegistry {
     return this.store.add(`fleet:adopt:${sessionId}:${holder}`, this.instance, 30_000);
   }
 
-  callStarted(sessionId: string, id: RequestId, streamId: string): void {
-    const value = JSON.stringify({ id, streamId, incarnation: this.incarnation });
-    this.background(this.store.set(`fleet:call:${sessionId}:${encodeId(id)}`, value, this.recordTtlMs));
+  /** Records a request in flight: `call` names it across members; a journaled call carries its request, to be run again. */
+  callStarted(sessionId: string, call: CallRecord): void {
+    const value = JSON.stringify({ ...call, incarnation: this.incarnation });
+    this.background(this.store.set(`fleet:call:${sessionId}:${encodeId(call.id)}`, value, this.recordTtlMs));
   }
 
   callEnded(sessionId: string, id: RequestId): void {
     this.background(this.store.delete(`fleet:call:${sessionId}:${encodeId(id)}`));
   }
 
-  /** The calls another member was running on `streamId` of the session, as error responses; each is forgotten once returned. */
-  async lostCalls(sessionId: string, streamId: string): Promise<JSONRPCMessage[]> {
+  /** The calls another member was running on `streamId` of the session; each is forgotten once returned. */
+  async lostCalls(sessionId: string, streamId: string): Promise<CallRecord[]> {
     const prefix = `fleet:call:${sessionId}:`;
-    const answers: JSONRPCMessage[] = [];
+    const lost: CallRecord[] = [];
     for (const key of await this.store.keys(prefix)) {
-      const call = parseJson<{ id?: RequestId; streamId?: string; incarnation?: string }>(await this.store.get(key));
+      const call = parseJson<Partial<CallRecord> & { incarnation?: string }>(await this.store.get(key));
       if (!call || call.streamId !== streamId || call.incarnation === this.incarnation) continue;
       if (typeof call.id !== "string" && typeof call.id !== "number") continue;
       await this.store.delete(key);
-      answers.push({
-        jsonrpc: "2.0",
+      lost.push({
         id: call.id,
-        error: { code: LOST_CALL_CODE, message: LOST_CALL_MESSAGE, data: { reason: "instance-lost" } },
-      } as JSONRPCMessage);
+        streamId,
+        call: typeof call.call === "string" ? call.call : "",
+        ...(call.journaled === true && { journaled: true, request: call.request }),
+      });
     }
-    return answers;
+    return lost;
   }
+}
+
+/** A request in flight on a 2025-era session, as its record in the store keeps it. */
+export interface CallRecord {
+  id: RequestId;
+  /** The SSE stream that carries its answer. */
+  streamId: string;
+  /** Its id across members (the key of its ctx.step values). */
+  call: string;
+  /** Its tool keeps its journal in a store every member reads: another member may run it again. */
+  journaled?: true;
+  /** The request as the client sent it (journaled calls only). */
+  request?: unknown;
+}
+
+/** Why a call lost with its member could not be finished by the member that adopted its session. */
+export type LostCallReason = "not-a-tool-call" | "no-journal" | "rerun-failed";
+
+const WHY: Record<LostCallReason, string> = {
+  "not-a-tool-call": "only tool calls are finished on another instance",
+  "no-journal":
+    "its tool keeps no journal that other instances can read (a tool of createElicitation does, given the fleet's shared store), so running it again could repeat its effects",
+  "rerun-failed": "running it again on this instance failed",
+};
+
+/** The JSON-RPC error for a call lost with its member that cannot be finished, saying why. */
+export function lostCallError(id: RequestId, why: LostCallReason): JSONRPCMessage {
+  return {
+    jsonrpc: "2.0",
+    id,
+    error: {
+      code: LOST_CALL_CODE,
+      message: `Request lost: the server instance that was handling it stopped before it answered, and the instance that took over the session cannot finish it: ${WHY[why]}. Whether its effects happened is unknown: retry only if it is safe to repeat.`,
+      data: { reason: "instance-lost", why },
+    },
+  } as JSONRPCMessage;
 }

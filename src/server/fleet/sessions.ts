@@ -1,11 +1,14 @@
 // serveHttp's 2025-era sessions in a fleet: records written as sessions start and are used, calls in
 // flight recorded, and a session whose member died adopted here (at most one member wins each).
-import type { EventStore } from "@modelcontextprotocol/server";
+import { randomUUID } from "node:crypto";
+import type { EventStore, RequestId } from "@modelcontextprotocol/server";
 import type { FleetStore } from "../../store/types.js";
-import type { CallObserver, Session } from "../http-session.js";
+import type { CallObserver, Session, TrackedTransport } from "../http-session.js";
 import { replayInitialize } from "./adopt.js";
-import { currentStreamId, sessionEventStore } from "./events.js";
-import { FleetRegistry, isSessionId, RECORD_REFRESH_MS } from "./registry.js";
+import { closeLiveCall, openLiveCall } from "./calls.js";
+import { currentRequest, currentStreamId, rerunStarted, sessionEventStore, type LostCalls } from "./events.js";
+import { FleetRegistry, isSessionId, lostCallError, RECORD_REFRESH_MS, type CallRecord } from "./registry.js";
+import { dispatchAgain } from "./rerun.js";
 
 /** What a request for a session this member does not hold leads to. */
 export type Lookup =
@@ -32,6 +35,10 @@ export class FleetSessions {
   private readonly adopting = new Map<string, Promise<Lookup>>();
 
   private readonly onerror: (error: Error) => void;
+  /** Each session's transport here, for finishing the calls its dead member left. */
+  private readonly transports = new Map<string, TrackedTransport>();
+  /** Calls being run again here (by session and request id): the ids they keep across members. */
+  private readonly again = new Map<string, string>();
 
   constructor(options: FleetSessionsOptions) {
     this.onerror = options.onerror;
@@ -43,23 +50,76 @@ export class FleetSessions {
 
   /** The event store of one session (every SSE event gets an id that any member can replay). */
   eventStoreFor(sessionId: string): EventStore {
-    return sessionEventStore(this.events, sessionId, (streamId) => this.registry.lostCalls(sessionId, streamId));
+    return sessionEventStore(this.events, sessionId, (streamId) => this.finishLost(sessionId, streamId));
   }
 
-  /** Records the requests a session's client sends while they run, with the stream that carries their answer. */
-  callObserver(sessionId: string): CallObserver {
-    const streams = new Map<unknown, true>();
+  /**
+   * Records the requests a session's client sends while they run, with the stream that carries their
+   * answer and the call's id across members; a tool that journals the call (see calls.ts) has the
+   * request recorded too, so the member that adopts the session after this one died can finish it.
+   */
+  callObserver(sessionId: string, transport: TrackedTransport): CallObserver {
+    this.transports.set(sessionId, transport);
+    const recorded = new Set<RequestId>();
     return {
-      started: (id) => {
+      started: (id, request) => {
         const streamId = currentStreamId();
         if (streamId === undefined) return; // no priming event (2025-06-18): the client cannot resume this stream anyway
-        streams.set(id, true);
-        this.registry.callStarted(sessionId, id, streamId);
+        const key = callKey(sessionId, id);
+        const again = this.again.get(key);
+        this.again.delete(key);
+        if (again !== undefined) rerunStarted();
+        const record: CallRecord = { id, streamId, call: again ?? randomUUID() };
+        recorded.add(id);
+        this.registry.callStarted(sessionId, record);
+        let journaled = false;
+        openLiveCall(sessionId, id, {
+          call: record.call,
+          rerun: again !== undefined,
+          journaled: () => {
+            if (journaled || !recorded.has(id) || request.method !== "tools/call") return;
+            journaled = true;
+            this.registry.callStarted(sessionId, { ...record, journaled: true, request });
+          },
+        });
       },
       ended: (id) => {
-        if (streams.delete(id)) this.registry.callEnded(sessionId, id);
+        closeLiveCall(sessionId, id);
+        if (recorded.delete(id)) this.registry.callEnded(sessionId, id);
       },
     };
+  }
+
+  /**
+   * The calls another member was running on `streamId` when it died: journaled tool calls run again
+   * here, on a new stream the resumed connection carries; the others are answered with an error that says why.
+   */
+  private async finishLost(sessionId: string, streamId: string): ReturnType<LostCalls> {
+    const lost = await this.registry.lostCalls(sessionId, streamId);
+    const again = lost.filter((call) => call.journaled && isToolCall(call.request, call.id));
+    const answers = lost
+      .filter((call) => !again.includes(call))
+      .map((call) => lostCallError(call.id, call.journaled ? "not-a-tool-call" : "no-journal"));
+    const transport = this.transports.get(sessionId);
+    if (again.length === 0 || !transport) return { answers: [...answers, ...again.map((call) => lostCallError(call.id, "rerun-failed"))] };
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    for (const call of again) this.again.set(callKey(sessionId, call.id), call.call);
+    try {
+      const stream = await dispatchAgain(
+        transport,
+        sessionId,
+        again.map((call) => call.request),
+        currentRequest(),
+        gate,
+      );
+      return { answers, stream, started: release };
+    } catch (error) {
+      release();
+      for (const call of again) this.again.delete(callKey(sessionId, call.id));
+      this.onerror(error as Error);
+      return { answers: [...answers, ...again.map((call) => lostCallError(call.id, "rerun-failed"))] };
+    }
   }
 
   /** Writes the record of a session that started here. */
@@ -77,6 +137,7 @@ export class FleetSessions {
 
   /** A session that ended for good (DELETE, expiry): its record goes too. */
   ended(sessionId: string): void {
+    this.transports.delete(sessionId);
     this.registry.forgetSession(sessionId);
   }
 
@@ -152,3 +213,11 @@ export class FleetSessions {
     return { kind: "unknown" };
   }
 }
+
+const callKey = (sessionId: string, id: RequestId) => `${sessionId}\u0000${typeof id}\u0000${String(id)}`;
+
+/** A recorded tools/call request carrying the id it was recorded under. */
+const isToolCall = (request: unknown, id: RequestId): boolean => {
+  const r = request as { method?: unknown; id?: unknown; params?: unknown } | null;
+  return r?.method === "tools/call" && r.id === id && typeof r.params === "object" && r.params !== null;
+};
