@@ -10,15 +10,17 @@ import { Ajv2019 } from "ajv/dist/2019.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import type { ElicitationUI, SamplingUI } from "../client/ui.js";
+import { browserOpener } from "../common/open-url.js";
 import { MAX_LABEL_LENGTH, sanitizeText } from "../common/sanitize.js";
 import { readAnswersFile } from "../ui/answers-file.js";
 import { scriptedUI } from "../ui/scripted.js";
-import { terminalUI } from "../ui/terminal/index.js";
+import { terminalUI, type TerminalUI } from "../ui/terminal/index.js";
 import { EXIT, HostError, inertJson } from "./exit.js";
 import type { WebUI } from "../ui/web/server/web-ui.js";
 import { startWebUI, type WebFlags } from "./web.js";
-import { parseConnectTimeout, parseModes, parseProtocol, withHost, type Host, type ServerTarget } from "./host.js";
-import { printLine } from "./host-output.js";
+import { parseConnectTimeout, parseModes, parseProtocol, serverLabel, withHost, type Host, type ServerTarget } from "./host.js";
+import { hideSpinner, printLine } from "./host-output.js";
+import { whenInterrupted } from "./interrupt.js";
 import { hostAuthOf, type AuthFlags } from "./oauth.js";
 
 export interface TargetOptions extends AuthFlags {
@@ -63,9 +65,9 @@ const atTerminal = () => process.stdin.isTTY === true && process.stderr.isTTY ==
  * The UI for a non-interactive call: the answers file, else the terminal when there is one, else
  * none (every question cancelled). That last case is said once, when the server first asks.
  */
-async function uiFor(answers: string | undefined): Promise<ElicitationUI & SamplingUI> {
+async function uiFor(answers: string | undefined, noBrowser: boolean): Promise<ElicitationUI & SamplingUI> {
   if (answers !== undefined) return scriptedUI(await readAnswersFile(answers), { log: printLine });
-  if (atTerminal()) return terminalUI({ output: process.stderr });
+  if (atTerminal()) return terminalUI({ output: process.stderr, openUrl: browserOpener({ noBrowser }) });
   let told = false;
   return scriptedUI([], {
     log(line) {
@@ -230,6 +232,20 @@ export async function tools(command: string[], options: TargetOptions): Promise<
 export async function call(tool: string, command: string[], options: CallOptions & WebFlags): Promise<number> {
   let args: Record<string, unknown> = {};
   let web: WebUI | undefined;
+  let terminal: TerminalUI | undefined;
+  let calling = false;
+  let remote = false;
+  const stopHandling = whenInterrupted({
+    clearScreen() {
+      hideSpinner();
+      terminal?.stopWaiting();
+    },
+    say: (how) =>
+      calling
+        ? `elicit: stopped (${how}) while waiting for ${label(tool)}: no result${remote ? " here (the server may still finish the call)" : ""}.`
+        : `elicit: stopped (${how}) before ${label(tool)} was called.`,
+    cleanup: () => web?.close(),
+  });
   const called = withHost(
     async () => {
       // Every usage check before anything else happens (the answers file is read, the server started).
@@ -241,7 +257,9 @@ export async function call(tool: string, command: string[], options: CallOptions
       if (options.web && options.answers !== undefined) throw new HostError("give --web or --answers, not both.");
       // With --web the page asks and opens the sign-in address itself.
       const auth = hostAuthOf(options, !options.web && options.answers === undefined && atTerminal(), options.web === true);
-      const ui = options.web ? (web = await startWebUI(options)) : await uiFor(options.answers);
+      const ui = options.web ? (web = await startWebUI(options)) : await uiFor(options.answers, options.browser === false);
+      if ("waitingFor" in ui) terminal = ui as TerminalUI;
+      remote = "url" in target;
       return {
         target,
         ui,
@@ -261,11 +279,17 @@ export async function call(tool: string, command: string[], options: CallOptions
         if (problems.errors.length > shown.length) shown.push(`  … and ${problems.errors.length - shown.length} more`);
         throw new HostError(`--args do not fit the input schema of ${label(tool)}; nothing was called:\n${shown.join("\n")}`);
       }
-      const result = (await host.elicitation.callTool({ name: tool, arguments: args })) as CallToolResult;
+      calling = true;
+      const work = host.elicitation.callTool({ name: tool, arguments: args }) as Promise<CallToolResult>;
+      const server = serverLabel(host.serverInfo(), "the server");
+      const result = terminal ? await terminal.waitingFor(`${server} (${label(tool)})`, work) : await work;
       process.stdout.write(inertJson(result) + "\n");
       return result.isError ? EXIT.toolError : EXIT.ok;
     },
   );
   // The page's server goes when the call is over, whatever its outcome (withHost never throws).
-  return called.finally(() => web?.close());
+  return called.finally(async () => {
+    await web?.close();
+    stopHandling();
+  });
 }

@@ -2,6 +2,7 @@
 // form built from its input schema, or as JSON), see the result, manage roots, repeat.
 import { input, select } from "@inquirer/prompts";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/client";
+import { browserOpener } from "../common/open-url.js";
 import { MAX_LABEL_LENGTH, sanitizeText } from "../common/sanitize.js";
 import { checkSchema, hasErrors } from "../schema/check.js";
 import { describeFields } from "../schema/fields.js";
@@ -32,7 +33,7 @@ export async function connect(command: string[], options: TargetOptions & WebFla
   return withHost(
     async () => ({
       target: targetOf(options, command),
-      ui: terminalUI(),
+      ui: terminalUI({ openUrl: browserOpener({ noBrowser: options.browser === false }) }),
       modes: options.modes,
       protocol: options.protocol,
       roots: options.root,

@@ -3,11 +3,12 @@
 // by the client's model after they review the model call, the booking forms, paying on the server's
 // secure payment page and connecting a SkyMiles account (URL mode: the browser), and the itinerary
 // saved into a root directory. With --answers, a headless browser completes the two pages when one is installed.
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ProtocolError, type CallToolResult } from "@modelcontextprotocol/client";
+import { browserOpener } from "../common/open-url.js";
 import { sanitizeText } from "../common/sanitize.js";
 import { USER_REJECTED } from "../client/sampling.js";
 import { DEMO_TRIP } from "../examples/travel/flights.js";
@@ -15,10 +16,12 @@ import { DEFAULT_PREFERENCES } from "../examples/travel/ranking.js";
 import type { ElicitationUI, UrlAnswer } from "../client/ui.js";
 import { readAnswersFile } from "../ui/answers-file.js";
 import { scriptedUI } from "../ui/scripted.js";
-import { terminalUI } from "../ui/terminal/index.js";
+import { terminalUI, type TerminalUI } from "../ui/terminal/index.js";
 import type { WebUI } from "../ui/web/server/web-ui.js";
 import { EXIT, HostError } from "./exit.js";
-import { withHost, type Host } from "./host.js";
+import { serverLabel, withHost, type Host } from "./host.js";
+import { hideSpinner } from "./host-output.js";
+import { whenInterrupted } from "./interrupt.js";
 import { headlessPages, type HeadlessPages } from "./demo-browser.js";
 import { printResult } from "./result.js";
 import { startWebUI, type WebFlags } from "./web.js";
@@ -34,12 +37,46 @@ const TRIP = { destination: "Barcelona", departDate: DEMO_TRIP.departDate, retur
 const MAIN = fileURLToPath(new URL("./main.js", import.meta.url));
 const out = (text: string) => process.stdout.write(text + "\n");
 
+/** Where the demo is, for the sentence Ctrl-C ends it with. */
+interface Progress {
+  step?: string;
+  host?: Host;
+  /** At a terminal: shows what each call waits for. */
+  terminal?: TerminalUI;
+}
+
 export async function demo(options: DemoOptions & WebFlags): Promise<number> {
   const roots = [...options.root];
   let madeRoot: string | undefined;
   let web: WebUI | undefined;
   let headless: Promise<HeadlessPages | { unavailable: string }> | undefined;
   let closing = false;
+  const progress: Progress = {};
+  // A root the demo made itself goes away again when nothing was saved in it.
+  const removeEmptyRoot = () => {
+    if (madeRoot && existsSync(madeRoot) && readdirSync(madeRoot).length === 0) rmSync(madeRoot, { recursive: true, force: true });
+  };
+  const stopHandling = whenInterrupted({
+    clearScreen() {
+      hideSpinner();
+      progress.terminal?.stopWaiting();
+    },
+    say(how) {
+      const at = progress.step ? ` at step ${progress.step}` : " before the first step";
+      const kept = madeRoot && existsSync(madeRoot) && readdirSync(madeRoot).length > 0;
+      const root = madeRoot ? (kept ? `; the itinerary stays in ${madeRoot}` : `; its temporary folder ${madeRoot} is removed`) : "";
+      return `elicit demo: stopped (${how})${at}. The travel server is stopped${root}.`;
+    },
+    async cleanup() {
+      removeEmptyRoot();
+      closing = true;
+      await Promise.allSettled([
+        progress.host?.close(),
+        web?.close(),
+        headless?.then((browser) => ("close" in browser ? browser.close() : undefined)),
+      ]);
+    },
+  });
   const code = await withHost(
     async () => {
       if (options.web && options.answers !== undefined) throw new HostError("give --web or --answers, not both.");
@@ -56,7 +93,7 @@ export async function demo(options: DemoOptions & WebFlags): Promise<number> {
               () => (headless ??= headlessPages()),
               () => closing,
             )
-          : terminalUI();
+          : (progress.terminal = terminalUI({ openUrl: browserOpener({ noBrowser: options.browser === false }) }));
       if (roots.length === 0) roots.push((madeRoot = mkdtempSync(join(tmpdir(), "elicit-demo-"))));
       return {
         target: { command: process.execPath, args: [MAIN, "serve", "travel"] },
@@ -67,6 +104,7 @@ export async function demo(options: DemoOptions & WebFlags): Promise<number> {
       };
     },
     async (host, provider) => {
+      progress.host = host;
       out(
         `elicit demo: booking a trip to Barcelona, ${TRIP.departDate} to ${TRIP.returnDate}, with the travel server (protocol ${host.protocol}).`,
       );
@@ -76,23 +114,30 @@ export async function demo(options: DemoOptions & WebFlags): Promise<number> {
           : "No model is configured (ELICIT_MODEL…): when the server asks for one, you read the request and type the answer yourself.",
       );
       out(`The itinerary will be saved into ${roots[0]}.\n`);
-      return walk(host);
+      return walk(host, progress);
     },
   );
-  // withHost never throws. A root the demo made itself goes away again when nothing was saved in it.
+  // withHost never throws.
   await web?.close();
   // A page may still be on its last step (the tool already returned): closing the browser ends it, and that is no failure to report.
   closing = true;
   const browser = await headless;
   if (browser && "close" in browser) await browser.close();
-  if (madeRoot && readdirSync(madeRoot).length === 0) rmSync(madeRoot, { recursive: true, force: true });
+  removeEmptyRoot();
+  stopHandling();
   return code;
 }
 
-async function walk(host: Host): Promise<number> {
+async function walk(host: Host, progress: Progress): Promise<number> {
+  const callTool = (name: string, args: Record<string, unknown>) => {
+    const work = host.elicitation.callTool({ name, arguments: args }) as Promise<CallToolResult>;
+    const server = serverLabel(host.serverInfo(), "the travel server");
+    return progress.terminal ? progress.terminal.waitingFor(`${server} (${name})`, work) : work;
+  };
   const call = async (step: string, name: string, args: Record<string, unknown>) => {
     out(`── ${step} ──`);
-    return (await host.elicitation.callTool({ name, arguments: args })) as CallToolResult;
+    progress.step = step;
+    return callTool(name, args);
   };
   const data = (r: CallToolResult) => (r.structuredContent ?? {}) as { top?: { id?: string }[]; reference?: string };
 
@@ -115,7 +160,7 @@ async function walk(host: Host): Promise<number> {
     out(
       `You refused the model request (${sanitizeText(error.message, { maxLength: 200, multiline: false })}), so the server ranks the flights by its built-in rule instead.`,
     );
-    best = (await host.elicitation.callTool({ name: "find_best_flight", arguments: { ...bestArgs, rankBy: "rule" } })) as CallToolResult;
+    best = await callTool("find_best_flight", { ...bestArgs, rankBy: "rule" });
   }
   printResult(best, out);
   out("");

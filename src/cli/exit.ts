@@ -4,6 +4,7 @@ import { ProviderError } from "../client/providers/provider.js";
 import { sanitizeText } from "../common/sanitize.js";
 import { UrlElicitationEndedError } from "../client/url-flow.js";
 import { AnswersFileError } from "../ui/answers-file.js";
+import { stopping } from "./interrupt.js";
 
 /** A usage or connection problem: the command prints the message and exits 2. */
 export class HostError extends Error {
@@ -29,6 +30,8 @@ const say = (text: string) => process.stderr.write(`elicit: ${sanitizeText(text,
 
 /** Prints why a command failed and returns its exit code. */
 export function reportFailure(error: unknown): number {
+  // Stopped by Ctrl-C: the sentence is said; the call it cut short is no failure to report.
+  if (stopping()) return EXIT.usage;
   // A model configured wrong (half an environment) is a usage error, found before any server is contacted.
   if (error instanceof HostError || error instanceof AnswersFileError || (error instanceof ProviderError && error.kind === "config")) {
     say(error.message);

@@ -102,7 +102,7 @@ function serverOptions(command: Command): Command {
       "--client-metadata-url <url>",
       "an https URL of this client's metadata document, used as client_id where the server supports it",
     )
-    .option("--no-browser", "print addresses to open instead of opening the system browser");
+    .option("--no-browser", "print addresses to open (sign-in, links the server sends, the --web page) instead of opening a browser");
 }
 
 const SIGN_IN_HELP = `
@@ -265,13 +265,17 @@ program
   )
   .option("--answers <file>", "answer from a JSON or YAML file instead of the terminal (see elicit call --help)")
   .option("--web", "answer in a browser tab instead of the terminal: a local page on 127.0.0.1 behind a secret address")
-  .option("--no-browser", "with --web: print the page's address on standard error, do not open a browser")
+  .option(
+    "--no-browser",
+    "never open a browser: print the addresses of the payment and SkyMiles pages (and, with --web, of the page) to open yourself",
+  )
   .addHelpText(
     "after",
     `
 The demo starts \`elicit serve travel\` itself (over stdio) and connects to it as \`elicit connect\` would.
-Paying and SkyMiles open the server's pages in your browser (pay with the test card 4242 4242 4242 4242, any
-future expiry, any CVC; sign in at SkyMiles as demo / demo); with --answers, a headless Chromium completes
+Paying and SkyMiles open the server's pages in your browser (BROWSER names the command to open them with;
+with --no-browser, or when no browser starts, the address is printed to open yourself). Pay with the test
+card 4242 4242 4242 4242, any future expiry, any CVC; sign in at SkyMiles as demo / demo. With --answers, a headless Chromium completes
 them when playwright-core and Chromium are installed, else those steps are declined, saying why.
 ${WEB_HELP}
 ${MODEL_ENV}

@@ -1,8 +1,6 @@
 // Signing in from the CLI: the options (--token, --client-id, --client-secret, --client-metadata-url,
-// --no-browser), the consent before the browser opens, how the browser is opened (the BROWSER
-// environment variable, else the system's opener, else the address printed), and `elicit logout`.
-import { spawn } from "node:child_process";
-import open from "open";
+// --no-browser), the consent before the browser opens, the address printed when no browser opened,
+// and `elicit logout`.
 import ora from "ora";
 import { LoginError } from "../client/oauth/errors.js";
 import { fileTokenStore } from "../client/oauth/file-store.js";
@@ -10,6 +8,7 @@ import { OAuthProvider, type SignInRequest } from "../client/oauth/provider.js";
 import type { TokenStore } from "../client/oauth/token-store.js";
 import type { ElicitationUI, UIContext } from "../client/ui.js";
 import { analyzeUrl, hostForDisplay } from "../client/url-safety.js";
+import { browserOpener } from "../common/open-url.js";
 import { sanitizeText } from "../common/sanitize.js";
 import { LATEST_REVISION } from "../schema/types.js";
 import { terminalUI } from "../ui/terminal/index.js";
@@ -84,44 +83,20 @@ export function hostAuthOf(flags: AuthFlags, interactive: boolean, uiOpensUrls =
 const line = (text: string) => process.stderr.write(text + "\n");
 
 /**
- * Opens a URL the person consented to: the BROWSER environment variable first (a command, or a
- * colon-separated list of them, `%s` standing for the URL, else the URL appended: the convention
- * xdg-open and many CLIs follow), else the system's opener. With --no-browser, without a display
- * (Linux with neither DISPLAY nor WAYLAND_DISPLAY), or when the opener fails, the address is printed
- * on a line of its own, to open by hand.
+ * Opens a URL the person consented to through the one opener (BROWSER, else the system's opener; see
+ * common/open-url.ts). When nothing opened (--no-browser, no display, the opener failed) the address is
+ * printed on a line of its own, to open by hand. For a caller without a terminal UI to say so.
  */
 export function urlOpener(noBrowser: boolean, env: NodeJS.ProcessEnv = process.env): (url: string) => Promise<void> {
-  const printed = (url: string, why: string) => {
-    line(`elicit: ${why}; open this address in your browser:`);
-    line(url);
-  };
+  const open = browserOpener({ noBrowser, env });
   return async (url) => {
-    if (noBrowser) return printed(url, "not opening a browser (--no-browser)");
-    const command = env.BROWSER?.split(":").find((c) => c.trim() !== "");
-    // Linux without a graphical session: xdg-open would find no browser, or start a text one in our terminal.
-    if (!command && process.platform === "linux" && !env.DISPLAY && !env.WAYLAND_DISPLAY)
-      return printed(url, "no display to open a browser on");
     try {
-      if (command) await runBrowser(command, url);
-      else await open(url);
-    } catch {
-      printed(url, "could not start a browser");
+      await open(url);
+    } catch (error) {
+      line(`elicit: ${error instanceof Error ? error.message : String(error)}; open this address in your browser:`);
+      line(url);
     }
   };
-}
-
-function runBrowser(command: string, url: string): Promise<void> {
-  const words = command.trim().split(/\s+/);
-  const args = words.slice(1).some((w) => w.includes("%s")) ? words.slice(1).map((w) => w.replaceAll("%s", url)) : [...words.slice(1), url];
-  return new Promise((resolve, reject) => {
-    // No shell: the URL is one argument, whatever it holds.
-    const child = spawn(words[0]!, args, { stdio: "ignore", detached: true });
-    child.once("error", reject);
-    child.once("spawn", () => {
-      child.unref();
-      resolve();
-    });
-  });
 }
 
 const inert = (text: string) => sanitizeText(text, { maxLength: 200, multiline: false });
@@ -134,6 +109,8 @@ const inert = (text: string) => sanitizeText(text, { maxLength: 200, multiline: 
  * opened here unless the UI did.
  */
 export function authorizeWith(auth: HostAuth, ui: ElicitationUI): (request: SignInRequest) => Promise<void> {
+  // At a terminal the UI says whether the browser opened; otherwise the address is printed when it did not.
+  const openAtTerminal = browserOpener({ noBrowser: auth.noBrowser });
   const openUrl = urlOpener(auth.noBrowser);
   return async (request) => {
     const analysis = analyzeUrl(request.url.href);
@@ -152,7 +129,7 @@ export function authorizeWith(auth: HostAuth, ui: ElicitationUI): (request: Sign
           : `Sign in to ${server}: it requires authorization. Its sign-in page is at ${at}, its authorization server.`;
     const context: UIContext = { server: { name: server, version: "" }, protocol: LATEST_REVISION, signal: request.signal };
     const answer = auth.interactive
-      ? await terminalUI({ output: process.stderr, openUrl }).url({ message, analysis }, context)
+      ? await terminalUI({ output: process.stderr, openUrl: openAtTerminal }).url({ message, analysis }, context)
       : await ui.url({ message, analysis }, context);
     if (answer !== "accept") {
       const why = request.reason === "expired" ? "the saved sign-in has expired and could not be renewed, and " : "";

@@ -6,7 +6,7 @@
 
 /** What each entry point (or feature) needs besides mcp-elicit's own dependencies. */
 export const OPTIONAL_PEERS = {
-  // `open` too, but only when a URL is opened (openInBrowser).
+  // `open` too, but only when a URL is opened without BROWSER (openInBrowser).
   "mcp-elicit/terminal": ["@inquirer/prompts", "@inquirer/core", "ora"],
   "mcp-elicit/openai": ["openai"],
   "mcp-elicit/oidc": ["oidc-provider"],
@@ -44,9 +44,11 @@ export async function loadWithPeers<T>(what: keyof typeof OPTIONAL_PEERS, load: 
   return load();
 }
 
-/** `open` (the system browser), imported when a page is first opened; a clear error when it is not installed. */
+/**
+ * Opens a URL in the person's browser (BROWSER, else the system's opener via `open`, imported then);
+ * rejects when nothing opened, saying why (see open-url.ts, imported here to keep the modules acyclic).
+ */
 export async function openInBrowser(url: string): Promise<void> {
-  if (missingPeers(["open"]).length > 0) throw new MissingPeerError("Opening the system browser", ["open"]);
-  const { default: open } = await import("open");
-  await open(url);
+  const { browserOpener } = await import("./open-url.js");
+  return browserOpener()(url);
 }

@@ -212,7 +212,7 @@ describe("elicit demo in a terminal, with no model configured", () => {
       const reference = /Booked! Reference (ELC-[0-9A-Z]{6})/.exec(booked)![1]!;
       assert.match(
         booked,
-        /for Ana Garcia \(seat: aisle, room: city view, travel insurance \$150\)\. Total charged \$3,150\. The confirmation goes to ana@example\.com/,
+        /for Ana Garcia \(seat: aisle, room: city view, travel insurance \$150\)\. Total to pay \$3,150 \(nothing is charged until pay_for_booking\)\. The confirmation goes to ana@example\.com/,
       );
       // Steps 4 and 5 (URL mode): the links to the server's payment page and to SkyMiles, declined at the consent (No is the default).
       const pay = await s.waitFor("? Open this link in your browser?", {

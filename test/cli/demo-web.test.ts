@@ -86,7 +86,10 @@ describe("elicit demo --web", { skip: needs("chromium") }, () => {
       assert.match(out, /chosen by the client's model \(typed-by-person\) from 44 options:\n1\. BCN-11: British Airways/);
       const reference = /Booked! Reference (ELC-[0-9A-Z]{6}): /.exec(out)?.[1];
       assert.ok(reference, out);
-      assert.match(out, /for Ana Garcia \(seat: aisle, room: city view, travel insurance \$150\)\. Total charged \$3,150\./);
+      assert.match(
+        out,
+        /for Ana Garcia \(seat: aisle, room: city view, travel insurance \$150\)\. Total to pay \$3,150 \(nothing is charged until pay_for_booking\)\./,
+      );
       assert.match(out, new RegExp(`Saved the itinerary for ${reference} to \\S*/itinerary-${reference}\\.md`));
       // The terminal said when each question waited in the browser.
       assert.match(elicit.stderr(), /^elicit: in the browser: a model request to review from mcp-elicit-travel$/m);

@@ -127,7 +127,7 @@ for (const revision of PROTOCOL_REVISIONS) {
         await withTravel(revision, kind, { answers: acceptBoth({ confirmBooking: true, seatPreference: "window", roomType: "sea view", travelInsurance: true }) }, async (s) => {
           const { result, reference } = await bookDemo(s);
           assert.match(reference, REFERENCE_PATTERN);
-          assert.match(textOf(result), new RegExp(`^Booked! Reference ${reference}: Barcelona flights June 15-22, beachfront hotel, for Ana García \\(seat: window, room: sea view, travel insurance \\$150\\)\\. Total charged \\$3,150\\.`));
+          assert.match(textOf(result), new RegExp(`^Booked! Reference ${reference}: Barcelona flights June 15-22, beachfront hotel, for Ana García \\(seat: window, room: sea view, travel insurance \\$150\\)\\. Total to pay \\$3,150 \\(nothing is charged until pay_for_booking\\)\\.`));
           assert.equal(result.structuredContent!.totalUsd, 3150);
 
           const [confirm, contact] = elicitationsOn(s.wire);
@@ -154,7 +154,7 @@ for (const revision of PROTOCOL_REVISIONS) {
       test("a chosen flightId is booked at its own price", async () => {
         await withTravel(revision, kind, { answers: acceptBoth({ confirmBooking: true }) }, async (s) => {
           const result = await s.call("book_trip", { ...TRIP, flightId: "BCN-07" });
-          assert.match(textOf(result), /Total charged \$2,710\./); // $890 + 7 × $260
+          assert.match(textOf(result), /Total to pay \$2,710 \(nothing is charged until pay_for_booking\)\./); // $890 + 7 × $260
           assert.match(elicitationsOn(s.wire)[0]!.requestedSchema.properties.confirmBooking.description, /^Confirm the booking \(Flights \+ Hotel = \$2,710\)$/);
           const missing = await s.call("book_trip", { ...TRIP, flightId: "BCN-99" });
           assert.equal(missing.isError, true);

@@ -130,7 +130,7 @@ export async function bookTrip(args: BookTripArgs, ctx: ElicitContext, store: Bo
   ].filter(Boolean);
   return say(
     `Booked! Reference ${booking.reference}: ${headline}, for ${booking.traveler.fullName}` +
-      `${extras.length ? ` (${extras.join(", ")})` : ""}. Total charged ${usd(booking.price.totalUsd)}. ` +
+      `${extras.length ? ` (${extras.join(", ")})` : ""}. Total to pay ${usd(booking.price.totalUsd)} (nothing is charged until pay_for_booking). ` +
       `The confirmation goes to ${booking.traveler.email}; save_itinerary writes the itinerary into your workspace.`,
     { booked: true, reference: booking.reference, totalUsd: booking.price.totalUsd, flightId: flight.id, hotel: hotel.name, nights },
   );

@@ -94,10 +94,19 @@ export class TerminalIO {
 /** Runs interactive flows one at a time: the terminal can only show one question. */
 export class Queue {
   private tail: Promise<unknown> = Promise.resolve();
+  private active = 0;
+
+  /** `onBusy(true)` when a flow is queued on an idle terminal, `onBusy(false)` when the last one ends. */
+  constructor(private readonly onBusy?: (busy: boolean) => void) {}
 
   run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.active++ === 0) this.onBusy?.(true);
     const result = this.tail.then(task);
     this.tail = result.catch(() => undefined);
+    const settle = () => {
+      if (--this.active === 0) this.onBusy?.(false);
+    };
+    result.then(settle, settle);
     return result;
   }
 }

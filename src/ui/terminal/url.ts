@@ -49,13 +49,9 @@ export async function runUrl(
     await openUrl(a.url);
     io.print(style.ok(`Opened in your browser: ${url}`));
   } catch (error) {
-    // The person consented: the address is on screen, they can still open it themselves.
-    io.print(
-      style.warning(
-        `Warning: could not open a browser (${inertLine(error instanceof Error ? error.message : error)}). Open this address yourself:`,
-      ),
-      `  ${url}`,
-    );
+    // The person consented: nothing opened, so they open it themselves; the wait that follows says how to go on.
+    const why = inertLine(error instanceof Error ? error.message : error);
+    io.print(style.warning(`No browser was opened (${why}). Open this address yourself:`), `  ${url}`);
   }
   return "accept";
 }

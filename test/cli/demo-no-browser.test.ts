@@ -1,0 +1,152 @@
+// `elicit demo` in a real pseudo-terminal on a machine where no browser opens: BROWSER names a program
+// that does not exist, no opener is on the PATH, or --no-browser is given. The payment link must not be
+// said to have opened: the screen says to open the address yourself, then what the demo waits for.
+// Ctrl-C during that wait ends the demo with a sentence, exit code 130, and no temporary folder left.
+import { after, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { BIN } from "../helpers/cli.js";
+import { KEY, NO_MODEL_ENV, SLOW_MS, startProgram, tempDirs, type ProgramSession } from "../helpers/pty.js";
+
+const tempDir = tempDirs("elicit-no-browser-");
+const TEST = { timeout: 150_000 };
+const STEP_4 = "── 4 of 6: pay on the server's secure payment page ──";
+
+/** The demo's folders: a failed test SIGKILLs the demo, which cannot remove its own then. */
+const made: string[] = [];
+after(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+/** The demo's own temporary folders (elicit-demo-…) in the system's temp folder. */
+const demoFolders = () => new Set(readdirSync(tmpdir()).filter((name) => name.startsWith("elicit-demo-")));
+
+function startDemo(args: string[], env: Record<string, string | undefined>): ProgramSession {
+  assert.ok(existsSync(BIN), `${BIN} is missing: run npm run build first`);
+  return startProgram(process.execPath, [BIN, "demo", ...args], { env: { ...NO_MODEL_ENV, ...env }, name: "demo" });
+}
+
+/** Steps 1 to 3 the shortest way (the model request denied, the forms' defaults), to the payment link's consent. */
+async function toPaymentLink(s: ProgramSession): Promise<string> {
+  const intro = await s.waitFor(/The itinerary will be saved into (\S+)\.$/m, { timeoutMs: SLOW_MS });
+  const root = /The itinerary will be saved into (\S+)\.$/m.exec(intro)![1]!;
+  made.push(root);
+  await s.waitFor("? Send this request to the model?", { timeoutMs: SLOW_MS });
+  s.press(KEY.down, KEY.down, KEY.down, KEY.enter); // Deny
+  await s.waitFor("? Answer this form?", { after: "── 3 of 6: book the trip ──", timeoutMs: SLOW_MS });
+  s.press(KEY.enter);
+  await s.waitFor("? Confirm booking *");
+  s.press(KEY.down, KEY.enter); // Yes
+  for (const label of ["? Seat preference", "? Room type", "? Travel insurance"]) {
+    await s.waitFor(label);
+    s.press(KEY.enter);
+  }
+  await s.waitFor("? Send these answers?");
+  s.press(KEY.enter);
+  await s.waitFor("? Answer this form?", { after: "Sent your answers", timeoutMs: SLOW_MS });
+  s.press(KEY.enter);
+  for (const [label, text] of [
+    ["? Full name *", "Ana Garcia"],
+    ["? Email *", "ana@example.com"],
+    ["? Phone *", "+34 600 123 456"],
+  ] as const) {
+    await s.waitFor(label);
+    s.type(text);
+    s.press(KEY.enter);
+  }
+  await s.waitFor("? Send these answers?", { after: "✔ Phone" });
+  s.press(KEY.enter);
+  const booked = await s.waitFor("? Open this link in your browser?", { after: STEP_4, timeoutMs: SLOW_MS });
+  assert.match(s.screen(), /Total to pay \$3,000 \(nothing is charged until pay_for_booking\)\./, "the booking does not claim a charge");
+  assert.doesNotMatch(s.screen(), /Total charged/);
+  assert.match(booked, /Pay \$3,000 for booking ELC-[0-9A-Z]{6}/);
+  return root;
+}
+
+/** The address on the line after "Open this address yourself:", as it is (a person copies it from there). */
+const addressLine = (address: string) =>
+  new RegExp(`Open this address yourself:\\n {2}${address.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`, "m");
+
+/** Consents to the payment link; returns the address shown, and the screen from the consent on. */
+async function acceptLink(s: ProgramSession): Promise<{ address: string; after: string }> {
+  const address = /^ {2}Address: (http:\/\/127\.0\.0\.1:\d+\/\S+)$/m.exec(s.screen().slice(s.screen().lastIndexOf(STEP_4)))![1]!;
+  s.type("y");
+  s.press(KEY.enter);
+  const after = await s.waitFor(/Open this address yourself:\n {2}\S+/, { after: "✔ Open this link in your browser? Yes" });
+  return { address, after };
+}
+
+/** The wait after the consent says what it waits for; Ctrl-C then ends the demo with a sentence and removes its folder. */
+async function ctrlCWhileWaiting(s: ProgramSession, root: string, address: string): Promise<void> {
+  const host = new URL(address).host;
+  await s.waitFor(`Waiting for you to finish the page at ${host}; then mcp-elicit-travel 1.0.0 (pay_for_booking) goes on (Ctrl-C stops)`, {
+    after: "Open this address yourself:",
+  });
+  assert.ok(existsSync(root), "the demo's folder is there while it runs");
+  s.press(KEY.ctrlC);
+  await s.waitFor(
+    `elicit demo: stopped (Ctrl-C) at step 4 of 6: pay on the server's secure payment page. The travel server is stopped; its temporary folder ${root} is removed.`,
+    { timeoutMs: SLOW_MS },
+  );
+  assert.equal(await s.exitCode(SLOW_MS), 130);
+  assert.ok(!existsSync(root), "no temporary folder left behind");
+  assert.doesNotMatch(s.screen().slice(s.screen().lastIndexOf("stopped (Ctrl-C)")), /^elicit: /m, "no error after the sentence");
+  assert.ok(s.cursorVisible(), "the cursor is visible again");
+}
+
+describe("elicit demo where no browser opens", () => {
+  test("BROWSER names a missing program and no opener is on the PATH: open the address yourself; Ctrl-C leaves nothing", TEST, async () => {
+    const before = demoFolders();
+    const s = startDemo([], { BROWSER: "/nonexistent/elicit-test-browser", PATH: tempDir(), DISPLAY: ":99" });
+    try {
+      const root = await toPaymentLink(s);
+      assert.ok(!before.has(root.slice(root.lastIndexOf("/") + 1)), "a folder of this run");
+      const { address, after } = await acceptLink(s);
+      assert.match(
+        after,
+        /^No browser was opened \(could not start the browser BROWSER names: "\/nonexistent\/elicit-test-browser" could not be started \(ENOENT\)\)\. Open this address yourself:$/m,
+      );
+      assert.match(after, addressLine(address), "the address, on a line of its own");
+      assert.doesNotMatch(s.screen(), /Opened in your browser/, "nothing claims a browser opened");
+      await ctrlCWhileWaiting(s, root, address);
+      assert.deepEqual(
+        [...demoFolders()].filter((f) => !before.has(f)),
+        [],
+        "no elicit-demo- folder of this run",
+      );
+    } finally {
+      s.close();
+    }
+  });
+
+  test("no BROWSER and no opener on the PATH: the system's opener fails, and the screen says so", TEST, async () => {
+    const s = startDemo([], { BROWSER: undefined, PATH: tempDir(), DISPLAY: ":99" });
+    try {
+      const root = await toPaymentLink(s);
+      const { address, after } = await acceptLink(s);
+      assert.match(after, /^No browser was opened \(the system's opener exited with code \d+\)\. Open this address yourself:$/m);
+      assert.match(after, addressLine(address));
+      assert.doesNotMatch(s.screen(), /Opened in your browser/);
+      await ctrlCWhileWaiting(s, root, address);
+    } finally {
+      s.close();
+    }
+  });
+
+  test(
+    "--no-browser: no opener is started (the missing BROWSER would show if one were), the address is printed to open yourself",
+    TEST,
+    async () => {
+      const s = startDemo(["--no-browser"], { BROWSER: "/nonexistent/elicit-test-browser", DISPLAY: ":99" });
+      try {
+        const root = await toPaymentLink(s);
+        const { address, after } = await acceptLink(s);
+        assert.match(after, /^No browser was opened \(not opening a browser \(--no-browser\)\)\. Open this address yourself:$/m);
+        assert.match(after, addressLine(address));
+        assert.doesNotMatch(s.screen(), /Opened in your browser|BROWSER names/);
+        await ctrlCWhileWaiting(s, root, address);
+      } finally {
+        s.close();
+      }
+    },
+  );
+});
