@@ -4,8 +4,13 @@
 // answers 502/503/504, the answers the person gave must not be lost: the same round is sent again,
 // byte for byte, until a server answers or the deadline passes. An exact resend is safe: the server's
 // ledger takes one set of answers per round and lets the same answers through again.
+// A streamed answer cut before the round's answer is continued by a resend's (resend-stream.ts).
 // Only rounds are resent: a first request carries no requestState, and sending it again could run a
 // tool's side effects twice.
+import { continuedStream } from "./resend-stream.js";
+import { ServerGoneError } from "./resend-error.js";
+
+export { ServerGoneError };
 
 /** What the SDK's Streamable HTTP transport takes as `fetch`. */
 export type FetchLike = (url: string | URL, init?: RequestInit) => Promise<Response>;
@@ -51,25 +56,11 @@ export interface RecoveredEvent {
 /** How long a round is sent again, by default: a server restart or a deployment takes less. */
 export const RESEND_DEADLINE_MS = 2 * 60_000;
 
-/** A round that could not be delivered again within the deadline: says which server, for how long and why. */
-export class ServerGoneError extends Error {
-  constructor(
-    readonly server: string,
-    readonly reason: string,
-    readonly attempts: number,
-    readonly elapsedMs: number,
-  ) {
-    super(
-      `The server at ${server} went away during the tool call and did not answer within ${Math.round(elapsedMs / 1000)} s ` +
-        `(${attempts} ${attempts === 1 ? "attempt" : "attempts"} to send the same answers again; last: ${reason}). ` +
-        `The tool call did not complete, and whether the server acted on these answers is not known.`,
-    );
-    this.name = "ServerGoneError";
-  }
-}
-
 /** Gateway answers that mean "no server behind me right now": nothing reached the MCP server. */
 const RESEND_STATUSES = new Set([502, 503, 504]);
+
+const isEventStream = (response: Response) =>
+  response.body !== null && (response.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase() === "text/event-stream";
 
 const REASONS: Record<string, string> = {
   ECONNREFUSED: "connection refused",
@@ -91,55 +82,61 @@ export function resendingFetch(options: ResendOptions = {}): FetchLike {
   const random = options.random ?? Math.random;
   return async (url, init) => {
     const send = options.fetch ?? globalThis.fetch;
-    if (!isRound(init)) return send(url, init);
+    const id = roundId(init);
+    if (id === undefined) return send(url, init);
     const server = serverOf(url);
     let started: number | undefined;
-    for (let attempt = 0; ; attempt++) {
-      let reason: string;
-      let retryAfterMs = 0;
-      try {
-        const response = await send(url, init);
-        if (!RESEND_STATUSES.has(response.status)) {
-          if (started !== undefined) options.onRecovered?.({ server, attempts: attempt, elapsedMs: Date.now() - started });
-          return response;
+    let attempt = 0;
+    /** Sends the round until something other than a gateway's 5xx answers; `failed`: why the last send failed. */
+    const deliver = async (failed?: { reason: string; retryAfterMs: number }): Promise<Response> => {
+      for (;;) {
+        if (failed) {
+          started ??= Date.now();
+          const elapsedMs = Date.now() - started;
+          const remaining = deadlineMs - elapsedMs;
+          if (remaining <= 0) throw new ServerGoneError(server, failed.reason, attempt, elapsedMs);
+          const ceiling = Math.min(maxDelayMs, initialDelayMs * 2 ** attempt);
+          // Half fixed, half random: clients cut off together do not all come back in the same instant.
+          const jittered = ceiling / 2 + (random() * ceiling) / 2;
+          const delayMs = Math.round(Math.min(remaining, Math.max(jittered, failed.retryAfterMs)));
+          options.onResend?.({ server, attempt: ++attempt, reason: failed.reason, delayMs, elapsedMs, deadlineMs });
+          await pause(delayMs, init?.signal ?? undefined);
         }
-        reason = `HTTP ${response.status}`;
-        retryAfterMs = retryAfterOf(response);
-        await response.body?.cancel().catch(() => {});
-      } catch (error) {
-        // The call was cancelled, or the failure is not the network's (a bad URL, a refused body): as it is.
-        if (init?.signal?.aborted || !isNetworkError(error)) throw error;
-        reason = networkReason(error);
+        try {
+          const response = await send(url, init);
+          if (!RESEND_STATUSES.has(response.status)) {
+            if (started !== undefined) options.onRecovered?.({ server, attempts: attempt, elapsedMs: Date.now() - started });
+            return response;
+          }
+          failed = { reason: `HTTP ${response.status}`, retryAfterMs: retryAfterOf(response) };
+          await response.body?.cancel().catch(() => {});
+        } catch (error) {
+          // The call was cancelled, or the failure is not the network's (a bad URL, a refused body): as it is.
+          if (init?.signal?.aborted || !isNetworkError(error)) throw error;
+          failed = { reason: networkReason(error), retryAfterMs: 0 };
+        }
       }
-      started ??= Date.now();
-      const elapsedMs = Date.now() - started;
-      const remaining = deadlineMs - elapsedMs;
-      if (remaining <= 0) throw new ServerGoneError(server, reason, attempt, elapsedMs);
-      const ceiling = Math.min(maxDelayMs, initialDelayMs * 2 ** attempt);
-      // Half fixed, half random: clients cut off together do not all come back in the same instant.
-      const jittered = ceiling / 2 + (random() * ceiling) / 2;
-      const delayMs = Math.round(Math.min(remaining, Math.max(jittered, retryAfterMs)));
-      options.onResend?.({ server, attempt: attempt + 1, reason, delayMs, elapsedMs, deadlineMs });
-      await pause(delayMs, init?.signal ?? undefined);
-    }
+    };
+    const response = await deliver();
+    // A streamed answer may be cut before the round's answer comes: the stream goes on with a resend's.
+    return isEventStream(response) ? continuedStream(response, id, (reason) => deliver({ reason, retryAfterMs: 0 })) : response;
   };
 }
 
-/** A 2026-07-28 retry round: one JSON-RPC request, POSTed as text, whose params echo a requestState. */
-function isRound(init: RequestInit | undefined): boolean {
-  if (init?.method?.toUpperCase() !== "POST" || typeof init.body !== "string" || !init.body.includes('"requestState"')) return false;
+/** A 2026-07-28 retry round (one JSON-RPC request, POSTed as text, whose params echo a requestState): its id. */
+function roundId(init: RequestInit | undefined): string | number | undefined {
+  if (init?.method?.toUpperCase() !== "POST" || typeof init.body !== "string" || !init.body.includes('"requestState"')) return undefined;
   try {
     const message = JSON.parse(init.body) as { method?: unknown; id?: unknown; params?: { requestState?: unknown } } | null;
-    return (
+    const round =
       typeof message === "object" &&
       message !== null &&
       !Array.isArray(message) &&
       typeof message.method === "string" &&
-      message.id !== undefined &&
-      typeof message.params?.requestState === "string"
-    );
+      typeof message.params?.requestState === "string";
+    return round && (typeof message.id === "string" || typeof message.id === "number") ? message.id : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
 

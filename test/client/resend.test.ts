@@ -19,7 +19,7 @@ import { deferred, within } from "../helpers/deferred.js";
 import { RecordingUI } from "../helpers/recording-ui.js";
 
 /** How the proxy treats one POST it forwards (or not); `round` says whether the body echoes a requestState. */
-type Fault = (body: string, round: boolean) => "pass" | "503" | "close-after-server" | "close";
+type Fault = (body: string, round: boolean) => "pass" | "503" | "close-after-server" | "close" | "cut-stream";
 
 let mcp: HttpServerHandle;
 let charges = 0;
@@ -28,6 +28,8 @@ let proxyUrl: URL;
 /** Every POST body that reached the proxy, in order. */
 let seen: string[] = [];
 let fault: Fault = () => "pass";
+/** Streamed answers the proxy cut after their first event. */
+let cuts = 0;
 
 before(async () => {
   const elicitation = createElicitation();
@@ -40,6 +42,24 @@ before(async () => {
         const charge = await ctx.step("charge", () => ++charges);
         return { content: [{ type: "text", text: `charged #${charge} for size ${answer.content.size}` }] };
       });
+      // The same, but it tells the client something first: its answer to the round is an event stream.
+      elicitation.registerTool(
+        server,
+        "order_noisy",
+        { description: "Order, saying so", inputSchema: z.object({}) },
+        async (_args, ctx) => {
+          const answer = await ctx.elicit("Which size?", form({ size: choice({ s: "Small", m: "Medium" }) }));
+          if (answer.action !== "accept") return { content: [{ type: "text", text: answer.action }] };
+          const token = ctx.mcpReq._meta?.progressToken;
+          if (token !== undefined)
+            await ctx.mcpReq.notify({
+              method: "notifications/progress",
+              params: { progressToken: token, progress: 1, message: "charging the card" },
+            });
+          const charge = await ctx.step("charge", () => ++charges);
+          return { content: [{ type: "text", text: `charged #${charge} for size ${answer.content.size}` }] };
+        },
+      );
       return server;
     },
     { host: "127.0.0.1", port: 0 },
@@ -67,6 +87,19 @@ async function forward(req: IncomingMessage, res: ServerResponse): Promise<void>
     // The server answered, and the connection to the client closes before the answer gets there.
     if (how === "close-after-server") return void reply.resume().on("end", () => req.socket.destroy());
     res.writeHead(reply.statusCode!, reply.headers);
+    if (how === "cut-stream" && String(reply.headers["content-type"]).startsWith("text/event-stream")) {
+      // The first event gets through, then the connection breaks (the rest is never sent).
+      let head = "";
+      const onData = (chunk: Buffer) => {
+        head += chunk;
+        const end = head.indexOf("\n\n");
+        if (end < 0) return;
+        reply.off("data", onData);
+        cuts++;
+        res.write(head.slice(0, end + 2), () => req.socket.destroy());
+      };
+      return void reply.on("data", onData);
+    }
     reply.pipe(res);
   });
   upstream.on("error", () => req.socket.destroy());
@@ -90,7 +123,8 @@ async function connect(options: Partial<ResendOptions> = {}) {
     ...options,
   });
   await client.connect(new StreamableHTTPClientTransport(proxyUrl, { fetch }));
-  const order = async () => (await handle.callTool({ name: "order", arguments: {} }, { timeout: 30_000 })) as CallToolResult;
+  const order = async (name = "order", onprogress?: () => void) =>
+    (await handle.callTool({ name, arguments: {} }, { timeout: 30_000, ...(onprogress ? { onprogress } : {}) })) as CallToolResult;
   return { client, handle, ui, events, order, firstResend: first.promise };
 }
 
@@ -133,6 +167,30 @@ describe("2026-07-28 rounds sent again when the server goes away", () => {
       await client.close();
     }
   });
+
+  test(
+    "a streamed answer cut after its first event: the round is sent again and the stream goes on, one charge",
+    { timeout: 60_000 },
+    async () => {
+      seen = [];
+      const before = charges;
+      const cutsBefore = cuts;
+      let failed = 0;
+      fault = (_body, round) => (round && failed++ === 0 ? "cut-stream" : "pass");
+      const { client, events, order } = await connect();
+      try {
+        let progress = 0;
+        assert.match(text(await order("order_noisy", () => progress++)), /^charged #\d+ for size m$/);
+        assert.equal(cuts - cutsBefore, 1, "the answer was a stream, and it was cut");
+        assert.ok(progress >= 1, "the event before the cut reached the client");
+        assert.equal(charges - before, 1);
+        assert.equal(events.length, 1);
+        assert.match(events[0]!.reason, /before the answer/);
+      } finally {
+        await client.close();
+      }
+    },
+  );
 
   test("a server gone for good: the call ends at the deadline, saying why", { timeout: 60_000 }, async () => {
     seen = [];
