@@ -161,7 +161,7 @@ async function killedUnderTheRetry(store: string, report: (line: string) => void
     const submittedAt = Date.now();
     const paid = await within(paying, STEP_MS, "pay_for_booking's result");
     report(
-      `restarted ${submittedAt - killedAt} ms after the kill; answered ${Date.now() - submittedAt} ms after the page; ${person.notices.join(" / ")}`,
+      `page done ${submittedAt - killedAt} ms after the kill (restart included); the call answered ${Date.now() - submittedAt} ms later; ${person.notices.join(" / ")}`,
     );
     assert.match(
       (paid.content[0] as { text: string }).text,
