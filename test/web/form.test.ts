@@ -236,7 +236,7 @@ describe("<mcp-elicit-form>", { skip: needs("chromium") }, () => {
     await page.close();
   });
 
-  test("a host's own form: its title, its Send label, and no Decline", async () => {
+  test("a host's own form: its title, no Decline, and one click on its Send label checks and sends (no review)", async () => {
     const { page, errors } = await bench.open();
     const schema = { type: "object", properties: { city: { type: "string", title: "City" } }, required: ["city"] };
     await mount(page, "mcp-elicit-form", {
@@ -249,9 +249,15 @@ describe("<mcp-elicit-form>", { skip: needs("chromium") }, () => {
     });
     assert.equal(await page.getByRole("heading", { name: "Arguments for search_flights" }).count(), 1);
     assert.equal(await page.getByRole("button", { name: "Decline" }).count(), 0);
-    await page.getByLabel("City").fill("Paris");
-    await page.getByRole("button", { name: "Submit" }).click();
+    assert.equal(await page.getByRole("button", { name: "Submit" }).count(), 0, "the one button says what it does");
+    // Still checked first: an empty required field is refused in place, nothing sent.
     await page.getByRole("button", { name: "Call search_flights" }).click();
+    assert.equal(await page.getByLabel("City").getAttribute("aria-invalid"), "true");
+    assert.deepEqual(await answers(page), []);
+    await page.getByLabel("City").fill("Paris");
+    await page.getByRole("button", { name: "Call search_flights" }).click();
+    assert.equal(await page.getByRole("heading", { name: "Review your answers" }).count(), 0);
+    assert.equal(await page.getByRole("status").innerText(), "Sent.");
     assert.deepEqual(
       (await answers(page)).map((a) => a.detail),
       [{ action: "accept", content: { city: "Paris" } }],

@@ -115,6 +115,9 @@ export class McpElicitForm extends LitElement implements McpElicitFormElement {
       return;
     }
     this._errors = this.fields.map(() => undefined);
+    // A form of the host's own (a menu, a tool's arguments) is one step: its button says what it does
+    // ("Go", "Call search_flights"), so a review would only ask for the same click twice.
+    if (this.request?.own !== undefined) return this.finish({ action: "accept", content: verdict.content });
     this._phase = "review";
     await this.updateComplete;
     this.renderRoot.querySelector<HTMLElement>("h2")?.focus();
@@ -200,7 +203,8 @@ export class McpElicitForm extends LitElement implements McpElicitFormElement {
         }),
       )}
       <div class="actions" part="actions">
-        <button type="submit" class="primary" part="button primary submit">Submit</button>${decline}${cancel}
+        <button type="submit" class="primary" part="button primary submit">${own ? inertLine(own.submitLabel) || "Send" : "Submit"}</button
+        >${decline}${cancel}
       </div>
     </form>`;
   }
@@ -215,10 +219,10 @@ export class McpElicitForm extends LitElement implements McpElicitFormElement {
       : nothing;
   }
 
+  /** The review of a server's form (a form of the host's own has none: see submit). */
   private renderReview(heading: string, cancel: TemplateResult): TemplateResult {
-    const own = this.request?.own;
     return html`<h2 part="heading" tabindex="-1">Review your answers</h2>
-      <p class="muted">${heading}. Nothing is sent until you press ${inertLine(own?.submitLabel) || "Send"}.</p>
+      <p class="muted">${heading}. Nothing is sent until you press Send.</p>
       ${
         this.fields.length
           ? html`<dl part="review">
@@ -231,9 +235,7 @@ export class McpElicitForm extends LitElement implements McpElicitFormElement {
           : html`<p>(This form has no fields.)</p>`
       }
       <div class="actions" part="actions">
-        <button type="button" class="primary" part="button primary send" @click=${this.send}>
-          ${inertLine(own?.submitLabel) || "Send"}
-        </button>
+        <button type="button" class="primary" part="button primary send" @click=${this.send}>Send</button>
         <button type="button" part="button edit" @click=${this.edit}>Edit</button>${cancel}
       </div>`;
   }

@@ -11,7 +11,10 @@ export interface FormElementRequest {
   /** The form's JSON schema, as the server sent it. */
   requestedSchema: object;
   server: { name: string; version?: string };
-  /** A form of the host's own (e.g. a tool's arguments): headed by `title`, with no Decline; `submitLabel` names Send. */
+  /**
+   * A form of the host's own (a menu, a tool's arguments): headed by `title`, with no Decline and no review
+   * step: its one button, labelled `submitLabel` (default "Send"), checks and sends.
+   */
   own?: { title: string; submitLabel?: string };
   /**
    * The server's own secure page (URL mode's hosted form), where a card number or a password belongs: the
