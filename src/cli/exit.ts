@@ -3,6 +3,7 @@ import { ProtocolError } from "@modelcontextprotocol/client";
 import { ProviderError } from "../client/providers/provider.js";
 import { sanitizeText } from "../common/sanitize.js";
 import { UrlElicitationEndedError } from "../client/url-flow.js";
+import { ServerGoneError } from "../client/resend-error.js";
 import { AnswersFileError } from "../ui/answers-file.js";
 import { stopping } from "./interrupt.js";
 
@@ -40,6 +41,14 @@ export function reportFailure(error: unknown): number {
   if (error instanceof UrlElicitationEndedError) {
     say(error.message);
     return EXIT.toolError;
+  }
+  // The server went away under a round and did not come back: not a refusal by the server.
+  if (
+    error instanceof ServerGoneError ||
+    (error instanceof ProtocolError && (error.data as { reason?: unknown })?.reason === "server-gone")
+  ) {
+    say(error.message);
+    return EXIT.usage;
   }
   if (error instanceof ProtocolError) {
     // The server answered the call with a JSON-RPC error: machine-readable on stdout, readable on stderr.

@@ -4,7 +4,8 @@
 // Instead the stream the transport reads goes on: complete events pass through as they come (a partial
 // one of the dead stream is dropped), and once the stream ends or breaks without the answer to the
 // round, the round is sent again and the new answer (a stream, or one JSON message as one event)
-// continues it. What cannot be delivered ends as a JSON-RPC error for the round, with the reason.
+// continues it. What cannot be delivered ends as a JSON-RPC error for the round, with the reason
+// (`data.reason: "server-gone"` when the deadline passed: the transport reads only the stream by then).
 import { ServerGoneError } from "./resend-error.js";
 
 type RequestId = string | number;
@@ -28,7 +29,8 @@ export function continuedStream(first: Response, id: RequestId, again: (reason: 
         controller.error(error);
         return false;
       }
-      controller.enqueue(encoder.encode(eventOf(errorFor(id, error.message))));
+      const data = { reason: "server-gone", server: error.server, attempts: error.attempts, elapsedMs: error.elapsedMs };
+      controller.enqueue(encoder.encode(eventOf(errorFor(id, error.message, data))));
       controller.close();
       return false;
     }
@@ -103,6 +105,8 @@ function answerIn(text: string, id: RequestId): string | undefined {
   }
 }
 
-const errorFor = (id: RequestId, message: string) => JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32603, message } });
+/** The round's answer when there is none from the server: an error the client makes, marked by `data.reason`. */
+const errorFor = (id: RequestId, message: string, data?: Record<string, unknown>) =>
+  JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32603, message, ...(data ? { data } : {}) } });
 
 const eventOf = (data: string) => `event: message\ndata: ${data}\n\n`;

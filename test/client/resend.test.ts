@@ -7,7 +7,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { Client, StreamableHTTPClientTransport, type CallToolResult } from "@modelcontextprotocol/client";
+import { Client, ProtocolError, StreamableHTTPClientTransport, type CallToolResult } from "@modelcontextprotocol/client";
 import { McpServer } from "@modelcontextprotocol/server";
 import * as z from "zod";
 import { attachElicitation } from "../../src/client/attach.js";
@@ -220,6 +220,32 @@ describe("2026-07-28 rounds sent again when the server goes away", () => {
       await client.close();
     }
   });
+
+  test(
+    "a streamed answer cut, then the server gone for good: the call ends at the deadline with the reason, not at its timeout",
+    { timeout: 60_000 },
+    async () => {
+      seen = [];
+      let rounds = 0;
+      fault = (_body, round) => (!round ? "pass" : rounds++ === 0 ? "cut-stream" : "close");
+      const { client, order } = await connect({ deadlineMs: 1000 });
+      const started = Date.now();
+      try {
+        await assert.rejects(
+          order("order_noisy", () => {}),
+          (error: unknown) => {
+            assert.ok(error instanceof ProtocolError, String(error));
+            assert.match(error.message, new RegExp(`The server at ${proxyUrl.host} went away during the tool call`));
+            assert.equal((error.data as { reason?: unknown }).reason, "server-gone");
+            return true;
+          },
+        );
+        assert.ok(Date.now() - started < 15_000, `ended after ${Date.now() - started} ms`);
+      } finally {
+        await client.close();
+      }
+    },
+  );
 
   test("a first request is never sent twice: a 503 on it ends the call", { timeout: 60_000 }, async () => {
     seen = [];
