@@ -27,6 +27,9 @@ import { wrapClientHandlers } from "../common/sdk-internals.js";
 import { callToolWithUrlFlows, PendingUrlElicitations, UrlElicitationEndedError } from "./url-flow.js";
 import { analyzeUrl, hostForDisplay, type UrlAnalysis } from "./url-safety.js";
 import { KeptUrlConsents } from "./kept-consents.js";
+import { CALL_CEILING_MS, CALL_TIMEOUT_MS, CallClock, pausingUI, personAskedOn, SDK_TIMER_OUT_OF_REACH } from "./request-clock.js";
+
+export { CALL_CEILING_MS, CALL_TIMEOUT_MS } from "./request-clock.js";
 
 export type ElicitationMode = "form" | "url";
 
@@ -42,10 +45,13 @@ export interface AttachOptions {
   policy?: ElicitationPolicy;
   /** Modes to declare (default both). A request for an undeclared mode is answered -32602. */
   modes?: ElicitationMode[];
+  /**
+   * The tool-call clock's defaults (a call's own `timeout` and `maxTotalTimeout` win): `timeoutMs`, the
+   * silence allowed, stopped while the person is asked and started over by progress (CALL_TIMEOUT_MS);
+   * `ceilingMs`, the whole call, the person's time included (CALL_CEILING_MS).
+   */
+  requestClock?: { timeoutMs?: number; ceilingMs?: number };
 }
-
-/** How long `ElicitationHandle.callTool` waits by default: a person answers within the call on 2025 eras. */
-export const CALL_TIMEOUT_MS = 30 * 60_000;
 
 const invalidParams = (message: string) => new ProtocolError(ProtocolErrorCode.InvalidParams, message);
 
@@ -68,8 +74,10 @@ export interface ElicitationHandle extends Attached {
    * set. Rejects with UrlElicitationEndedError when the person declines or cancels, a URL is refused, or the
    * server asks again for a URL that already completed.
    *
-   * Without `options.timeout` the call may take CALL_TIMEOUT_MS (30 minutes), not the SDK's 60 s: on
-   * 2025-era connections the tools/call stays open while the person answers the server's questions.
+   * Its clock is aware of the person: `options.timeout` (default CALL_TIMEOUT_MS, 30 minutes, not the
+   * SDK's 60 s) is the silence allowed, stopped while a form, a URL step or a sampling review is in front
+   * of the person and started over by each progress notification (unless `resetTimeoutOnProgress` is
+   * false); `options.maxTotalTimeout` (default CALL_CEILING_MS, 24 hours) bounds the whole call.
    */
   callTool(params: Parameters<Client["callTool"]>[0], options?: Parameters<Client["callTool"]>[1]): Promise<CallToolResult>;
   /** URL flows the person consented to that have not completed; completions for other ids are ignored. */
@@ -83,6 +91,9 @@ export function attachElicitation(client: Client, options: AttachOptions): Elici
   const limiter = new RateLimiter(policy.rateLimit);
   const pending = new PendingUrlElicitations();
   const kept = new KeptUrlConsents();
+  // What the UI shows the person stops the clocks of this client's calls (see request-clock.ts).
+  const person = personAskedOn(client);
+  const ui = pausingUI(options.ui, person, ["form", "url", "waitForUrl"]);
   client.registerCapabilities({ elicitation: Object.fromEntries([...modes].map((m) => [m, {}])) });
   // Only flows the person consented to are tracked; the spec says to ignore any other id.
   if (modes.has("url"))
@@ -155,7 +166,7 @@ export function attachElicitation(client: Client, options: AttachOptions): Elici
     }
     const warnings = sensitive.map((f) => sensitiveWarning(f.label, f.sensitive!));
     const formRequest: FormRequest = { message, fields, schema, warnings };
-    const answer = rendererAnswer(await options.ui.form(formRequest, context), context);
+    const answer = rendererAnswer(await ui.form(formRequest, context), context);
     if (answer.action !== "accept") return { action: answer.action };
     // Fields left unanswered take the schema's defaults, whatever the UI (a terminal prefills them, a
     // script or a web form may not): the spec's defaults are what the person accepted by not changing them.
@@ -205,7 +216,7 @@ export function attachElicitation(client: Client, options: AttachOptions): Elici
     const request = { message, analysis, ...(elicitationId ? { elicitationId } : {}) };
     if (keep && kept.has(analysis.url, client.transport)) return askedAgain(request, context);
     if (!limiter.take()) return "over-limit";
-    const action = await options.ui.url(request, context);
+    const action = await ui.url(request, context);
     if (action === "accept" && elicitationId) void pending.track(elicitationId);
     if (action === "accept" && keep) kept.keep(analysis.url, client.transport);
     return action;
@@ -250,8 +261,8 @@ export function attachElicitation(client: Client, options: AttachOptions): Elici
     const completed = pending.track(elicitation.elicitationId);
     const host = hostOf(analyzeUrl(elicitation.url));
     const outcome = options.ui.waitForUrl
-      ? await options.ui.waitForUrl({ message, host, completed }, context)
-      : await untilCompleted(completed, signal, waitMs);
+      ? await ui.waitForUrl!({ message, host, completed }, context)
+      : await person.during(() => untilCompleted(completed, signal, waitMs));
     if (outcome === "cancel") {
       pending.forget(elicitation.elicitationId);
       const withdrawn = signal.aborted
@@ -276,17 +287,34 @@ export function attachElicitation(client: Client, options: AttachOptions): Elici
   const ownCallTool = Object.hasOwn(client, "callTool") ? client.callTool : undefined;
   const sdkCallTool = client.callTool.bind(client);
   const callTool: ElicitationHandle["callTool"] = (params, callOptions) =>
-    dropped.race((signal) => {
-      const any = callOptions?.signal ? AbortSignal.any([callOptions.signal, signal]) : signal;
-      // The call is the scope of the consents given during it (2026-07-28's rounds all belong to it).
-      return kept.during(() =>
-        callToolWithUrlFlows(
-          sdkCallTool,
-          params,
-          { ...callOptions, signal: any, timeout: callOptions?.timeout ?? CALL_TIMEOUT_MS },
-          urlStep,
-        ),
-      );
+    dropped.race(async (signal) => {
+      const timeoutMs = callOptions?.timeout ?? options.requestClock?.timeoutMs ?? CALL_TIMEOUT_MS;
+      const clock = new CallClock(person, {
+        timeoutMs,
+        ceilingMs: callOptions?.maxTotalTimeout ?? options.requestClock?.ceilingMs ?? CALL_CEILING_MS,
+        resetOnProgress: callOptions?.resetTimeoutOnProgress ?? true,
+      });
+      const any = AbortSignal.any([signal, clock.signal, ...(callOptions?.signal ? [callOptions.signal] : [])]);
+      // The SDK's timers are set out of reach: the clock ends the call through the signal. Progress
+      // needs a token on the request, which an onprogress callback gives it.
+      const { maxTotalTimeout: _total, resetTimeoutOnProgress: _reset, ...rest } = callOptions ?? {};
+      const sdkOptions = {
+        ...rest,
+        signal: any,
+        timeout: SDK_TIMER_OUT_OF_REACH,
+        onprogress: (progress: Parameters<NonNullable<NonNullable<typeof callOptions>["onprogress"]>>[0]) => {
+          clock.progress();
+          callOptions?.onprogress?.(progress);
+        },
+      };
+      try {
+        // The call is the scope of the consents given during it (2026-07-28's rounds all belong to it).
+        return await kept.during(() =>
+          callToolWithUrlFlows(sdkCallTool, params, sdkOptions, (elicitation, stepSignal) => urlStep(elicitation, stepSignal, timeoutMs)),
+        );
+      } finally {
+        clock.dispose();
+      }
     });
   // A host that calls client.callTool (not the handle's) would silently lose the -32042 flow and the
   // long wait: the client's own callTool goes through them too.

@@ -3,6 +3,7 @@
 // so a host that renders its own way loads none of @inquirer/*, ora, open, openai or yaml.
 export {
   attachElicitation,
+  CALL_CEILING_MS,
   CALL_TIMEOUT_MS,
   type AttachOptions,
   type ElicitationHandle,

@@ -9,6 +9,7 @@ import { answerView, applyEdit, requestView, typedAnswer } from "./sampling-view
 import { uiContextFor } from "./context.js";
 import type { SamplingUI, UIContext } from "./ui.js";
 import type { Attached } from "./attached.js";
+import { pausingUI, personAskedOn } from "./request-clock.js";
 
 export interface SamplingOptions {
   /** Where the person reviews requests and answers. */
@@ -30,7 +31,9 @@ export const TYPED_BY_PERSON = "typed-by-person";
 export type SamplingHandle = Attached;
 
 export function attachSampling(client: Client, options: SamplingOptions): SamplingHandle {
-  const { ui, provider } = options;
+  const { provider } = options;
+  // The reviews stop the clocks of this client's tool calls: the person's time is not the server's silence.
+  const ui = pausingUI(options.ui, personAskedOn(client), ["reviewRequest", "reviewAnswer"]);
   const limiter = new RateLimiter(options.rateLimit);
   // Tool use needs a model; a person typing an answer cannot return tool calls.
   client.registerCapabilities({ sampling: provider ? { tools: {} } : {} });

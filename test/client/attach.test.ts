@@ -9,6 +9,7 @@ import type { Client } from "@modelcontextprotocol/client";
 import { inputRequired, McpServer, type ServerContext } from "@modelcontextprotocol/server";
 import * as z from "zod";
 import { attachElicitation, CALL_TIMEOUT_MS, type AttachOptions } from "../../src/client/attach.js";
+import { SDK_TIMER_OUT_OF_REACH } from "../../src/client/request-clock.js";
 import { MAX_LONG_TEXT_LENGTH } from "../../src/common/sanitize.js";
 import type { FormAnswer } from "../../src/client/ui.js";
 import type { ProtocolRevision } from "../../src/schema/types.js";
@@ -747,20 +748,26 @@ describe("attachElicitation on 2026-07-28 (input_required, auto-fulfilled throug
 
 describe("ElicitationHandle.callTool", () => {
   // On 2025 eras the tools/call stays open while the person answers: the SDK's 60 s default would end it.
-  test("waits 30 minutes by default, or what the caller says", async () => {
+  // The SDK's timer is set out of reach and the person-aware clock ends the call (test/client/request-clock.test.ts).
+  test("the SDK's own timer is out of reach, and progress is asked for, whatever the caller says", async () => {
     const client = clientFor("2025-11-25");
-    const timeouts: unknown[] = [];
+    const seen: Array<{ timeout?: number; onprogress?: unknown; maxTotalTimeout?: number }> = [];
     // The SDK's callTool, stubbed before attaching (attachElicitation routes client.callTool through the handle).
-    client.callTool = (async (_params: unknown, options?: { timeout?: number }) => {
-      timeouts.push(options?.timeout);
+    client.callTool = (async (_params: unknown, options?: (typeof seen)[number]) => {
+      seen.push(options ?? {});
       return { content: [] };
     }) as Client["callTool"];
     const handle = attachElicitation(client, { ui: new RecordingUI() });
     await handle.callTool({ name: "t", arguments: {} });
-    await handle.callTool({ name: "t", arguments: {} }, { timeout: 5000 });
-    await handle.callTool({ name: "t", arguments: {} }, { timeout: undefined });
+    await handle.callTool({ name: "t", arguments: {} }, { timeout: 5000, maxTotalTimeout: 9000 });
     await client.callTool({ name: "t", arguments: {} });
-    assert.deepEqual(timeouts, [CALL_TIMEOUT_MS, 5000, CALL_TIMEOUT_MS, CALL_TIMEOUT_MS], "client.callTool waits as long as the handle's");
+    assert.equal(CALL_TIMEOUT_MS, 30 * 60_000);
+    assert.deepEqual(
+      seen.map((o) => o.timeout),
+      [SDK_TIMER_OUT_OF_REACH, SDK_TIMER_OUT_OF_REACH, SDK_TIMER_OUT_OF_REACH],
+      "client.callTool goes through the same clock",
+    );
+    assert.ok(seen.every((o) => typeof o.onprogress === "function" && o.maxTotalTimeout === undefined));
   });
 });
 
