@@ -6,7 +6,7 @@
 
 /** What each entry point (or feature) needs besides mcp-elicit's own dependencies. */
 export const OPTIONAL_PEERS = {
-  // `open` too, but only when a URL is opened without BROWSER (openInBrowser).
+  // `open` too, but only when a URL is opened without BROWSER (browserOpener, open-url.ts).
   "mcp-elicit/terminal": ["@inquirer/prompts", "@inquirer/core", "ora"],
   "mcp-elicit/openai": ["openai"],
   "mcp-elicit/oidc": ["oidc-provider"],
@@ -42,13 +42,4 @@ export async function loadWithPeers<T>(what: keyof typeof OPTIONAL_PEERS, load: 
   const missing = missingPeers(OPTIONAL_PEERS[what]);
   if (missing.length > 0) throw new MissingPeerError(what, missing, hint);
   return load();
-}
-
-/**
- * Opens a URL in the person's browser (BROWSER, else the system's opener via `open`, imported then);
- * rejects when nothing opened, saying why (see open-url.ts, imported here to keep the modules acyclic).
- */
-export async function openInBrowser(url: string): Promise<void> {
-  const { browserOpener } = await import("./open-url.js");
-  return browserOpener()(url);
 }

@@ -4,7 +4,7 @@
 import { excerpt } from "./excerpt.js";
 import type { Field, FieldOption } from "./fields.js";
 import { FORMAT_HINTS, formatCheck } from "./formats.js";
-import type { ValidationRule } from "./validate.js";
+import type { ValidationRule } from "./validation-result.js";
 
 /** A broken rule and the sentence for a person; shared between calls, so never mutated. */
 export interface Problem {

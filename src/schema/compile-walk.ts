@@ -9,7 +9,7 @@
 import type { FieldCheck, Problem } from "./compile-field.js";
 import { setOwn } from "./own.js";
 import type { FormContent } from "./types.js";
-import type { FieldError, ValidationResult } from "./validate.js";
+import type { FieldError, ValidationResult } from "./validation-result.js";
 
 export interface CompiledField {
   name: string;

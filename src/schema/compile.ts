@@ -9,7 +9,7 @@ import { formatCheck } from "./formats.js";
 import type { Infer } from "./infer.js";
 import { toRequestedSchema, type SchemaInput } from "./normalize.js";
 import type { FormContent, StringFormat } from "./types.js";
-import type { ValidationResult } from "./validate.js";
+import type { ValidationResult } from "./validation-result.js";
 
 /** validateContent for one form, with the schema already compiled. */
 export type CompiledValidator<T = FormContent> = (content: unknown) => ValidationResult<T>;

@@ -9,7 +9,7 @@ import type { Infer } from "./infer.js";
 import { toRequestedSchema, type SchemaInput } from "./normalize.js";
 import type { ProtocolRevision, RequestedSchema } from "./types.js";
 import { getOwn, setOwn } from "./own.js";
-import type { ValidationResult } from "./validate.js";
+import type { ValidationResult } from "./validation-result.js";
 
 export interface CompiledForm<S extends SchemaInput = SchemaInput> {
   /** The form as a requested schema (zod converted once). */

@@ -4,35 +4,10 @@
 import { compileValidator } from "./compile.js";
 import type { Infer } from "./infer.js";
 import type { SchemaInput } from "./normalize.js";
+import type { ValidationResult } from "./validation-result.js";
 
 export { compileValidator, type CompiledValidator } from "./compile.js";
-
-/** The rule a value broke. */
-export type ValidationRule =
-  | "object"
-  | "required"
-  | "type"
-  | "format"
-  | "pattern"
-  | "minLength"
-  | "maxLength"
-  | "minimum"
-  | "maximum"
-  | "option"
-  | "minItems"
-  | "maxItems"
-  /** A rule of the tool's own (ctx.elicit's `validate` hook), not of the schema. */
-  | "custom";
-
-export interface FieldError {
-  /** The field's name ("" when the answer as a whole is not an object). */
-  field: string;
-  rule: ValidationRule;
-  /** One sentence for a person, naming the field by its label. */
-  message: string;
-}
-
-export type ValidationResult<T> = { ok: true; value: T } | { ok: false; errors: FieldError[] };
+export type { FieldError, ValidationResult, ValidationRule } from "./validation-result.js";
 
 /**
  * Validates an answer's `content` against its form. On success `value` holds the schema's

@@ -4,7 +4,7 @@
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import type { ElicitationUI, FormAnswer, FormRequest, SamplingUI, UIContext } from "../../../client/ui.js";
-import { openInBrowser } from "../../../common/optional-peers.js";
+import { browserOpener } from "../../../common/open-url.js";
 import { MAX_MESSAGE_LENGTH, sanitizeText } from "../../../common/sanitize.js";
 import { capConnections, pageServerLimits, pageServerOptions, type PageServerLimits } from "../../../common/http-limits.js";
 import type { PageServer } from "../page/protocol.js";
@@ -109,7 +109,7 @@ export async function webUI(options: WebUIOptions = {}): Promise<WebUI> {
 
   const opener = options.open ?? true;
   if (opener !== false) {
-    const go = opener === true ? openInBrowser : opener;
+    const go = opener === true ? browserOpener() : opener;
     go(pageUrl).catch((error: unknown) => {
       // The reason, never the address: it carries the secret, and logs are read by others.
       const reason = (error instanceof Error ? error.message : String(error)).split(secret).join("…");
