@@ -59,17 +59,28 @@ export class Activity {
   }
 }
 
+/** Ids of the server's requests as its client sees them (a fleet's adopted session: see fleet/request-ids.ts). */
+export interface RequestIdMap {
+  outbound(message: Message): Message;
+  /** Undefined: an answer the server must not get. */
+  inbound(message: Message): Message | undefined;
+  unsent(message: Message): void;
+}
+
 export class TrackedTransport extends NodeStreamableHTTPServerTransport {
   readonly activity = new Activity();
+  /** Set on a session a fleet member adopted. */
+  requestIds?: RequestIdMap;
 
   override async send(message: JSONRPCMessage, options?: Parameters<NodeStreamableHTTPServerTransport["send"]>[1]): Promise<void> {
-    const m = message as Message;
+    const m = this.requestIds ? this.requestIds.outbound(message as Message) : (message as Message);
     this.activity.outbound(m);
     try {
-      await super.send(message, options);
+      await super.send(m as JSONRPCMessage, options);
     } catch (error) {
       // A request that never left cannot be answered.
       if (isRequest(m)) this.activity.toClient.delete(m.id as RequestId);
+      this.requestIds?.unsent(m);
       throw error;
     }
   }

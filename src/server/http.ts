@@ -9,11 +9,12 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createMcpHandler, isJsonContentType, type McpServer } from "@modelcontextprotocol/server";
+import { createMcpHandler, isJsonContentType, type JSONRPCMessage, type McpServer } from "@modelcontextprotocol/server";
 import { localhostHostValidation, toNodeHandler } from "@modelcontextprotocol/node";
 import { createAuthGate, ownerOf, prepareAuth, type AuthGate, type RequestWithAuth } from "./auth/gate.js";
 import { inRequestScope } from "./fleet/events.js";
 import { forward, FORWARDED } from "./fleet/forward.js";
+import { AdoptedRequestIds } from "./fleet/request-ids.js";
 import { FleetSessions } from "./fleet/sessions.js";
 import { readBody } from "./http-body.js";
 import { resolveOptions, type HttpServerHandle, type ServeHttpOptions, type ServerFactory } from "./http-options.js";
@@ -31,6 +32,9 @@ function sendJsonError(res: ServerResponse, status: number, code: number, messag
 }
 
 const NOT_FOUND = "Session not found: it expired or was closed; start a new session with initialize (without Mcp-Session-Id)";
+/** An answer on an adopted session to a request its dead member sent (its question is asked again under a new id). */
+const LATE_ANSWER =
+  "Dropped an answer to a request this instance did not send: it was sent by the instance that held the session before it stopped, and any question still needed was asked again under a new id";
 /** Records of sessions that never expire (sessionIdleMs Infinity) are still dropped after a week unused. */
 const MAX_RECORD_TTL_MS = 7 * 24 * 60 * 60_000;
 
@@ -97,9 +101,12 @@ export async function serveHttp(factory: ServerFactory, options: ServeHttpOption
     // Wrap the handlers connect installed (public setters): see every message that arrives, and
     // forget the session however its transport closes.
     const onmessage = transport.onmessage;
+    if (adoptedId !== undefined) transport.requestIds = new AdoptedRequestIds();
     transport.onmessage = (message, extra) => {
-      transport.activity.inbound(message as Message);
-      onmessage?.(message, extra);
+      const m = transport.requestIds ? transport.requestIds.inbound(message as Message) : (message as Message);
+      if (m === undefined) return void onerror(new Error(LATE_ANSWER));
+      transport.activity.inbound(m);
+      onmessage?.(m as JSONRPCMessage, extra);
     };
     const onclose = transport.onclose;
     transport.onclose = () => {

@@ -73,12 +73,15 @@ interface Person {
   asked: string[];
   /** GET requests resuming a stream with Last-Event-ID. */
   resumes: number;
+  /** What the client's transport reported (failed reconnections and the like), for a call that did not end well. */
+  errors: string[];
 }
 
 /** `asked` hears each question as it arrives; the answer goes after `answerAfter()` resolves. */
 function person(url: URL, asked: (p: Person) => void, answerAfter: () => Promise<void>): Person {
   const client = clientFor("2025-11-25");
-  const p: Person = { client, transport: undefined as never, asked: [], resumes: 0 };
+  const p: Person = { client, transport: undefined as never, asked: [], resumes: 0, errors: [] };
+  client.onerror = (error) => p.errors.push(error.message);
   const tracking: typeof fetch = async (input, init) => {
     const headers = new Headers(init?.headers);
     if ((init?.method ?? "GET") === "GET" && headers.has("last-event-id")) p.resumes++;
@@ -179,7 +182,9 @@ describe(`load: ${SESSIONS} concurrent 2025-11-25 sessions on a sticky fleet of 
         const call = firstCalls[i]!;
         if (outcome.status === "rejected") {
           const error = outcome.reason as Error & { code?: number; data?: { reason?: string } };
-          problems.push(`${call} (session on ${p.member}): ${error.code ?? ""} ${error.data?.reason ?? ""} ${error.message}`);
+          problems.push(
+            `${call} (session on ${p.member}, resumed ${p.resumes}): ${error.code ?? ""} ${error.data?.reason ?? ""} ${error.message}; client errors: ${p.errors.slice(-3).join(" | ")}`,
+          );
           return;
         }
         const match = /^charged=1 answer=answer-(\S+) by (\S+)$/.exec(outcome.value);
