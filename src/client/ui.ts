@@ -1,7 +1,8 @@
 // The UI contract: what a renderer (terminal, web, scripted) is given and must answer.
 // Everything in it has already been checked and made inert; renderers never see raw server text.
+import type { FormAnswer } from "../common/form-answer.js";
 import type { Field } from "../schema/fields.js";
-import type { FormContent, ProtocolRevision, RequestedSchema } from "../schema/types.js";
+import type { ProtocolRevision, RequestedSchema } from "../schema/types.js";
 import type { UrlAnalysis } from "./url-safety.js";
 
 export interface UIContext {
@@ -29,7 +30,7 @@ export interface UrlRequest {
   elicitationId?: string;
 }
 
-export type FormAnswer = { action: "accept"; content: FormContent } | { action: "decline" } | { action: "cancel" };
+export type { FormAnswer };
 export type UrlAnswer = "accept" | "decline" | "cancel";
 
 /** A URL-mode flow the person consented to and that the client now waits on (a -32042 from a tool call). */

@@ -3,7 +3,7 @@
 // registrations are kept in the vault (a client secret is a secret) under the kit's own principal, so a
 // restarted server goes on with the same client.
 import { createHash } from "node:crypto";
-import type { UrlKit } from "./kit.js";
+import type { UrlKit } from "./kit-types.js";
 import { OAuthClient, type RegistrationCache, type ThirdPartyProvider } from "./oauth-client.js";
 import type { RefreshedTokens, Vault } from "./vault.js";
 

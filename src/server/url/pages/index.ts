@@ -2,7 +2,7 @@
 // third-party callback (connect.ts), the hosted form (form.ts) and their assets. Every response carries
 // the security headers; a page that leads elsewhere widens only its own form-action.
 import { Hono } from "hono";
-import type { PagesContext } from "../kit.js";
+import type { PagesContext, PagesHandler } from "../kit-types.js";
 import { OAuthClient, checkIssuer, type RegistrationCache } from "../oauth-client.js";
 import { connectProvider, registrationCache, type ConnectProvider } from "../provider-clients.js";
 import { isLoopbackHostHeader } from "../identity.js";
@@ -14,10 +14,7 @@ import { loginRoutes } from "./login.js";
 import { problemPage } from "./render.js";
 import { contentSecurityPolicy, SECURITY_HEADERS } from "./security.js";
 
-/** Where the peer's address comes from: given directly, or as @hono/node-server's env ({ incoming }). */
-export type PeerInfo = { remoteAddress?: string } | { incoming?: { socket?: { remoteAddress?: string } } };
-
-export type PagesHandler = (request: Request, peer?: PeerInfo) => Promise<Response>;
+export type { PagesHandler, PeerInfo } from "../kit-types.js";
 
 function identityOf(context: PagesContext, registrations: RegistrationCache, clientName: string): PagesIdentity {
   const option = context.kit.options.identity ?? "oidc";

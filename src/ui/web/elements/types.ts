@@ -1,6 +1,6 @@
 // What a page sees of the elements: their requests, answers and properties. Kept apart from the Lit classes so
 // that a host's TypeScript gets these types without Lit installed (Lit is inside the bundle, not a dependency).
-import type { FormContent } from "../../../schema/types.js";
+import type { FormAnswer } from "../../../common/form-answer.js";
 import type { SamplingAnswerReview, SamplingAnswerView, SamplingRequestReview, SamplingRequestView } from "../../../client/ui.js";
 
 export type { SamplingAnswerReview, SamplingAnswerView, SamplingRequestReview, SamplingRequestView };
@@ -23,7 +23,7 @@ export interface FormElementRequest {
   hosted?: boolean;
 }
 
-export type FormElementAnswer = { action: "accept"; content: FormContent } | { action: "decline" } | { action: "cancel" };
+export type FormElementAnswer = FormAnswer;
 
 export interface UrlConsentRequest {
   /** Why the server wants the person to open the link. */

@@ -1,7 +1,7 @@
 // The hosted form page's script (bundled into dist/web/url-form.js; elements.js defines the elements):
 // reads the flow from the page's JSON data block, shows <mcp-elicit-form>, and POSTs the answer with the
 // page's CSRF token. The server validates again; its verdict is shown in the page's alert line.
-import type { FormElementAnswer } from "../../../../ui/web/elements/types.js";
+import type { FormAnswer } from "../../../../common/form-answer.js";
 import type { FormPageData } from "../form.js";
 
 const data = JSON.parse(document.getElementById("mcp-elicit-flow")!.textContent ?? "{}") as FormPageData;
@@ -11,11 +11,11 @@ const alert = document.getElementById("form-error")!;
 function show(): void {
   const form = document.createElement("mcp-elicit-form");
   form.request = data.request;
-  form.addEventListener("mcp-elicit-answer", (event) => void send((event as CustomEvent<FormElementAnswer>).detail));
+  form.addEventListener("mcp-elicit-answer", (event) => void send((event as CustomEvent<FormAnswer>).detail));
   root.replaceChildren(form);
 }
 
-async function send(answer: FormElementAnswer): Promise<void> {
+async function send(answer: FormAnswer): Promise<void> {
   alert.textContent = "";
   let problem: string;
   try {
