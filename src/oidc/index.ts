@@ -6,7 +6,7 @@
 // that names it.
 import { loadWithPeers } from "../common/optional-peers.js";
 
-const provider = await loadWithPeers("mcp-elicit/oidc", () => import("../examples/auth/openid-provider.js"));
+const provider = await loadWithPeers("mcp-elicit/oidc", () => import("./openid-provider.js"));
 
 /** Starts the provider on 127.0.0.1; resolves once it listens. */
 export const startOpenIdProvider: typeof provider.startOpenIdProvider = provider.startOpenIdProvider;
@@ -14,4 +14,4 @@ export const startOpenIdProvider: typeof provider.startOpenIdProvider = provider
 export const DEFAULT_USERS: typeof provider.DEFAULT_USERS = provider.DEFAULT_USERS;
 /** The scopes any resource gets when `resources` is not given. */
 export const DEFAULT_RESOURCE_SCOPES: typeof provider.DEFAULT_RESOURCE_SCOPES = provider.DEFAULT_RESOURCE_SCOPES;
-export type { DemoUser, OpenIdProvider, OpenIdProviderOptions } from "../examples/auth/openid-provider.js";
+export type { DemoUser, OpenIdProvider, OpenIdProviderOptions } from "./openid-provider.js";

@@ -9,7 +9,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { SERVERS } from "../../src/cli/serve.js";
-import { startOpenIdProvider, type OpenIdProvider } from "../../src/examples/auth/openid-provider.js";
+import { startOpenIdProvider, type OpenIdProvider } from "../../src/oidc/openid-provider.js";
 import { serveHttp } from "../../src/server/http.js";
 import { BIN, runCli, type RunResult } from "../helpers/cli.js";
 import { scratchFiles } from "../helpers/files.js";

@@ -7,7 +7,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { SERVERS, startServer, type RunningServer } from "../../src/cli/serve.js";
-import { startOpenIdProvider } from "../../src/examples/auth/openid-provider.js";
+import { startOpenIdProvider } from "../../src/oidc/openid-provider.js";
 import { serveHttp } from "../../src/server/http.js";
 import { LoginError, memoryTokenStore, OAuthProvider, type SignInRequest, type TokenStore } from "../../src/client/index.js";
 import { discover, signIn } from "../helpers/oidc.js";

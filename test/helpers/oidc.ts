@@ -1,5 +1,5 @@
 // Real tokens without a browser: drives the authorization-code + PKCE flow of the local OpenID
-// provider (src/examples/auth/openid-provider.ts) with plain fetch, carrying its cookies by hand,
+// provider (src/oidc/openid-provider.ts) with plain fetch, carrying its cookies by hand,
 // through the same sign-in and consent forms a person uses.
 import { createHash, randomBytes } from "node:crypto";
 

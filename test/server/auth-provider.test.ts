@@ -5,7 +5,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash, randomBytes } from "node:crypto";
 import { createRemoteJWKSet, jwtVerify } from "jose";
-import { startOpenIdProvider, type OpenIdProvider } from "../../src/examples/auth/openid-provider.js";
+import { startOpenIdProvider, type OpenIdProvider } from "../../src/oidc/openid-provider.js";
 import { discover, refresh, registerPublicClient, signIn } from "../helpers/oidc.js";
 
 const RESOURCE = "http://127.0.0.1:1/mcp";

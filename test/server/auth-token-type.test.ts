@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { OAuthError, OAuthErrorCode } from "@modelcontextprotocol/server";
 import { decodeProtectedHeader, SignJWT, type JWTHeaderParameters } from "jose";
 import { jwtAccessTokenVerifier } from "../../src/server/index.js";
-import { startOpenIdProvider } from "../../src/examples/auth/openid-provider.js";
+import { startOpenIdProvider } from "../../src/oidc/openid-provider.js";
 import { KEY_ID, startJwksIssuer, type JwksIssuer } from "../helpers/jwks-issuer.js";
 import { signIn } from "../helpers/oidc.js";
 

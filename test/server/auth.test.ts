@@ -8,7 +8,7 @@ import { StreamableHTTPClientTransport, type Client } from "@modelcontextprotoco
 import { McpServer } from "@modelcontextprotocol/server";
 import { form, yesNo } from "../../src/schema/index.js";
 import { createElicitation, serveHttp, type HttpServerHandle } from "../../src/server/index.js";
-import { startOpenIdProvider, type OpenIdProvider } from "../../src/examples/auth/openid-provider.js";
+import { startOpenIdProvider, type OpenIdProvider } from "../../src/oidc/openid-provider.js";
 import { clientFor } from "../helpers/mcp.js";
 import { callWith, manualClient } from "../helpers/manual-client.js";
 import { jsonResult, resultJson } from "../helpers/results.js";

@@ -10,7 +10,7 @@ import * as z from "zod";
 import { attachElicitation } from "../../src/client/attach.js";
 import type { ElicitationUI, UrlAnswer, UrlRequest, UrlWait, UrlWaitOutcome } from "../../src/client/ui.js";
 import { UrlElicitationEndedError } from "../../src/client/url-flow.js";
-import { startOpenIdProvider, type OpenIdProvider } from "../../src/examples/auth/openid-provider.js";
+import { startOpenIdProvider, type OpenIdProvider } from "../../src/oidc/openid-provider.js";
 import { form, text } from "../../src/schema/builders.js";
 import type { ProtocolRevision } from "../../src/schema/types.js";
 import { serveHttp, type HttpServerHandle } from "../../src/server/http.js";

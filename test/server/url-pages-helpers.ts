@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { getRequestListener } from "@hono/node-server";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { buildWeb, WEB_ENTRIES } from "../../scripts/build-web.mjs";
-import { startOpenIdProvider, type OpenIdProvider } from "../../src/examples/auth/openid-provider.js";
+import { startOpenIdProvider, type OpenIdProvider } from "../../src/oidc/openid-provider.js";
 import type { FlowInit, UrlFlow } from "../../src/server/url/flows.js";
 import { kitKeys } from "../../src/server/url/keys.js";
 import { createUrlKit, type UrlKit, type UrlKitOptions } from "../../src/server/url/kit.js";

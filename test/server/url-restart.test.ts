@@ -10,7 +10,7 @@ import { McpServer } from "@modelcontextprotocol/server";
 import { attachElicitation } from "../../src/client/attach.js";
 import type { ElicitationUI, UrlAnswer, UrlRequest, UrlWaitOutcome } from "../../src/client/ui.js";
 import { UrlElicitationEndedError } from "../../src/client/url-flow.js";
-import { startOpenIdProvider } from "../../src/examples/auth/openid-provider.js";
+import { startOpenIdProvider } from "../../src/oidc/openid-provider.js";
 import { serveHttp, type HttpServerHandle } from "../../src/server/http.js";
 import { createElicitation } from "../../src/server/kit.js";
 import { createUrlKit, type UrlKit } from "../../src/server/url/kit.js";

@@ -1,12 +1,12 @@
 // The credential vault on the real stores: sealed records that open only with the key and under the
 // entry they were written for, list and revoke by principal, nothing readable on disk, and access
-// tokens refreshed at a real OpenID provider (src/examples/auth) with the refresh token.
+// tokens refreshed at a real OpenID provider (src/oidc) with the refresh token.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createCipheriv, randomBytes } from "node:crypto";
 import { readFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
-import { startOpenIdProvider, type OpenIdProvider } from "../../src/examples/auth/openid-provider.js";
+import { startOpenIdProvider, type OpenIdProvider } from "../../src/oidc/openid-provider.js";
 import { kitKeys, parseKey, resolveKitKey, VAULT_KEY_ENV } from "../../src/server/url/keys.js";
 import { OAuthClient } from "../../src/server/url/oauth-client.js";
 import { oauthCredential, Vault, VaultError, type OAuthCredential } from "../../src/server/url/vault.js";

@@ -1,7 +1,7 @@
 // The travel server's URL-mode half: the URL kit (pages, flows, vault) for pay_for_booking and
 // connect_frequent_flyer, and SkyMiles, a second local OpenID provider standing in for an airline's
 // frequent-flyer program (its accounts: demo/demo, alice/alice, bob/bob; nothing kept after exit).
-import type { OpenIdProvider } from "../auth/openid-provider.js";
+import type { OpenIdProvider } from "../../oidc/openid-provider.js";
 import type { KeyValueStore } from "../../store/types.js";
 import { createUrlKit, type UrlKit } from "../../server/url/kit.js";
 import { FREQUENT_FLYER_PROVIDER } from "./frequent-flyer.js";
@@ -32,14 +32,14 @@ export interface TravelUrlMode {
  * else needs). oidc-provider prints a notice on every Node before 22 when it loads; this package
  * supports Node 20 and tests the provider there, so in the demo's output the notice would only mislead.
  */
-export async function loadOpenIdProvider(): Promise<typeof import("../auth/openid-provider.js")> {
+export async function loadOpenIdProvider(): Promise<typeof import("../../oidc/openid-provider.js")> {
   const warn = console.warn;
   console.warn = (...args: unknown[]) => {
     if (typeof args[0] === "string" && args[0].startsWith("oidc-provider WARNING: Unsupported runtime")) return;
     warn(...args);
   };
   try {
-    return await import("../auth/openid-provider.js");
+    return await import("../../oidc/openid-provider.js");
   } finally {
     console.warn = warn;
   }

@@ -1,8 +1,8 @@
-// A local OpenID provider for the demo and the tests: oidc-provider (a certified OpenID Connect and
-// OAuth 2.0 server) on 127.0.0.1, with demo accounts, our own sign-in and consent pages, dynamic client
-// registration (public clients included), PKCE S256 always, loopback redirects on any port for
-// native clients (RFC 8252), JWT access tokens for MCP resources (resource indicators, RFC 8707),
-// rotating refresh tokens and revocation. Keys live in memory and are new on every start.
+// The local OpenID provider mcp-elicit/oidc ships, which the demo and the tests start too: oidc-provider (a
+// certified OpenID Connect and OAuth 2.0 server) on 127.0.0.1, with demo accounts, our own sign-in and
+// consent pages, dynamic client registration (public clients included), PKCE S256 always, loopback
+// redirects on any port for native clients (RFC 8252), JWT access tokens for MCP resources (resource
+// indicators, RFC 8707), rotating refresh tokens and revocation. Keys live in memory and are new on every start.
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -11,20 +11,9 @@ import Provider, { errors, type Configuration, type KoaContextWithOIDC } from "o
 import { createMemoryAdapter } from "oidc-provider/lib/adapters/memory_adapter.js";
 import { interactionHandler } from "./interactions.js";
 import { errorPage, PAGE_CSP } from "./pages.js";
+import { DEFAULT_USERS, type DemoUser } from "./users.js";
 
-/** An account of the provider: what a person types on its sign-in page. */
-export interface DemoUser {
-  id: string;
-  password: string;
-  /** Shown on the consent page and given as the `name` claim. */
-  name?: string;
-}
-
-export const DEFAULT_USERS: readonly DemoUser[] = [
-  { id: "demo", password: "demo", name: "Demo User" },
-  { id: "alice", password: "alice", name: "Alice" },
-  { id: "bob", password: "bob", name: "Bob" },
-];
+export { DEFAULT_USERS, type DemoUser } from "./users.js";
 
 /** The scopes any resource gets when `resources` is not given (see `defaultResourceScopes`). */
 export const DEFAULT_RESOURCE_SCOPES: readonly string[] = ["mcp:tools"];
@@ -124,14 +113,21 @@ function configuration(options: OpenIdProviderOptions, users: readonly DemoUser[
       resourceIndicators: {
         enabled: true,
         // A client that names no resource gets the only one there is, if there is only one.
-        defaultResource: (_ctx, _client, oneOf) => oneOf ?? (resources && Object.keys(resources).length === 1 ? Object.keys(resources)[0] : undefined),
+        defaultResource: (_ctx, _client, oneOf) =>
+          oneOf ?? (resources && Object.keys(resources).length === 1 ? Object.keys(resources)[0] : undefined),
         // Token and refresh requests without `resource` get the one the person consented to.
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx, indicator) => {
           const known = resources ? (Object.hasOwn(resources, indicator) ? resources[indicator] : undefined) : undefined;
           const scopes = resources ? known?.scopes : resourceUrl(indicator) ? anyResourceScopes : undefined;
           if (!scopes) throw new errors.InvalidTarget(`this provider issues no tokens for ${indicator}`);
-          return { scope: scopes.join(" "), audience: indicator, accessTokenTTL, accessTokenFormat: "jwt", jwt: { sign: { alg: "ES256" } } };
+          return {
+            scope: scopes.join(" "),
+            audience: indicator,
+            accessTokenTTL,
+            accessTokenFormat: "jwt",
+            jwt: { sign: { alg: "ES256" } },
+          };
         },
       },
     },
@@ -160,7 +156,8 @@ function configuration(options: OpenIdProviderOptions, users: readonly DemoUser[
 /** Starts the provider on 127.0.0.1; resolves once it listens. */
 export async function startOpenIdProvider(options: OpenIdProviderOptions = {}): Promise<OpenIdProvider> {
   const users = options.users ?? DEFAULT_USERS;
-  const hint = options.signInHint ?? (options.users ? undefined : `Demo accounts: ${users.map((u) => `${u.id} / ${u.password}`).join(", ")}.`);
+  const hint =
+    options.signInHint ?? (options.users ? undefined : `Demo accounts: ${users.map((u) => `${u.id} / ${u.password}`).join(", ")}.`);
   const onerror = options.onerror ?? (() => {});
 
   // The issuer holds the port, so listen first and attach the provider once the port is known.

@@ -4,8 +4,8 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type Provider from "oidc-provider";
-import type { DemoUser } from "./openid-provider.js";
 import { consentPage, errorPage, loginPage, PAGE_CSP } from "./pages.js";
+import type { DemoUser } from "./users.js";
 
 /** The most a sign-in or consent form body may hold. */
 const MAX_FORM_BYTES = 16 * 1024;
@@ -105,7 +105,12 @@ export function interactionHandler(provider: Provider, users: readonly DemoUser[
       }
 
       if (step === "abort") {
-        await provider.interactionFinished(req, res, { error: "access_denied", error_description: "the person denied access" }, { mergeWithLastSubmission: false });
+        await provider.interactionFinished(
+          req,
+          res,
+          { error: "access_denied", error_description: "the person denied access" },
+          { mergeWithLastSubmission: false },
+        );
         return true;
       }
 
@@ -124,7 +129,8 @@ export function interactionHandler(provider: Provider, users: readonly DemoUser[
       if (!grant) throw new Error("the grant of this sign-in has expired");
       if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(" "));
       if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
-      for (const [resource, scopes] of Object.entries(missing.missingResourceScopes ?? {})) grant.addResourceScope(resource, scopes.join(" "));
+      for (const [resource, scopes] of Object.entries(missing.missingResourceScopes ?? {}))
+        grant.addResourceScope(resource, scopes.join(" "));
       const grantId = await grant.save();
       await provider.interactionFinished(req, res, { consent: details.grantId ? {} : { grantId } }, { mergeWithLastSubmission: true });
       return true;
