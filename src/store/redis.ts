@@ -8,6 +8,8 @@ import { connectRedis, describe, duplicateRedis, redisAddress, scrubSecrets, typ
 import { redisEventStore } from "./redis-events.js";
 import type { FleetStore } from "./types.js";
 
+export type { RedisEventStoreOptions } from "./redis-events.js";
+
 export interface RedisStoreOptions {
   /** The server, as a redis:// or rediss:// URL (default: $REDIS_URL, else redis://127.0.0.1:6379). */
   url?: string;
@@ -15,13 +17,6 @@ export interface RedisStoreOptions {
   prefix?: string;
   /** How long the first connection may take before redisStore rejects (default 5 s). */
   connectTimeoutMs?: number;
-}
-
-export interface RedisEventStoreOptions {
-  /** How long a stream's events are kept after its last event (default 1 hour). */
-  ttlMs?: number;
-  /** How many of a stream's latest events are kept (default 1000). */
-  maxEventsPerStream?: number;
 }
 
 /** `*`, `?`, `[`, `]` and `\` are SCAN MATCH's pattern characters; a backslash makes each literal. */
