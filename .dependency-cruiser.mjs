@@ -1,0 +1,79 @@
+// The layer map of src/, checked by dependency-cruiser in `npm run lint` (docs/design/layers.md explains it).
+// Imports point down only: schema <- common <- store <- client / server <- ui <- cli. A folder of src/ that is not
+// in LAYERS fails test/lint/layers.test.ts, so a new folder has to be placed before it is checked.
+
+import { readFileSync } from "node:fs";
+
+/** Each folder of src/ and the folders of ours it may import besides itself. */
+const LAYERS = {
+  schema: [],
+  common: ["schema"],
+  store: ["schema", "common"],
+  // client and server stand side by side: neither imports the other.
+  client: ["schema", "common", "store"],
+  server: ["schema", "common", "store"],
+  // Entry points that sit on one of those layers.
+  openai: ["schema", "common", "client"],
+  oidc: ["schema", "common", "store", "server"],
+  // The servers the package ships (travel demo, conformance): built on the server side and the OpenID provider.
+  examples: ["schema", "common", "store", "server", "oidc"],
+  ui: ["schema", "common", "store", "client", "server"],
+  terminal: ["schema", "common", "client", "ui"],
+  scripted: ["schema", "common", "client", "ui"],
+  web: ["schema", "common", "client", "ui"],
+  cli: ["schema", "common", "store", "client", "server", "ui", "examples", "terminal", "scripted", "web", "openai", "oidc"],
+};
+
+/**
+ * The source of each entry point package.json "exports" names (its "types" file, back in src/), except the CLI's,
+ * which ships the demo servers.
+ */
+const LIBRARY_ENTRIES = Object.values(JSON.parse(readFileSync(new URL("package.json", import.meta.url), "utf8")).exports)
+  .filter((entry) => typeof entry === "object")
+  .map((entry) => entry.types.replace(/^\.\/dist\//, "src/").replace(/\.d\.ts$/, ".ts"))
+  .filter((source) => source !== "src/cli/run.ts");
+
+const layerRules = Object.entries(LAYERS).map(([layer, below]) => ({
+  name: `layer-${layer}`,
+  comment: `src/${layer}/ may import only ${below.length ? below.map((b) => `src/${b}/`).join(", ") + " and " : ""}itself`,
+  severity: "error",
+  from: { path: `^src/${layer}/` },
+  to: { path: "^src/", pathNot: `^src/(${[layer, ...below].join("|")})/` },
+}));
+
+export default {
+  forbidden: [
+    {
+      name: "no-circular",
+      comment: "A module must not reach itself through its imports: move the shared piece into a module of its own.",
+      severity: "error",
+      from: {},
+      to: { circular: true },
+    },
+    ...layerRules,
+    {
+      name: "no-server-to-ui",
+      comment: "The server side serves no renderer code: what both need lives in src/common/ or below.",
+      severity: "error",
+      from: { path: "^src/server/" },
+      to: { path: "^src/ui/" },
+    },
+    {
+      name: "entries-no-demo",
+      comment: "A library entry point must not load demo code from src/examples/, even through other modules.",
+      severity: "error",
+      from: { path: `^(${LIBRARY_ENTRIES.map((source) => source.replaceAll(".", "\\.")).join("|")})$` },
+      to: { path: "^src/examples/", reachable: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    includeOnly: "^src/",
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["import", "require", "node", "default", "types"],
+    },
+  },
+};

@@ -1,0 +1,104 @@
+// The layer rules of .dependency-cruiser.mjs (run by `npm run lint`) still catch what they are for: a scratch
+// tree with an upward import, a server file importing ui/, client and server importing each other, a two-file
+// circle and a library entry that reaches demo code is reported rule by rule, and a tree whose imports all point
+// down is not. And every folder of src/ has a layer, so a new one is checked from its first file.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { promisify } from "node:util";
+import { scratchFiles } from "../helpers/files.js";
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+const config = join(root, ".dependency-cruiser.mjs");
+const depcruise = join(root, "node_modules/dependency-cruiser/bin/dependency-cruise.mjs");
+
+interface Violation {
+  from: string;
+  to: string;
+  rule: { name: string };
+}
+
+/** A tree of `files` (path under src/ -> the modules it imports, as a source file writes them). */
+function writeTree(dir: string, files: Record<string, string[]>): void {
+  writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext" } }));
+  for (const [path, imports] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, "src", path)), { recursive: true });
+    const body =
+      imports.map((spec, i) => `import { x as x${i} } from "${spec}";\nconsole.log(x${i});\n`).join("") + "export const x = 1;\n";
+    writeFileSync(join(dir, "src", path), body);
+  }
+}
+
+/** The repository's rules over `dir`'s src/, as `npm run lint` runs them: the violations, one "rule from -> to" a line. */
+async function violations(dir: string): Promise<string[]> {
+  // depcruise exits non-zero when it finds any; the JSON report is on stdout either way.
+  const { stdout } = await promisify(execFile)(process.execPath, [depcruise, "src", "--config", config, "--output-type", "json"], {
+    cwd: dir,
+    maxBuffer: 16 * 1024 * 1024,
+  }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? "" }));
+  const report = JSON.parse(stdout) as { summary: { violations: Violation[] } };
+  return report.summary.violations.map((v) => `${v.rule.name} ${v.from} -> ${v.to}`).sort();
+}
+
+test("each broken import is reported by the rule it breaks", async () => {
+  const { dir } = scratchFiles("layers-broken-");
+  writeTree(dir, {
+    "ui/widget.ts": [],
+    // Upward: the schema language imports a renderer.
+    "schema/upward.ts": ["../ui/widget.js"],
+    // The server side imports renderer code.
+    "server/page.ts": ["../ui/widget.js"],
+    // client and server stand side by side.
+    "client/uses-server.ts": ["../server/page.js"],
+    // A two-file circle.
+    "common/one.ts": ["./two.js"],
+    "common/two.ts": ["./one.js"],
+    // A library entry that reaches demo code through a module of its own.
+    "store/index.ts": ["./helper.js"],
+    "store/helper.ts": ["../examples/demo.js"],
+    "examples/demo.ts": [],
+  });
+  assert.deepEqual(await violations(dir), [
+    "entries-no-demo src/store/index.ts -> src/examples/demo.ts",
+    "layer-client src/client/uses-server.ts -> src/server/page.ts",
+    "layer-schema src/schema/upward.ts -> src/ui/widget.ts",
+    "layer-server src/server/page.ts -> src/ui/widget.ts",
+    "layer-store src/store/helper.ts -> src/examples/demo.ts",
+    "no-circular src/common/one.ts -> src/common/two.ts",
+    "no-server-to-ui src/server/page.ts -> src/ui/widget.ts",
+  ]);
+});
+
+test("imports that point down the layers pass", async () => {
+  const { dir } = scratchFiles("layers-clean-");
+  writeTree(dir, {
+    "schema/index.ts": [],
+    "common/text.ts": ["../schema/index.js"],
+    "store/index.ts": ["../common/text.js"],
+    "client/index.ts": ["../store/index.js", "../schema/index.js"],
+    "server/index.ts": ["../store/index.js"],
+    "oidc/index.ts": ["../server/index.js"],
+    "examples/demo.ts": ["../server/index.js", "../oidc/index.js"],
+    "ui/view.ts": ["../client/index.js", "../server/index.js"],
+    "terminal/index.ts": ["../ui/view.js"],
+    // The CLI ships the demo servers: it may import them.
+    "cli/run.ts": ["../terminal/index.js", "../examples/demo.js"],
+  });
+  assert.deepEqual(await violations(dir), []);
+});
+
+test("every folder of src/ has a layer", async () => {
+  const rules = ((await import(pathToFileURL(config).href)) as { default: { forbidden: Array<{ name: string }> } }).default.forbidden;
+  const layers = new Set(rules.filter((r) => r.name.startsWith("layer-")).map((r) => r.name.slice("layer-".length)));
+  const folders = readdirSync(join(root, "src"), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+  assert.deepEqual(
+    folders.filter((folder) => !layers.has(folder)),
+    [],
+    "add each new folder of src/ to LAYERS in .dependency-cruiser.mjs",
+  );
+});
