@@ -43,9 +43,11 @@ export class Activity {
     }
     this.track(message, this.fromClient, this.toClient);
   }
-  outbound(message: Message): void {
-    if (this.calls && isResponse(message) && this.fromClient.has(message.id as RequestId)) this.calls.ended(message.id as RequestId);
+  /** Returns the client request this message answers, if it does (its call ends once the answer is stored: see send). */
+  outbound(message: Message): RequestId | undefined {
+    const answers = isResponse(message) && this.fromClient.has(message.id as RequestId) ? (message.id as RequestId) : undefined;
     this.track(message, this.toClient, this.fromClient);
+    return answers;
   }
   /** A message from one side: its requests open on `sent`, its responses close the other side's, its cancellations its own. */
   private track(message: Message, sent: Set<RequestId>, answered: Set<RequestId>): void {
@@ -74,7 +76,7 @@ export class TrackedTransport extends NodeStreamableHTTPServerTransport {
 
   override async send(message: JSONRPCMessage, options?: Parameters<NodeStreamableHTTPServerTransport["send"]>[1]): Promise<void> {
     const m = this.requestIds ? this.requestIds.outbound(message as Message) : (message as Message);
-    this.activity.outbound(m);
+    const answers = this.activity.outbound(m);
     try {
       await super.send(m as JSONRPCMessage, options);
     } catch (error) {
@@ -82,6 +84,10 @@ export class TrackedTransport extends NodeStreamableHTTPServerTransport {
       if (isRequest(m)) this.activity.toClient.delete(m.id as RequestId);
       this.requestIds?.unsent(m);
       throw error;
+    } finally {
+      // Only once the answer is in the event store: a fleet member dying in between leaves the call's
+      // record, and the member that adopts the session replays the answer (and does not run the call again).
+      if (answers !== undefined) this.activity.calls?.ended(answers);
     }
   }
 }

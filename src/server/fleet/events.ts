@@ -51,7 +51,13 @@ export function rerunStarted(): void {
  * send at the end of the replay, and `stream`, a stream of this member that now carries the calls run
  * again (the resumed connection carries it instead); `started` is called once the connection does.
  */
-export type LostCalls = (streamId: string) => Promise<{ answers: JSONRPCMessage[]; stream?: string; started?: () => void }>;
+export type LostCalls = (
+  streamId: string,
+  answered: ReadonlySet<string>,
+) => Promise<{ answers: JSONRPCMessage[]; stream?: string; started?: () => void }>;
+
+/** A request id as a string that keeps its type (7 and "7" differ). */
+export const requestKey = (id: string | number): string => `${typeof id}:${String(id)}`;
 
 export function sessionEventStore(shared: EventStore, sessionId: string, lostCalls: LostCalls): EventStore {
   const prefix = `${sessionId}~`;
@@ -80,13 +86,18 @@ export function sessionEventStore(shared: EventStore, sessionId: string, lostCal
       const streamId = await own(lastEventId);
       if (streamId === undefined) throw new Error("Last-Event-ID is not an event of this session");
       let last = lastEventId;
+      /** Calls whose answer is among the replayed events: finished, whatever their records say. */
+      const answered = new Set<string>();
       await shared.replayEventsAfter(lastEventId, {
         send: async (eventId, message) => {
           last = eventId;
+          const m = message as { id?: unknown; method?: unknown };
+          if (m.method === undefined && (typeof m.id === "string" || typeof m.id === "number") && ("result" in m || "error" in m))
+            answered.add(requestKey(m.id));
           await send(eventId, message);
         },
       });
-      const lost = await lostCalls(streamId);
+      const lost = await lostCalls(streamId, answered);
       try {
         for (const answer of lost.answers) await send(last, answer);
       } finally {

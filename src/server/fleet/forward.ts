@@ -19,15 +19,21 @@ export function forward(req: IncomingMessage, res: ServerResponse, target: URL, 
   if (text !== undefined) headers["content-length"] = String(Buffer.byteLength(text));
   else delete headers["content-length"];
   return new Promise<boolean>((resolve) => {
-    const upstream = request(target, { method: req.method, headers, path: req.url, timeout: CONNECT_TIMEOUT_MS }, (answer) => {
-      upstream.setTimeout(0);
+    const upstream = request(target, { method: req.method, headers, path: req.url }, (answer) => {
       const out: Record<string, string | string[]> = {};
       for (const [name, value] of Object.entries(answer.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) out[name] = value;
       res.writeHead(answer.statusCode ?? 502, out);
       answer.pipe(res);
       answer.once("end", () => resolve(true)).once("error", () => (res.destroy(), resolve(true)));
     });
-    upstream.once("timeout", () => upstream.destroy(new Error("connect timeout")));
+    // Only connecting is timed. Once connected the member has the request, and a busy one may take seconds
+    // to answer: taking that for unreachable got the client a 503 "try again", and a second run of its call.
+    const connecting = setTimeout(() => upstream.destroy(new Error("connect timeout")), CONNECT_TIMEOUT_MS);
+    upstream.once("socket", (socket) => {
+      if (socket.connecting) socket.once("connect", () => clearTimeout(connecting));
+      else clearTimeout(connecting);
+    });
+    upstream.once("close", () => clearTimeout(connecting));
     upstream.once("error", () => {
       // Before an answer started, the caller decides what to do instead; after, the client sees the stream break.
       if (res.headersSent) res.destroy();

@@ -6,7 +6,7 @@ import type { FleetStore } from "../../store/types.js";
 import type { CallObserver, Session, TrackedTransport } from "../http-session.js";
 import { replayInitialize } from "./adopt.js";
 import { closeLiveCall, openLiveCall } from "./calls.js";
-import { currentRequest, currentStreamId, rerunStarted, sessionEventStore, type LostCalls } from "./events.js";
+import { currentRequest, currentStreamId, requestKey, rerunStarted, sessionEventStore, type LostCalls } from "./events.js";
 import { FleetRegistry, isSessionId, lostCallError, RECORD_REFRESH_MS, type CallRecord } from "./registry.js";
 import { dispatchAgain } from "./rerun.js";
 
@@ -50,7 +50,7 @@ export class FleetSessions {
 
   /** The event store of one session (every SSE event gets an id that any member can replay). */
   eventStoreFor(sessionId: string): EventStore {
-    return sessionEventStore(this.events, sessionId, (streamId) => this.finishLost(sessionId, streamId));
+    return sessionEventStore(this.events, sessionId, (streamId, answered) => this.finishLost(sessionId, streamId, answered));
   }
 
   /**
@@ -94,8 +94,9 @@ export class FleetSessions {
    * The calls another member was running on `streamId` when it died: journaled tool calls run again
    * here, on a new stream the resumed connection carries; the others are answered with an error that says why.
    */
-  private async finishLost(sessionId: string, streamId: string): ReturnType<LostCalls> {
-    const lost = await this.registry.lostCalls(sessionId, streamId);
+  private async finishLost(sessionId: string, streamId: string, answered: ReadonlySet<string>): ReturnType<LostCalls> {
+    // A call answered just before its member died (the answer stored, not its record's end) is finished.
+    const lost = (await this.registry.lostCalls(sessionId, streamId)).filter((call) => !answered.has(requestKey(call.id)));
     const again = lost.filter((call) => call.journaled && isToolCall(call.request, call.id));
     const answers = lost
       .filter((call) => !again.includes(call))
