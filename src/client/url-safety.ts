@@ -174,7 +174,7 @@ export function analyzeUrl(url: string): UrlAnalysis {
   if (parsed.port) result.port = parsed.port;
   const loopback = isLoopback(host);
   const labels = host.split(".");
-  const h = clip(host);
+  const h = keepEnd(host);
 
   // Punycode / internationalized names: show both forms.
   let unicode: string | undefined;
@@ -186,7 +186,7 @@ export function analyzeUrl(url: string): UrlAnalysis {
     const passesFor = latinSkeleton(unicode);
     warn(
       "punycode",
-      `The address uses an internationalized name: it reads as ${clip(unicode)} but is really ${h}${passesFor ? `, and can pass for ${clip(passesFor)}` : ""}. Make sure this is the site you expect, not a look-alike.`,
+      `The address uses an internationalized name: it reads as ${keepEnd(unicode)} but is really ${h}${passesFor ? `, and can pass for ${keepEnd(passesFor)}` : ""}. Make sure this is the site you expect, not a look-alike.`,
     );
     const mixed = (unicode ?? host)
       .split(".")
@@ -223,7 +223,7 @@ export function analyzeUrl(url: string): UrlAnalysis {
     if (why)
       warn(
         "host-rewritten",
-        `The server wrote the name as “${display(written, 60)}”, but a browser opens ${clip(hostForDisplay(result), 100)} (${why}). The address above is the one that opens.`,
+        `The server wrote the name as “${display(written, 60)}”, but a browser opens ${keepEnd(hostForDisplay(result), 100)} (${why}). The address above is the one that opens.`,
       );
   }
   const beforeQuery = input.replace(/[?#].*$/s, "");
@@ -302,7 +302,7 @@ function analyzeName(
   loopback: boolean,
   warn: (code: UrlWarningCode, message: string) => void,
 ): void {
-  const h = clip(host);
+  const h = keepEnd(host);
   const info = parseDomain(host, { allowPrivateDomains: true });
   // A host that is itself a hosting service's suffix (s3.amazonaws.com) belongs to the service.
   const domain = info.domain ?? (info.isPrivate ? parseDomain(host).domain : null) ?? undefined;
@@ -343,7 +343,7 @@ function analyzeName(
       "ip-in-name",
       carried.service
         ? `${carried.service} names resolve to the IP address written in them${carried.ip ? `: this one is ${carried.ip}${scope ? ` (${scope})` : ""}` : ""}. It is an IP address posing as a name; open it only if you expect this exact server.`
-        : `The name contains the IP address ${carried.ip}${scope ? ` (${scope})` : ""}, but it is a name under ${clip(domain ?? host)}, whose owner can point it anywhere. Open it only if you expect this exact server.`,
+        : `The name contains the IP address ${carried.ip}${scope ? ` (${scope})` : ""}, but it is a name under ${keepEnd(domain ?? host)}, whose owner can point it anywhere. Open it only if you expect this exact server.`,
     );
   }
 
@@ -353,7 +353,7 @@ function analyzeName(
     if (brand)
       warn(
         "lookalike-brand",
-        `The name ${clip(unicodeDomain ?? domain)} looks like ${brand.brand} but is a different domain. Check it letter by letter.`,
+        `The name ${keepEnd(unicodeDomain ?? domain)} looks like ${brand.brand} but is a different domain. Check it letter by letter.`,
       );
     const before = result.hostParts?.before;
     const unicodeBefore =
@@ -367,7 +367,7 @@ function analyzeName(
     if (prefix)
       warn(
         "domain-in-subdomain",
-        `The name begins with ${clip(prefix)}, but that is only the start of a longer name: the site belongs to ${clip(unicodeDomain ?? domain)}.`,
+        `The name begins with ${keepEnd(prefix)}, but that is only the start of a longer name: the site belongs to ${keepEnd(unicodeDomain ?? domain)}.`,
       );
   }
 
@@ -380,7 +380,7 @@ function analyzeName(
 }
 
 /** A name for a message: its end (where the registrable domain is) when it is long; the full one is on screen. */
-const clip = (name: string, max = 60) => (name.length > max ? `…${name.slice(-(max - 1))}` : name);
+const keepEnd = (name: string, max = 60) => (name.length > max ? `…${name.slice(-(max - 1))}` : name);
 
 /**
  * A name after "@" in the path, query or fragment that reads as the host to someone who knows that

@@ -91,7 +91,8 @@ export function yesNo(options: BaseFieldOptions<boolean> = {}): FieldBuilder<boo
 export type ChoiceOptions = readonly string[] | Readonly<Record<string, string>>;
 type ChoiceValue<O> = O extends readonly (infer V)[] ? V : keyof O & string;
 
-function titledOptions(options: ChoiceOptions): { const: string; title: string }[] | undefined {
+/** `{ value: "Label" }` options as `{ const, title }` entries; undefined for a plain list. */
+function optionsToTitled(options: ChoiceOptions): { const: string; title: string }[] | undefined {
   if (Array.isArray(options)) return undefined;
   return Object.entries(options as Record<string, string>).map(([value, title]) => ({ const: value, title }));
 }
@@ -101,7 +102,7 @@ export function choice<const O extends ChoiceOptions>(
   options: O,
   extra: BaseFieldOptions<NoInfer<ChoiceValue<O>>> = {},
 ): FieldBuilder<ChoiceValue<O>> {
-  const titled = titledOptions(options);
+  const titled = optionsToTitled(options);
   const schema = titled
     ? { type: "string" as const, oneOf: titled, ...extra }
     : { type: "string" as const, enum: [...(options as readonly string[])], ...extra };
@@ -118,7 +119,7 @@ export function multiChoice<const O extends ChoiceOptions>(
   options: O,
   extra: MultiChoiceOptions<NoInfer<ChoiceValue<O>>> = {},
 ): FieldBuilder<ChoiceValue<O>[]> {
-  const titled = titledOptions(options);
+  const titled = optionsToTitled(options);
   const items = titled ? { anyOf: titled } : { type: "string" as const, enum: [...(options as readonly string[])] };
   return field(compact({ type: "array", items, ...extra } as MultiSelectEnumSchema));
 }

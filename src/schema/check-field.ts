@@ -1,13 +1,11 @@
 // The per-field rules of checkSchema: everything one property schema can get wrong.
 import { excerpt, quoteText } from "./excerpt.js";
 import { matchesFormat, FORMAT_HINTS } from "./formats.js";
+import { isObject } from "./is-object.js";
 import { issue, pointer, type SchemaIssue } from "./rules.js";
 import { sensitiveKind, SENSITIVE_LABELS } from "./sensitive.js";
 import { STRING_FORMATS, type ProtocolRevision, type StringFormat } from "./types.js";
 
-type Json = Record<string, unknown>;
-
-const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 const isNonNegativeInteger = (v: unknown) => typeof v === "number" && Number.isInteger(v) && v >= 0;
 const codePoints = (s: string) => [...s].length;
 
@@ -262,7 +260,7 @@ function checkDistinct(values: string[], path: string, name: string, add: Add): 
   return values;
 }
 
-function checkDefault(name: string, type: string, field: Json, options: string[] | undefined, path: string, add: Add) {
+function checkDefault(name: string, type: string, field: Record<string, unknown>, options: string[] | undefined, path: string, add: Add) {
   const value = field.default;
   const expected =
     type === "integer"

@@ -4,6 +4,7 @@
 import { excerpt } from "./excerpt.js";
 import type { Field, FieldOption } from "./fields.js";
 import { FORMAT_HINTS, formatCheck } from "./formats.js";
+import { plural } from "./plural.js";
 import type { ValidationRule } from "./validation-result.js";
 
 /** A broken rule and the sentence for a person; shared between calls, so never mutated. */
@@ -15,7 +16,6 @@ export interface Problem {
 /** Checks one present value: the problem, or undefined when the value is valid. */
 export type FieldCheck = (value: unknown) => Problem | undefined;
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 // Answers hold option values; where a title differs, both are named so a person typing one knows the other.
 const quoteList = (options: FieldOption[]) => options.map((o) => (o.label === o.value ? o.value : `${o.value} (${o.label})`)).join(", ");
 

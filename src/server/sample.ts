@@ -2,6 +2,7 @@
 // before anything is sent (so a broken request is the tool author's clear error, not a client's
 // -32602 or a silently confused model), and the client's answer is checked before the tool sees it.
 import type { CreateMessageRequestParams, CreateMessageResult, CreateMessageResultWithTools } from "@modelcontextprotocol/server";
+import { isObject } from "../schema/is-object.js";
 import type { ProtocolRevision } from "../schema/types.js";
 import { InvalidClientResultError, SamplingParamsError } from "./input-errors.js";
 
@@ -27,7 +28,6 @@ export interface SampleOptions {
 
 type Block = Record<string, unknown> & { type: string };
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const blocksOf = (content: unknown): unknown[] => (Array.isArray(content) ? content : [content]);
 const fail = (problem: string): never => {
   throw new SamplingParamsError(problem);

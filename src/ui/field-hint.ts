@@ -3,8 +3,8 @@
 import { sanitizeText } from "../common/sanitize.js";
 import type { Field } from "../schema/fields.js";
 import { FORMAT_HINTS } from "../schema/formats.js";
+import { plural } from "../schema/plural.js";
 
-const plural = (word: string) => (n: number) => `${n} ${word}${n === 1 ? "" : "s"}`;
 const range = (min: number | undefined, max: number | undefined, unit: (n: number) => string) =>
   min !== undefined && max !== undefined
     ? min === max
@@ -23,7 +23,7 @@ export function acceptsParts(field: Field): string[] {
   switch (field.kind) {
     case "text": {
       if (field.format) parts.push(`${FORMAT_HINTS[field.format].noun}, like ${FORMAT_HINTS[field.format].example}`);
-      const length = range(c.minLength, c.maxLength, plural("character"));
+      const length = range(c.minLength, c.maxLength, (n) => plural(n, "character"));
       if (length) parts.push(length);
       if (c.pattern !== undefined) parts.push(`matching ${sanitizeText(c.pattern, { maxLength: Infinity, multiline: false })}`);
       break;
@@ -43,7 +43,7 @@ export function acceptsParts(field: Field): string[] {
       break;
     }
     case "multi-choice": {
-      const count = range(c.minItems, c.maxItems, plural("choice"));
+      const count = range(c.minItems, c.maxItems, (n) => plural(n, "choice"));
       if (count) parts.push(`choose ${count}`);
       break;
     }

@@ -1,5 +1,6 @@
 // Failures of an OpenAI-compatible API → ProviderError with one clear sentence.
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
+import { clip } from "./clip.js";
 import { ProviderError, type ProviderTarget } from "./provider.js";
 
 const MAX_PROVIDER_MESSAGE = 500;
@@ -23,7 +24,8 @@ export function translateError(error: unknown, target: ProviderTarget, timeoutMs
   }
   if (error instanceof APIError && typeof error.status === "number") {
     const inner = error.error as { message?: unknown } | undefined;
-    const providerMessage = typeof inner?.message === "string" && inner.message.trim() !== "" ? clip(inner.message.trim()) : undefined;
+    const providerMessage =
+      typeof inner?.message === "string" && inner.message.trim() !== "" ? clip(inner.message.trim(), MAX_PROVIDER_MESSAGE) : undefined;
     const detail = `The model provider answered HTTP ${error.status}: ${providerMessage ?? "(no error message)"}`;
     return new ProviderError({ kind: "http", detail, status: error.status, ...(providerMessage ? { providerMessage } : {}), ...target });
   }
@@ -31,7 +33,7 @@ export function translateError(error: unknown, target: ProviderTarget, timeoutMs
   const message = error instanceof Error ? error.message : String(error);
   return new ProviderError({
     kind: "bad_response",
-    detail: `The model provider's answer could not be used: ${clip(message)}`,
+    detail: `The model provider's answer could not be used: ${clip(message, MAX_PROVIDER_MESSAGE)}`,
     ...target,
     cause: error,
   });
@@ -89,16 +91,14 @@ function errorMessageOf(text: string): string | null {
   try {
     json = JSON.parse(text);
   } catch {
-    return clip(text.trim());
+    return clip(text.trim(), MAX_PROVIDER_MESSAGE);
   }
-  if (typeof json !== "object" || json === null) return clip(text.trim());
+  if (typeof json !== "object" || json === null) return clip(text.trim(), MAX_PROVIDER_MESSAGE);
   const { error, message, detail } = json as Record<string, unknown>;
   if (typeof error === "object" && error !== null && typeof (error as { message?: unknown }).message === "string") return null;
   for (const candidate of [error, message, detail]) {
-    if (typeof candidate === "string" && candidate.trim() !== "") return clip(candidate.trim());
+    if (typeof candidate === "string" && candidate.trim() !== "") return clip(candidate.trim(), MAX_PROVIDER_MESSAGE);
   }
-  if (detail !== undefined) return clip(JSON.stringify(detail));
-  return clip(text.trim());
+  if (detail !== undefined) return clip(JSON.stringify(detail), MAX_PROVIDER_MESSAGE);
+  return clip(text.trim(), MAX_PROVIDER_MESSAGE);
 }
-
-const clip = (s: string) => (s.length > MAX_PROVIDER_MESSAGE ? `${s.slice(0, MAX_PROVIDER_MESSAGE)}…` : s);

@@ -1,7 +1,11 @@
 // An OpenAI chat completion → the CreateMessageResult the server gets.
 import type { ToolUseContent } from "@modelcontextprotocol/client";
 import type { ChatCompletion } from "openai/resources/chat/completions";
+import { clip } from "./clip.js";
 import { ProviderError, type ProviderTarget, type SamplingResult } from "./provider.js";
+
+/** The most of a model's text an error quotes. */
+const MAX_QUOTED = 200;
 
 /**
  * Maps the first choice:
@@ -20,7 +24,7 @@ export function fromChatCompletion(completion: ChatCompletion, requested: string
   const choices = (completion as Partial<ChatCompletion> | null)?.choices;
   // Some gateways answer errors with a 200.
   const error = (completion as { error?: { message?: unknown } } | null)?.error;
-  if (typeof error?.message === "string") fail(`The model provider answered with an error: ${clip(error.message)}`);
+  if (typeof error?.message === "string") fail(`The model provider answered with an error: ${clip(error.message, MAX_QUOTED)}`);
   if (!Array.isArray(choices) || choices.length === 0) fail("The model provider's answer has no choices");
   const choice = choices![0]!;
   const message = choice.message;
@@ -55,12 +59,12 @@ function parseArguments(raw: unknown, tool: string, fail: (detail: string) => ne
     try {
       input = JSON.parse(raw);
     } catch (error) {
-      return fail(`The model sent malformed JSON arguments for tool "${tool}": ${(error as Error).message}: ${clip(raw)}`);
+      return fail(`The model sent malformed JSON arguments for tool "${tool}": ${(error as Error).message}: ${clip(raw, MAX_QUOTED)}`);
     }
   }
   if (typeof input !== "object" || input === null || Array.isArray(input)) {
     return fail(
-      `The model sent arguments for tool "${tool}" that are not a JSON object: ${clip(typeof raw === "string" ? raw : JSON.stringify(raw))}`,
+      `The model sent arguments for tool "${tool}" that are not a JSON object: ${clip(typeof raw === "string" ? raw : JSON.stringify(raw), MAX_QUOTED)}`,
     );
   }
   return input as Record<string, unknown>;
@@ -78,5 +82,3 @@ function stopReasonOf(finish: string | null | undefined): string | undefined {
       return typeof finish === "string" && finish !== "" ? finish : undefined;
   }
 }
-
-const clip = (s: string) => (s.length > 200 ? `${s.slice(0, 200)}…` : s);

@@ -3,6 +3,7 @@
 import { select } from "@inquirer/prompts";
 import type { FormAnswer, FormRequest, UIContext } from "../../client/ui.js";
 import type { Field } from "../../schema/fields.js";
+import { plural } from "../../schema/plural.js";
 import type { FieldValue, FormContent } from "../../schema/types.js";
 import { validateContent } from "../../schema/validate.js";
 import { askField, fieldTitle, showValue, type FieldCheck } from "./field-prompt.js";
@@ -137,5 +138,3 @@ function finish(io: TerminalIO, answer: FormAnswer, server: string, own: OwnForm
 function define(target: Record<string, unknown>, key: string, value: unknown): void {
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
