@@ -101,4 +101,10 @@ test("every folder of src/ has a layer", async () => {
     [],
     "add each new folder of src/ to LAYERS in .dependency-cruiser.mjs",
   );
+  // The demo folder the entry rule guards must still exist, or the rule would pass by guarding nothing.
+  const demo = rules.find((r) => r.name === "entries-no-demo") as unknown as { to: { path: string } };
+  assert.ok(
+    folders.includes(/^\^src\/([^/]+)\//.exec(demo.to.path)![1]!),
+    `entries-no-demo names a folder src/ no longer has: ${demo.to.path}`,
+  );
 });
