@@ -13,9 +13,9 @@ export function resultJson(result: unknown): any {
 }
 
 /** Sends `method` to the client live and returns `{ result }`, or `{ error: { code, message } }` when it fails. */
-export async function sendToClient(ctx: ServerContext, method: string, params?: unknown) {
+export async function sendToClient(ctx: ServerContext, method: string, params?: unknown, timeout = 5000) {
   try {
-    return { result: await ctx.mcpReq.send({ method, params } as never, { timeout: 5000 }) };
+    return { result: await ctx.mcpReq.send({ method, params } as never, { timeout }) };
   } catch (error) {
     return { error: { code: (error as { code?: unknown }).code, message: String((error as Error).message) } };
   }
