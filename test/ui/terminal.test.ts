@@ -335,6 +335,36 @@ describe("terminalUI forms", () => {
     });
   });
 
+  test("a long message: folded with a count, read in full page by page, then answered", async () => {
+    const schema: RequestedSchema = { type: "object", properties: { name: { type: "string", title: "Name" } }, required: ["name"] };
+    const terms = Array.from(
+      { length: 40 },
+      (_, i) => `Term ${String(i + 1).padStart(2, "0")}: a condition of the fare that fills the row`,
+    );
+    await session([{ kind: "form", message: ["Please read the fare rules:", ...terms].join("\n"), schema }], async (s) => {
+      const shown = await s.waitFor("? Answer this form?");
+      assert.match(shown, /Term 11: [^\n]*\n {2}… 29 more lines \(\d+ characters in all\)/);
+      assert.doesNotMatch(shown, /Term 12:/, "the rest is folded");
+      assert.match(shown, /❯ Fill it in \(1 field\)\n {2}Read the message in full\n {2}Decline/);
+      s.press(KEY.down, KEY.enter);
+      const first = await s.waitFor(/\(page 1 of (\d+)\)/);
+      const pages = Number(/\(page 1 of (\d+)\)/.exec(first)![1]);
+      for (let page = 2; page <= pages; page++) {
+        await s.waitFor("? Read on?", { after: `(page ${page - 1} of ${pages})` });
+        s.press(KEY.enter);
+      }
+      await s.waitFor("? Answer this form?", { after: `(page ${pages} of ${pages})` });
+      assert.equal(new Set(s.screen().match(/Term \d\d:/g)).size, 40, "every line was readable");
+      s.press(KEY.enter);
+      await s.waitFor("? Name *");
+      s.type("Ana");
+      s.press(KEY.enter);
+      await s.waitFor("? Send these answers?");
+      s.press(KEY.enter);
+      assert.deepEqual(await s.result(0), { action: "accept", content: { name: "Ana" } });
+    });
+  });
+
   test("decline, at the start or on the review screen", async () => {
     const schema: RequestedSchema = { type: "object", properties: { name: { type: "string", title: "Name" } }, required: ["name"] };
     const steps: Step[] = [

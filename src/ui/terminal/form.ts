@@ -8,7 +8,8 @@ import type { FieldValue, FormContent } from "../../schema/types.js";
 import { validateContent } from "../../schema/validate.js";
 import { askField, fieldTitle, showValue, type FieldCheck } from "./field-prompt.js";
 import { Cancelled, type TerminalIO } from "./io.js";
-import { indent, inert, inertLine, serverName } from "./style.js";
+import { foldText, MESSAGE_ROWS, pageThrough } from "./long-text.js";
+import { inert, inertLine, serverName } from "./style.js";
 
 type Answers = Map<string, FieldValue | undefined>;
 
@@ -34,26 +35,35 @@ export async function runForm(io: TerminalIO, request: FormRequest, context: UIC
   const who = inertLine(context.server.name) || "the server";
   const decline = own ? [] : [{ name: `Decline (tell ${who} no)`, value: "decline" as const }];
   const cancel = { name: own ? `Cancel (${inertLine(own.cancel)})` : "Cancel (dismiss without answering)", value: "cancel" as const };
-  io.print("", style.bold(own ? inertLine(own.title) : `Form from ${style.server(server)}`), indent(inert(request.message)));
+  const heading = own ? inertLine(own.title) : `Form from ${style.server(server)}`;
+  // A long message is folded, with a way to read it all, as a long sampling request is.
+  const message = foldText(io, inert(request.message), "  ", MESSAGE_ROWS);
+  io.print("", style.bold(heading), message.shown);
   for (const warning of request.warnings) io.print(style.warning(`Warning: ${inertLine(warning)}`));
   io.print(style.dim("Fields marked * are required. Esc or Ctrl-C cancels."));
 
   try {
-    const start = await io.ask(
-      select<"answer" | "decline" | "cancel">,
-      {
-        message: "Answer this form?",
-        choices: [
-          {
-            name: request.fields.length ? `Fill it in (${plural(request.fields.length, "field")})` : "Answer (there are no fields)",
-            value: "answer",
-          },
-          ...decline,
-          cancel,
-        ],
-      },
-      signal,
-    );
+    let start: "answer" | "read" | "decline" | "cancel";
+    for (;;) {
+      start = await io.ask(
+        select<"answer" | "read" | "decline" | "cancel">,
+        {
+          message: "Answer this form?",
+          choices: [
+            {
+              name: request.fields.length ? `Fill it in (${plural(request.fields.length, "field")})` : "Answer (there are no fields)",
+              value: "answer",
+            },
+            ...(message.folded ? [{ name: "Read the message in full", value: "read" as const }] : []),
+            ...decline,
+            cancel,
+          ],
+        },
+        signal,
+      );
+      if (start !== "read") break;
+      await pageThrough(io, heading, inert(request.message), signal);
+    }
     if (start !== "answer") return finish(io, start === "decline" ? { action: "decline" } : { action: "cancel" }, server, own);
 
     const check = checker(request);

@@ -6,6 +6,8 @@ import { indent } from "./style.js";
 
 /** Screen rows a folded text may take before it is cut (its first lines stay on screen). */
 export const FOLD_ROWS = 3;
+/** A form's message is the question itself: it keeps more of the screen before it is folded. */
+export const MESSAGE_ROWS = 12;
 /** Texts longer than this (or with a line break) are edited in the person's editor, when there is one. */
 export const EDITOR_MIN_LENGTH = 200;
 
@@ -21,15 +23,15 @@ const rowsOf = (line: string, columns: number) => Math.max(1, Math.ceil([...line
  * The text indented by `by`, cut after FOLD_ROWS screen rows with a line saying how much is hidden.
  * `folded` tells the caller to offer a way to read the rest.
  */
-export function foldText(io: TerminalIO, text: string, by: string): { shown: string; folded: boolean } {
+export function foldText(io: TerminalIO, text: string, by: string, maxRows = FOLD_ROWS): { shown: string; folded: boolean } {
   const { columns } = size(io);
   const lines = indent(text, by).split("\n");
   let rows = 0;
   let keep = 0;
-  while (keep < lines.length && rows + rowsOf(lines[keep]!, columns) <= FOLD_ROWS) rows += rowsOf(lines[keep++]!, columns);
+  while (keep < lines.length && rows + rowsOf(lines[keep]!, columns) <= maxRows) rows += rowsOf(lines[keep++]!, columns);
   if (keep === lines.length) return { shown: lines.join("\n"), folded: false };
   // A first line longer than the whole budget is cut to it, so something of every text shows.
-  const head = keep > 0 ? lines.slice(0, keep) : [[...lines[0]!].slice(0, columns * FOLD_ROWS - 1).join("") + "…"];
+  const head = keep > 0 ? lines.slice(0, keep) : [[...lines[0]!].slice(0, columns * maxRows - 1).join("") + "…"];
   const hidden = lines.length - Math.max(keep, 1);
   const note = `${by}… ${hidden > 0 ? `${hidden} more line${hidden === 1 ? "" : "s"}` : "the rest of the line"} (${[...text].length} characters in all)`;
   return { shown: [...head, io.style.dim(note)].join("\n"), folded: true };
