@@ -18,7 +18,16 @@ import { terminalUI, type TerminalUI } from "../ui/terminal/index.js";
 import { EXIT, HostError, inertJson } from "./exit.js";
 import type { WebUI } from "../ui/web/server/web-ui.js";
 import { startWebUI, type WebFlags } from "./web.js";
-import { parseConnectTimeout, parseModes, parseProtocol, serverLabel, withHost, type Host, type ServerTarget } from "./host.js";
+import {
+  describeTarget,
+  parseConnectTimeout,
+  parseModes,
+  parseProtocol,
+  serverLabel,
+  withHost,
+  type Host,
+  type ServerTarget,
+} from "./host.js";
 import { hideSpinner, printLine } from "./host-output.js";
 import { whenInterrupted } from "./interrupt.js";
 import { hostAuthOf, type AuthFlags } from "./oauth.js";
@@ -258,6 +267,8 @@ export async function call(tool: string, command: string[], options: CallOptions
       // With --web the page asks and opens the sign-in address itself.
       const auth = hostAuthOf(options, !options.web && options.answers === undefined && atTerminal(), options.web === true);
       const ui = options.web ? (web = await startWebUI(options)) : await uiFor(options.answers, options.browser === false);
+      // The page says what it waits for while the server starts and the tool runs, not "Nothing to answer".
+      web?.status(`Connecting to ${describeTarget(target)}…`);
       if ("waitingFor" in ui) terminal = ui as TerminalUI;
       remote = "url" in target;
       return {
@@ -280,12 +291,15 @@ export async function call(tool: string, command: string[], options: CallOptions
         throw new HostError(`--args do not fit the input schema of ${label(tool)}; nothing was called:\n${shown.join("\n")}`);
       }
       calling = true;
+      web?.status(`Calling ${label(tool)}…`);
       const work = host.elicitation.callTool({ name: tool, arguments: args }) as Promise<CallToolResult>;
       const server = serverLabel(host.serverInfo(), "the server");
       const result = terminal ? await terminal.waitingFor(`${server} (${label(tool)})`, work) : await work;
       process.stdout.write(inertJson(result) + "\n");
       return result.isError ? EXIT.toolError : EXIT.ok;
     },
+    // Shown in the page as well as on the terminal.
+    (error) => web?.status(error instanceof Error ? error.message : String(error), { failed: true }),
   );
   // The page's server goes when the call is over, whatever its outcome (withHost never throws).
   return called.finally(async () => {

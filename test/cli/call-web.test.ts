@@ -2,14 +2,19 @@
 // result is still the JSON on stdout, and the exit code says how it ended.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { BIN } from "../helpers/cli.js";
+import { removeOnExit } from "../helpers/cleanup.js";
 import { NO_MODEL_ENV } from "../helpers/pty.js";
 import { ADDRESS_LINE, browserForTests, startElicit } from "../web/webui-helpers.js";
 import { needs } from "../helpers/needs.js";
 
 const { browser } = browserForTests();
 const SLOW = { timeout: 60_000 };
+const GATED = fileURLToPath(new URL("../fixtures/gated-server.mjs", import.meta.url));
 const TRIP = { destination: "Barcelona", departDate: "2026-06-15", returnDate: "2026-06-22", flightId: "BCN-11" };
 
 describe("elicit call --web", { skip: needs("chromium") }, () => {
@@ -42,6 +47,31 @@ describe("elicit call --web", { skip: needs("chromium") }, () => {
     } finally {
       elicit.kill();
       await page.close();
+    }
+  });
+
+  test("while the server starts the page says it is connecting, not that nothing is asked", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "elicit-gate-"));
+    const unregister = removeOnExit(dir);
+    const gate = join(dir, "open");
+    const server = [GATED, gate, process.execPath, BIN, "serve", "travel"];
+    const args = ["call", "book_trip", "--args", JSON.stringify(TRIP), "--web", "--no-browser", "--", process.execPath, ...server];
+    const elicit = startElicit(BIN, args, NO_MODEL_ENV);
+    const page = await browser().newPage();
+    try {
+      await page.goto((await elicit.waitFor(ADDRESS_LINE, "stderr"))[1]!);
+      // The server is held back by the gate: the page says what it waits for.
+      await page.getByText(/^Connecting to .*gated-server\.mjs .*…$/).waitFor(SLOW);
+      assert.doesNotMatch(await page.locator("#current").innerText(), /Nothing to answer/);
+      writeFileSync(gate, "");
+      await page.getByText(/Please confirm your Barcelona vacation booking details/).waitFor(SLOW);
+      await page.getByRole("button", { name: "Decline" }).click();
+      assert.equal(await elicit.exit, 0, elicit.stderr());
+    } finally {
+      elicit.kill();
+      await page.close();
+      rmSync(dir, { recursive: true, force: true });
+      unregister();
     }
   });
 
