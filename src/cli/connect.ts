@@ -7,10 +7,12 @@ import { MAX_LABEL_LENGTH, sanitizeText } from "../common/sanitize.js";
 import { checkSchema, hasErrors } from "../schema/check.js";
 import { describeFields } from "../schema/fields.js";
 import type { RequestedSchema } from "../schema/types.js";
-import { askOwnForm, terminalUI } from "../ui/terminal/index.js";
+import { askOwnForm, terminalUI, type TerminalUI } from "../ui/terminal/index.js";
 import { targetOf, type TargetOptions } from "./call.js";
 import { EXIT } from "./exit.js";
 import { announceConnection, serverLabel, withHost, type Host } from "./host.js";
+import { hideSpinner } from "./host-output.js";
+import { whenInterrupted } from "./interrupt.js";
 import { hostAuthOf } from "./oauth.js";
 import { printResult } from "./result.js";
 import { connectWeb } from "./connect-web.js";
@@ -30,10 +32,21 @@ export async function connect(command: string[], options: TargetOptions & WebFla
     );
     return EXIT.usage;
   }
+  const terminal = terminalUI({ openUrl: browserOpener({ noBrowser: options.browser === false }) });
+  const calls: Calls = { terminal, waitingOn: undefined };
+  // Ctrl-C in a prompt is a key (back or quit); while a tool runs it is a signal, and gets a sentence.
+  const stopHandling = whenInterrupted({
+    clearScreen() {
+      hideSpinner();
+      terminal.stopWaiting();
+    },
+    say: (how) => `elicit connect: stopped (${how})${calls.waitingOn ? ` while waiting for ${calls.waitingOn}: no result here` : ""}.`,
+    cleanup: () => {},
+  });
   return withHost(
     async () => ({
       target: targetOf(options, command),
-      ui: terminalUI({ openUrl: browserOpener({ noBrowser: options.browser === false }) }),
+      ui: terminal,
       modes: options.modes,
       protocol: options.protocol,
       roots: options.root,
@@ -42,13 +55,19 @@ export async function connect(command: string[], options: TargetOptions & WebFla
     }),
     async (host, provider) => {
       await announceConnection(host, provider, out);
-      await loop(host);
+      await loop(host, calls);
       return EXIT.ok;
     },
-  );
+  ).finally(stopHandling);
 }
 
-async function loop(host: Host): Promise<void> {
+/** The terminal, and what a tool call in progress waits for (for the sentence Ctrl-C prints). */
+interface Calls {
+  terminal: TerminalUI;
+  waitingOn: string | undefined;
+}
+
+async function loop(host: Host, calls: Calls): Promise<void> {
   for (;;) {
     const tools = await host.listTools();
     const roots = host.roots.list();
@@ -88,6 +107,7 @@ async function loop(host: Host): Promise<void> {
         await callOne(
           host,
           tools.find((t) => `tool:${t.name}` === choice)!,
+          calls,
         );
       }
     } catch (error) {
@@ -97,11 +117,18 @@ async function loop(host: Host): Promise<void> {
   }
 }
 
-async function callOne(host: Host, tool: Tool): Promise<void> {
+async function callOne(host: Host, tool: Tool, calls: Calls): Promise<void> {
   const args = await argumentsFor(host, tool);
   if (args === undefined) return;
-  const result = (await host.elicitation.callTool({ name: tool.name, arguments: args })) as CallToolResult;
-  printResult(result, out);
+  // After 2 s with no question open, a spinner says what the call waits for.
+  const what = `${serverLabel(host.serverInfo(), "the server")} (${line(tool.name)})`;
+  calls.waitingOn = what;
+  try {
+    const work = host.elicitation.callTool({ name: tool.name, arguments: args }) as Promise<CallToolResult>;
+    printResult(await calls.terminal.waitingFor(what, work), out);
+  } finally {
+    calls.waitingOn = undefined;
+  }
 }
 
 /** Arguments from a form when the input schema is a flat form the renderer can show; else typed JSON. */

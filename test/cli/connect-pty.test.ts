@@ -6,7 +6,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { BIN } from "../helpers/cli.js";
@@ -25,6 +25,16 @@ function startConnect(root: string): ProgramSession {
     env: NO_MODEL,
     name: "connect",
   });
+}
+
+/** Whether a process with this pid still runs. */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 const asking = (label: string) => new RegExp(`^\\? ${label.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?: |$)`, "m");
@@ -97,6 +107,30 @@ describe("elicit connect in a terminal", () => {
       assert.equal(await s.exitCode(SLOW), 0);
       assert.match(s.screen(), /✔ What next\? Quit$/);
       assert.ok(s.cursorVisible(), "the cursor is visible again");
+    } finally {
+      s.close();
+    }
+  });
+
+  test("a tool that runs long: a spinner says what is awaited; Ctrl-C then ends with a sentence, exit 130, the server gone", async () => {
+    const dir = tempDir();
+    const pidFile = join(dir, "server.pid");
+    const server = [process.execPath, "--import", "tsx", join(import.meta.dirname, "..", "fixtures", "slow-tool-server.ts"), pidFile];
+    const s = startProgram(process.execPath, [BIN, "connect", "--", ...server], { env: NO_MODEL, name: "connect" });
+    try {
+      await s.waitFor("? What next?", { timeoutMs: SLOW });
+      const pid = Number(readFileSync(pidFile, "utf8"));
+      s.press(KEY.enter); // Call wait: no arguments, so no form
+      await s.waitFor("Waiting for slow-server 1.0.0 (wait)", { timeoutMs: SLOW });
+      s.press(KEY.ctrlC);
+      await s.waitFor("elicit connect: stopped (Ctrl-C) while waiting for slow-server 1.0.0 (wait): no result here.", { timeoutMs: SLOW });
+      assert.equal(await s.exitCode(SLOW), 130);
+      assert.ok(s.cursorVisible(), "the cursor is visible again");
+      const deadline = Date.now() + SLOW;
+      while (isRunning(pid)) {
+        assert.ok(Date.now() < deadline, `the server (pid ${pid}) still runs after elicit exited`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
     } finally {
       s.close();
     }
