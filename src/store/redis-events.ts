@@ -7,14 +7,7 @@
 import { randomBytes } from "node:crypto";
 import type { EventStore } from "@modelcontextprotocol/server";
 import type { RedisClient } from "./redis-connection.js";
-
-/** What the fleet store's eventStore(options) is given. */
-export interface RedisEventStoreOptions {
-  /** How long a stream's events are kept after its last event (default 1 hour). */
-  ttlMs?: number;
-  /** How many of a stream's latest events are kept (default 1000). */
-  maxEventsPerStream?: number;
-}
+import type { RedisEventStoreOptions } from "./redis-options.js";
 
 type Run = <T>(operation: string, command: () => Promise<T>) => Promise<T>;
 type Message = Parameters<EventStore["storeEvent"]>[1];

@@ -8,7 +8,7 @@ import { connectRedis, describe, duplicateRedis, redisAddress, scrubSecrets, typ
 import { redisEventStore } from "./redis-events.js";
 import type { FleetStore } from "./types.js";
 
-export type { RedisEventStoreOptions } from "./redis-events.js";
+export type { RedisEventStoreOptions } from "./redis-options.js";
 
 export interface RedisStoreOptions {
   /** The server, as a redis:// or rediss:// URL (default: $REDIS_URL, else redis://127.0.0.1:6379). */
