@@ -41,7 +41,14 @@
 import { domainToUnicode } from "node:url";
 import { parse as parseDomain } from "tldts";
 import { hostRewrite, ipInName, ipKind, ipv4Scope, isLoopback, localName, rawHost } from "./url-safety/host.js";
-import { brandLookalike, domainInSubdomain, isAllowedScriptSet, latinSkeleton, scriptsOf } from "./url-safety/lookalike.js";
+import {
+  brandLookalike,
+  domainInSubdomain,
+  isAllowedScriptSet,
+  latinSkeleton,
+  mixesDirections,
+  scriptsOf,
+} from "./url-safety/lookalike.js";
 import {
   codePoint,
   decodeSafe,
@@ -180,8 +187,23 @@ export function analyzeUrl(url: string): UrlAnalysis {
   let unicode: string | undefined;
   if (!ip && labels.some((l) => l.startsWith("xn--"))) {
     unicode = domainToUnicode(host) || undefined;
-    // Node's parser already refuses such a host; Chromium's accepts it, so the page's analysis refuses it here.
-    if (!unicode) return refuse(`The host ${h} has a label that is not valid punycode, so what it reads as cannot be shown.`, scheme, href);
+    // Node 22's parser refuses such a host; Node 24's and Chromium's accept it, and domainToUnicode then
+    // gives "" or leaves the label as it was: refused here, the same everywhere.
+    if (!unicode || unicode.split(".").some((l) => l.startsWith("xn--")))
+      return refuse(
+        `The host ${h} has a label that is not a valid internationalized name (punycode), so what it reads as cannot be shown.`,
+        scheme,
+        href,
+      );
+    // IDNA's bidi rule (RFC 5893): a part with right-to-left letters has no left-to-right ones. Node 24's
+    // parser refuses such a host and Node 22's accepts it: refused here, the same everywhere.
+    const mixedDirection = unicode.split(".").find(mixesDirections);
+    if (mixedDirection)
+      return refuse(
+        `The host ${h} has a part that mixes right-to-left and left-to-right letters (${keepEnd(mixedDirection)}), which no valid internationalized name has.`,
+        scheme,
+        href,
+      );
     if (unicode !== host) result.unicodeHost = unicode;
     const passesFor = latinSkeleton(unicode);
     warn(

@@ -126,7 +126,10 @@ describe("<mcp-elicit-url-consent>", { skip: needs("chromium") }, () => {
     }
     // Invalid punycode: Node's URL parser refuses it; Chromium's accepts it, and the page refuses it as well.
     await consent(page, "https://xn--zz.com/");
-    assert.match(await page.getByRole("alert").innerText(), /^Refused: The host xn--zz\.com has a label that is not valid punycode/);
+    assert.match(
+      await page.getByRole("alert").innerText(),
+      /^Refused: The host xn--zz\.com has a label that is not a valid internationalized name/,
+    );
     assert.equal(await page.getByRole("button", { name: "Open link" }).count(), 0);
     await assertClean(page, errors);
     await page.close();

@@ -299,3 +299,13 @@ export function domainInSubdomain(before: string): string | undefined {
 
 /** "com", or "com-" followed by more ("paypal.com-secure.evil.net" reads as paypal.com). */
 const tldLike = (label: string, tld: string) => label === tld || label.startsWith(`${tld}-`);
+
+/** Letters of the right-to-left scripts IDNA's bidi rule applies to. */
+const RTL_LETTER =
+  /[\p{Script=Hebrew}\p{Script=Arabic}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}\p{Script=Samaritan}\p{Script=Mandaic}\p{Script=Adlam}]/u;
+/** A letter of any other script: left-to-right. */
+const LTR_LETTER =
+  /(?![\p{Script=Hebrew}\p{Script=Arabic}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}\p{Script=Samaritan}\p{Script=Mandaic}\p{Script=Adlam}])\p{L}/u;
+
+/** Whether a label has right-to-left letters beside left-to-right ones, which IDNA's bidi rule forbids. */
+export const mixesDirections = (label: string): boolean => RTL_LETTER.test(label) && LTR_LETTER.test(label);
