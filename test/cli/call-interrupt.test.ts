@@ -8,26 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BIN } from "../helpers/cli.js";
 import { removeOnExit } from "../helpers/cleanup.js";
+import { processGone } from "../helpers/deferred.js";
 import { KEY, NO_MODEL_ENV, SLOW_MS, startProgram } from "../helpers/pty.js";
-
-/** Whether a process with this pid still runs. */
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-/** Waits until the process is gone, polling, up to SLOW_MS (the CLI ends its server as it exits). */
-async function gone(pid: number): Promise<void> {
-  const deadline = Date.now() + SLOW_MS;
-  while (alive(pid)) {
-    if (Date.now() > deadline) assert.fail(`the server (pid ${pid}) still runs ${SLOW_MS} ms after elicit exited`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 test("Ctrl-C while elicit call connects: a sentence, exit 130, the server stopped", { timeout: 120_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), "elicit-gate-"));
@@ -55,7 +37,7 @@ test("Ctrl-C while elicit call connects: a sentence, exit 130, the server stoppe
       "no error after the sentence",
     );
     assert.ok(s.cursorVisible(), "the cursor is shown again");
-    await gone(pid);
+    await processGone(pid, SLOW_MS, "the server elicit started");
   } finally {
     s.close();
     rmSync(dir, { recursive: true, force: true });

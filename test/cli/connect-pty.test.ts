@@ -14,6 +14,7 @@ import { HOSTILE, MARKERS } from "../fixtures/hostile-server.js";
 import { startRecorder } from "../fixtures/mcp-recorder.js";
 import { KEY, NO_MODEL_ENV, SLOW_MS, startProgram, tempDirs, type ProgramSession } from "../helpers/pty.js";
 import { killOnExit } from "../helpers/cleanup.js";
+import { processGone } from "../helpers/deferred.js";
 
 const tempDir = tempDirs("elicit-connect-pty-");
 const NO_MODEL = NO_MODEL_ENV;
@@ -25,16 +26,6 @@ function startConnect(root: string): ProgramSession {
     env: NO_MODEL,
     name: "connect",
   });
-}
-
-/** Whether a process with this pid still runs. */
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 const asking = (label: string) => new RegExp(`^\\? ${label.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?: |$)`, "m");
@@ -126,11 +117,7 @@ describe("elicit connect in a terminal", () => {
       await s.waitFor("elicit connect: stopped (Ctrl-C) while waiting for slow-server 1.0.0 (wait): no result here.", { timeoutMs: SLOW });
       assert.equal(await s.exitCode(SLOW), 130);
       assert.ok(s.cursorVisible(), "the cursor is visible again");
-      const deadline = Date.now() + SLOW;
-      while (isRunning(pid)) {
-        assert.ok(Date.now() < deadline, `the server (pid ${pid}) still runs after elicit exited`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      await processGone(pid, SLOW, "the server elicit connect started");
     } finally {
       s.close();
     }

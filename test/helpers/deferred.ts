@@ -35,3 +35,19 @@ export async function waitFor(
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }
+
+/**
+ * Resolves once the process `pid` is gone; rejects naming `what` after `timeoutMs`. The process is not
+ * ours (a grandchild: the server the CLI started), so no exit event reaches the test; signal 0 asks.
+ */
+export function processGone(pid: number, timeoutMs: number, what: string): Promise<void> {
+  const running = () => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  return waitFor(() => !running(), { timeoutMs, what: `${what} (pid ${pid}) to end`, intervalMs: 50 });
+}
