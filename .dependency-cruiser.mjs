@@ -16,12 +16,12 @@ const LAYERS = {
   openai: ["schema", "common", "client"],
   oidc: ["schema", "common", "store", "server"],
   // The servers the package ships (travel demo, conformance): built on the server side and the OpenID provider.
-  examples: ["schema", "common", "store", "server", "oidc"],
+  servers: ["schema", "common", "store", "server", "oidc"],
   ui: ["schema", "common", "store", "client", "server"],
   terminal: ["schema", "common", "client", "ui"],
   scripted: ["schema", "common", "client", "ui"],
   web: ["schema", "common", "client", "ui"],
-  cli: ["schema", "common", "store", "client", "server", "ui", "examples", "terminal", "scripted", "web", "openai", "oidc"],
+  cli: ["schema", "common", "store", "client", "server", "ui", "servers", "terminal", "scripted", "web", "openai", "oidc"],
 };
 
 /**
@@ -60,10 +60,10 @@ export default {
     },
     {
       name: "entries-no-demo",
-      comment: "A library entry point must not load demo code from src/examples/, even through other modules.",
+      comment: "A library entry point must not load demo code from src/servers/, even through other modules.",
       severity: "error",
       from: { path: `^(${LIBRARY_ENTRIES.map((source) => source.replaceAll(".", "\\.")).join("|")})$` },
-      to: { path: "^src/examples/", reachable: true },
+      to: { path: "^src/servers/", reachable: true },
     },
   ],
   options: {

@@ -11,8 +11,8 @@ import { ProtocolError, type CallToolResult } from "@modelcontextprotocol/client
 import { browserOpener } from "../common/open-url.js";
 import { sanitizeText } from "../common/sanitize.js";
 import { USER_REJECTED } from "../client/sampling.js";
-import { DEMO_TRIP } from "../examples/travel/flights.js";
-import { DEFAULT_PREFERENCES } from "../examples/travel/ranking.js";
+import { DEMO_TRIP } from "../servers/travel/flights.js";
+import { DEFAULT_PREFERENCES } from "../servers/travel/ranking.js";
 import type { ElicitationUI, UrlAnswer } from "../client/ui.js";
 import { readAnswersFile } from "../ui/answers-file.js";
 import { scriptedUI } from "../ui/scripted.js";

@@ -4,10 +4,10 @@
 import { hkdfSync } from "node:crypto";
 import type { McpServer } from "@modelcontextprotocol/server";
 import { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
-import { createConformanceServer } from "../examples/conformance.js";
-import { createTravelServer } from "../examples/travel/server.js";
-import { loadOpenIdProvider, startTravelUrlMode } from "../examples/travel/url-mode.js";
-import { serveHttp } from "../server/http.js";
+import { createConformanceServer } from "../servers/conformance.js";
+import { createTravelServer } from "../servers/travel/server.js";
+import { loadOpenIdProvider, startTravelUrlMode } from "../servers/travel/url-mode.js";
+import { serveHttp } from "../server/http/serve.js";
 import { createElicitation } from "../server/kit.js";
 import { isLoopbackHost, type UrlKit } from "../server/url/kit.js";
 import { parseKeyRing, VAULT_KEY_ENV } from "../server/url/keys.js";
@@ -63,7 +63,7 @@ export const SERVERS: Record<
     },
     start: async (setup) => {
       const durable = setup.store ? { store: setup.store, ...(setup.stateKey ? { stateKey: setup.stateKey } : {}) } : {};
-      const bookings = setup.store ? (await import("../examples/travel/durable.js")).durableTravelStores(setup.store) : undefined;
+      const bookings = setup.store ? (await import("../servers/travel/durable.js")).durableTravelStores(setup.store) : undefined;
       if (!setup.urlMode) {
         const create = createTravelServer(createElicitation(durable), bookings ? { store: bookings.bookings } : {});
         return { factory: () => create(), close: async () => {} };

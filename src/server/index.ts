@@ -11,10 +11,10 @@ export {
 export { InvalidAnswerError, type ElicitOutcome, type ElicitOptions } from "./elicit.js";
 export { InputUnavailableError, InvalidClientResultError, MissingCapabilityError, SamplingParamsError } from "./errors.js";
 export { InputTimeoutError } from "./live.js";
-export { ReplayMismatchError } from "./replay.js";
-export { StepBusyError, StepLostError } from "./ledger.js";
-export { StateError, DEFAULT_MAX_STATE_BYTES, type StateProblem } from "./state.js";
-export { serveHttp, type HttpServerHandle, type ServeHttpOptions, type ServerFactory } from "./http.js";
+export { ReplayMismatchError } from "./rounds/replay.js";
+export { StepBusyError, StepLostError } from "./rounds/ledger.js";
+export { StateError, DEFAULT_MAX_STATE_BYTES, type StateProblem } from "./rounds/state.js";
+export { serveHttp, type HttpServerHandle, type ServeHttpOptions, type ServerFactory } from "./http/serve.js";
 export type { HttpAuthOptions, Principal } from "./auth/options.js";
 export { principalOf } from "./auth/principal.js";
 export { jwtAccessTokenVerifier, type JwtVerifierOptions } from "./auth/jwt-verifier.js";

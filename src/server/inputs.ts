@@ -13,7 +13,7 @@ import { clientCapabilities, supportsFeature, type ClientFeature } from "./capab
 import { elicitValidated, type AskFn, type ElicitOptions, type ElicitOutcome } from "./elicit.js";
 import { InputUnavailableError, MissingCapabilityError } from "./input-errors.js";
 import { ProgressKeepAlive, sendLive } from "./live.js";
-import type { ReplayRun } from "./replay.js";
+import type { ReplayRun } from "./rounds/replay.js";
 import { cachedRoots, checkRootsResult, type RootsOptions } from "./roots.js";
 import { checkSampleParams, checkSampleResult, usesTools, type SampleOptions, type SampleParams, type SampleResult } from "./sample.js";
 import { urlInputs, type UrlCall, type UrlInputs } from "./url/elicit-url.js";

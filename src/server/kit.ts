@@ -17,13 +17,13 @@ import { liveInputs, replayInputs, type ClientInputs, type LiveStep } from "./in
 import { liveCallOf } from "./fleet/calls.js";
 import { memoryStore } from "../store/memory.js";
 import type { KeyValueStore } from "../store/types.js";
-import { CallLedger } from "./ledger.js";
-import type { ReplayRun } from "./replay.js";
-import { ReplayCalls } from "./replay-call.js";
+import { CallLedger } from "./rounds/ledger.js";
+import type { ReplayRun } from "./rounds/replay.js";
+import { ReplayCalls } from "./rounds/call.js";
 import { watchDroppedMessages } from "./dropped.js";
 import { watchRootsChanges } from "./roots.js";
-import { installStateGuard } from "./state-guard.js";
-import { DEFAULT_MAX_STATE_BYTES, issuerKey, RecentStates, toStateKey, toStateKeys, type StateKeyInput } from "./state.js";
+import { installStateGuard } from "./rounds/guard.js";
+import { DEFAULT_MAX_STATE_BYTES, issuerKey, RecentStates, toStateKey, toStateKeys, type StateKeyInput } from "./rounds/state.js";
 import { serverName } from "../common/sdk-internals.js";
 import type { Principal } from "./auth/options.js";
 import { principalOf as verifiedPrincipal } from "./auth/principal.js";

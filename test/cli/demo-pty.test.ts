@@ -5,7 +5,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { contactForm } from "../../src/examples/travel/book-trip.js";
+import { contactForm } from "../../src/servers/travel/book-trip.js";
 import { validateContent } from "../../src/schema/validate.js";
 import { BIN } from "../helpers/cli.js";
 import { KEY, NO_MODEL_ENV, SLOW_MS, startProgram, tempDirs, type ProgramSession } from "../helpers/pty.js";

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { SERVERS } from "../../src/cli/serve.js";
 import { startOpenIdProvider, type OpenIdProvider } from "../../src/oidc/openid-provider.js";
-import { serveHttp } from "../../src/server/http.js";
+import { serveHttp } from "../../src/server/http/serve.js";
 import { BIN, runCli, type RunResult } from "../helpers/cli.js";
 import { scratchFiles } from "../helpers/files.js";
 import { launchChromium } from "../web/chromium.js";

@@ -17,7 +17,7 @@ import type { CallToolResult } from "@modelcontextprotocol/client";
 import type { Browser } from "playwright-core";
 import type { FormAnswer, FormRequest, UrlAnswer, UrlRequest } from "../../src/client/ui.js";
 import { openHost, type Host } from "../../src/cli/host.js";
-import { DEMO_TRIP } from "../../src/examples/travel/flights.js";
+import { DEMO_TRIP } from "../../src/servers/travel/flights.js";
 import { killOnExit, removeOnExit } from "../helpers/cleanup.js";
 import { within } from "../helpers/deferred.js";
 import { needs } from "../helpers/needs.js";

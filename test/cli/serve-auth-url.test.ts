@@ -9,7 +9,7 @@ import { Client, StreamableHTTPClientTransport, type CallToolResult } from "@mod
 import type { Browser, Page } from "playwright-core";
 import { attachElicitation } from "../../src/client/attach.js";
 import type { ElicitationUI, FormAnswer, FormRequest, UrlAnswer, UrlRequest } from "../../src/client/ui.js";
-import { DEMO_TRIP } from "../../src/examples/travel/flights.js";
+import { DEMO_TRIP } from "../../src/servers/travel/flights.js";
 import { BIN } from "../helpers/cli.js";
 import { assertWireValid, tap, type WireMessage } from "../helpers/mcp.js";
 import { signIn } from "../helpers/oidc.js";

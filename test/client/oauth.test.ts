@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { SERVERS, startServer, type RunningServer } from "../../src/cli/serve.js";
 import { startOpenIdProvider } from "../../src/oidc/openid-provider.js";
-import { serveHttp } from "../../src/server/http.js";
+import { serveHttp } from "../../src/server/http/serve.js";
 import { LoginError, memoryTokenStore, OAuthProvider, type SignInRequest, type TokenStore } from "../../src/client/index.js";
 import { discover, signIn } from "../helpers/oidc.js";
 import { signInAs } from "../helpers/sign-in-agent.js";

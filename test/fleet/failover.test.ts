@@ -12,7 +12,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { McpServer, type ServerContext } from "@modelcontextprotocol/server";
 import { createElicitation } from "../../src/server/index.js";
-import { serveHttp } from "../../src/server/http.js";
+import { serveHttp } from "../../src/server/http/serve.js";
 import { LOST_CALL_CODE } from "../../src/server/fleet/registry.js";
 import { redisStore } from "../../src/store/index.js";
 import type { FleetStore } from "../../src/store/types.js";

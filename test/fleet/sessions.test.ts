@@ -6,7 +6,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { serveHttp, type HttpServerHandle } from "../../src/server/http.js";
+import { serveHttp, type HttpServerHandle } from "../../src/server/http/serve.js";
 import { memoryStore, redisStore } from "../../src/store/index.js";
 import type { FleetStore } from "../../src/store/types.js";
 import { startFleet } from "../helpers/fleet.js";

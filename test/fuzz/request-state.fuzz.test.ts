@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { digest, open, seal, StateError, toStateKey, type StateBinding, type StateProblem } from "../../src/server/state.js";
+import { digest, open, seal, StateError, toStateKey, type StateBinding, type StateProblem } from "../../src/server/rounds/state.js";
 import { callWith, manualClient } from "../helpers/manual-client.js";
 import { connect } from "../helpers/mcp.js";
 import { makeFactory } from "../server/fixtures.js";

@@ -123,7 +123,7 @@ const createMessageResult: Check = (value) => {
 
 /**
  * Root URIs: the spec's prose says they start with file:// "for now" and the SDK holds to that, but
- * schema.json asks only for a URI, and test/examples/travel.test.ts sends an https: root on purpose
+ * schema.json asks only for a URI, and test/servers/travel.test.ts sends an https: root on purpose
  * (the server must refuse it clearly) with every close checking the wire. So, like schema.json,
  * any absolute URI passes here; everything else about the result is the SDK's check.
  */

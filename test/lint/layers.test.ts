@@ -58,15 +58,15 @@ test("each broken import is reported by the rule it breaks", async () => {
     "common/two.ts": ["./one.js"],
     // A library entry that reaches demo code through a module of its own.
     "store/index.ts": ["./helper.js"],
-    "store/helper.ts": ["../examples/demo.js"],
-    "examples/demo.ts": [],
+    "store/helper.ts": ["../servers/demo.js"],
+    "servers/demo.ts": [],
   });
   assert.deepEqual(await violations(dir), [
-    "entries-no-demo src/store/index.ts -> src/examples/demo.ts",
+    "entries-no-demo src/store/index.ts -> src/servers/demo.ts",
     "layer-client src/client/uses-server.ts -> src/server/page.ts",
     "layer-schema src/schema/upward.ts -> src/ui/widget.ts",
     "layer-server src/server/page.ts -> src/ui/widget.ts",
-    "layer-store src/store/helper.ts -> src/examples/demo.ts",
+    "layer-store src/store/helper.ts -> src/servers/demo.ts",
     "no-circular src/common/one.ts -> src/common/two.ts",
     "no-server-to-ui src/server/page.ts -> src/ui/widget.ts",
   ]);
@@ -81,11 +81,11 @@ test("imports that point down the layers pass", async () => {
     "client/index.ts": ["../store/index.js", "../schema/index.js"],
     "server/index.ts": ["../store/index.js"],
     "oidc/index.ts": ["../server/index.js"],
-    "examples/demo.ts": ["../server/index.js", "../oidc/index.js"],
+    "servers/demo.ts": ["../server/index.js", "../oidc/index.js"],
     "ui/view.ts": ["../client/index.js", "../server/index.js"],
     "terminal/index.ts": ["../ui/view.js"],
     // The CLI ships the demo servers: it may import them.
-    "cli/run.ts": ["../terminal/index.js", "../examples/demo.js"],
+    "cli/run.ts": ["../terminal/index.js", "../servers/demo.js"],
   });
   assert.deepEqual(await violations(dir), []);
 });

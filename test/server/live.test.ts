@@ -7,7 +7,7 @@ import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport as V1InMemory } from "@modelcontextprotocol/sdk/inMemory.js";
 import { StreamableHTTPClientTransport as V1Http } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { serveHttp } from "../../src/server/http.js";
+import { serveHttp } from "../../src/server/http/serve.js";
 import { clientFor, connect, type TransportKind } from "../helpers/mcp.js";
 import { deferred, waitFor } from "../helpers/deferred.js";
 import { assertWire } from "../helpers/wire.js";

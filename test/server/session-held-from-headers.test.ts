@@ -5,7 +5,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { request, type IncomingMessage } from "node:http";
 import type { McpServer } from "@modelcontextprotocol/server";
-import { serveHttp } from "../../src/server/http.js";
+import { serveHttp } from "../../src/server/http/serve.js";
 import { within } from "../helpers/deferred.js";
 import { makeFactory } from "./fixtures.js";
 

@@ -11,7 +11,7 @@ import { connect } from "node:net";
 import { fileURLToPath } from "node:url";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Client, SdkHttpError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { serveHttp } from "../../src/server/http.js";
+import { serveHttp } from "../../src/server/http/serve.js";
 import { resultJson } from "../helpers/results.js";
 import { killOnExit } from "../helpers/cleanup.js";
 import { answerWith, makeFactory } from "./fixtures.js";

@@ -2,7 +2,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { setTimeout as sleep } from "node:timers/promises";
-import { open, RecentStates, seal, StateError, toStateKey, toStateKeys, type StateBinding } from "../../src/server/state.js";
+import { open, RecentStates, seal, StateError, toStateKey, toStateKeys, type StateBinding } from "../../src/server/rounds/state.js";
 import { createElicitation, STATE_KEY_ENV } from "../../src/server/kit.js";
 import { memoryStore } from "../../src/store/memory.js";
 import type { KeyValueStore } from "../../src/store/types.js";

@@ -13,7 +13,7 @@ import { UrlElicitationEndedError } from "../../src/client/url-flow.js";
 import { startOpenIdProvider, type OpenIdProvider } from "../../src/oidc/openid-provider.js";
 import { form, text } from "../../src/schema/builders.js";
 import type { ProtocolRevision } from "../../src/schema/types.js";
-import { serveHttp, type HttpServerHandle } from "../../src/server/http.js";
+import { serveHttp, type HttpServerHandle } from "../../src/server/http/serve.js";
 import { createElicitation } from "../../src/server/kit.js";
 import { createUrlKit, type UrlKit } from "../../src/server/url/kit.js";
 import { signIn } from "../helpers/oidc.js";

@@ -11,7 +11,7 @@ import { attachElicitation } from "../../src/client/attach.js";
 import type { ElicitationUI, UrlAnswer, UrlRequest, UrlWait, UrlWaitOutcome } from "../../src/client/ui.js";
 import { UrlElicitationEndedError } from "../../src/client/url-flow.js";
 import type { ProtocolRevision } from "../../src/schema/types.js";
-import { serveHttp } from "../../src/server/http.js";
+import { serveHttp } from "../../src/server/http/serve.js";
 import { createElicitation } from "../../src/server/kit.js";
 import type { UrlElicitOptions } from "../../src/server/url/elicit-url.js";
 import type { FlowOutcome } from "../../src/server/url/flows.js";

@@ -5,7 +5,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { McpServer } from "@modelcontextprotocol/server";
-import { serveHttp } from "../../src/server/http.js";
+import { serveHttp } from "../../src/server/http/serve.js";
 import { createUrlKit } from "../../src/server/url/kit.js";
 import type { OAuthCredential } from "../../src/server/url/vault.js";
 import { pagesBench, principalOf, signInOnProvider } from "./url-pages-helpers.js";

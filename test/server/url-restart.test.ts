@@ -11,7 +11,7 @@ import { attachElicitation } from "../../src/client/attach.js";
 import type { ElicitationUI, UrlAnswer, UrlRequest, UrlWaitOutcome } from "../../src/client/ui.js";
 import { UrlElicitationEndedError } from "../../src/client/url-flow.js";
 import { startOpenIdProvider } from "../../src/oidc/openid-provider.js";
-import { serveHttp, type HttpServerHandle } from "../../src/server/http.js";
+import { serveHttp, type HttpServerHandle } from "../../src/server/http/serve.js";
 import { createElicitation } from "../../src/server/kit.js";
 import { createUrlKit, type UrlKit } from "../../src/server/url/kit.js";
 import { sqliteStore } from "../../src/store/sqlite.js";

@@ -21,7 +21,7 @@ import * as z from "zod";
 import { attachElicitation } from "../../src/client/attach.js";
 import type { ElicitationUI, UrlAnswer, UrlRequest } from "../../src/client/ui.js";
 import { startOpenIdProvider, type OpenIdProvider } from "../../src/oidc/openid-provider.js";
-import { serveHttp, type HttpServerHandle } from "../../src/server/http.js";
+import { serveHttp, type HttpServerHandle } from "../../src/server/http/serve.js";
 import { createElicitation } from "../../src/server/kit.js";
 import type { FlowOutcome } from "../../src/server/url/flows.js";
 import { createUrlKit, type UrlKit } from "../../src/server/url/kit.js";

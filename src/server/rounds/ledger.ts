@@ -7,8 +7,8 @@
 //                      the only copy of it (the sealed journal names the step, never its value)
 //   done:<call>        the final result, returned again for any later state of a finished call
 import type { CallToolResult } from "@modelcontextprotocol/server";
-import type { KeyValueStore } from "../store/types.js";
-import { ToolError } from "./tool-error.js";
+import type { KeyValueStore } from "../../store/types.js";
+import { ToolError } from "../tool-error.js";
 
 /** A ctx.step claimed by a request that is still running it. */
 const RUNNING = "\u0000running";

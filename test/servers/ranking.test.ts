@@ -1,8 +1,8 @@
 // The model-free ranking rule on the bundled Barcelona timetable, and the dataset it ranks.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { checkDates, DEMO_TRIP, flightsFor, HOTELS, type Flight } from "../../src/examples/travel/flights.js";
-import { DEFAULT_PREFERENCES, explain, parsePreferences, rankFlights } from "../../src/examples/travel/ranking.js";
+import { checkDates, DEMO_TRIP, flightsFor, HOTELS, type Flight } from "../../src/servers/travel/flights.js";
+import { DEFAULT_PREFERENCES, explain, parsePreferences, rankFlights } from "../../src/servers/travel/ranking.js";
 
 const flights = flightsFor(DEMO_TRIP.destination, DEMO_TRIP.departDate, DEMO_TRIP.returnDate);
 const ids = (list: { flight: Flight }[], n = 3) => list.slice(0, n).map((r) => r.flight.id);
@@ -25,7 +25,11 @@ describe("the bundled dataset", () => {
       assert.equal(f.inbound.from, "BCN");
       assert.ok(f.priceUsd > 0);
     }
-    for (const stops of [0, 1, 2]) assert.ok(flights.some((f) => f.outbound.layovers.length === stops), `some fares have ${stops} layovers`);
+    for (const stops of [0, 1, 2])
+      assert.ok(
+        flights.some((f) => f.outbound.layovers.length === stops),
+        `some fares have ${stops} layovers`,
+      );
     assert.deepEqual(flightsFor("BCN", "2026-06-15", "2026-06-22"), flights, "deterministic");
   });
 
@@ -49,7 +53,13 @@ describe("rankFlights", () => {
   test("morning departure + max 1 layover: morning flights with at most one layover per leg, balanced", () => {
     const ranked = rankFlights(flights, "morning departure, max 1 layover");
     assert.deepEqual(ids(ranked), ["BCN-11", "BCN-14", "BCN-12"]);
-    const eligible = flights.filter((f) => hourOf(f.outbound.depart) >= 5 && hourOf(f.outbound.depart) < 12 && f.outbound.layovers.length <= 1 && f.inbound.layovers.length <= 1);
+    const eligible = flights.filter(
+      (f) =>
+        hourOf(f.outbound.depart) >= 5 &&
+        hourOf(f.outbound.depart) < 12 &&
+        f.outbound.layovers.length <= 1 &&
+        f.inbound.layovers.length <= 1,
+    );
     // Every eligible flight comes before every other one.
     assert.deepEqual(new Set(ids(ranked, eligible.length)), new Set(eligible.map((f) => f.id)));
     assert.ok(ranked.slice(0, eligible.length).every((r) => r.meets && r.inWindow));
@@ -57,14 +67,20 @@ describe("rankFlights", () => {
     const cheapTwoStop = ranked.findIndex((r) => r.flight.id === "BCN-36");
     assert.ok(cheapTwoStop >= eligible.length);
     assert.equal(ranked[cheapTwoStop]!.meets, false);
-    assert.match(explain(ranked[0]!), /^BCN-11 \(British Airways, \$1,180\): 1 layover per leg \(LHR\); \$1,180; departs 08:25: morning, as asked; 23h25 total travel time; score 156\.9$/);
+    assert.match(
+      explain(ranked[0]!),
+      /^BCN-11 \(British Airways, \$1,180\): 1 layover per leg \(LHR\); \$1,180; departs 08:25: morning, as asked; 23h25 total travel time; score 156\.9$/,
+    );
     assert.match(explain(ranked[cheapTwoStop]!), /2 layovers per leg \(BOS, DUB\): more than the max 1 asked.*\[breaks a stated limit\]/);
   });
 
   test("cheapest: the lowest fare of all comes first, then by price", () => {
     const ranked = rankFlights(flights, "cheapest");
     const prices = ranked.map((r) => r.flight.priceUsd);
-    assert.deepEqual(prices, [...prices].sort((a, b) => a - b));
+    assert.deepEqual(
+      prices,
+      [...prices].sort((a, b) => a - b),
+    );
     assert.equal(ranked[0]!.flight.priceUsd, Math.min(...flights.map((f) => f.priceUsd)));
     assert.deepEqual(ids(ranked), ["BCN-37", "BCN-33", "BCN-07"]);
   });
@@ -75,7 +91,10 @@ describe("rankFlights", () => {
     assert.ok(ranked.slice(0, nonstop.length).every((r) => r.flight.outbound.layovers.length === 0 && r.meets));
     assert.deepEqual(ids(ranked), ["BCN-07", "BCN-06", "BCN-02"]);
     const scores = ranked.slice(0, nonstop.length).map((r) => r.score);
-    assert.deepEqual(scores, [...scores].sort((a, b) => a - b));
+    assert.deepEqual(
+      scores,
+      [...scores].sort((a, b) => a - b),
+    );
   });
 
   test("combined limits: cheapest nonstop, and business under a price ceiling", () => {
@@ -86,9 +105,21 @@ describe("rankFlights", () => {
   });
 
   test("parsePreferences says what it understood", () => {
-    assert.deepEqual(parsePreferences("morning departure, max 1 layover").understood, ["at most 1 layover per leg", "morning departure", "balance of price, time and connections"]);
-    assert.deepEqual(parsePreferences("no more than two stops, red-eye is fine, cheapest").understood, ["at most 2 layovers per leg", "night departure", "cheapest first"]);
-    assert.deepEqual(parsePreferences("fastest, premium economy, prefer Delta", ["Delta", "KLM"]).understood, ["premium economy cabin", "fastest first", "prefers Delta"]);
+    assert.deepEqual(parsePreferences("morning departure, max 1 layover").understood, [
+      "at most 1 layover per leg",
+      "morning departure",
+      "balance of price, time and connections",
+    ]);
+    assert.deepEqual(parsePreferences("no more than two stops, red-eye is fine, cheapest").understood, [
+      "at most 2 layovers per leg",
+      "night departure",
+      "cheapest first",
+    ]);
+    assert.deepEqual(parsePreferences("fastest, premium economy, prefer Delta", ["Delta", "KLM"]).understood, [
+      "premium economy cabin",
+      "fastest first",
+      "prefers Delta",
+    ]);
     const p = parsePreferences("max 1 layover under $1,000");
     assert.equal(p.maxLayovers, 1);
     assert.equal(p.maxPriceUsd, 1000);

@@ -5,8 +5,8 @@
 // The guard also hands the handler the raw arguments (which requestState is bound to) and the
 // journal it opened, so the state is decrypted once per call.
 import { ProtocolError, ProtocolErrorCode, type McpServer, type ServerContext } from "@modelcontextprotocol/server";
-import { describeProblem, MESSAGE_LIMITS, shapeProblem } from "../schema/limits.js";
-import { requestHandlers, SdkInternalsError } from "../common/sdk-internals.js";
+import { describeProblem, MESSAGE_LIMITS, shapeProblem } from "../../schema/limits.js";
+import { requestHandlers, SdkInternalsError } from "../../common/sdk-internals.js";
 import { StateError } from "./state.js";
 
 type Handler = (request: { params?: Record<string, unknown> }, ctx: ServerContext) => Promise<unknown>;

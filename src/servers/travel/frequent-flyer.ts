@@ -34,9 +34,11 @@ async function memberOf(issuer: string, token: string, signal: AbortSignal): Pro
 
 export async function connectFrequentFlyer(bookingReference: string, ctx: ElicitContext, deps: FrequentFlyerDeps): Promise<CallToolResult> {
   const reference = bookingReference.trim().toUpperCase();
-  if (!REFERENCE_PATTERN.test(reference)) return fail(`"${bookingReference}" is not a booking reference; they look like ELC-7QK2MX (book_trip returns one).`);
+  if (!REFERENCE_PATTERN.test(reference))
+    return fail(`"${bookingReference}" is not a booking reference; they look like ELC-7QK2MX (book_trip returns one).`);
   const found = await deps.bookings.get(reference);
-  if (!found || !mayView(found, ctx.principal)) return fail(`No booking ${reference} was found; book_trip returns the reference of each booking it makes.`);
+  if (!found || !mayView(found, ctx.principal))
+    return fail(`No booking ${reference} was found; book_trip returns the reference of each booking it makes.`);
 
   const owner = vaultOwnerOf(ctx);
   // An account connected before is used again (its refresh token renews it); else the person connects it now.
@@ -47,10 +49,14 @@ export async function connectFrequentFlyer(bookingReference: string, ctx: Elicit
       message: `Connect your SkyMiles frequent-flyer account, so the miles for booking ${reference} are credited to it.`,
     });
     if (connected.outcome !== "connected")
-      return say(`No SkyMiles account was connected (${connected.outcome}); booking ${reference} earns no miles.`, { connected: false, reason: connected.outcome });
+      return say(`No SkyMiles account was connected (${connected.outcome}); booking ${reference} earns no miles.`, {
+        connected: false,
+        reason: connected.outcome,
+      });
   }
   const token = await deps.vault.token(owner, FREQUENT_FLYER_PROVIDER);
-  if (!token) return fail("The SkyMiles account's credential is gone (revoked or expired); call connect_frequent_flyer again to connect it.");
+  if (!token)
+    return fail("The SkyMiles account's credential is gone (revoked or expired); call connect_frequent_flyer again to connect it.");
   let member: { sub: string; name?: string };
   try {
     member = await memberOf(deps.issuer, token, ctx.mcpReq.signal);

@@ -35,7 +35,8 @@ export interface Booking {
 }
 
 /** The owner a signed-in caller's bookings get: the issuer and the subject (two servers may both have an "alice"). */
-export const ownerOf = (principal: { issuer: string; sub: string } | undefined) => (principal ? `${principal.issuer} ${principal.sub}` : undefined);
+export const ownerOf = (principal: { issuer: string; sub: string } | undefined) =>
+  principal ? `${principal.issuer} ${principal.sub}` : undefined;
 
 /** Whether `caller` may see `booking`: anyone when it was made without sign-in, else only its owner. */
 export const mayView = (booking: Booking, caller: { issuer: string; sub: string } | undefined) =>

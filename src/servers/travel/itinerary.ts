@@ -26,7 +26,10 @@ export type UnsafeWriteReason =
 
 /** A write refused to keep the file inside the root; `reason` is stable, the message says what and why. */
 export class UnsafeWriteError extends Error {
-  constructor(readonly reason: UnsafeWriteReason, message: string) {
+  constructor(
+    readonly reason: UnsafeWriteReason,
+    message: string,
+  ) {
     super(message);
     this.name = "UnsafeWriteError";
   }
@@ -41,7 +44,10 @@ export function rootDirectory(rootUri: string): string {
     throw new UnsafeWriteError("root-not-file-uri", `The root "${rootUri}" is not a URI; roots must be file:// URIs.`);
   }
   if (url.protocol !== "file:") {
-    throw new UnsafeWriteError("root-not-file-uri", `The root "${rootUri}" is a ${url.protocol.replace(/:$/, "")}: URI; only file:// roots name a directory this server can write to.`);
+    throw new UnsafeWriteError(
+      "root-not-file-uri",
+      `The root "${rootUri}" is a ${url.protocol.replace(/:$/, "")}: URI; only file:// roots name a directory this server can write to.`,
+    );
   }
   try {
     return fileURLToPath(url);
@@ -59,10 +65,13 @@ function segmentsOf(name: string): string[] {
   if (isAbsolute(name) || name.startsWith("/") || name.startsWith("\\") || /^[A-Za-z]:/.test(name) || name.startsWith("~")) {
     throw new UnsafeWriteError("name-absolute", `The file name "${name}" is absolute; it must be relative to the root.`);
   }
-  if (name.includes("\\")) throw new UnsafeWriteError("name-invalid", `The file name "${name}" contains a backslash; use "/" between directories.`);
+  if (name.includes("\\"))
+    throw new UnsafeWriteError("name-invalid", `The file name "${name}" contains a backslash; use "/" between directories.`);
   const parts = name.split("/");
-  if (parts.some((p) => p === "..")) throw new UnsafeWriteError("name-dot-segment", `The file name "${name}" contains "..", which could leave the root.`);
-  if (parts.some((p) => p === "." || p === "")) throw new UnsafeWriteError("name-invalid", `The file name "${name}" has an empty or "." segment.`);
+  if (parts.some((p) => p === ".."))
+    throw new UnsafeWriteError("name-dot-segment", `The file name "${name}" contains "..", which could leave the root.`);
+  if (parts.some((p) => p === "." || p === ""))
+    throw new UnsafeWriteError("name-invalid", `The file name "${name}" has an empty or "." segment.`);
   return parts;
 }
 
@@ -111,9 +120,13 @@ export async function writeInRoot(rootUri: string, name: string, content: string
     }
     const real = await realpath(next);
     if (!within(root, real)) {
-      throw new UnsafeWriteError("outside-root", `"${shown}" is a symlink that leads outside the root (to ${real}); refusing to write through it.`);
+      throw new UnsafeWriteError(
+        "outside-root",
+        `"${shown}" is a symlink that leads outside the root (to ${real}); refusing to write through it.`,
+      );
     }
-    if (!(await stat(real)).isDirectory()) throw new UnsafeWriteError("name-invalid", `"${shown}" exists in the root and is not a directory.`);
+    if (!(await stat(real)).isDirectory())
+      throw new UnsafeWriteError("name-invalid", `"${shown}" exists in the root and is not a directory.`);
     dir = real;
   }
 
@@ -121,9 +134,13 @@ export async function writeInRoot(rootUri: string, name: string, content: string
   const target = join(dir, file);
   const existing = await lstatOrUndefined(target);
   if (existing?.isSymbolicLink()) {
-    throw new UnsafeWriteError("target-symlink", `"${name}" is a symlink in the root; refusing to write through it (it could point anywhere).`);
+    throw new UnsafeWriteError(
+      "target-symlink",
+      `"${name}" is a symlink in the root; refusing to write through it (it could point anywhere).`,
+    );
   }
-  if (existing && !existing.isFile()) throw new UnsafeWriteError("target-not-file", `"${name}" exists in the root and is not a regular file.`);
+  if (existing && !existing.isFile())
+    throw new UnsafeWriteError("target-not-file", `"${name}" exists in the root and is not a regular file.`);
 
   const temp = join(dir, `.${file}.${randomBytes(6).toString("hex")}.tmp`);
   const handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
@@ -135,7 +152,8 @@ export async function writeInRoot(rootUri: string, name: string, content: string
   }
   try {
     // The directory could have been swapped for a link while we wrote; check again before the rename.
-    if (!within(root, await realpath(dir))) throw new UnsafeWriteError("outside-root", `The directory of "${name}" was moved outside the root while writing; nothing was saved.`);
+    if (!within(root, await realpath(dir)))
+      throw new UnsafeWriteError("outside-root", `The directory of "${name}" was moved outside the root while writing; nothing was saved.`);
     await rename(temp, target);
   } catch (error) {
     await rm(temp, { force: true });
@@ -157,7 +175,9 @@ function legLines(title: string, leg: Leg): string[] {
     "",
     "| flight | from | departs | to | arrives |",
     "| --- | --- | --- | --- | --- |",
-    ...leg.segments.map((s) => `| ${s.flightNumber} | ${s.from} | ${s.depart.replace("T", " ")} | ${s.to} | ${s.arrive.replace("T", " ")} |`),
+    ...leg.segments.map(
+      (s) => `| ${s.flightNumber} | ${s.from} | ${s.depart.replace("T", " ")} | ${s.to} | ${s.arrive.replace("T", " ")} |`,
+    ),
     ...(leg.layovers.length ? ["", `Layovers: ${leg.layovers.map((l) => `${l.airport} ${hoursMinutes(l.minutes)}`).join(", ")}`] : []),
     "",
   ];

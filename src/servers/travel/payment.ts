@@ -102,12 +102,18 @@ const notPaid = (why: string, reason: string): CallToolResult => say(`Nothing wa
 
 export async function payForBooking(bookingReference: string, ctx: ElicitContext, deps: PaymentDeps): Promise<CallToolResult> {
   const reference = bookingReference.trim().toUpperCase();
-  if (!REFERENCE_PATTERN.test(reference)) return fail(`"${bookingReference}" is not a booking reference; they look like ELC-7QK2MX (book_trip returns one).`);
+  if (!REFERENCE_PATTERN.test(reference))
+    return fail(`"${bookingReference}" is not a booking reference; they look like ELC-7QK2MX (book_trip returns one).`);
   const found = await deps.bookings.get(reference);
   const booking = found && mayView(found, ctx.principal) ? found : undefined;
   if (!booking) return fail(`No booking ${reference} was found; book_trip returns the reference of each booking it makes.`);
   const paid = await deps.payments.get(reference);
-  if (paid) return say(`Booking ${reference} is already paid (${usd(paid.amountUsd)}, ${paid.brand} ending ${paid.last4}).`, { paid: true, reference, ...paid });
+  if (paid)
+    return say(`Booking ${reference} is already paid (${usd(paid.amountUsd)}, ${paid.brand} ending ${paid.last4}).`, {
+      paid: true,
+      reference,
+      ...paid,
+    });
 
   const amount = usd(booking.price.totalUsd);
   let problem: string | undefined;
@@ -133,11 +139,14 @@ export async function payForBooking(bookingReference: string, ctx: ElicitContext
       return record;
     });
     if (!("problem" in verdict))
-      return say(`Paid ${amount} for booking ${reference} with the ${verdict.brand} card ending ${verdict.last4} (a test card: nothing real was charged).`, {
-        paid: true,
-        reference,
-        ...verdict,
-      });
+      return say(
+        `Paid ${amount} for booking ${reference} with the ${verdict.brand} card ending ${verdict.last4} (a test card: nothing real was charged).`,
+        {
+          paid: true,
+          reference,
+          ...verdict,
+        },
+      );
     problem = verdict.problem;
   }
   return fail(`Nothing was charged: ${problem} The booking stays unpaid; call pay_for_booking again to retry.`);

@@ -2,10 +2,10 @@
 // each input request it makes is answered from the journal when the answer is known, and otherwise
 // suspends the run. Requests made in the same tick (Promise.all) go out together in one round.
 import { randomUUID } from "node:crypto";
-import { isSharedEncoding } from "../schema/compiled.js";
-import { setOwn } from "../schema/own.js";
+import { isSharedEncoding } from "../../schema/compiled.js";
+import { setOwn } from "../../schema/own.js";
 import { sha256 } from "./state.js";
-import { ToolError } from "./tool-error.js";
+import { ToolError } from "../tool-error.js";
 
 /** What travels (sealed) in requestState between rounds: nothing the client could not know already. */
 export interface Journal {

@@ -34,7 +34,12 @@ export interface Hotel {
 }
 
 export const HOTELS: Record<string, Hotel> = {
-  BCN: { name: "Hotel Mar Bella Beachfront", kind: "beachfront hotel", address: "Passeig Marítim de la Mar Bella 7, Barcelona", nightlyUsd: 260 },
+  BCN: {
+    name: "Hotel Mar Bella Beachfront",
+    kind: "beachfront hotel",
+    address: "Passeig Marítim de la Mar Bella 7, Barcelona",
+    nightlyUsd: 260,
+  },
   LIS: { name: "Casa do Tejo", kind: "riverside hotel", address: "Rua da Junqueira 44, Lisbon", nightlyUsd: 210 },
   FCO: { name: "Albergo Trastevere", kind: "boutique hotel", address: "Via della Lungaretta 91, Rome", nightlyUsd: 240 },
   CDG: { name: "Hôtel Canal Saint-Martin", kind: "canal-side hotel", address: "Quai de Valmy 58, Paris", nightlyUsd: 285 },
@@ -43,35 +48,123 @@ export const HOTELS: Record<string, Hotel> = {
 
 /** Summer (June-August) UTC offsets in minutes; fixed because the timetable only covers summer. */
 const UTC_OFFSET: Record<string, number> = {
-  JFK: -240, EWR: -240, BOS: -240, PHL: -240, YUL: -240,
-  KEF: 0, LHR: 60, DUB: 60, LIS: 60,
-  BCN: 120, MAD: 120, CDG: 120, FRA: 120, MUC: 120, AMS: 120, ZRH: 120, FCO: 120, CPH: 120,
+  JFK: -240,
+  EWR: -240,
+  BOS: -240,
+  PHL: -240,
+  YUL: -240,
+  KEF: 0,
+  LHR: 60,
+  DUB: 60,
+  LIS: 60,
+  BCN: 120,
+  MAD: 120,
+  CDG: 120,
+  FRA: 120,
+  MUC: 120,
+  AMS: 120,
+  ZRH: 120,
+  FCO: 120,
+  CPH: 120,
   IST: 180,
 };
 
 /** Scheduled block time in minutes, per direction (eastbound is faster with the jet stream). */
 const BLOCK: Record<string, number> = {
-  "JFK-BCN": 500, "BCN-JFK": 555, "EWR-BCN": 495, "BCN-EWR": 550,
-  "JFK-MAD": 445, "MAD-JFK": 510, "MAD-BCN": 80, "BCN-MAD": 80,
-  "JFK-LHR": 420, "LHR-JFK": 480, "LHR-BCN": 125, "BCN-LHR": 130,
-  "JFK-CDG": 440, "CDG-JFK": 505, "CDG-BCN": 105, "BCN-CDG": 110,
-  "JFK-FRA": 470, "FRA-JFK": 540, "FRA-BCN": 120, "BCN-FRA": 125,
-  "EWR-FRA": 465, "FRA-EWR": 535,
-  "JFK-MUC": 490, "MUC-JFK": 560, "MUC-BCN": 120, "BCN-MUC": 120, "FRA-MUC": 60, "MUC-FRA": 60,
-  "JFK-AMS": 445, "AMS-JFK": 510, "AMS-BCN": 135, "BCN-AMS": 135,
-  "JFK-ZRH": 480, "ZRH-JFK": 545, "ZRH-BCN": 105, "BCN-ZRH": 105,
-  "JFK-LIS": 415, "LIS-JFK": 495, "LIS-BCN": 115, "BCN-LIS": 120,
-  "JFK-DUB": 395, "DUB-JFK": 480, "DUB-BCN": 155, "BCN-DUB": 160,
-  "JFK-IST": 600, "IST-JFK": 685, "IST-BCN": 235, "BCN-IST": 220,
-  "JFK-KEF": 330, "KEF-JFK": 360, "KEF-BCN": 270, "BCN-KEF": 275, "KEF-CPH": 180, "CPH-KEF": 190, "CPH-BCN": 175, "BCN-CPH": 170,
-  "JFK-BOS": 80, "BOS-JFK": 85, "BOS-DUB": 370, "DUB-BOS": 440, "BOS-LIS": 385, "LIS-BOS": 455,
-  "BOS-AMS": 430, "AMS-BOS": 495,
-  "JFK-YUL": 90, "YUL-JFK": 95, "YUL-BCN": 470, "BCN-YUL": 530, "YUL-FRA": 445, "FRA-YUL": 510,
-  "JFK-PHL": 60, "PHL-JFK": 65, "PHL-MAD": 435, "MAD-PHL": 500,
-  "MAD-LIS": 75, "LIS-MAD": 75, "JFK-FCO": 525, "FCO-JFK": 605, "MAD-FCO": 140, "FCO-MAD": 145,
-  "FRA-FCO": 110, "FCO-FRA": 115, "LHR-CDG": 75, "CDG-LHR": 80, "DUB-LHR": 80, "LHR-DUB": 80,
-  "AMS-LHR": 70, "LHR-AMS": 75, "AMS-CDG": 80, "CDG-AMS": 80, "DUB-CDG": 110, "CDG-DUB": 105,
-  "BOS-IST": 580, "IST-BOS": 660,
+  "JFK-BCN": 500,
+  "BCN-JFK": 555,
+  "EWR-BCN": 495,
+  "BCN-EWR": 550,
+  "JFK-MAD": 445,
+  "MAD-JFK": 510,
+  "MAD-BCN": 80,
+  "BCN-MAD": 80,
+  "JFK-LHR": 420,
+  "LHR-JFK": 480,
+  "LHR-BCN": 125,
+  "BCN-LHR": 130,
+  "JFK-CDG": 440,
+  "CDG-JFK": 505,
+  "CDG-BCN": 105,
+  "BCN-CDG": 110,
+  "JFK-FRA": 470,
+  "FRA-JFK": 540,
+  "FRA-BCN": 120,
+  "BCN-FRA": 125,
+  "EWR-FRA": 465,
+  "FRA-EWR": 535,
+  "JFK-MUC": 490,
+  "MUC-JFK": 560,
+  "MUC-BCN": 120,
+  "BCN-MUC": 120,
+  "FRA-MUC": 60,
+  "MUC-FRA": 60,
+  "JFK-AMS": 445,
+  "AMS-JFK": 510,
+  "AMS-BCN": 135,
+  "BCN-AMS": 135,
+  "JFK-ZRH": 480,
+  "ZRH-JFK": 545,
+  "ZRH-BCN": 105,
+  "BCN-ZRH": 105,
+  "JFK-LIS": 415,
+  "LIS-JFK": 495,
+  "LIS-BCN": 115,
+  "BCN-LIS": 120,
+  "JFK-DUB": 395,
+  "DUB-JFK": 480,
+  "DUB-BCN": 155,
+  "BCN-DUB": 160,
+  "JFK-IST": 600,
+  "IST-JFK": 685,
+  "IST-BCN": 235,
+  "BCN-IST": 220,
+  "JFK-KEF": 330,
+  "KEF-JFK": 360,
+  "KEF-BCN": 270,
+  "BCN-KEF": 275,
+  "KEF-CPH": 180,
+  "CPH-KEF": 190,
+  "CPH-BCN": 175,
+  "BCN-CPH": 170,
+  "JFK-BOS": 80,
+  "BOS-JFK": 85,
+  "BOS-DUB": 370,
+  "DUB-BOS": 440,
+  "BOS-LIS": 385,
+  "LIS-BOS": 455,
+  "BOS-AMS": 430,
+  "AMS-BOS": 495,
+  "JFK-YUL": 90,
+  "YUL-JFK": 95,
+  "YUL-BCN": 470,
+  "BCN-YUL": 530,
+  "YUL-FRA": 445,
+  "FRA-YUL": 510,
+  "JFK-PHL": 60,
+  "PHL-JFK": 65,
+  "PHL-MAD": 435,
+  "MAD-PHL": 500,
+  "MAD-LIS": 75,
+  "LIS-MAD": 75,
+  "JFK-FCO": 525,
+  "FCO-JFK": 605,
+  "MAD-FCO": 140,
+  "FCO-MAD": 145,
+  "FRA-FCO": 110,
+  "FCO-FRA": 115,
+  "LHR-CDG": 75,
+  "CDG-LHR": 80,
+  "DUB-LHR": 80,
+  "LHR-DUB": 80,
+  "AMS-LHR": 70,
+  "LHR-AMS": 75,
+  "AMS-CDG": 80,
+  "CDG-AMS": 80,
+  "DUB-CDG": 110,
+  "CDG-DUB": 105,
+  "BOS-IST": 580,
+  "IST-BOS": 660,
 };
 
 /**
@@ -126,12 +219,30 @@ const TIMETABLE: Record<string, Row[]> = {
     // two stops
     ["Aer Lingus", E, 940, "JFK 06:10 EI8741 BOS 1:50 EI138 DUB 1:30 EI566 BCN", "BCN 09:05 EI567 DUB 1:45 EI139 BOS 1:40 EI8742 JFK"],
     ["Icelandair", E, 835, "JFK 20:30 FI614 KEF 1:15 FI204 CPH 1:30 SK1581 BCN", "BCN 12:25 SK1582 CPH 1:40 FI205 KEF 1:20 FI615 JFK"],
-    ["American Airlines", E, 965, "JFK 06:45 AA4419 PHL 1:50 AA738 MAD 1:35 IB3016 BCN", "BCN 08:40 IB3017 MAD 2:05 AA739 PHL 1:45 AA4420 JFK"],
+    [
+      "American Airlines",
+      E,
+      965,
+      "JFK 06:45 AA4419 PHL 1:50 AA738 MAD 1:35 IB3016 BCN",
+      "BCN 08:40 IB3017 MAD 2:05 AA739 PHL 1:45 AA4420 JFK",
+    ],
     ["Lufthansa", E, 990, "JFK 16:15 LH401 FRA 1:10 LH2470 MUC 1:25 LH1810 BCN", "BCN 07:25 LH1807 MUC 1:15 LH2471 FRA 2:30 LH400 JFK"],
     ["Air Canada", E, 905, "JFK 11:20 AC8891 YUL 2:15 AC874 FRA 1:45 LH1134 BCN", "BCN 06:50 LH1129 FRA 2:20 AC875 YUL 2:00 AC8890 JFK"],
     ["Delta", E, 970, "JFK 08:05 DL5432 BOS 2:05 DL214 AMS 1:50 KL1675 BCN", "BCN 07:40 KL1662 AMS 2:05 DL215 BOS 1:45 DL5433 JFK"],
-    ["TAP Air Portugal", E, 925, "JFK 06:55 B6118 BOS 2:00 TP218 LIS 1:45 TP1034 BCN", "BCN 08:30 TP1031 LIS 2:10 TP217 BOS 1:50 B6119 JFK"],
-    ["Turkish Airlines", E, 1015, "JFK 13:05 TK4301 BOS 2:10 TK82 IST 2:40 TK1853 BCN", "BCN 13:20 TK1854 IST 2:30 TK81 BOS 1:55 TK4302 JFK"],
+    [
+      "TAP Air Portugal",
+      E,
+      925,
+      "JFK 06:55 B6118 BOS 2:00 TP218 LIS 1:45 TP1034 BCN",
+      "BCN 08:30 TP1031 LIS 2:10 TP217 BOS 1:50 B6119 JFK",
+    ],
+    [
+      "Turkish Airlines",
+      E,
+      1015,
+      "JFK 13:05 TK4301 BOS 2:10 TK82 IST 2:40 TK1853 BCN",
+      "BCN 13:20 TK1854 IST 2:30 TK81 BOS 1:55 TK4302 JFK",
+    ],
     ["KLM", E, 950, "JFK 21:30 KL644 AMS 1:30 KL1001 LHR 1:40 BA478 BCN", "BCN 12:20 BA483 LHR 1:35 KL1002 AMS 2:15 KL643 JFK"],
   ],
   LIS: [
@@ -227,7 +338,7 @@ function buildLeg(notation: string, date: string): Leg {
   const segments: Segment[] = [];
   const layovers: Layover[] = [];
   let from = origin;
-  for (let i = 2; i < t.length; ) {
+  for (let i = 2; i < t.length;) {
     const flightNumber = t[i]!;
     const to = t[i + 1]!;
     const block = BLOCK[`${from}-${to}`];
@@ -285,7 +396,10 @@ export function isCalendarDate(text: string): boolean {
 
 /** A problem with the trip's dates, in words, or undefined when they are fine. */
 export function checkDates(departDate: string, returnDate: string): string | undefined {
-  for (const [name, value] of [["departDate", departDate], ["returnDate", returnDate]] as const) {
+  for (const [name, value] of [
+    ["departDate", departDate],
+    ["returnDate", returnDate],
+  ] as const) {
     if (!isCalendarDate(value)) return `${name} "${value}" is not a date; use YYYY-MM-DD, e.g. ${DEMO_TRIP[name]}.`;
     if (value < SEASON.from || value > SEASON.to) {
       return `${name} ${value} is outside the timetable, which covers ${SEASON.from} to ${SEASON.to} (the demo trip is ${DEMO_TRIP.departDate} to ${DEMO_TRIP.returnDate}).`;
@@ -317,9 +431,10 @@ export function dateRange(departDate: string, returnDate: string): string {
 /** One line about a leg: "08:25 JFK → 00:05+1 BCN, 15h40, 1 stop (LHR 1h50), BA112+BA478". */
 export function describeLeg(leg: Leg): string {
   const dayShift = Math.round((Date.parse(leg.arrive.slice(0, 10)) - Date.parse(leg.depart.slice(0, 10))) / 86_400_000);
-  const stops = leg.layovers.length === 0
-    ? "nonstop"
-    : `${leg.layovers.length} stop${leg.layovers.length > 1 ? "s" : ""} (${leg.layovers.map((l) => `${l.airport} ${hoursMinutes(l.minutes)}`).join(", ")})`;
+  const stops =
+    leg.layovers.length === 0
+      ? "nonstop"
+      : `${leg.layovers.length} stop${leg.layovers.length > 1 ? "s" : ""} (${leg.layovers.map((l) => `${l.airport} ${hoursMinutes(l.minutes)}`).join(", ")})`;
   return `${clockOf(leg.depart)} ${leg.from} → ${clockOf(leg.arrive)}${dayShift > 0 ? `+${dayShift}` : ""} ${leg.to}, ${hoursMinutes(leg.durationMinutes)}, ${stops}, ${leg.flightNumbers.join("+")}`;
 }
 

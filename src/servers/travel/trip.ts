@@ -2,7 +2,17 @@
 // refusal, and the small result helpers the tools use.
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import * as z from "zod";
-import { checkDates, DESTINATIONS, findDestination, flightsFor, HOTELS, nightsBetween, type Destination, type Flight, type Hotel } from "./flights.js";
+import {
+  checkDates,
+  DESTINATIONS,
+  findDestination,
+  flightsFor,
+  HOTELS,
+  nightsBetween,
+  type Destination,
+  type Flight,
+  type Hotel,
+} from "./flights.js";
 
 export const tripArgs = {
   destination: z.string().describe(`City or airport code: ${DESTINATIONS.map((d) => `${d.city} (${d.code})`).join(", ")}`),

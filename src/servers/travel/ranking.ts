@@ -70,7 +70,9 @@ export function parsePreferences(text: string, airlines: readonly string[] = [])
     prefs.maxLayovers = Math.min(prefs.maxLayovers ?? n, n);
   }
   if (prefs.maxLayovers !== undefined) {
-    prefs.understood.push(prefs.maxLayovers === 0 ? "nonstop only" : `at most ${prefs.maxLayovers} layover${prefs.maxLayovers > 1 ? "s" : ""} per leg`);
+    prefs.understood.push(
+      prefs.maxLayovers === 0 ? "nonstop only" : `at most ${prefs.maxLayovers} layover${prefs.maxLayovers > 1 ? "s" : ""} per leg`,
+    );
   }
 
   if (/\b(red-?eye|overnight|night)\b/.test(t)) prefs.timeOfDay = "night";
@@ -79,7 +81,10 @@ export function parsePreferences(text: string, airlines: readonly string[] = [])
   else if (/\b(morning|early)\b/.test(t)) prefs.timeOfDay = "morning";
   if (prefs.timeOfDay) prefs.understood.push(`${prefs.timeOfDay} departure`);
 
-  const price = /\b(?:under|below|less than|cheaper than|at most|max(?:imum)?|up to|budget(?: of)?)\s*(?:usd\s*)?\$\s*(\d{1,3}(?:,\d{3})+|\d+)|\b(?:under|below|less than|cheaper than|budget(?: of)?)\s*(\d{1,3}(?:,\d{3})+|\d{3,})\b/.exec(t);
+  const price =
+    /\b(?:under|below|less than|cheaper than|at most|max(?:imum)?|up to|budget(?: of)?)\s*(?:usd\s*)?\$\s*(\d{1,3}(?:,\d{3})+|\d+)|\b(?:under|below|less than|cheaper than|budget(?: of)?)\s*(\d{1,3}(?:,\d{3})+|\d{3,})\b/.exec(
+      t,
+    );
   if (price) {
     prefs.maxPriceUsd = Number((price[1] ?? price[2])!.replace(/,/g, ""));
     prefs.understood.push(`at most ${usd(prefs.maxPriceUsd)}`);
@@ -137,7 +142,8 @@ function assess(f: Flight, prefs: Preferences): RankedFlight {
   } else reasons.push(usd(f.priceUsd));
   const departs = clockOf(f.outbound.depart);
   const fits = prefs.timeOfDay === undefined || inWindow(f.outbound.depart, prefs.timeOfDay);
-  if (prefs.timeOfDay) reasons.push(fits ? `departs ${departs}: ${prefs.timeOfDay}, as asked` : `departs ${departs}: not ${prefs.timeOfDay}`);
+  if (prefs.timeOfDay)
+    reasons.push(fits ? `departs ${departs}: ${prefs.timeOfDay}, as asked` : `departs ${departs}: not ${prefs.timeOfDay}`);
   else reasons.push(`departs ${departs}`);
   reasons.push(`${hoursMinutes(totalMinutes(f))} total travel time`);
   if (prefs.airlines.includes(f.airline)) reasons.push(`${f.airline}, as asked`);
@@ -152,12 +158,14 @@ export function rankFlights(flights: readonly Flight[], preferences: string | Pr
     prefs.goal === "cheapest" ? r.flight.priceUsd : prefs.goal === "fastest" ? totalMinutes(r.flight) : r.score;
   return flights
     .map((f) => assess(f, prefs))
-    .sort((a, b) =>
-      Number(b.meets) - Number(a.meets) ||
-      Number(b.inWindow) - Number(a.inWindow) ||
-      goalKey(a) - goalKey(b) ||
-      a.flight.priceUsd - b.flight.priceUsd ||
-      a.flight.id.localeCompare(b.flight.id));
+    .sort(
+      (a, b) =>
+        Number(b.meets) - Number(a.meets) ||
+        Number(b.inWindow) - Number(a.inWindow) ||
+        goalKey(a) - goalKey(b) ||
+        a.flight.priceUsd - b.flight.priceUsd ||
+        a.flight.id.localeCompare(b.flight.id),
+    );
 }
 
 /** One line explaining a ranked flight: "BCN-11 (British Airways, $1,180): 1 layover per leg (LHR); ...". */

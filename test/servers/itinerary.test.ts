@@ -7,9 +7,15 @@ import { mkdtemp, mkdir, readdir, readFile, rm, symlink, writeFile } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { flightsFor, HOTELS } from "../../src/examples/travel/flights.js";
-import type { Booking } from "../../src/examples/travel/bookings.js";
-import { itineraryFileName, itineraryMarkdown, UnsafeWriteError, writeInRoot, type UnsafeWriteReason } from "../../src/examples/travel/itinerary.js";
+import { flightsFor, HOTELS } from "../../src/servers/travel/flights.js";
+import type { Booking } from "../../src/servers/travel/bookings.js";
+import {
+  itineraryFileName,
+  itineraryMarkdown,
+  UnsafeWriteError,
+  writeInRoot,
+  type UnsafeWriteReason,
+} from "../../src/servers/travel/itinerary.js";
 import { removeOnExit } from "../helpers/cleanup.js";
 
 /** Every path under `dir`, recursively, with file contents, so any stray write shows up. */
@@ -70,19 +76,31 @@ describe("writeInRoot", () => {
   });
 
   test('".." in the name is refused', async () => {
-    await assertRefusedUnchanged(() => writeInRoot(rootUri, "../outside/x.md", "x"), "name-dot-segment", /contains "\.\.", which could leave the root/);
+    await assertRefusedUnchanged(
+      () => writeInRoot(rootUri, "../outside/x.md", "x"),
+      "name-dot-segment",
+      /contains "\.\.", which could leave the root/,
+    );
     await assertRefusedUnchanged(() => writeInRoot(rootUri, "trips/../../x.md", "x"), "name-dot-segment", /contains "\.\."/);
   });
 
   test("an absolute path is refused", async () => {
-    await assertRefusedUnchanged(() => writeInRoot(rootUri, join(outside, "x.md"), "x"), "name-absolute", /is absolute; it must be relative to the root/);
+    await assertRefusedUnchanged(
+      () => writeInRoot(rootUri, join(outside, "x.md"), "x"),
+      "name-absolute",
+      /is absolute; it must be relative to the root/,
+    );
     await assertRefusedUnchanged(() => writeInRoot(rootUri, "C:\\Users\\x.md", "x"), "name-absolute", /is absolute/);
   });
 
   test("a symlink in the root that points outside is refused", async () => {
     await symlink(outside, join(root, "escape"));
     try {
-      await assertRefusedUnchanged(() => writeInRoot(rootUri, "escape/x.md", "x"), "outside-root", /"escape" is a symlink that leads outside the root \(to .*outside\)/);
+      await assertRefusedUnchanged(
+        () => writeInRoot(rootUri, "escape/x.md", "x"),
+        "outside-root",
+        /"escape" is a symlink that leads outside the root \(to .*outside\)/,
+      );
       await assertRefusedUnchanged(() => writeInRoot(rootUri, "escape/new-dir/x.md", "x"), "outside-root", /leads outside the root/);
     } finally {
       await rm(join(root, "escape"));
@@ -100,7 +118,11 @@ describe("writeInRoot", () => {
   test("a target that is itself a symlink is refused, wherever it points", async () => {
     await symlink(join(outside, "secret.txt"), join(root, "itinerary.md"));
     try {
-      await assertRefusedUnchanged(() => writeInRoot(rootUri, "itinerary.md", "overwrite?"), "target-symlink", /"itinerary\.md" is a symlink in the root; refusing to write through it/);
+      await assertRefusedUnchanged(
+        () => writeInRoot(rootUri, "itinerary.md", "overwrite?"),
+        "target-symlink",
+        /"itinerary\.md" is a symlink in the root; refusing to write through it/,
+      );
       assert.equal(await readFile(join(outside, "secret.txt"), "utf8"), "do not touch");
     } finally {
       await rm(join(root, "itinerary.md"));
@@ -115,13 +137,29 @@ describe("writeInRoot", () => {
   });
 
   test("roots that are not file:// URIs are refused", async () => {
-    await assertRefusedUnchanged(() => writeInRoot("https://example.com/trips", "x.md", "x"), "root-not-file-uri", /is a https: URI; only file:\/\/ roots name a directory/);
-    await assertRefusedUnchanged(() => writeInRoot("not a uri", "x.md", "x"), "root-not-file-uri", /is not a URI; roots must be file:\/\/ URIs/);
-    await assertRefusedUnchanged(() => writeInRoot("file://fileserver/share", "x.md", "x"), "root-not-file-uri", /is not a local file:\/\/ URI/);
+    await assertRefusedUnchanged(
+      () => writeInRoot("https://example.com/trips", "x.md", "x"),
+      "root-not-file-uri",
+      /is a https: URI; only file:\/\/ roots name a directory/,
+    );
+    await assertRefusedUnchanged(
+      () => writeInRoot("not a uri", "x.md", "x"),
+      "root-not-file-uri",
+      /is not a URI; roots must be file:\/\/ URIs/,
+    );
+    await assertRefusedUnchanged(
+      () => writeInRoot("file://fileserver/share", "x.md", "x"),
+      "root-not-file-uri",
+      /is not a local file:\/\/ URI/,
+    );
   });
 
   test("a root that does not exist, and names that are empty or odd, are refused", async () => {
-    await assertRefusedUnchanged(() => writeInRoot(pathToFileURL(join(base, "missing")).href, "x.md", "x"), "root-unusable", /missing cannot be written to: does not exist/);
+    await assertRefusedUnchanged(
+      () => writeInRoot(pathToFileURL(join(base, "missing")).href, "x.md", "x"),
+      "root-unusable",
+      /missing cannot be written to: does not exist/,
+    );
     await assertRefusedUnchanged(() => writeInRoot(rootUri, "", "x"), "name-invalid", /empty/);
     await assertRefusedUnchanged(() => writeInRoot(rootUri, "a//b.md", "x"), "name-invalid", /empty or "\." segment/);
     await assertRefusedUnchanged(() => writeInRoot(rootUri, "a\\..\\b.md", "x"), "name-invalid", /backslash/);

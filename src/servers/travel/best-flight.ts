@@ -43,7 +43,10 @@ export function samplingPrompt(flights: readonly Flight[], preferences: string):
 function answerText(result: { content: unknown }): string {
   const blocks = Array.isArray(result.content) ? result.content : [result.content];
   return blocks
-    .filter((b): b is { type: "text"; text: string } => (b as { type?: unknown })?.type === "text" && typeof (b as { text?: unknown }).text === "string")
+    .filter(
+      (b): b is { type: "text"; text: string } =>
+        (b as { type?: unknown })?.type === "text" && typeof (b as { text?: unknown }).text === "string",
+    )
     .map((b) => b.text)
     .join("\n")
     .trim();
@@ -87,21 +90,32 @@ export async function findBestFlight(args: FindBestFlightArgs, ctx: ElicitContex
     method = { by: "rule", why: "the client did not declare the sampling capability, so no model could be asked" };
   } else {
     try {
-      const result = await ctx.sample({
-        messages: [{ role: "user", content: { type: "text", text: samplingPrompt(trip.flights, preferences) } }],
-        systemPrompt: SYSTEM_PROMPT,
-        maxTokens: 1500,
-        modelPreferences: MODEL_PREFERENCES,
-      }, { key: "flight_analysis" });
+      const result = await ctx.sample(
+        {
+          messages: [{ role: "user", content: { type: "text", text: samplingPrompt(trip.flights, preferences) } }],
+          systemPrompt: SYSTEM_PROMPT,
+          maxTokens: 1500,
+          modelPreferences: MODEL_PREFERENCES,
+        },
+        { key: "flight_analysis" },
+      );
       const pick = parseModelPick(answerText(result), trip.flights);
       if (pick.ids.length === 0) {
         method = { by: "rule", why: "the model's answer named none of the listed flight ids" };
       } else {
         // Fewer than three named: the rule fills the rest, and the result says so.
         const chosen = pick.ids.slice(0, 3).map((id) => byId.get(id)!);
-        const fill = ranked.map((r) => r.flight).filter((f) => !chosen.includes(f)).slice(0, 3 - chosen.length);
+        const fill = ranked
+          .map((r) => r.flight)
+          .filter((f) => !chosen.includes(f))
+          .slice(0, 3 - chosen.length);
         top = [...chosen, ...fill];
-        method = { by: "model", model: typeof result.model === "string" ? result.model : "unknown model", reasoning: pick.reasoning, filled: fill.length };
+        method = {
+          by: "model",
+          model: typeof result.model === "string" ? result.model : "unknown model",
+          reasoning: pick.reasoning,
+          filled: fill.length,
+        };
       }
     } catch (error) {
       method = { by: "rule", why: `the sampling request was refused or failed (${(error as Error).message})` };
@@ -111,21 +125,22 @@ export async function findBestFlight(args: FindBestFlightArgs, ctx: ElicitContex
   const where = `${trip.destination.city}, ${dateRange(trip.departDate, trip.returnDate)}`;
   const rankedById = new Map(ranked.map((r) => [r.flight.id, r]));
   const lines = top.map((f, i) => `${i + 1}. ${describeFlight(f)}`);
-  const text = method.by === "model"
-    ? [
-        `Best flights to ${where} for "${preferences}", chosen by the client's model (${method.model}) from ${trip.flights.length} options:`,
-        ...lines,
-        ...(method.filled ? [`(The model named ${3 - method.filled}; the rest come from the built-in ranking rule.)`] : []),
-        "",
-        `The model's reasoning: ${method.reasoning || "(none given)"}`,
-      ]
-    : [
-        `Best flights to ${where} for "${preferences}", ranked by the built-in rule because ${method.why}:`,
-        ...lines,
-        "",
-        "Why:",
-        ...top.map((f) => `- ${explain(rankedById.get(f.id)!)}`),
-      ];
+  const text =
+    method.by === "model"
+      ? [
+          `Best flights to ${where} for "${preferences}", chosen by the client's model (${method.model}) from ${trip.flights.length} options:`,
+          ...lines,
+          ...(method.filled ? [`(The model named ${3 - method.filled}; the rest come from the built-in ranking rule.)`] : []),
+          "",
+          `The model's reasoning: ${method.reasoning || "(none given)"}`,
+        ]
+      : [
+          `Best flights to ${where} for "${preferences}", ranked by the built-in rule because ${method.why}:`,
+          ...lines,
+          "",
+          "Why:",
+          ...top.map((f) => `- ${explain(rankedById.get(f.id)!)}`),
+        ];
   return say(text.join("\n"), {
     method: method.by,
     ...(method.by === "model" ? { model: method.model, reasoning: method.reasoning } : { reason: method.why }),

@@ -79,10 +79,15 @@ export async function bookTrip(args: BookTripArgs, ctx: ElicitContext, store: Bo
     `${headline}, total ${usd(total)}.\n` +
     `Flights: ${flight.airline} ${flight.cabin} (${flight.id}), out ${describeLeg(flight.outbound)}; back ${describeLeg(flight.inbound)} — ${usd(flightsUsd)}.\n` +
     `Hotel: ${hotel.name}, ${nights} night${nights === 1 ? "" : "s"} — ${usd(hotelUsd)}.`;
-  const confirm = await ctx.elicit(`Please confirm your ${destination.city} vacation booking details:\n${summary}`, confirmationForm(total), { key: "confirm_booking" });
+  const confirm = await ctx.elicit(
+    `Please confirm your ${destination.city} vacation booking details:\n${summary}`,
+    confirmationForm(total),
+    { key: "confirm_booking" },
+  );
   if (confirm.action === "decline") return notBooked("you declined the booking confirmation.", "declined");
   if (confirm.action === "cancel") return notBooked("the booking confirmation was cancelled.", "cancelled");
-  if (!confirm.content.confirmBooking) return notBooked(`"Confirm the booking" was left unticked, so nothing was reserved or charged.`, "not-confirmed");
+  if (!confirm.content.confirmBooking)
+    return notBooked(`"Confirm the booking" was left unticked, so nothing was reserved or charged.`, "not-confirmed");
 
   // Contact details; the phone gets one more check than the schema can express: a bad one is asked
   // again with the reason (the other answers kept), and after two tries the tool ends with it.
@@ -97,9 +102,14 @@ export async function bookTrip(args: BookTripArgs, ctx: ElicitContext, store: Bo
       },
     },
   );
-  if (contact.action === "decline") return notBooked("you declined to give the traveler's contact details, which the booking needs.", "declined");
+  if (contact.action === "decline")
+    return notBooked("you declined to give the traveler's contact details, which the booking needs.", "declined");
   if (contact.action === "cancel") return notBooked("entering the traveler's contact details was cancelled.", "cancelled");
-  const traveler: Traveler = { fullName: contact.content.fullName.trim(), email: contact.content.email.trim(), phone: contact.content.phone.trim() };
+  const traveler: Traveler = {
+    fullName: contact.content.fullName.trim(),
+    email: contact.content.email.trim(),
+    phone: contact.content.phone.trim(),
+  };
 
   const insuranceUsd = confirm.content.travelInsurance ? INSURANCE_USD : 0;
   const booking = await ctx.step("book", async (): Promise<Booking> => {

@@ -11,19 +11,19 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { createMcpHandler, isJsonContentType, type JSONRPCMessage, type McpServer } from "@modelcontextprotocol/server";
 import { localhostHostValidation, toNodeHandler } from "@modelcontextprotocol/node";
-import { createAuthGate, ownerOf, prepareAuth, type AuthGate, type RequestWithAuth } from "./auth/gate.js";
-import { inRequestScope } from "./fleet/events.js";
-import { forward, FORWARDED } from "./fleet/forward.js";
-import { AdoptedRequestIds } from "./fleet/request-ids.js";
-import { FleetSessions } from "./fleet/sessions.js";
-import { readBody } from "./http-body.js";
-import { resolveOptions, type HttpServerHandle, type ServeHttpOptions, type ServerFactory } from "./http-options.js";
-import { TrackedTransport, type Message, type Session } from "./http-session.js";
-import type { UrlKit } from "./url/kit.js";
-import type { PeerInfo } from "./url/pages/index.js";
+import { createAuthGate, ownerOf, prepareAuth, type AuthGate, type RequestWithAuth } from "../auth/gate.js";
+import { inRequestScope } from "../fleet/events.js";
+import { forward, FORWARDED } from "../fleet/forward.js";
+import { AdoptedRequestIds } from "../fleet/request-ids.js";
+import { FleetSessions } from "../fleet/sessions.js";
+import { readBody } from "./body.js";
+import { resolveOptions, type HttpServerHandle, type ServeHttpOptions, type ServerFactory } from "./options.js";
+import { TrackedTransport, type Message, type Session } from "./session.js";
+import type { UrlKit } from "../url/kit.js";
+import type { PeerInfo } from "../url/pages/index.js";
 
-export { DEFAULT_BACKLOG, DEFAULT_KEEP_ALIVE_TIMEOUT_MS, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS } from "./http-options.js";
-export type { HttpServerHandle, ServeHttpOptions, ServerFactory } from "./http-options.js";
+export { DEFAULT_BACKLOG, DEFAULT_KEEP_ALIVE_TIMEOUT_MS, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS } from "./options.js";
+export type { HttpServerHandle, ServeHttpOptions, ServerFactory } from "./options.js";
 
 function sendJsonError(res: ServerResponse, status: number, code: number, message: string, id: unknown = null, headers = {}) {
   res

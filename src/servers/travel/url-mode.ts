@@ -66,7 +66,9 @@ export async function startTravelUrlMode(options: TravelUrlModeOptions): Promise
       ...(options.vaultKey !== undefined ? { vaultKey: options.vaultKey } : {}),
       ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
       // Registered dynamically at SkyMiles on first use (the kit remembers the registration in its vault).
-      providers: { [FREQUENT_FLYER_PROVIDER]: { issuer: skymiles.issuer, scopes: ["openid", "profile", "offline_access"], title: "SkyMiles" } },
+      providers: {
+        [FREQUENT_FLYER_PROVIDER]: { issuer: skymiles.issuer, scopes: ["openid", "profile", "offline_access"], title: "SkyMiles" },
+      },
     });
     return {
       kit,

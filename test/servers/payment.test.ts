@@ -2,7 +2,7 @@
 // text; these decide). Each refusal names what is wrong; only published test cards pass.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { checkCard, luhnValid, TEST_CARDS } from "../../src/examples/travel/payment.js";
+import { checkCard, luhnValid, TEST_CARDS } from "../../src/servers/travel/payment.js";
 
 const NOW = new Date("2026-06-01T00:00:00Z");
 const card = (over: Partial<Parameters<typeof checkCard>[0]> = {}) => ({

@@ -1,9 +1,9 @@
 // serveHttp's options, their defaults and their checks.
 import type { Server } from "node:http";
 import type { McpServer } from "@modelcontextprotocol/server";
-import type { FleetStore } from "../store/types.js";
-import type { HttpAuthOptions } from "./auth/options.js";
-import type { UrlKit } from "./url/kit.js";
+import type { FleetStore } from "../../store/types.js";
+import type { HttpAuthOptions } from "../auth/options.js";
+import type { UrlKit } from "../url/kit.js";
 
 export type ServerFactory = (ctx: { era: "legacy" | "modern" }) => McpServer | Promise<McpServer>;
 

@@ -41,6 +41,7 @@ export function registerUrlTools(elicitation: Elicitation, server: McpServer, bo
         "Connects the traveler's SkyMiles account (sign-in at SkyMiles, in the browser) so a booking earns miles; the account's tokens stay on the server.",
       inputSchema: z.object(bookingReference),
     },
-    ({ bookingReference }, ctx) => connectFrequentFlyer(bookingReference, ctx, { bookings, vault: url.kit.vault, issuer: url.skymilesIssuer }),
+    ({ bookingReference }, ctx) =>
+      connectFrequentFlyer(bookingReference, ctx, { bookings, vault: url.kit.vault, issuer: url.skymilesIssuer }),
   );
 }

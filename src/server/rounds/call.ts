@@ -3,7 +3,7 @@
 import { inputRequired, type CallToolResult, type InputRequiredResult, type ServerContext } from "@modelcontextprotocol/server";
 import type { CallLedger } from "./ledger.js";
 import { emptyJournal, ReplayRun, stepId, type Journal } from "./replay.js";
-import { guardedCall } from "./state-guard.js";
+import { guardedCall } from "./guard.js";
 import { digest, open, seal, StateError, type SealOptions, type StateBinding } from "./state.js";
 
 /** What the state guard hands a replayed call: its journal, and the result when the call already finished. */
