@@ -19,7 +19,7 @@ export type { HttpAuthOptions, Principal } from "./auth/options.js";
 export { principalOf } from "./auth/principal.js";
 export { jwtAccessTokenVerifier, type JwtVerifierOptions } from "./auth/jwt-verifier.js";
 export { CLIENT_FEATURES, type ClientFeature } from "./capabilities.js";
-export type { ClientInputs } from "./inputs.js";
+export type { ClientInputs } from "./inputs/client-inputs.js";
 export { checkSampleParams, type SampleOptions, type SampleParams, type SampleResult } from "./sample.js";
 export type { RootsOptions } from "./roots.js";
 export { createUrlKit, type IdentityOption, type ThirdPartyProvider, type UrlKit, type UrlKitOptions } from "./url/kit.js";

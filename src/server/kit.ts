@@ -13,7 +13,9 @@ import {
 } from "@modelcontextprotocol/server";
 import type { ProtocolRevision } from "../schema/types.js";
 import { toToolError } from "./errors.js";
-import { liveInputs, replayInputs, type ClientInputs, type LiveStep } from "./inputs.js";
+import { clientInputs, type ClientInputs } from "./inputs/client-inputs.js";
+import { liveDelivery, type LiveStep } from "./inputs/live-delivery.js";
+import { roundDelivery } from "./rounds/round-delivery.js";
 import { liveCallOf } from "./fleet/calls.js";
 import { memoryStore } from "../store/memory.js";
 import type { KeyValueStore } from "../store/types.js";
@@ -69,7 +71,7 @@ export interface ElicitationOptions {
 }
 
 /**
- * The handler's context: the SDK's, plus from ClientInputs (inputs.ts) straight-line
+ * The handler's context: the SDK's, plus from ClientInputs (inputs/client-inputs.ts) straight-line
  * `ctx.elicit(message, form, options?)`, `ctx.step(name, fn)`, `ctx.sample(params, options?)`,
  * `ctx.roots(options?)` and `ctx.supports(feature)`.
  */
@@ -168,7 +170,7 @@ export function createElicitation(options: ElicitationOptions = {}) {
     return calls;
   };
 
-  /** The handler's context on each path: the SDK's, plus what the tool can ask (inputs.ts). */
+  /** The handler's context on each path: the SDK's, plus what the tool can ask (inputs/), over that path's delivery. */
   // A 2025-era call of a fleet session is journaled when every member reads the ledger: its steps' values
   // are kept there under the call's fleet-wide id, so a member that adopts the session after this one died
   // runs the call again to its end (fleet/calls.ts) without running a finished step twice.
@@ -180,7 +182,8 @@ export function createElicitation(options: ElicitationOptions = {}) {
     return (name, fn) => ledger.step(live.call, name, fn, false, live.rerun);
   };
   const contextFor = (server: McpServer, ctx: ServerContext, protocol: ProtocolRevision, run?: ReplayRun, url?: UrlCall): ElicitContext => {
-    const inputs = run ? replayInputs(server, ctx, run, settings, url) : liveInputs(server, ctx, protocol, settings, url, liveStepFor(ctx));
+    const delivery = run ? roundDelivery(server, ctx, run) : liveDelivery(server, ctx, protocol, settings, liveStepFor(ctx));
+    const inputs = clientInputs(delivery, settings, url);
     // Object.assign rather than two spreads: V8 copies into a fresh literal many times faster, and a
     // context is made on every call and every round.
     const ectx = Object.assign({}, ctx, inputs) as ElicitContext;

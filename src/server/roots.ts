@@ -39,11 +39,11 @@ export function watchRootsChanges(server: McpServer): void {
 }
 
 /** The client's roots, from the cache when the client will say when they change, else asked now. */
-export async function cachedRoots(server: McpServer, listChanged: boolean, ask: () => Promise<unknown>): Promise<Root[]> {
+export async function cachedRoots(server: McpServer, listChanged: boolean, ask: () => Promise<Root[]>): Promise<Root[]> {
   const cache = caches.get(server);
   if (listChanged && cache?.roots) return structuredClone(cache.roots);
   const generation = cache?.generation;
-  const roots = checkRootsResult(await ask());
+  const roots = await ask();
   if (listChanged && cache && cache.generation === generation) cache.roots = structuredClone(roots);
   return roots;
 }

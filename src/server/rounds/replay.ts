@@ -5,6 +5,7 @@ import { randomUUID } from "node:crypto";
 import { isSharedEncoding } from "../../schema/compiled.js";
 import { setOwn } from "../../schema/own.js";
 import { sha256 } from "./state.js";
+import type { InputMethod, Settle } from "../inputs/delivery.js";
 import { ToolError } from "../tool-error.js";
 
 /** What travels (sealed) in requestState between rounds: nothing the client could not know already. */
@@ -34,11 +35,6 @@ export const emptyJournal = (): Journal => ({ call: randomUUID(), round: 0, answ
  * `recorded` says the journal holds that it finished, so its value must be there.
  */
 export type StepRunner = <T>(name: string, fn: () => Promise<T>, recorded: boolean) => Promise<T>;
-
-/** Turns a client's raw answer into what is journaled and handed to the tool; throws to refuse it. */
-export type Settle<T> = (raw: unknown) => T;
-
-export type InputMethod = "elicitation/create" | "sampling/createMessage" | "roots/list";
 
 export interface InputRequest {
   method: InputMethod;

@@ -194,9 +194,7 @@ export function clientNameOf(server: McpServer, ctx: ServerContext, protocol: Pr
 /** Checks the tool's arguments to ctx.elicitUrl / connect / collect and describes the flow they ask for. */
 export function describeAsk(
   call: UrlCall,
-  server: McpServer,
-  ctx: ServerContext,
-  protocol: ProtocolRevision,
+  delivery: UrlDelivery,
   ordinal: number,
   what:
     | { kind: "url"; message: string; url: string | ((flowId: string) => string); options: UrlElicitOptions }
@@ -204,7 +202,7 @@ export function describeAsk(
     | { kind: "form"; message: string; form: SchemaInput; options: CollectOptions },
 ): UrlAsk {
   const { kit } = call;
-  const verified = principalOf(ctx);
+  const verified = principalOf(delivery.ctx);
   const principal = verified?.sub ? { issuer: verified.issuer ?? "", sub: verified.sub } : undefined;
   const identity = kit.options.identity ?? "oidc";
   if (!principal && identity === "oidc")
@@ -214,7 +212,7 @@ export function describeAsk(
   const base = {
     ...(principal ? { principal } : {}),
     server: kit.options.serverName ?? kit.baseUrl?.host ?? "this server",
-    client: clientNameOf(server, ctx, protocol),
+    client: delivery.clientName(),
     ...(what.options.timeoutMs !== undefined ? { ttlMs: what.options.timeoutMs } : {}),
   };
   switch (what.kind) {
@@ -263,24 +261,27 @@ export function describeAsk(
   }
 }
 
-type Asked = Parameters<typeof describeAsk>[5];
+type Asked = Parameters<typeof describeAsk>[3];
 
-/**
- * ctx.elicitUrl, ctx.connect and ctx.collect for one call, over `start` (the revision's way of sending
- * the URL and waiting). Without a kit they say how to get one.
- */
-export function urlInputs(
-  call: UrlCall | undefined,
-  server: McpServer,
-  ctx: ServerContext,
-  protocol: ProtocolRevision,
-  start: (call: UrlCall, ask: UrlAsk) => Promise<FlowEnd>,
-): UrlInputs {
+/** What URL mode needs of the way a call asks (inputs/delivery.ts): its context, revision, and how a flow's URL reaches the client. */
+export interface UrlDelivery {
+  /** The SDK's context of the tool call. */
+  readonly ctx: ServerContext;
+  /** The revision the call is served on. */
+  readonly protocol: ProtocolRevision;
+  /** The MCP client's name for the pages (inert text). */
+  clientName(): string;
+  /** Sends the person to the flow's URL and resolves with how the flow ended: per revision, live-url.ts and replay-url.ts. */
+  urlFlow(call: UrlCall, ask: UrlAsk): Promise<FlowEnd>;
+}
+
+/** ctx.elicitUrl, ctx.connect and ctx.collect for one call, over `delivery`. Without a kit they say how to get one. */
+export function urlInputs(call: UrlCall | undefined, delivery: UrlDelivery): UrlInputs {
   let ordinal = 0;
   const go = async (method: string, what: Asked) => {
     if (!call) throw new Error(`ctx.${method} needs a URL kit: createElicitation({ urlKit: createUrlKit(...) }).`);
-    const ask = describeAsk(call, server, ctx, protocol, ++ordinal, what);
-    return resultOf(ask.kind, await start(call, ask));
+    const ask = describeAsk(call, delivery, ++ordinal, what);
+    return resultOf(ask.kind, await delivery.urlFlow(call, ask));
   };
   return {
     elicitUrl: (message, url, options = {}) => go("elicitUrl", { kind: "url", message, url, options }) as never,

@@ -1,0 +1,42 @@
+// The 2025-era way of asking: each question is a real server→client request sent as part of the tool
+// call (live.ts: its stream, a human-scale wait, progress while the person thinks); an input the
+// client did not declare is refused here with a tool error; roots are kept until list_changed.
+import type { McpServer, ServerContext } from "@modelcontextprotocol/server";
+import type { ProtocolRevision } from "../../schema/types.js";
+import { clientCapabilities, supportsFeature } from "../capabilities.js";
+import { ProgressKeepAlive, sendLive } from "../live.js";
+import { cachedRoots } from "../roots.js";
+import { clientNameOf } from "../url/elicit-url.js";
+import { liveUrlFlow } from "../url/live-url.js";
+import type { InputSettings } from "./client-inputs.js";
+import type { Delivery } from "./delivery.js";
+
+/** How a 2025-era call runs ctx.step: at once, or through the call ledger when a fleet may finish the call elsewhere. */
+export type LiveStep = <T>(name: string, fn: () => T | Promise<T>) => Promise<T>;
+
+export function liveDelivery(
+  server: McpServer,
+  ctx: ServerContext,
+  protocol: ProtocolRevision,
+  settings: InputSettings,
+  step: LiveStep = async (_name, fn) => fn(),
+): Delivery {
+  const capabilities = clientCapabilities(server, ctx, protocol);
+  const keepAlive = new ProgressKeepAlive(ctx, settings.progressIntervalMs);
+  const urlMode = supportsFeature(capabilities, protocol, "elicitation.url");
+  const listChanged = (capabilities.roots as { listChanged?: unknown } | undefined)?.listChanged === true;
+  return {
+    ctx,
+    protocol,
+    capabilities,
+    refusesUnsupported: true,
+    clientName: () => clientNameOf(server, ctx, protocol),
+    async request(method, params, settle, { timeoutMs = settings.timeoutMs, what }) {
+      return settle(await sendLive(server, ctx, keepAlive, method, params, what, timeoutMs));
+    },
+    // A live call runs once, unless its instance dies and another finishes it (fleets: see kit.ts).
+    step,
+    roots: (ask) => cachedRoots(server, listChanged, ask),
+    urlFlow: (call, ask) => liveUrlFlow(server, ctx, protocol, urlMode, keepAlive, call, ask, { timeoutMs: settings.timeoutMs }),
+  };
+}

@@ -1,0 +1,27 @@
+// The 2026-07-28 way of asking: each question is an entry of the call's journal (replay.ts), answered
+// from it when this round's requestState or inputResponses hold the answer, else sent in the next
+// input_required round. The SDK refuses a question the client did not declare (-32021) when the round
+// goes out; no list_changed exists to keep roots by, so every call asks.
+import type { McpServer, ServerContext } from "@modelcontextprotocol/server";
+import { clientCapabilities, supportsFeature } from "../capabilities.js";
+import type { Delivery } from "../inputs/delivery.js";
+import { clientNameOf } from "../url/elicit-url.js";
+import { replayUrlFlow } from "../url/replay-url.js";
+import type { ReplayRun } from "./replay.js";
+
+export function roundDelivery(server: McpServer, ctx: ServerContext, run: ReplayRun): Delivery {
+  const protocol = "2026-07-28";
+  const capabilities = clientCapabilities(server, ctx, protocol);
+  const urlMode = supportsFeature(capabilities, protocol, "elicitation.url");
+  return {
+    ctx,
+    protocol,
+    capabilities,
+    refusesUnsupported: false,
+    clientName: () => clientNameOf(server, ctx, protocol),
+    request: (method, params, settle, { key }) => run.request(method, params, settle, key),
+    step: (name, fn) => run.step(name, fn),
+    roots: (ask) => ask(),
+    urlFlow: (call, ask) => replayUrlFlow(ctx, run, urlMode, call, ask),
+  };
+}
