@@ -25,10 +25,12 @@ const ui = scriptedUI([
   { sample: { text: "IB-2" } }, // no model configured: the "person" types the answer
   { match: "^Book", action: "accept", content: { book: true } },
 ]);
+//#region attach
 const client = new Client({ name: "host", version: "1.0.0" });
 const elicitation = attachElicitation(client, { ui, modes: ["form"] });
 attachSampling(client, { ui }); // add `provider: providerFromEnv()` (mcp-elicit/openai) to ask a real model
 attachRoots(client, [{ path: mkdtempSync(join(tmpdir(), "trips-")), name: "Trips" }]);
+//#endregion attach
 
 const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
 await server.connect(serverSide);

@@ -5,10 +5,12 @@ import { InMemoryTransport, McpServer, UrlElicitationRequiredError } from "@mode
 import { analyzeUrl, attachElicitation, hostForDisplay } from "mcp-elicit/client";
 import { scriptedUI } from "mcp-elicit/scripted";
 
+//#region analyzeUrl
 const LOGIN = "https://xn--pypal-4ve.com/login"; // reads as pаypal.com, with a Cyrillic а
 const analysis = analyzeUrl(LOGIN); // what every renderer gets for a URL request
 console.log(hostForDisplay(analysis), analysis.warnings.map((w) => w.code));
 // -> pаypal.com (xn--pypal-4ve.com) [ 'punycode', 'mixed-script', 'lookalike-brand' ]
+//#endregion analyzeUrl
 
 // A server written with the SDK by hand (mcp-elicit servers have no URL mode yet), on 2025-11-25.
 let signedIn = false;

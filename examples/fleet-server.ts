@@ -12,8 +12,10 @@ if (!process.env.REDIS_URL) {
   process.exit(0);
 }
 
+//#region redisStore
 const store = await redisStore(); // $REDIS_URL: the call ledger, URL flows, sessions and stream events
 const kit = createElicitation({ store }); // the requestState key ring comes from $MCP_ELICIT_STATE_KEY
+//#endregion redisStore
 
 function createServer() {
   const server = new McpServer({ name: "fleet-travel", version: "1.0.0" });

@@ -22,6 +22,7 @@ async function authorize({ url, signal }: SignInRequest): Promise<void> {
 }
 
 // memoryTokenStore() forgets the sign-in on exit; fileTokenStore() keeps it in the user's config folder.
+//#region OAuthProvider
 const oauth = await OAuthProvider.create({ serverUrl: server.url, store: memoryTokenStore(), authorize });
 const client = new Client({ name: "host", version: "1.0.0" });
 let transport!: StreamableHTTPClientTransport;
@@ -30,6 +31,7 @@ await oauth.withSignIn(
   () => client.connect((transport = new StreamableHTTPClientTransport(server.url, { authProvider: oauth }))),
   (callback) => transport.finishAuth(callback),
 );
+//#endregion OAuthProvider
 const { tools } = await client.listTools();
 console.log(`Signed in; the server offers: ${tools.map((t) => t.name).join(", ")}`);
 await client.close();

@@ -5,8 +5,10 @@ import { McpServer } from "@modelcontextprotocol/server";
 import { startOpenIdProvider } from "mcp-elicit/oidc";
 import { createElicitation, serveHttp } from "mcp-elicit/server";
 
+//#region startOpenIdProvider
 // A local OpenID provider stands in for yours; it knows one machine client (no person signs in).
 const provider = await startOpenIdProvider({ clients: [{ clientId: "nightly-report", clientSecret: "example-only-secret" }] });
+//#endregion startOpenIdProvider
 
 const kit = createElicitation();
 const http = await serveHttp(

@@ -10,10 +10,12 @@ const contact = z.object({
 });
 type Contact = Infer<typeof contact>; // z.output: { fullName: string; email: string; seat?: "window" | "aisle"; bags: number }
 
+//#region fromZod
 // fromZod gives the requestedSchema that goes on the wire (ctx.elicit and validateContent take the zod schema itself).
 const schema = fromZod(contact);
 console.log(JSON.stringify(schema.properties.email)); // -> {"type":"string","format":"email"}
 console.log(checkSchema(schema, { protocol: "2025-06-18" }).map((i) => i.code)); // -> [ 'revision-default' ]
+//#endregion fromZod
 
 const answer = validateContent(contact, { fullName: "Ana Garcia", email: "ana@example.com", bags: 2 });
 if (answer.ok) {

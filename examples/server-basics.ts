@@ -5,10 +5,13 @@ import * as z from "zod";
 import { choice, form, yesNo } from "mcp-elicit/schema";
 import { createElicitation } from "mcp-elicit/server";
 
+//#region createElicitation
 const elicitation = createElicitation({ timeoutMs: 10 * 60_000 }); // once per process: holds the requestState key
+//#endregion createElicitation
 
 function createServer() {
   const server = new McpServer({ name: "travel", version: "1.0.0" });
+  //#region registerTool
   elicitation.registerTool(server, "book_trip", {
     description: "Book a trip after the traveler confirms",
     inputSchema: z.object({ destination: z.string() }),
@@ -24,6 +27,7 @@ function createServer() {
     const ref = await ctx.step("reserve", () => `BCN-${answer.content.seatPreference ?? "any"}`);
     return { content: [{ type: "text", text: `Booked ${ref} (protocol ${ctx.protocol})` }] };
   });
+  //#endregion registerTool
   return server;
 }
 

@@ -5,6 +5,7 @@ import { choice, form } from "mcp-elicit/schema";
 import { createElicitation, serveHttp } from "mcp-elicit/server";
 
 const kit = createElicitation();
+//#region serveHttp
 const http = await serveHttp(() => {
   const server = new McpServer({ name: "travel", version: "1.0.0" });
   kit.registerTool(server, "pick_seat", { description: "Asks for a seat" }, async (_args, ctx) => {
@@ -13,6 +14,7 @@ const http = await serveHttp(() => {
   });
   return server;
 }, { port: 0, sessionIdleMs: 15 * 60_000, maxSessions: 10_000 });
+//#endregion serveHttp
 
 for (const revision of ["2025-06-18", "2025-11-25", "2026-07-28"] as const) {
   const era = revision === "2026-07-28" ? { versionNegotiation: { mode: { pin: revision } } } : { supportedProtocolVersions: [revision] };

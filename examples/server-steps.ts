@@ -9,9 +9,11 @@ import { choice, yesNo } from "mcp-elicit/schema";
 import { createElicitation, serveHttp } from "mcp-elicit/server";
 import { sqliteStore } from "mcp-elicit/store";
 
+//#region sqliteStore
 const dir = mkdtempSync(join(tmpdir(), "ledger-"));
 const store = sqliteStore(join(dir, "calls.db")); // needs the optional better-sqlite3 package; memoryStore() is the default
 const kit = createElicitation({ store }); // a fleet gives every instance one stateKey and one shared store
+//#endregion sqliteStore
 
 let runs = 0;
 let charges = 0;

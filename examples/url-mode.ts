@@ -5,9 +5,11 @@ import { McpServer } from "@modelcontextprotocol/server";
 import { attachElicitation, type ElicitationUI } from "mcp-elicit/client";
 import { createElicitation, createUrlKit, serveHttp } from "mcp-elicit/server";
 
+//#region createUrlKit
 // "loopback": the pages trust the person at this machine, for a local server (see the identity rules).
 const urlKit = createUrlKit({ identity: "loopback", serverName: "weather" });
 const kit = createElicitation({ urlKit });
+//#endregion createUrlKit
 
 function createServer() {
   const server = new McpServer({ name: "weather", version: "1.0.0" });

@@ -8,6 +8,7 @@ import { createServer } from "./quickstart-server.js";
 
 // With nobody at a browser (CI, this file's test) the page is not opened, and the question is withdrawn as soon
 // as it is up: close() cancels what is pending.
+//#region webUI
 const person = process.stdout.isTTY === true;
 const ui = await webUI({
   open: person,
@@ -16,6 +17,7 @@ const ui = await webUI({
   },
 });
 console.error(`Answer in your browser: ${ui.pageUrl}`);
+//#endregion webUI
 console.log(new URL(ui.pageUrl).hostname); // -> 127.0.0.1
 
 const client = new Client({ name: "host", version: "1.0.0" });

@@ -84,7 +84,19 @@ export interface ElicitationHandle extends Attached {
   readonly pending: PendingUrlElicitations;
 }
 
-/** Declares the elicitation capability and installs the one handler. Call before `client.connect`. */
+/**
+ * Declares the elicitation capability and installs the one handler. Call before `client.connect`.
+ *
+ * @example
+ * ```ts region=examples/quickstart-host.ts#attachElicitation
+ * const client = new Client({ name: "host", version: "1.0.0" });
+ * const { callTool } = attachElicitation(client, { ui });
+ * const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+ * await createServer().connect(serverSide);
+ * await client.connect(clientSide);
+ * const result = await callTool({ name: "book_trip", arguments: { destination: "Barcelona" } });
+ * ```
+ */
 export function attachElicitation(client: Client, options: AttachOptions): ElicitationHandle {
   const modes = new Set(options.modes ?? ["form", "url"]);
   const policy = options.policy ?? {};

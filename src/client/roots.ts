@@ -33,7 +33,17 @@ export function toRoot(input: RootInput): Root {
 const uriOf = (dirOrUri: string) =>
   dirOrUri.startsWith("file:") ? pathToFileURL(fileURLToPath(dirOrUri)).href : pathToFileURL(resolve(dirOrUri)).href;
 
-/** Declares the roots capability (with listChanged) and answers roots/list. Call before connect. */
+/**
+ * Declares the roots capability (with listChanged) and answers roots/list. Call before connect.
+ *
+ * @example
+ * ```ts region=examples/client-basics.ts#attach
+ * const client = new Client({ name: "host", version: "1.0.0" });
+ * const elicitation = attachElicitation(client, { ui, modes: ["form"] });
+ * attachSampling(client, { ui }); // add `provider: providerFromEnv()` (mcp-elicit/openai) to ask a real model
+ * attachRoots(client, [{ path: mkdtempSync(join(tmpdir(), "trips-")), name: "Trips" }]);
+ * ```
+ */
 export function attachRoots(client: Client, initial: RootInput[] = []): RootsHandle {
   const roots = new Map<string, Root>();
   for (const r of initial.map(toRoot)) roots.set(r.uri, r);

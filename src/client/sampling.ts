@@ -26,10 +26,18 @@ export const USER_REJECTED = -1;
 /** The model name reported when the person wrote the answer. */
 export const TYPED_BY_PERSON = "typed-by-person";
 
-/** Declares the sampling capability (with tools when a provider can call functions) and installs the handler. Call before connect. */
 /** What attachSampling gives back: `detach()` (the requests themselves are all handled inside). */
 export type SamplingHandle = Attached;
 
+/**
+ * Declares the sampling capability (with tools when a provider can call functions) and installs the handler. Call before connect.
+ *
+ * @example
+ * ```ts region=examples/client-provider.ts#attachSampling
+ * const client = new Client({ name: "host", version: "1.0.0" });
+ * attachSampling(client, { ui: scriptedUI([{ sample: { action: "approve" } }], { log: () => {} }), provider: echo }); // approve the request and the answer
+ * ```
+ */
 export function attachSampling(client: Client, options: SamplingOptions): SamplingHandle {
   const { provider } = options;
   // The reviews stop the clocks of this client's tool calls: the person's time is not the server's silence.

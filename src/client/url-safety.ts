@@ -122,7 +122,17 @@ export function hostForDisplay(a: Pick<UrlAnalysis, "host" | "unicodeHost">): st
   return a.unicodeHost && a.unicodeHost !== a.host ? `${a.unicodeHost} (${a.host})` : a.host;
 }
 
-/** Analyzes a URL-mode elicitation URL for display before consent. Never throws, never fetches. */
+/**
+ * Analyzes a URL-mode elicitation URL for display before consent. Never throws, never fetches.
+ *
+ * @example
+ * ```ts region=examples/client-url.ts#analyzeUrl
+ * const LOGIN = "https://xn--pypal-4ve.com/login"; // reads as pаypal.com, with a Cyrillic а
+ * const analysis = analyzeUrl(LOGIN); // what every renderer gets for a URL request
+ * console.log(hostForDisplay(analysis), analysis.warnings.map((w) => w.code));
+ * // -> pаypal.com (xn--pypal-4ve.com) [ 'punycode', 'mixed-script', 'lookalike-brand' ]
+ * ```
+ */
 export function analyzeUrl(url: string): UrlAnalysis {
   const raw = typeof url === "string" ? url : "";
   const input = raw.replace(/^[ \t\n\r\f]+|[ \t\n\r\f]+$/g, "");

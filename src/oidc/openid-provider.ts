@@ -153,7 +153,15 @@ function configuration(options: OpenIdProviderOptions, users: readonly DemoUser[
   };
 }
 
-/** Starts the provider on 127.0.0.1; resolves once it listens. */
+/**
+ * Starts the provider on 127.0.0.1; resolves once it listens.
+ *
+ * @example
+ * ```ts region=examples/protected-server.ts#startOpenIdProvider
+ * // A local OpenID provider stands in for yours; it knows one machine client (no person signs in).
+ * const provider = await startOpenIdProvider({ clients: [{ clientId: "nightly-report", clientSecret: "example-only-secret" }] });
+ * ```
+ */
 export async function startOpenIdProvider(options: OpenIdProviderOptions = {}): Promise<OpenIdProvider> {
   const users = options.users ?? DEFAULT_USERS;
   const hint =

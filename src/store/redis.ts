@@ -28,7 +28,15 @@ const ttl = (ttlMs: number) => {
   return Math.max(1, Math.ceil(ttlMs));
 };
 
-/** A store on Redis, connected (rejects with a message naming the server, never its password, when it cannot connect). */
+/**
+ * A store on Redis, connected (rejects with a message naming the server, never its password, when it cannot connect).
+ *
+ * @example
+ * ```ts region=examples/fleet-server.ts#redisStore
+ * const store = await redisStore(); // $REDIS_URL: the call ledger, URL flows, sessions and stream events
+ * const kit = createElicitation({ store }); // the requestState key ring comes from $MCP_ELICIT_STATE_KEY
+ * ```
+ */
 export async function redisStore(options: RedisStoreOptions = {}): Promise<FleetStore> {
   const url = options.url ?? process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
   const prefix = options.prefix ?? "mcp-elicit:";

@@ -56,7 +56,16 @@ function openDatabase(path: string): Database {
   return db;
 }
 
-/** A store in the SQLite file at `path` (created when missing). */
+/**
+ * A store in the SQLite file at `path` (created when missing).
+ *
+ * @example
+ * ```ts region=examples/server-steps.ts#sqliteStore
+ * const dir = mkdtempSync(join(tmpdir(), "ledger-"));
+ * const store = sqliteStore(join(dir, "calls.db")); // needs the optional better-sqlite3 package; memoryStore() is the default
+ * const kit = createElicitation({ store }); // a fleet gives every instance one stateKey and one shared store
+ * ```
+ */
 export function sqliteStore(path: string, options: SqliteStoreOptions = {}): KeyValueStore {
   const db = openDatabase(path);
   const get = db.prepare<[string, number], { value: string }>("SELECT value FROM mcp_elicit_kv WHERE key = ? AND expires > ?");

@@ -58,6 +58,17 @@ type Entry = ScriptedAnswer & { index: number; re?: RegExp };
 const samplingText = (r: SamplingRequestView) => [r.systemPrompt, ...r.messages.map((m) => m.text)].filter(Boolean).join("\n");
 const excerpt = (text: string) => JSON.stringify(text.replace(/\s+/g, " ").slice(0, 80));
 
+/**
+ * A renderer that answers from a list (tests, CI, `elicit call --answers`): the first unused entry whose `match`
+ * fits answers, and each answer is logged with the entry that gave it.
+ *
+ * @example
+ * ```ts region=examples/quickstart-host.ts#choose-ui
+ * // At a terminal you answer the form; without one (CI, this file's test) a script does.
+ * const answers = [{ match: "^Confirm", action: "accept" as const, content: { confirmBooking: true, seatPreference: "window" } }];
+ * const ui = process.stdin.isTTY ? terminalUI() : scriptedUI(answers);
+ * ```
+ */
 export function scriptedUI(
   answers: ScriptedAnswer[],
   options: ScriptedUIOptions = {},

@@ -1,6 +1,7 @@
 // The documentation's examples are files: every file in examples/ is shown verbatim on a page
-// (README.md or docs/**/*.md), compiled by the type-check (tsconfig.json includes examples/), and run
-// here with its output compared. A TypeScript example prints what its `// -> ...` comments say; one
+// (README.md or docs/**/*.md; `<!-- example: examples/FILE -->`, the file without its `//#region` marker lines,
+// or `<!-- example: examples/FILE#NAME -->`, one region of it), compiled by the type-check (tsconfig.json
+// includes examples/), and run here with its output compared. A TypeScript example prints what its `// -> ...` comments say; one
 // that serves instead is run by the command of a console block, or by its own test below.
 // A console block marked <!-- output --> (or <!-- output, exit N -->) is run as written after its `$ `
 // line, `npx elicit` being the built bin, and must print the block's other lines on stdout.
@@ -8,6 +9,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
+import { exampleReader } from "../../scripts/sync-examples.mjs";
 import { BIN } from "../helpers/cli.js";
 import { filesUnder, PAGES, read, root } from "./pages.js";
 
@@ -39,12 +41,16 @@ function words(line: string): string[] {
 }
 
 describe("pages show examples verbatim", () => {
-  test("each example block is a verbatim copy of its file", () => {
+  test("each example block is a verbatim copy of its file or region", () => {
     assert.ok(blocks.length >= 10, `only ${blocks.length} example blocks`);
-    for (const { page, path, body } of blocks) assert.equal(body, read(path), `${page}: ${path} differs from its copy`);
+    const shown = exampleReader(root);
+    for (const { page, path, body } of blocks) {
+      const want = shown(path);
+      assert.equal(body, want.endsWith("\n") ? want : `${want}\n`, `${page}: ${path} differs from its copy (node scripts/sync-examples.mjs copies it)`);
+    }
   });
 
-  test("every file in examples/ is shown on a page", () => {
+  test("every file in examples/ is shown whole on a page", () => {
     const shown = new Set(blocks.map((b) => b.path));
     assert.deepEqual(examples.filter((p) => !shown.has(p)), []);
   });

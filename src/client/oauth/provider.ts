@@ -71,6 +71,22 @@ const base64url = (bytes: Buffer) => bytes.toString("base64url");
 const marginFor = (tokens: SavedTokens) =>
   typeof tokens.expires_in === "number" ? Math.min(EXPIRY_MARGIN_MS, (tokens.expires_in * 1000) / 4) : EXPIRY_MARGIN_MS;
 
+/**
+ * The SDK's `OAuthClientProvider` for hosts: a loopback redirect, your consent (`authorize`), a token store, and
+ * `withSignIn` to sign in when a request needs it.
+ *
+ * @example
+ * ```ts region=examples/oauth-host.ts#OAuthProvider
+ * const oauth = await OAuthProvider.create({ serverUrl: server.url, store: memoryTokenStore(), authorize });
+ * const client = new Client({ name: "host", version: "1.0.0" });
+ * let transport!: StreamableHTTPClientTransport;
+ * // withSignIn runs the attempt; when the server wants a sign-in, it signs in and runs it again.
+ * await oauth.withSignIn(
+ *   () => client.connect((transport = new StreamableHTTPClientTransport(server.url, { authProvider: oauth }))),
+ *   (callback) => transport.finishAuth(callback),
+ * );
+ * ```
+ */
 export class OAuthProvider implements OAuthClientProvider {
   readonly clientMetadataUrl?: string;
   private readonly server: string;

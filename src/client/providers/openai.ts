@@ -31,6 +31,19 @@ export interface OpenAICompatibleOptions {
   maxTokensField?: MaxTokensField;
 }
 
+/**
+ * A model provider for any server that speaks OpenAI's chat completions: a hosted API, llama.cpp, Ollama, vLLM.
+ *
+ * @example
+ * ```ts region=examples/client-provider.ts#openAICompatibleProvider
+ * const local = openAICompatibleProvider({
+ *   baseURL: "http://127.0.0.1:11434/v1", // e.g. Ollama; add apiKey for a hosted API
+ *   models: [{ name: "llama3.2", speed: 0.9 }, { name: "qwen2.5-coder", aliases: ["coder"], intelligence: 0.8 }],
+ * });
+ * console.log(local.models, local.chooseModel({ hints: [{ name: "coder" }] })); // -> [ 'llama3.2', 'qwen2.5-coder' ] qwen2.5-coder
+ * console.log(local.chooseModel({ intelligencePriority: 1 })); // -> qwen2.5-coder
+ * ```
+ */
 export function openAICompatibleProvider(options: OpenAICompatibleOptions): ModelProvider {
   const baseURL = checkBaseURL(options.baseURL);
   const shown = displayURL(baseURL);

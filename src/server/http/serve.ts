@@ -38,6 +38,22 @@ const LATE_ANSWER =
 /** Records of sessions that never expire (sessionIdleMs Infinity) are still dropped after a week unused. */
 const MAX_RECORD_TTL_MS = 7 * 24 * 60 * 60_000;
 
+/**
+ * Serves the McpServers `factory` builds over Streamable HTTP, every protocol revision on one URL (2026-07-28
+ * stateless, 2025 eras a session each); resolves once it listens.
+ *
+ * @example
+ * ```ts region=examples/server-revisions.ts#serveHttp
+ * const http = await serveHttp(() => {
+ *   const server = new McpServer({ name: "travel", version: "1.0.0" });
+ *   kit.registerTool(server, "pick_seat", { description: "Asks for a seat" }, async (_args, ctx) => {
+ *     const answer = await ctx.elicit("Pick a seat", form({ seat: choice({ window: "Window", aisle: "Aisle" }) }));
+ *     return { content: [{ type: "text", text: `${ctx.protocol}: ${answer.action === "accept" ? answer.content.seat : answer.action}` }] };
+ *   });
+ *   return server;
+ * }, { port: 0, sessionIdleMs: 15 * 60_000, maxSessions: 10_000 });
+ * ```
+ */
 export async function serveHttp(factory: ServerFactory, options: ServeHttpOptions = {}): Promise<HttpServerHandle> {
   const { host, path, localhostOnly, idleMs, maxSessions, backlog, keepAliveTimeoutMs, headersTimeoutMs, fleet } = resolveOptions(options);
   const onerror = (error: Error) => options.onerror?.(error);

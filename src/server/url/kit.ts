@@ -37,6 +37,17 @@ export function checkBaseUrl(value: string | URL): URL {
   return url;
 }
 
+/**
+ * The URL-mode kit: flows, the credential vault and the pages a person opens. Give it to
+ * `createElicitation({ urlKit })` and `serveHttp(factory, { urlKit })`.
+ *
+ * @example
+ * ```ts region=examples/url-mode.ts#createUrlKit
+ * // "loopback": the pages trust the person at this machine, for a local server (see the identity rules).
+ * const urlKit = createUrlKit({ identity: "loopback", serverName: "weather" });
+ * const kit = createElicitation({ urlKit });
+ * ```
+ */
 export function createUrlKit(options: UrlKitOptions = {}): UrlKit {
   const store = options.store ?? memoryStore();
   const keys = resolveKitKey(options.vaultKey, options.store !== undefined);

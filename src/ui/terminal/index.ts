@@ -39,6 +39,13 @@ export type TerminalUI = ElicitationUI &
  * An interactive terminal UI. Questions are asked one at a time: a request that arrives while
  * another is on screen waits its turn. Esc or Ctrl-C cancels the question on screen, and a
  * request the server withdraws (its context.signal aborts) ends as cancelled.
+ *
+ * @example
+ * ```ts region=examples/quickstart-host.ts#choose-ui
+ * // At a terminal you answer the form; without one (CI, this file's test) a script does.
+ * const answers = [{ match: "^Confirm", action: "accept" as const, content: { confirmBooking: true, seatPreference: "window" } }];
+ * const ui = process.stdin.isTTY ? terminalUI() : scriptedUI(answers);
+ * ```
  */
 export function terminalUI(options: TerminalUIOptions = {}): TerminalUI {
   const io = new TerminalIO(options.input ?? process.stdin, options.output ?? process.stdout);

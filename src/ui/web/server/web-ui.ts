@@ -71,7 +71,21 @@ const serverOf = (context: Pick<UIContext, "server">): PageServer => ({
   ...(context.server.version ? { version: context.server.version } : {}),
 });
 
-/** Starts the page's server on loopback and returns the UI; see WebUIOptions for the rules. */
+/**
+ * Starts the page's server on loopback and returns the UI; see WebUIOptions for the rules.
+ *
+ * @example
+ * ```ts region=examples/web-ui.ts#webUI
+ * const person = process.stdout.isTTY === true;
+ * const ui = await webUI({
+ *   open: person,
+ *   onChange(pending) {
+ *     if (!person && pending.length > 0) void ui.close();
+ *   },
+ * });
+ * console.error(`Answer in your browser: ${ui.pageUrl}`);
+ * ```
+ */
 export async function webUI(options: WebUIOptions = {}): Promise<WebUI> {
   const hostname = options.host ?? "127.0.0.1";
   if (!["127.0.0.1", "localhost", "::1"].includes(hostname))
