@@ -31,7 +31,7 @@ function createServer() {
 }
 
 const http = await serveHttp(createServer, {
-  host: process.env.HOST ?? "127.0.0.1", // other members reach this one at this address (see docs/fleet.md)
+  host: process.env.HOST ?? "127.0.0.1", // other members reach this one at this address (see docs/server/run-a-fleet.md)
   port: Number(process.env.PORT ?? 0),
   fleet: { store, instance: process.env.INSTANCE }, // 2025-era sessions survive this member
 });

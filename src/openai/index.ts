@@ -5,7 +5,7 @@ import { loadWithPeers } from "../common/optional-peers.js";
 
 const openai = await loadWithPeers("mcp-elicit/openai", () => import("../client/providers/openai.js"));
 
-/** A ModelProvider for an OpenAI-compatible chat-completions API (see docs/client.md). */
+/** A ModelProvider for an OpenAI-compatible chat-completions API (see docs/host/answer-sampling.md). */
 export const openAICompatibleProvider: typeof openai.openAICompatibleProvider = openai.openAICompatibleProvider;
 /** A provider from the ELICIT_MODEL_* (or OPENAI_*) environment variables, or undefined when no model is configured. */
 export const providerFromEnv: typeof openai.providerFromEnv = openai.providerFromEnv;

@@ -52,8 +52,8 @@ test("every relative link and anchor on every page resolves", () => {
   }
 });
 
-test("docs/schema.md documents every checkSchema rule code with its severity", () => {
-  const schemaPage = read("docs/schema.md");
+test("docs/reference/schema.md documents every checkSchema rule code with its severity", () => {
+  const schemaPage = read("docs/reference/schema.md");
   for (const [code, rule] of Object.entries(SCHEMA_RULES)) {
     assert.match(schemaPage, new RegExp("\\| `" + code + "` \\| " + rule.severity + " \\|"), code);
   }

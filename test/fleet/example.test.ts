@@ -1,4 +1,4 @@
-// examples/fleet-server.ts (shown in docs/fleet.md), run as two member processes on one real Redis:
+// examples/fleet-server.ts (shown in docs/server/run-a-fleet.md), run as two member processes on one real Redis:
 // a 2025-11-25 session moves from a member that stops to the other one, and a 2026-07-28 call whose
 // rounds land on alternate members books once (the shared state key and the shared call ledger).
 import { after, before, describe, test } from "node:test";

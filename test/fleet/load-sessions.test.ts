@@ -3,7 +3,7 @@
 // a real redis-server. Each client calls `charge_answer` (a ctx.step counted in Redis, then one question
 // whose answer carries the call's own id, echoed in the result); each person answers after a random
 // 0-2 s, and one member is SIGKILLed half a second into the answers.
-// What docs/fleet.md promises, checked per call: no call is lost. A call on a survivor ends with its own
+// What docs/server/survive-a-member-dying.md promises, checked per call: no call is lost. A call on a survivor ends with its own
 // answer; a call that was running on the killed member is finished by the survivor that adopts its
 // session (its client resumes the stream with Last-Event-ID there; the survivor runs the tool again from
 // its journal and asks the question again), and ends with its own answer; the next call on that client

@@ -24,7 +24,7 @@ export interface Haproxy {
   stop(): Promise<void>;
 }
 
-/** The configuration, as docs/fleet.md shows it (the frontend's port and the backends filled in). */
+/** The configuration, as docs/server/put-a-balancer-in-front.md shows it (the frontend's port and the backends filled in). */
 export function haproxyConfig(port: number, { backends, sticky = false, checkPath = "/mcp" }: HaproxyOptions): string {
   const name = /^[A-Za-z0-9_.-]{1,64}$/;
   for (const backend of backends)

@@ -43,7 +43,7 @@ const PAGE = `<!doctype html>
 
 const PAGE_CSS = `body { margin: 0; padding: 12px; } @media (prefers-color-scheme: dark) { body { background: #121212; color: #eee; } }`;
 
-// A host's theme, as in docs/web.md: a custom property and a ::part rule.
+// A host's theme, as in docs/host/theme-the-components.md: a custom property and a ::part rule.
 const THEME_CSS = `.themed { --mcp-elicit-accent: rgb(107, 47, 191); } .themed::part(heading) { text-transform: uppercase; }`;
 
 export interface WebBench {

@@ -19,7 +19,7 @@ export const HEARTBEAT_TTL_MS = 3000;
 export const HEARTBEAT_EVERY_MS = 1000;
 /** A session record is rewritten at most this often while the session is used. */
 export const RECORD_REFRESH_MS = 5000;
-/** The JSON-RPC error a call gets when the member running it died and no other can finish it (see docs/fleet.md). */
+/** The JSON-RPC error a call gets when the member running it died and no other can finish it (see docs/server/survive-a-member-dying.md). */
 export const LOST_CALL_CODE = -32000;
 
 const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
