@@ -1,4 +1,4 @@
-// The documentation pages the docs tests read: README.md and docs/**/*.md.
+// The documentation pages the docs tests read: README.md, CONTRIBUTING.md and docs/**/*.md.
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -15,4 +15,4 @@ export function filesUnder(dir: string, keep: (name: string) => boolean = () => 
 
 export const read = (path: string): string => readFileSync(join(root, path), "utf8");
 
-export const PAGES = ["README.md", ...filesUnder("docs", (n) => n.endsWith(".md"))];
+export const PAGES = ["README.md", "CONTRIBUTING.md", ...filesUnder("docs", (n) => n.endsWith(".md"))];
