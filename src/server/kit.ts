@@ -24,7 +24,7 @@ import type { ReplayRun } from "./rounds/replay.js";
 import { ReplayCalls } from "./rounds/call.js";
 import { watchDroppedMessages } from "./dropped.js";
 import { watchRootsChanges } from "./roots.js";
-import { installStateGuard } from "./rounds/guard.js";
+import { StateGuard } from "./rounds/guard.js";
 import { DEFAULT_MAX_STATE_BYTES, issuerKey, RecentStates, toStateKey, toStateKeys, type StateKeyInput } from "./rounds/state.js";
 import { serverName } from "../common/sdk-internals.js";
 import type { Principal } from "./auth/options.js";
@@ -141,6 +141,15 @@ function stateKeyRing(options: ElicitationOptions): Buffer[] {
   return [PROCESS().key];
 }
 
+/**
+ * A kit for tools that ask their client: `kit.registerTool` gives each handler `ctx.elicit`, `ctx.ask`,
+ * `ctx.step`, `ctx.sample`, `ctx.roots` and `ctx.supports`, on every protocol revision.
+ *
+ * @example
+ * ```ts region=examples/server-basics.ts#createElicitation
+ * const elicitation = createElicitation({ timeoutMs: 10 * 60_000 }); // once per process: holds the requestState key
+ * ```
+ */
 export function createElicitation(options: ElicitationOptions = {}) {
   const settings = { ...DEFAULTS, ...options, maxStateBytes: options.maxStateBytes ?? DEFAULT_MAX_STATE_BYTES };
   const ring = stateKeyRing(options);
@@ -191,11 +200,39 @@ export function createElicitation(options: ElicitationOptions = {}) {
     ectx.principal = verifiedPrincipal(ctx);
     return ectx;
   };
+  // This kit's guard in front of each server's tools/call, made with the server's first tool.
+  const guards = new WeakMap<McpServer, StateGuard>();
+  const guardOf = (server: McpServer): StateGuard => {
+    let guard = guards.get(server);
+    if (!guard) guards.set(server, (guard = new StateGuard(server)));
+    return guard;
+  };
   const urlCallFor = (ctx: ServerContext, tool: string, args: unknown): UrlCall | undefined =>
     options.urlKit && { kit: options.urlKit, tool, args, who: principalOf(ctx), used: new Set() };
 
   return {
-    /** Registers a tool on an SDK McpServer whose handler gets `ctx.elicit`, `ctx.step`, `ctx.sample`, `ctx.roots` and `ctx.supports`. */
+    /**
+     * Registers a tool on an SDK McpServer whose handler gets `ctx.elicit`, `ctx.step`, `ctx.sample`, `ctx.roots` and `ctx.supports`.
+     *
+     * @example
+     * ```ts region=examples/server-basics.ts#registerTool
+     * elicitation.registerTool(server, "book_trip", {
+     *   description: "Book a trip after the traveler confirms",
+     *   inputSchema: z.object({ destination: z.string() }),
+     * }, async ({ destination }, ctx) => {
+     *   const answer = await ctx.elicit(`Confirm your ${destination} booking`, form({
+     *     confirmBooking: yesNo({ description: "Flights + Hotel = $3,000" }),
+     *     seatPreference: choice({ window: "Window", aisle: "Aisle" }).optional(),
+     *   }));
+     *   if (answer.action !== "accept" || !answer.content.confirmBooking) {
+     *     return { content: [{ type: "text", text: "Nothing was booked." }] };
+     *   }
+     *   // Runs once per call, even when a 2026-07-28 client makes the handler replay.
+     *   const ref = await ctx.step("reserve", () => `BCN-${answer.content.seatPreference ?? "any"}`);
+     *   return { content: [{ type: "text", text: `Booked ${ref} (protocol ${ctx.protocol})` }] };
+     * });
+     * ```
+     */
     registerTool<In extends StandardSchemaWithJSON | undefined = undefined>(
       server: McpServer,
       name: string,
@@ -218,14 +255,16 @@ export function createElicitation(options: ElicitationOptions = {}) {
           return result;
         };
         return protocol === "2026-07-28"
-          ? calls.run(ctx, name, (run) => call(contextFor(server, ctx, protocol, run, url)))
+          ? calls.run(ctx, name, guard.callOf(ctx), (run) => call(contextFor(server, ctx, protocol, run, url)))
           : call(contextFor(server, ctx, protocol, undefined, url));
       };
       const register = server.registerTool.bind(server) as (n: string, c: object, cb: (...a: unknown[]) => unknown) => RegisteredTool;
       const tool = config.inputSchema
         ? register(name, config, (args, ctx) => run(args, ctx as ServerContext))
         : register(name, config, (ctx) => run({}, ctx as ServerContext));
-      installStateGuard(server, name, (ctx, args, state) => calls.open(ctx, name, args, state));
+      // After the first registerTool: McpServer installs its tools/call handler then, and the guard wraps it.
+      const guard = guardOf(server);
+      guard.add(name, (ctx, guarded, state) => calls.open(ctx, name, guarded, state));
       watchRootsChanges(server);
       watchDroppedMessages(server);
       return tool;

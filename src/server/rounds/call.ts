@@ -3,7 +3,7 @@
 import { inputRequired, type CallToolResult, type InputRequiredResult, type ServerContext } from "@modelcontextprotocol/server";
 import type { CallLedger } from "./ledger.js";
 import { emptyJournal, ReplayRun, stepId, type Journal } from "./replay.js";
-import { guardedCall } from "./guard.js";
+import type { GuardedCall } from "./guard.js";
 import { digest, open, seal, StateError, type SealOptions, type StateBinding } from "./state.js";
 
 /** What the state guard hands a replayed call: its journal, and the result when the call already finished. */
@@ -26,8 +26,8 @@ export class ReplayCalls {
    * Opens a requestState (for the state guard) and checks it against the ledger: a finished call answers
    * with its result, an old round is refused, and so is a round already answered with other answers.
    */
-  async open(ctx: ServerContext, tool: string, args: unknown, state: string): Promise<OpenedCall> {
-    const journal = open<Journal | LegacyJournal>(state, this.binding(ctx, tool, args), this.sealOptions);
+  async open(ctx: ServerContext, tool: string, guarded: GuardedCall, state: string): Promise<OpenedCall> {
+    const journal = open<Journal | LegacyJournal>(state, this.binding(ctx, tool, guarded), this.sealOptions);
     const { done, latest } = await this.ledger.status(journal.call);
     if (done) return { journal: journal as Journal, done };
     if (journal.round < latest) {
@@ -60,9 +60,9 @@ export class ReplayCalls {
   async run(
     ctx: ServerContext,
     tool: string,
+    guarded: GuardedCall | undefined,
     handler: (run: ReplayRun) => Promise<CallToolResult>,
   ): Promise<CallToolResult | InputRequiredResult> {
-    const guarded = guardedCall(ctx);
     const opened = guarded?.opened as OpenedCall | undefined;
     if (opened?.done) return opened.done;
     const { unsettled, ...journal }: OpenedCall["journal"] = opened?.journal ?? emptyJournal();
@@ -78,18 +78,16 @@ export class ReplayCalls {
     // Round 1 needs no record: "no round recorded" refuses the same states (none older than round 1 exist).
     if (journal.round > 1) await this.ledger.recordRound(journal.call, journal.round);
     // Bound to the arguments as sent (the guard saw them before any schema parsing).
-    const binding = this.binding(ctx, tool, guarded?.args ?? {});
+    const binding = this.binding(ctx, tool, guarded ?? { args: {} });
     // The run's pending requests are already { method, params } by key: handed over as they are.
     return inputRequired({ inputRequests: outcome.inputRequests as never, requestState: seal(outcome.journal, binding, this.sealOptions) });
   }
 
   /** The binding of this request's state; the arguments' digest is kept on the guarded call, so a round hashes them once. */
-  private binding(ctx: ServerContext, tool: string, args: unknown): StateBinding {
-    const guarded = guardedCall(ctx);
-    const argsDigest = guarded && guarded.args === args ? (guarded.argsDigest ??= digest(args)) : digest(args);
+  private binding(ctx: ServerContext, tool: string, guarded: GuardedCall): StateBinding {
     // bindingFor makes a fresh object: the digest is stored on it rather than spread into a copy (V8's slow path).
-    const binding = this.bindingFor(ctx, tool, args);
-    binding.argsDigest = argsDigest;
+    const binding = this.bindingFor(ctx, tool, guarded.args);
+    binding.argsDigest = guarded.argsDigest ??= digest(guarded.args);
     return binding;
   }
 }

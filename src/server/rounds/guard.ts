@@ -3,15 +3,13 @@
 // requestState.verify hook answers a fixed "Invalid or expired requestState"; so we check the
 // state in front of McpServer's stored tools/call handler instead (shared/sdk-internals.ts).
 // The guard also hands the handler the raw arguments (which requestState is bound to) and the
-// journal it opened, so the state is decrypted once per call.
+// journal it opened, so the state is decrypted once per call; each kit has its own guard per server.
 import { ProtocolError, ProtocolErrorCode, type McpServer, type ServerContext } from "@modelcontextprotocol/server";
 import { describeProblem, MESSAGE_LIMITS, shapeProblem } from "../../schema/limits.js";
 import { requestHandlers, SdkInternalsError } from "../../common/sdk-internals.js";
 import { StateError } from "./state.js";
 
 type Handler = (request: { params?: Record<string, unknown> }, ctx: ServerContext) => Promise<unknown>;
-/** Opens a requestState for a call; throws (or rejects with) StateError. */
-type Open = (ctx: ServerContext, args: unknown, state: string) => unknown;
 
 export interface GuardedCall {
   /** The tool's arguments as the client sent them. */
@@ -22,58 +20,66 @@ export interface GuardedCall {
   argsDigest?: string;
 }
 
-const guards = new WeakMap<McpServer, Map<string, Open>>();
-// Keyed by the request's mcpReq object, which the SDK passes unchanged to the tool callback. A Map whose
-// entry lives exactly as long as the request's handler, not a WeakMap: an ephemeron per request costs
-// every garbage collection.
-const calls = new Map<object, GuardedCall>();
+/** Opens a requestState for a call; throws (or rejects with) StateError. */
+type Open = (ctx: ServerContext, call: GuardedCall, state: string) => unknown;
 
-/** What the guard saw for this call (undefined if the guard did not run). */
-export const guardedCall = (ctx: ServerContext): GuardedCall | undefined => calls.get(ctx.mcpReq);
+/** One kit's guard in front of one server's tools/call: it opens the states of the kit's tools. */
+export class StateGuard {
+  private readonly opens = new Map<string, Open>();
+  // What the guard saw, for the tool's handler, keyed by the request's mcpReq object (which the SDK passes
+  // unchanged to the tool callback). A Map whose entry lives exactly as long as the request's handler, not
+  // a WeakMap: an ephemeron per request costs every garbage collection.
+  private readonly calls = new Map<object, GuardedCall>();
 
-export function installStateGuard(server: McpServer, tool: string, open: Open): void {
-  let tools = guards.get(server);
-  if (!tools) {
+  constructor(server: McpServer) {
     const handlers = requestHandlers(server.server) as unknown as Map<string, Handler>;
     const inner = handlers.get("tools/call");
     if (!inner) throw new SdkInternalsError("tools/call handler of McpServer");
-    const guarded = (tools = new Map());
-    handlers.set("tools/call", async (request, ctx) => {
-      const params = request.params ?? {};
-      const openState = guarded.get(params.name as string);
-      if (openState) {
-        // Answers are sealed and validated below: bound them first, so nothing recurses without end.
-        const problem = shapeProblem(ctx.mcpReq.inputResponses ?? params.inputResponses, MESSAGE_LIMITS);
-        if (problem)
-          throw new ProtocolError(ProtocolErrorCode.InvalidParams, `inputResponses is ${describeProblem(problem)}; refused unread.`, {
-            reason: "too-large",
+    handlers.set("tools/call", (request, ctx) => {
+      const open = this.opens.get(request.params?.name as string);
+      return open ? this.guarded(open, inner, request, ctx) : inner(request, ctx);
+    });
+  }
+
+  /** Guards `tool`: a call to it that carries a requestState is opened with `open` before the tool runs. */
+  add(tool: string, open: Open): void {
+    this.opens.set(tool, open);
+  }
+
+  /** What the guard saw for this call (undefined if it did not run). */
+  callOf(ctx: ServerContext): GuardedCall | undefined {
+    return this.calls.get(ctx.mcpReq);
+  }
+
+  private async guarded(open: Open, inner: Handler, request: { params?: Record<string, unknown> }, ctx: ServerContext) {
+    const params = request.params ?? {};
+    // Answers are sealed and validated below: bound them first, so nothing recurses without end.
+    const problem = shapeProblem(ctx.mcpReq.inputResponses ?? params.inputResponses, MESSAGE_LIMITS);
+    if (problem)
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `inputResponses is ${describeProblem(problem)}; refused unread.`, {
+        reason: "too-large",
+      });
+    const call: GuardedCall = { args: params.arguments ?? {} };
+    this.calls.set(ctx.mcpReq, call);
+    try {
+      // The SDK lifts requestState out of the params into the context before handlers run.
+      const state = ctx.mcpReq.requestState() as unknown;
+      if (state !== undefined) {
+        if (typeof state !== "string") {
+          throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Invalid requestState: it must be the string this server issued.", {
+            reason: "malformed",
           });
-        const call: GuardedCall = { args: params.arguments ?? {} };
-        calls.set(ctx.mcpReq, call);
+        }
         try {
-          // The SDK lifts requestState out of the params into the context before handlers run.
-          const state = ctx.mcpReq.requestState() as unknown;
-          if (state !== undefined) {
-            if (typeof state !== "string") {
-              throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Invalid requestState: it must be the string this server issued.", {
-                reason: "malformed",
-              });
-            }
-            try {
-              call.opened = await openState(ctx, call.args, state);
-            } catch (error) {
-              if (!(error instanceof StateError)) throw error;
-              throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid requestState: ${error.message}`, { reason: error.problem });
-            }
-          }
-          return await inner(request, ctx);
-        } finally {
-          calls.delete(ctx.mcpReq);
+          call.opened = await open(ctx, call, state);
+        } catch (error) {
+          if (!(error instanceof StateError)) throw error;
+          throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid requestState: ${error.message}`, { reason: error.problem });
         }
       }
-      return inner(request, ctx);
-    });
-    guards.set(server, tools);
+      return await inner(request, ctx);
+    } finally {
+      this.calls.delete(ctx.mcpReq);
+    }
   }
-  tools.set(tool, open);
 }
