@@ -1,5 +1,5 @@
 // A host: one SDK Client with safe elicitation, reviewed sampling and roots. Run: npx tsx examples/client-basics.ts
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/client";
@@ -25,11 +25,12 @@ const ui = scriptedUI([
   { sample: { text: "IB-2" } }, // no model configured: the "person" types the answer
   { match: "^Book", action: "accept", content: { book: true } },
 ]);
+const trips = mkdtempSync(join(tmpdir(), "trips-")); // the folder the server may write in
 //#region attach
 const client = new Client({ name: "host", version: "1.0.0" });
 const elicitation = attachElicitation(client, { ui, modes: ["form"] });
 attachSampling(client, { ui }); // add `provider: providerFromEnv()` (mcp-elicit/openai) to ask a real model
-attachRoots(client, [{ path: mkdtempSync(join(tmpdir(), "trips-")), name: "Trips" }]);
+attachRoots(client, [{ path: trips, name: "Trips" }]);
 //#endregion attach
 
 const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
@@ -39,3 +40,4 @@ await client.connect(clientSide);
 const result = await elicitation.callTool({ name: "plan", arguments: {} });
 console.log((result.content as { text: string }[])[0]!.text); // -> model said {"type":"text","text":"IB-2"}; book=true; root=Trips
 await client.close();
+rmSync(trips, { recursive: true });

@@ -41,7 +41,7 @@ const uriOf = (dirOrUri: string) =>
  * const client = new Client({ name: "host", version: "1.0.0" });
  * const elicitation = attachElicitation(client, { ui, modes: ["form"] });
  * attachSampling(client, { ui }); // add `provider: providerFromEnv()` (mcp-elicit/openai) to ask a real model
- * attachRoots(client, [{ path: mkdtempSync(join(tmpdir(), "trips-")), name: "Trips" }]);
+ * attachRoots(client, [{ path: trips, name: "Trips" }]);
  * ```
  */
 export function attachRoots(client: Client, initial: RootInput[] = []): RootsHandle {

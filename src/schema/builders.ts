@@ -124,7 +124,19 @@ export function multiChoice<const O extends ChoiceOptions>(
   return field(compact({ type: "array", items, ...extra } as MultiSelectEnumSchema));
 }
 
-/** The wire schema of a form; `Infer<typeof f>` is the type of its accepted answer. */
+/**
+ * The wire schema of a form; `Infer<typeof f>` is the type of its accepted answer.
+ *
+ * @example
+ * ```ts region=examples/schema-basics.ts#form
+ * const booking = form({
+ *   confirmBooking: yesNo({ description: "Confirm the booking (Flights + Hotel = $3,000)" }),
+ *   seatPreference: choice({ window: "Window", aisle: "Aisle", "no preference": "No preference" }).optional(),
+ *   email: text({ title: "Email", format: "email" }),
+ * });
+ * type Booking = Infer<typeof booking>; // { confirmBooking: boolean; email: string; seatPreference?: "window" | "aisle" | "no preference" }
+ * ```
+ */
 export function form<S extends Shape>(shape: S): Form<ShapeAnswer<S>> {
   const properties: Record<string, PrimitiveSchema> = {};
   const required: string[] = [];

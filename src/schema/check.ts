@@ -13,7 +13,16 @@ export interface CheckOptions {
 const ROOT_KEYS = new Set(["$schema", "type", "properties", "required", "title", "description"]);
 const ROOT_COMPOSITION = ["$ref", "allOf", "anyOf", "oneOf", "not", "if"];
 
-/** Lists every problem of a requestedSchema for the given revision; errors first, then warnings. */
+/**
+ * Lists every problem of a requestedSchema for the given revision; errors first, then warnings.
+ *
+ * @example
+ * ```ts region=examples/schema-basics.ts#checkSchema
+ * // Titled options need 2025-11-25 or later; on 2025-06-18 they are an error.
+ * console.log(checkSchema(booking, { protocol: "2025-06-18" }).map((i) => `${i.path} ${i.code}`));
+ * // -> [ '/properties/seatPreference/oneOf revision-titled-enum' ]
+ * ```
+ */
 export function checkSchema(schema: unknown, options: CheckOptions = {}): SchemaIssue[] {
   const protocol = options.protocol ?? LATEST_REVISION;
   const out: SchemaIssue[] = [];

@@ -1,4 +1,4 @@
-// The rules of `checkSchema`: one stable code each. The table in docs/schema.md is tested
+// The rules of `checkSchema`: one stable code each. The table in docs/reference/schema.md is tested
 // against this list, so a new rule cannot go undocumented.
 
 export type Severity = "error" | "warning";

@@ -12,6 +12,13 @@ export type { FieldError, ValidationResult, ValidationRule } from "./validation-
 /**
  * Validates an answer's `content` against its form. On success `value` holds the schema's
  * fields only: keys the schema does not name never reach it.
+ *
+ * @example
+ * ```ts region=examples/schema-basics.ts#validateContent
+ * const answer = validateContent(booking, { confirmBooking: true, email: "not-an-email" });
+ * if (!answer.ok) console.log(answer.errors.map((e) => e.message));
+ * // -> [ 'Email must be an email address, like name@example.com' ]
+ * ```
  */
 export function validateContent<S extends SchemaInput>(schema: S, content: unknown): ValidationResult<Infer<S>> {
   return compileValidator(schema)(content);

@@ -23,7 +23,17 @@ export function isZodSchema(value: unknown): value is z.ZodType {
   return typeof value === "object" && value !== null && "_zod" in value;
 }
 
-/** Converts a zod object schema; the form's answer type is the schema's output type. */
+/**
+ * Converts a zod object schema; the form's answer type is the schema's output type.
+ *
+ * @example
+ * ```ts region=examples/schema-zod.ts#fromZod
+ * // fromZod gives the requestedSchema that goes on the wire (ctx.elicit and validateContent take the zod schema itself).
+ * const schema = fromZod(contact);
+ * console.log(JSON.stringify(schema.properties.email)); // -> {"type":"string","format":"email"}
+ * console.log(checkSchema(schema, { protocol: "2025-06-18" }).map((i) => i.code)); // -> [ 'revision-default' ]
+ * ```
+ */
 export function fromZod<T extends AnyZodObject>(schema: T): Form<z.output<T>> {
   // Duck-typed on zod 4's `_zod.def` rather than `instanceof z.ZodObject`: an object schema from the app's own
   // copy of zod (or from zod/mini) is one too.
