@@ -7,7 +7,7 @@ import { fileTokenStore } from "../client/oauth/file-store.js";
 import { OAuthProvider, type SignInRequest } from "../client/oauth/provider.js";
 import type { TokenStore } from "../client/oauth/token-store.js";
 import type { ElicitationUI, UIContext } from "../client/ui.js";
-import { analyzeUrl, hostForDisplay } from "../client/url-safety.js";
+import { analyzeUrl, hostForDisplay } from "../client/url-safety/analyze.js";
 import { browserOpener } from "../common/open-url.js";
 import { sanitizeText } from "../common/sanitize.js";
 import { LATEST_REVISION } from "../schema/types.js";

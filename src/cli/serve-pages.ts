@@ -4,7 +4,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { capConnections, pageServerLimits, pageServerOptions, type PageServerLimits } from "../common/http-limits.js";
-import type { UrlKit } from "../server/url/kit.js";
+import type { UrlKit } from "../server/url/url-kit.js";
 import type { PeerInfo } from "../server/url/pages/index.js";
 
 export async function listenPages(

@@ -25,7 +25,7 @@ import { watchDropped } from "../common/dropped.js";
 import type { Attached } from "./attached.js";
 import { wrapClientHandlers } from "../common/sdk-internals.js";
 import { callToolWithUrlFlows, PendingUrlElicitations, UrlElicitationEndedError } from "./url-flow.js";
-import { analyzeUrl, hostForDisplay, type UrlAnalysis } from "./url-safety.js";
+import { analyzeUrl, hostForDisplay, type UrlAnalysis } from "./url-safety/analyze.js";
 import { KeptUrlConsents } from "./kept-consents.js";
 import { CALL_CEILING_MS, CALL_TIMEOUT_MS, CallClock, pausingUI, personAskedOn, SDK_TIMER_OUT_OF_REACH } from "./request-clock.js";
 

@@ -27,7 +27,7 @@ export {
   type ResendOptions,
 } from "./resend.js";
 export { PendingUrlElicitations, UrlElicitationEndedError, type UrlFlowEnd } from "./url-flow.js";
-export { analyzeUrl, hostForDisplay, type UrlAnalysis, type UrlWarning, type UrlWarningCode } from "./url-safety.js";
+export { analyzeUrl, hostForDisplay, type UrlAnalysis, type UrlWarning, type UrlWarningCode } from "./url-safety/analyze.js";
 export { sanitizeText, MAX_LABEL_LENGTH, MAX_MESSAGE_LENGTH, type SanitizeOptions } from "../common/sanitize.js";
 export type { RateLimitOptions } from "./rate-limit.js";
 // The UI contract every renderer implements (terminalUI, scriptedUI, or your own).

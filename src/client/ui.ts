@@ -3,7 +3,7 @@
 import type { FormAnswer } from "../common/form-answer.js";
 import type { Field } from "../schema/fields.js";
 import type { ProtocolRevision, RequestedSchema } from "../schema/types.js";
-import type { UrlAnalysis } from "./url-safety.js";
+import type { UrlAnalysis } from "./url-safety/analyze.js";
 
 export interface UIContext {
   /** Which server is asking (sanitized name and version from the connection). */

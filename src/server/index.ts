@@ -7,9 +7,9 @@ export {
   type ElicitContext,
   type ElicitToolConfig,
   type ElicitToolHandler,
-} from "./kit.js";
+} from "./elicitation.js";
 export { InvalidAnswerError, type ElicitOutcome, type ElicitOptions } from "./elicit.js";
-export { InputUnavailableError, InvalidClientResultError, MissingCapabilityError, SamplingParamsError } from "./errors.js";
+export { InputUnavailableError, InvalidClientResultError, MissingCapabilityError, SamplingParamsError } from "./tool-errors.js";
 export { InputTimeoutError } from "./live.js";
 export { ReplayMismatchError } from "./rounds/replay.js";
 export { StepBusyError, StepLostError } from "./rounds/ledger.js";
@@ -22,7 +22,7 @@ export { CLIENT_FEATURES, type ClientFeature } from "./capabilities.js";
 export type { ClientInputs } from "./inputs/client-inputs.js";
 export { checkSampleParams, type SampleOptions, type SampleParams, type SampleResult } from "./sample.js";
 export type { RootsOptions } from "./roots.js";
-export { createUrlKit, type IdentityOption, type ThirdPartyProvider, type UrlKit, type UrlKitOptions } from "./url/kit.js";
+export { createUrlKit, type IdentityOption, type ThirdPartyProvider, type UrlKit, type UrlKitOptions } from "./url/url-kit.js";
 export { FlowStore, type FlowKind, type FlowOutcome, type FlowStoreOptions, type UrlFlow } from "./url/flows.js";
 export type { CollectOptions, ConnectOptions, UrlElicitOptions, UrlInputs, UrlOutcome, UrlResult } from "./url/elicit-url.js";
 export { UrlLinkResult, UrlModeUnavailableError } from "./url/errors.js";

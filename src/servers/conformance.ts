@@ -22,7 +22,7 @@ import {
 import * as z from "zod";
 import { choice, form, integer, multiChoice, number, text, yesNo } from "../schema/index.js";
 import type { RequestedSchema } from "../schema/types.js";
-import type { Elicitation } from "../server/kit.js";
+import type { Elicitation } from "../server/elicitation.js";
 
 export interface ConformanceServerOptions {
   /** Which era the instance serves (the factory context of serveHttp/serveStdio); default "legacy". */

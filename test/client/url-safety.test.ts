@@ -8,7 +8,7 @@ import {
   LONG_URL_LENGTH,
   MAX_URL_LENGTH,
   type UrlAnalysis,
-} from "../../src/client/url-safety.js";
+} from "../../src/client/url-safety/analyze.js";
 
 const codes = (a: UrlAnalysis) => a.warnings.map((w) => w.code).sort();
 function message(a: UrlAnalysis, code: string): string {

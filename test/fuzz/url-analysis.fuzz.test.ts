@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { analyzeUrl, hostForDisplay, type UrlAnalysis } from "../../src/client/url-safety.js";
+import { analyzeUrl, hostForDisplay, type UrlAnalysis } from "../../src/client/url-safety/analyze.js";
 import { BENIGN, HOSTILE } from "./corpus/urls.js";
 import { fcParams, hasRawControl, measured, runs } from "./settings.js";
 

@@ -8,7 +8,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
 import { Hono } from "hono";
-import { createUrlKit } from "../../src/server/url/kit.js";
+import { createUrlKit } from "../../src/server/url/url-kit.js";
 import { endSession, signedInPerson, startSession, type CookieScope } from "../../src/server/url/pages/browser-session.js";
 import { memoryStore } from "../../src/store/index.js";
 

@@ -15,7 +15,7 @@ import { buildWeb, WEB_ENTRIES } from "../../scripts/build-web.mjs";
 import { startOpenIdProvider, type OpenIdProvider } from "../../src/oidc/openid-provider.js";
 import type { FlowInit, UrlFlow } from "../../src/server/url/flows.js";
 import { kitKeys } from "../../src/server/url/keys.js";
-import { createUrlKit, type UrlKit, type UrlKitOptions } from "../../src/server/url/kit.js";
+import { createUrlKit, type UrlKit, type UrlKitOptions } from "../../src/server/url/url-kit.js";
 import { createPages, type PagesHandler } from "../../src/server/url/pages/index.js";
 import { sqliteStore, type KeyValueStore } from "../../src/store/index.js";
 import { launchChromium } from "../web/chromium.js";

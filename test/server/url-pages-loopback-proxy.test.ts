@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
-import { createUrlKit } from "../../src/server/url/kit.js";
+import { createUrlKit } from "../../src/server/url/url-kit.js";
 
 const kit = createUrlKit({ identity: "loopback", baseUrl: "https://mcp.example.com/elicit/", serverName: "Travel (test)" });
 let server: Server;

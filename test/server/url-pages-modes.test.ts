@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { form, text } from "../../src/schema/index.js";
 import { kitKeys } from "../../src/server/url/keys.js";
-import { createUrlKit } from "../../src/server/url/kit.js";
+import { createUrlKit } from "../../src/server/url/url-kit.js";
 import { createPages } from "../../src/server/url/pages/index.js";
 import { memoryStore } from "../../src/store/index.js";
 import { pagesBench } from "./url-pages-helpers.js";

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { McpServer } from "@modelcontextprotocol/server";
 import { serveHttp } from "../../src/server/http/serve.js";
-import { createUrlKit } from "../../src/server/url/kit.js";
+import { createUrlKit } from "../../src/server/url/url-kit.js";
 import type { OAuthCredential } from "../../src/server/url/vault.js";
 import { pagesBench, principalOf, signInOnProvider } from "./url-pages-helpers.js";
 import { needs } from "../helpers/needs.js";

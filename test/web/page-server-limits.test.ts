@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { connect, type Socket } from "node:net";
 import { DEFAULT_PAGE_SERVER_LIMITS, type PageServerLimits } from "../../src/common/http-limits.js";
 import { listenPages } from "../../src/cli/serve-pages.js";
-import type { UrlKit } from "../../src/server/url/kit.js";
+import type { UrlKit } from "../../src/server/url/url-kit.js";
 import { webUI } from "../../src/web/index.js";
 import { PAGE_PATHS } from "../../src/ui/web/page/protocol.js";
 

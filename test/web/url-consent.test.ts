@@ -4,7 +4,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { analyzeUrl } from "../../src/client/url-safety.js";
+import { analyzeUrl } from "../../src/client/url-safety/analyze.js";
 import { sanitizeText } from "../../src/common/sanitize.js";
 import { answers, assertAccessible, assertClean, mount, screenshots, shownText, webBench } from "./helpers.js";
 import { needs } from "../helpers/needs.js";

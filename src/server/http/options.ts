@@ -3,7 +3,7 @@ import type { Server } from "node:http";
 import type { McpServer } from "@modelcontextprotocol/server";
 import type { FleetStore } from "../../store/types.js";
 import type { HttpAuthOptions } from "../auth/options.js";
-import type { UrlKit } from "../url/kit.js";
+import type { UrlKit } from "../url/url-kit.js";
 
 export type ServerFactory = (ctx: { era: "legacy" | "modern" }) => McpServer | Promise<McpServer>;
 

@@ -19,7 +19,7 @@ import { FleetSessions } from "../fleet/sessions.js";
 import { readBody } from "./body.js";
 import { resolveOptions, type HttpServerHandle, type ServeHttpOptions, type ServerFactory } from "./options.js";
 import { TrackedTransport, type Message, type Session } from "./session.js";
-import type { UrlKit } from "../url/kit.js";
+import type { UrlKit } from "../url/url-kit.js";
 import type { PeerInfo } from "../url/pages/index.js";
 
 export { DEFAULT_BACKLOG, DEFAULT_KEEP_ALIVE_TIMEOUT_MS, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS } from "./options.js";

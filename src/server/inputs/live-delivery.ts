@@ -34,7 +34,7 @@ export function liveDelivery(
     async request(method, params, settle, { timeoutMs = settings.timeoutMs, what }) {
       return settle(await sendLive(server, ctx, keepAlive, method, params, what, timeoutMs));
     },
-    // A live call runs once, unless its instance dies and another finishes it (fleets: see kit.ts).
+    // A live call runs once, unless its instance dies and another finishes it (fleets: see elicitation.ts).
     step,
     roots: (ask) => cachedRoots(server, listChanged, ask),
     urlFlow: (call, ask) => liveUrlFlow(server, ctx, protocol, urlMode, keepAlive, call, ask, { timeoutMs: settings.timeoutMs }),

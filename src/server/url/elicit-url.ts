@@ -11,7 +11,7 @@ import { principalOf } from "../auth/principal.js";
 import { InvalidClientResultError } from "../input-errors.js";
 import { UrlLinkResult, UrlModeUnavailableError } from "./errors.js";
 import type { FlowInit, FlowKind, FlowOutcome, UrlFlow } from "./flows.js";
-import { isLoopbackHost, type UrlKit } from "./kit.js";
+import { isLoopbackHost, type UrlKit } from "./url-kit.js";
 
 export interface UrlElicitOptions {
   /**
@@ -65,7 +65,7 @@ export interface UrlInputs {
   collect(message: string, form: SchemaInput, options?: CollectOptions): Promise<UrlResult<"completed" | Ended>>;
 }
 
-/** What one tool call needs to correlate its URL flows (kit.ts of the server fills it per call). */
+/** What one tool call needs to correlate its URL flows (elicitation.ts fills it per call). */
 export interface UrlCall {
   kit: UrlKit;
   tool: string;

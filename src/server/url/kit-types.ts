@@ -1,5 +1,5 @@
-// The URL kit's shapes: its options, the kit itself, and the pages' view of it. Apart from kit.ts (which builds
-// the kit) so that the pages and the provider clients, which kit.ts loads, can read them without importing it back.
+// The URL kit's shapes: its options, the kit itself, and the pages' view of it. Apart from url-kit.ts (which builds
+// the kit) so that the pages and the provider clients, which url-kit.ts loads, can read them without importing it back.
 import type { KeyValueStore } from "../../store/types.js";
 import type { FlowStore } from "./flows.js";
 import type { KitKeys, VaultKey } from "./keys.js";

@@ -3,7 +3,7 @@
 // frequent-flyer program (its accounts: demo/demo, alice/alice, bob/bob; nothing kept after exit).
 import type { OpenIdProvider } from "../../oidc/openid-provider.js";
 import type { KeyValueStore } from "../../store/types.js";
-import { createUrlKit, type UrlKit } from "../../server/url/kit.js";
+import { createUrlKit, type UrlKit } from "../../server/url/url-kit.js";
 import { FREQUENT_FLYER_PROVIDER } from "./frequent-flyer.js";
 
 export interface TravelUrlModeOptions {

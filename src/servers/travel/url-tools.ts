@@ -2,8 +2,8 @@
 // frequent-flyer account through third-party OAuth. Both need a URL kit (createElicitation({ urlKit })).
 import type { McpServer } from "@modelcontextprotocol/server";
 import * as z from "zod";
-import type { Elicitation } from "../../server/kit.js";
-import type { UrlKit } from "../../server/url/kit.js";
+import type { Elicitation } from "../../server/elicitation.js";
+import type { UrlKit } from "../../server/url/url-kit.js";
 import type { BookingStore } from "./bookings.js";
 import { connectFrequentFlyer } from "./frequent-flyer.js";
 import { defaultPaymentStore, payForBooking, type PaymentStore } from "./payment.js";

@@ -2,7 +2,7 @@
 // (questions), ora (the wait spinner) and the one browser opener (only after consent).
 import type { ElicitationUI, FormAnswer, FormRequest, SamplingUI, UIContext } from "../../client/ui.js";
 import { browserOpener } from "../../common/open-url.js";
-import { hostForDisplay } from "../../client/url-safety.js";
+import { hostForDisplay } from "../../client/url-safety/analyze.js";
 import { runForm, type OwnForm } from "./form.js";
 import { Queue, TerminalIO } from "./io.js";
 import { reviewAnswer, reviewRequest } from "./sampling.js";

@@ -5,7 +5,7 @@ import { domainToUnicode } from "node:url";
 import { confirm } from "@inquirer/prompts";
 import ora from "ora";
 import type { UIContext, UrlAnswer, UrlRequest, UrlWait, UrlWaitOutcome } from "../../client/ui.js";
-import type { UrlAnalysis } from "../../client/url-safety.js";
+import type { UrlAnalysis } from "../../client/url-safety/analyze.js";
 import { Cancelled, type TerminalIO } from "./io.js";
 import { indent, inert, inertLine, serverName } from "./style.js";
 

@@ -1,7 +1,7 @@
 // Hostile and benign URLs a server could send for URL-mode elicitation, each with the verdict
 // analyzeUrl must give: refused (never offered), or offered with at least the warnings listed. Benign
 // URLs are offered with exactly the warnings listed (usually none). Escapes keep the invisible ones readable.
-import type { UrlWarningCode } from "../../../src/client/url-safety.js";
+import type { UrlWarningCode } from "../../../src/client/url-safety/analyze.js";
 
 export interface UrlCase {
   url: string;

@@ -1,4 +1,4 @@
-// The browser's stand-in for `node:url`'s domainToUnicode, which the URL analysis (src/client/url-safety.ts)
+// The browser's stand-in for `node:url`'s domainToUnicode, which the URL analysis (src/client/url-safety/analyze.ts)
 // uses: the build maps `node:url` to this file, so one analysis runs in Node and in the browser.
 // `punycode` here is the npm package (bundled), not Node's deprecated built-in of the same name.
 import { toASCII, toUnicode } from "punycode";

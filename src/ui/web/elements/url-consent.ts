@@ -4,7 +4,7 @@
 // fetched or previewed: it opens in a new tab, without opener or referrer, only after explicit consent.
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from "lit";
 import { MAX_LONG_TEXT_LENGTH } from "../../../common/sanitize.js";
-import { analyzeUrl, type UrlAnalysis } from "../../../client/url-safety.js";
+import { analyzeUrl, type UrlAnalysis } from "../../../client/url-safety/analyze.js";
 import { emitAnswer } from "./answer-event.js";
 import { domainToUnicode } from "./domain-to-unicode.js";
 import { inert, inertLine } from "./inert.js";

@@ -40,27 +40,11 @@
 //   browsers, but keep their `ip-host` / `local-name` / `non-standard-port` warnings.
 import { domainToUnicode } from "node:url";
 import { parse as parseDomain } from "tldts";
-import { hostRewrite, ipInName, ipKind, ipv4Scope, isLoopback, localName, rawHost } from "./url-safety/host.js";
-import {
-  brandLookalike,
-  domainInSubdomain,
-  isAllowedScriptSet,
-  latinSkeleton,
-  mixesDirections,
-  scriptsOf,
-} from "./url-safety/lookalike.js";
-import {
-  codePoint,
-  decodeSafe,
-  describeChar,
-  display,
-  FORBIDDEN,
-  hiddenCharacter,
-  LONG_URL_LENGTH,
-  percentDecode,
-} from "./url-safety/text.js";
+import { hostRewrite, ipInName, ipKind, ipv4Scope, isLoopback, localName, rawHost } from "./host.js";
+import { brandLookalike, domainInSubdomain, isAllowedScriptSet, latinSkeleton, mixesDirections, scriptsOf } from "./lookalike.js";
+import { codePoint, decodeSafe, describeChar, display, FORBIDDEN, hiddenCharacter, LONG_URL_LENGTH, percentDecode } from "./text.js";
 
-export { LONG_URL_LENGTH } from "./url-safety/text.js";
+export { LONG_URL_LENGTH } from "./text.js";
 /** URLs longer than this are refused outright. */
 export const MAX_URL_LENGTH = 32_768;
 /** Longest host name DNS can hold (without the final dot). */

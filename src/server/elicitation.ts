@@ -12,7 +12,7 @@ import {
   type ToolAnnotations,
 } from "@modelcontextprotocol/server";
 import type { ProtocolRevision } from "../schema/types.js";
-import { toToolError } from "./errors.js";
+import { toToolError } from "./tool-errors.js";
 import { clientInputs, type ClientInputs } from "./inputs/client-inputs.js";
 import { liveDelivery, type LiveStep } from "./inputs/live-delivery.js";
 import { roundDelivery } from "./rounds/round-delivery.js";
@@ -30,7 +30,7 @@ import { serverName } from "../common/sdk-internals.js";
 import type { Principal } from "./auth/options.js";
 import { principalOf as verifiedPrincipal } from "./auth/principal.js";
 import type { UrlCall } from "./url/elicit-url.js";
-import type { UrlKit } from "./url/kit.js";
+import type { UrlKit } from "./url/url-kit.js";
 
 export interface ElicitationOptions {
   /**
