@@ -51,6 +51,13 @@ export interface AttachOptions {
    * `ceilingMs`, the whole call, the person's time included (CALL_CEILING_MS).
    */
   requestClock?: { timeoutMs?: number; ceilingMs?: number };
+  /**
+   * Whether `client.callTool` is routed through the handle's `callTool` (default true): hosts call the
+   * client they made, and a call that bypassed the handle would lose the -32042 URL flow and the clock
+   * that waits for the person. It is put back as it was on `detach()`. With false the client is left
+   * exactly as it was, and the host calls the handle's `callTool` itself.
+   */
+  routeClientCallTool?: boolean;
 }
 
 const invalidParams = (message: string) => new ProtocolError(ProtocolErrorCode.InvalidParams, message);
@@ -86,6 +93,8 @@ export interface ElicitationHandle extends Attached {
 
 /**
  * Declares the elicitation capability and installs the one handler. Call before `client.connect`.
+ * `client.callTool` is routed through the returned `callTool` (see `routeClientCallTool`), so calls made
+ * either way get the URL flow and the person-aware clock; `detach()` puts everything back.
  *
  * @example
  * ```ts region=examples/quickstart-host.ts#attachElicitation
@@ -329,8 +338,9 @@ export function attachElicitation(client: Client, options: AttachOptions): Elici
       }
     });
   // A host that calls client.callTool (not the handle's) would silently lose the -32042 flow and the
-  // long wait: the client's own callTool goes through them too.
-  client.callTool = callTool as Client["callTool"];
+  // long wait: unless told otherwise, the client's own callTool goes through them too.
+  const routed = options.routeClientCallTool ?? true;
+  if (routed) client.callTool = callTool as Client["callTool"];
 
   return {
     callTool,
@@ -338,6 +348,7 @@ export function attachElicitation(client: Client, options: AttachOptions): Elici
     detach() {
       client.removeRequestHandler("elicitation/create");
       client.removeNotificationHandler("notifications/elicitation/complete");
+      if (!routed) return;
       if (ownCallTool) client.callTool = ownCallTool;
       else delete (client as Partial<Client>).callTool;
     },

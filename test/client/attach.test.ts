@@ -795,4 +795,15 @@ describe("handles: every attach* returns one shape, with detach()", () => {
     for (const method of ["elicitation/create", "sampling/createMessage", "roots/list"]) assert.equal(handlers.has(method), false, method);
     assert.equal(client.callTool, original);
   });
+
+  test("routeClientCallTool: false leaves the client's callTool as it was, and detach leaves it too", async () => {
+    const client = clientFor("2025-11-25", {});
+    const original = client.callTool;
+    const elicitation = attachElicitation(client, { ui: new RecordingUI(), routeClientCallTool: false });
+    assert.equal(client.callTool, original, "not replaced");
+    assert.equal(Object.hasOwn(client, "callTool"), false, "nothing set on the client");
+    assert.notEqual(elicitation.callTool, original);
+    elicitation.detach();
+    assert.equal(client.callTool, original);
+  });
 });
