@@ -5,7 +5,7 @@ import type { CallToolResult, Tool } from "@modelcontextprotocol/client";
 import type { FormRequest, UIContext } from "../client/ui.js";
 import { MAX_LABEL_LENGTH, MAX_LONG_TEXT_LENGTH, MAX_MESSAGE_LENGTH, sanitizeText } from "../common/sanitize.js";
 import { checkSchema, hasErrors } from "../schema/check.js";
-import { describeFields } from "../schema/fields.js";
+import { describeFields } from "../schema/compiled.js";
 import type { RequestedSchema } from "../schema/types.js";
 import type { WebOwnForm, WebUI } from "../ui/web/server/web-ui.js";
 import { targetOf, type TargetOptions } from "./call.js";

@@ -5,7 +5,7 @@ import type { CallToolResult, Tool } from "@modelcontextprotocol/client";
 import { browserOpener } from "../common/open-url.js";
 import { MAX_LABEL_LENGTH, sanitizeText } from "../common/sanitize.js";
 import { checkSchema, hasErrors } from "../schema/check.js";
-import { describeFields } from "../schema/fields.js";
+import { describeFields } from "../schema/compiled.js";
 import type { RequestedSchema } from "../schema/types.js";
 import { askOwnForm, terminalUI, type TerminalUI } from "../ui/terminal/index.js";
 import { targetOf, type TargetOptions } from "./call.js";

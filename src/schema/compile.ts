@@ -1,14 +1,12 @@
-// compileValidator: a form's answer check, built once per schema object and cached. The field model
-// (describeFields) is read once, each field's rules become a closure (compile-field.ts), and the walk
-// over the fields is generated code where possible (compile-walk.ts): no schema is interpreted per answer.
+// A form's answer check, built from its field model: each field's rules become a closure
+// (compile-field.ts), and the walk over the fields is generated code where possible (compile-walk.ts),
+// so no schema is interpreted per answer. Built once per form by its compiled form (compiled.ts).
 import { compileFieldCheck } from "./compile-field.js";
 import { closureWalk, generatedWalk, type CompiledField, type FastAccept } from "./compile-walk.js";
-import { describeFields, type Field } from "./fields.js";
+import { fieldsOf, type Field } from "./fields.js";
 import { fullFormats } from "ajv-formats/dist/formats.js";
 import { formatCheck } from "./formats.js";
-import type { Infer } from "./infer.js";
-import { toRequestedSchema, type SchemaInput } from "./normalize.js";
-import type { FormContent, StringFormat } from "./types.js";
+import type { FormContent, RequestedSchema, StringFormat } from "./types.js";
 import type { ValidationResult } from "./validation-result.js";
 
 /** validateContent for one form, with the schema already compiled. */
@@ -19,12 +17,9 @@ export interface CompileOptions {
   generate?: boolean;
 }
 
-/**
- * Compiles a form without the cache. Throws InvalidSchemaError for a schema with errors
- * (describeFields checks it).
- */
-export function compileUncached(input: SchemaInput, options: CompileOptions = {}): CompiledValidator {
-  const fields: CompiledField[] = describeFields(input).map((f) => {
+/** The check of a form with these fields. */
+export function compileFields(fields: readonly Field[], options: CompileOptions = {}): CompiledValidator {
+  const compiled: CompiledField[] = fields.map((f) => {
     const accepts = fastAccept(f);
     return {
       name: f.name,
@@ -36,8 +31,12 @@ export function compileUncached(input: SchemaInput, options: CompileOptions = {}
       rejected: accepts && ("regex" in accepts || "format" in accepts) ? compileFieldCheck(f, { formatFailed: true }) : undefined,
     };
   });
-  return (options.generate === false ? undefined : generatedWalk(fields)) ?? closureWalk(fields);
+  return (options.generate === false ? undefined : generatedWalk(compiled)) ?? closureWalk(compiled);
 }
+
+/** Compiles a requested schema now, without the per-form cache (the tests compare both walks). Throws InvalidSchemaError. */
+export const compileUncached = (schema: RequestedSchema, options: CompileOptions = {}): CompiledValidator =>
+  compileFields(fieldsOf(schema), options);
 
 // Beyond this many options the generated test would be a long chain of comparisons: the check's own lookup serves.
 const FAST_OPTIONS = 8;
@@ -69,33 +68,3 @@ function fastAccept(f: Field): FastAccept | undefined {
 const FORMAT_REGEX: Partial<Record<StringFormat, RegExp>> = Object.fromEntries(
   Object.entries(fullFormats).filter(([, d]) => d instanceof RegExp),
 ) as Partial<Record<StringFormat, RegExp>>;
-
-// Keyed by what the caller passes (a raw schema, a builder form or a zod object) and by the raw schema
-// a zod object converts to, so each form compiles once however it is given.
-const compiled = new WeakMap<object, CompiledValidator>();
-
-let lastSchema: unknown;
-let lastValidator: CompiledValidator | undefined;
-
-function compileAndCache(input: SchemaInput): CompiledValidator {
-  const schema = toRequestedSchema(input);
-  let validator = compiled.get(schema);
-  if (validator === undefined) compiled.set(schema, (validator = compileUncached(schema)));
-  if (input !== schema) compiled.set(input, validator);
-  return validator;
-}
-
-/**
- * The compiled validator of a form: the same schema object always gives the same function, and
- * `compileValidator(schema)(content)` is `validateContent(schema, content)`. Throws
- * InvalidSchemaError for a schema with errors.
- */
-export function compileValidator<S extends SchemaInput>(schema: S): CompiledValidator<Infer<S>> {
-  // The form used last is asked again most (a tool re-asking, a renderer checking each keystroke): one
-  // comparison instead of a WeakMap lookup. It holds one schema alive, no more.
-  if (schema === lastSchema) return lastValidator as CompiledValidator<Infer<S>>;
-  const validator = compiled.get(schema) ?? compileAndCache(schema);
-  lastSchema = schema;
-  lastValidator = validator;
-  return validator as CompiledValidator<Infer<S>>;
-}

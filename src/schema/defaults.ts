@@ -1,5 +1,5 @@
 // applyDefaults: the answer a form starts from (renderers) or ends with (servers and clients).
-import { describeFields } from "./fields.js";
+import { describeFields } from "./compiled.js";
 import { getOwn, setOwn } from "./own.js";
 import type { SchemaInput } from "./normalize.js";
 import type { FormContent, ProtocolRevision } from "./types.js";

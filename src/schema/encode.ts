@@ -1,6 +1,5 @@
-// encodeForRevision: the same form, written the way a given protocol revision expresses it.
-import { describeFields } from "./fields.js";
-import { toRequestedSchema, type SchemaInput } from "./normalize.js";
+// The same form, written the way a given protocol revision expresses it. Worked out once per form and
+// revision by its compiled form (compiled.ts: encodeForRevision).
 import { setOwn } from "./own.js";
 import type { PrimitiveSchema, ProtocolRevision, RequestedSchema } from "./types.js";
 
@@ -16,25 +15,12 @@ export class RevisionError extends Error {
 }
 
 /**
- * For 2025-06-18: titled options become `enum` + `enumNames`, non-boolean defaults are dropped
+ * A valid schema as `protocol` writes it (encodeForRevision, in compiled.ts, keeps it per form). For 2025-06-18: titled options become `enum` + `enumNames`, non-boolean defaults are dropped
  * (that revision has none; clients ignore them), and a multi-select throws RevisionError.
  * Later revisions take every shape as it is (legacy `enum` + `enumNames` is still valid there;
  * checkSchema warns about it).
  */
-export function encodeForRevision(input: SchemaInput, protocol: ProtocolRevision): RequestedSchema {
-  const schema = toRequestedSchema(input);
-  let byRevision = cache.get(schema);
-  if (!byRevision) cache.set(schema, (byRevision = new Map()));
-  let encoded = byRevision.get(protocol);
-  if (!encoded) byRevision.set(protocol, (encoded = encode(schema, protocol)));
-  return encoded;
-}
-
-// Forms are usually module-level constants, asked again and again (and on every replay).
-const cache = new WeakMap<object, Map<ProtocolRevision, RequestedSchema>>();
-
-function encode(schema: RequestedSchema, protocol: ProtocolRevision): RequestedSchema {
-  describeFields(schema); // throws InvalidSchemaError (cached per schema)
+export function encodeSchema(schema: RequestedSchema, protocol: ProtocolRevision): RequestedSchema {
   const properties: Record<string, PrimitiveSchema> = {};
   for (const [name, prop] of Object.entries(schema.properties)) {
     setOwn(properties, name, protocol === "2025-06-18" ? toLegacy(name, prop) : prop);

@@ -1,9 +1,8 @@
-// describeFields: the one field model every renderer and the validator use, so nothing
-// downstream re-interprets the JSON schema.
+// The one field model every renderer and the validator use, so nothing downstream re-interprets the
+// JSON schema. Worked out once per form by its compiled form (compiled.ts: describeFields).
 import { checkSchema, hasErrors, InvalidSchemaError } from "./check.js";
 import { sensitiveKind, type SensitiveKind } from "./sensitive.js";
-import { toRequestedSchema, type SchemaInput } from "./normalize.js";
-import type { FieldValue, PrimitiveSchema, StringFormat, TitledOption } from "./types.js";
+import type { FieldValue, PrimitiveSchema, RequestedSchema, StringFormat, TitledOption } from "./types.js";
 
 export type FieldKind = "text" | "number" | "integer" | "boolean" | "choice" | "multi-choice";
 
@@ -50,22 +49,15 @@ export function humanize(name: string): string {
   return spaced ? spaced[0]!.toUpperCase() + spaced.slice(1) : name;
 }
 
-const cache = new WeakMap<object, Field[]>();
-
 /**
- * The fields of a form, in schema order. Throws InvalidSchemaError when the schema
- * has errors (check it with checkSchema first to report them instead).
+ * The fields of a requested schema, in schema order, worked out now (describeFields keeps them per form).
+ * Throws InvalidSchemaError when the schema has errors (check it with checkSchema first to report them instead).
  */
-export function describeFields(input: SchemaInput): Field[] {
-  const schema = toRequestedSchema(input);
-  const cached = cache.get(schema);
-  if (cached) return cached;
+export function fieldsOf(schema: RequestedSchema): Field[] {
   const issues = checkSchema(schema);
   if (hasErrors(issues)) throw new InvalidSchemaError(issues);
   const required = new Set(schema.required ?? []);
-  const fields = Object.entries(schema.properties).map(([name, prop]) => describeField(name, prop, required.has(name)));
-  cache.set(schema, fields);
-  return fields;
+  return Object.entries(schema.properties).map(([name, prop]) => describeField(name, prop, required.has(name)));
 }
 
 function describeField(name: string, prop: PrimitiveSchema, required: boolean): Field {

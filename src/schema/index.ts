@@ -4,7 +4,8 @@ export { text, number, integer, yesNo, choice, multiChoice, form } from "./build
 export type { Infer } from "./infer.js";
 export type { Form, FieldBuilder, BaseFieldOptions, TextOptions, NumberOptions, ChoiceOptions, MultiChoiceOptions } from "./builders.js";
 export { fromZod, ZodConversionError } from "./zod.js";
-export { toRequestedSchema, type SchemaInput } from "./normalize.js";
+export type { SchemaInput } from "./normalize.js";
+export { toRequestedSchema, describeFields, encodeForRevision } from "./compiled.js";
 export { checkSchema, hasErrors, InvalidSchemaError, type CheckOptions } from "./check.js";
 export { SCHEMA_RULES, type SchemaIssue, type SchemaRuleCode, type Severity } from "./rules.js";
 export {
@@ -16,7 +17,7 @@ export {
   type ValidationRule,
 } from "./validate.js";
 export { applyDefaults, type ApplyDefaultsOptions } from "./defaults.js";
-export { describeFields, humanize, type Field, type FieldKind, type FieldOption, type FieldConstraints } from "./fields.js";
-export { encodeForRevision, RevisionError } from "./encode.js";
+export { humanize, type Field, type FieldKind, type FieldOption, type FieldConstraints } from "./fields.js";
+export { RevisionError } from "./encode.js";
 export { sensitiveKind, SENSITIVE_LABELS, type SensitiveKind } from "./sensitive.js";
 export { FORMAT_HINTS, matchesFormat } from "./formats.js";

@@ -6,11 +6,5 @@ import type * as z from "zod";
 /** A form as our builders make it, a raw `requestedSchema`, or a zod v4 object schema. */
 export type SchemaInput = RequestedSchema | z.ZodObject<z.ZodRawShape>;
 
-const converted = new WeakMap<object, RequestedSchema>();
-
-export function toRequestedSchema(input: SchemaInput): RequestedSchema {
-  if (!isZodSchema(input)) return input as RequestedSchema;
-  let schema = converted.get(input);
-  if (!schema) converted.set(input, (schema = fromZod(input)));
-  return schema;
-}
+/** The form as a requested schema, converted now (toRequestedSchema keeps the conversion per form). */
+export const normalize = (input: SchemaInput): RequestedSchema => (isZodSchema(input) ? fromZod(input) : (input as RequestedSchema));

@@ -1,12 +1,13 @@
 // validateContent: is an answer valid for its form? Same verdict as Ajv 8 + ajv-formats on the
 // same pair (a differential test holds us to it), plus one message per bad field for a person.
-// The schema is compiled once per schema object (compile.ts); this is the one-call form.
-import { compileValidator } from "./compile.js";
+// The form is compiled once per form object (compiled.ts); this is the one-call form.
+import { compileValidator } from "./compiled.js";
 import type { Infer } from "./infer.js";
 import type { SchemaInput } from "./normalize.js";
 import type { ValidationResult } from "./validation-result.js";
 
-export { compileValidator, type CompiledValidator } from "./compile.js";
+export { compileValidator } from "./compiled.js";
+export type { CompiledValidator } from "./compile.js";
 export type { FieldError, ValidationResult, ValidationRule } from "./validation-result.js";
 
 /**

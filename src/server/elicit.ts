@@ -1,8 +1,7 @@
 // ctx.elicit on top of any channel: encode the form for the revision, ask, validate the answer,
 // ask again with each field's error while attempts remain. The same loop runs live (2025 eras)
 // and under replay (2026-07-28), where every ask and re-ask is one recorded input request.
-import { compileForm } from "../schema/compiled.js";
-import { encodeForRevision } from "../schema/encode.js";
+import { compileForm, encodeForRevision } from "../schema/compiled.js";
 import type { SchemaInput } from "../schema/normalize.js";
 import { getOwn, setOwn } from "../schema/own.js";
 import type { ProtocolRevision, RequestedSchema } from "../schema/types.js";

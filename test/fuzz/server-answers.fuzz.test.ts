@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { McpServer } from "@modelcontextprotocol/server";
 import * as z from "zod";
-import { describeFields } from "../../src/schema/fields.js";
+import { describeFields } from "../../src/schema/compiled.js";
 import { choice, form, integer, multiChoice, number, text, yesNo } from "../../src/schema/index.js";
 import { validateContent } from "../../src/schema/validate.js";
 import { createElicitation } from "../../src/server/index.js";

@@ -8,7 +8,7 @@ import { choice, form, text, yesNo } from "../../src/schema/builders.js";
 import { InvalidSchemaError } from "../../src/schema/check.js";
 import { codePointLength } from "../../src/schema/compile-field.js";
 import { compileUncached } from "../../src/schema/compile.js";
-import { toRequestedSchema } from "../../src/schema/normalize.js";
+import { toRequestedSchema } from "../../src/schema/compiled.js";
 import type { RequestedSchema } from "../../src/schema/types.js";
 import { compileValidator, validateContent } from "../../src/schema/validate.js";
 

@@ -9,7 +9,7 @@ import { Ajv } from "ajv";
 import addFormats from "ajv-formats";
 import { checkSchema, hasErrors } from "../../src/schema/check.js";
 import { compileUncached } from "../../src/schema/compile.js";
-import { describeFields } from "../../src/schema/fields.js";
+import { describeFields } from "../../src/schema/compiled.js";
 import type { RequestedSchema } from "../../src/schema/types.js";
 import { validateContent } from "../../src/schema/validate.js";
 import { answerFor, requestedSchema } from "../fuzz/arbitraries.js";

@@ -7,7 +7,7 @@ import * as z from "zod";
 import { attachElicitation } from "../../src/client/attach.js";
 import type { FormRequest, SamplingRequestView, UIContext, UrlRequest } from "../../src/client/ui.js";
 import { analyzeUrl } from "../../src/client/url-safety/analyze.js";
-import { describeFields } from "../../src/schema/fields.js";
+import { describeFields } from "../../src/schema/compiled.js";
 import type { RequestedSchema } from "../../src/schema/types.js";
 import { scriptedUI, type ScriptedAnswer } from "../../src/ui/scripted.js";
 import { clientFor, connect, type WireMessage } from "../helpers/mcp.js";

@@ -5,7 +5,8 @@
 import { createHash } from "node:crypto";
 import { CLIENT_INFO_META_KEY, type McpServer, type ServerContext } from "@modelcontextprotocol/server";
 import { MAX_LABEL_LENGTH, sanitizeText } from "../../common/sanitize.js";
-import { toRequestedSchema, type SchemaInput } from "../../schema/normalize.js";
+import { toRequestedSchema } from "../../schema/compiled.js";
+import type { SchemaInput } from "../../schema/normalize.js";
 import type { ProtocolRevision } from "../../schema/types.js";
 import { principalOf } from "../auth/principal.js";
 import { InvalidClientResultError } from "../input-errors.js";

@@ -2,7 +2,8 @@
 // hint and default, then a review of the answers before they are sent (as at the terminal). The fields come
 // from describeFields and the answer is checked by validateContent: the same code as the client and server.
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from "lit";
-import { describeFields, humanize, type Field } from "../../../schema/fields.js";
+import { describeFields } from "../../../schema/compiled.js";
+import { humanize, type Field } from "../../../schema/fields.js";
 import { MAX_LONG_TEXT_LENGTH } from "../../../common/sanitize.js";
 import { sensitiveWarning } from "../../../schema/sensitive.js";
 import type { RequestedSchema } from "../../../schema/types.js";
