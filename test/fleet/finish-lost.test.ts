@@ -3,42 +3,23 @@
 // again from its journal (the ctx.step already done returns its recorded value), asks the question again
 // on the resumed stream (a new request of the survivor's), and the call ends with the person's answer. Two real
 // member processes on a real redis-server behind a real HAProxy, sticky on Mcp-Session-Id.
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { createClient } from "redis";
-import { startFleet, type Fleet } from "../helpers/fleet.js";
 import { clientFor } from "../helpers/mcp.js";
 import { deferred, within } from "../helpers/deferred.js";
 import { needs } from "../helpers/needs.js";
-import { startRedis, type RedisServer } from "../helpers/redis.js";
-
-const textOf = (result: unknown) => ((result as { content?: { text?: string }[] }).content?.[0]?.text ?? JSON.stringify(result)) as string;
+import { chargesFor, holderTracking, stickyFleet, textOf } from "../helpers/sticky-fleet.js";
 
 const skip = needs("redis-server", "haproxy");
 describe("a 2025-11-25 call whose member dies mid-question is finished on the member that adopts the session", { skip }, () => {
-  let redis: RedisServer;
-  let fleet: Fleet;
-  before(async () => {
-    redis = await startRedis();
-    fleet = await startFleet({ size: 2, redisUrl: redis.url, sticky: true });
-  });
-  after(async () => {
-    await fleet?.stop();
-    await redis?.stop();
-  });
+  const started = stickyFleet();
 
   test("the step runs once, the question is asked again, the call ends with the answer", { timeout: 60_000 }, async () => {
-    let holder: string | undefined;
-    const transport = new StreamableHTTPClientTransport(fleet.url, {
-      fetch: async (input, init) => {
-        const res = await fetch(input, init);
-        if (!holder && typeof init?.body === "string" && init.body.includes('"initialize"'))
-          holder = res.headers.get("x-served-by") ?? undefined;
-        return res;
-      },
-    });
+    const { fleet, redis } = started;
+    const tracked = holderTracking(fleet);
+    const transport = new StreamableHTTPClientTransport(fleet.url, { fetch: tracked.fetch });
     const client = clientFor("2025-11-25");
     const callId = randomUUID();
     const asks: number[] = [];
@@ -58,8 +39,7 @@ describe("a 2025-11-25 call whose member dies mid-question is finished on the me
       const call = client.callTool({ name: "charge_answer", arguments: { callId } }, { timeout: 50_000 });
       call.catch(() => {}); // awaited below; a rejection before that is not unhandled
       await within(askedOnce.promise, 20_000, "the first question");
-      const dead = fleet.members.find((m) => m.name === holder);
-      assert.ok(dead, `the session's member is known (${holder})`);
+      const dead = tracked.holder();
       await dead.kill("SIGKILL");
       killed.resolve();
       const survivor = fleet.members.find((m) => m !== dead)!.name;
@@ -68,13 +48,7 @@ describe("a 2025-11-25 call whose member dies mid-question is finished on the me
       assert.equal(text, `charged=1 answer=answer-2 by ${survivor}`);
       assert.equal(asks.length, 2, "asked once on each member");
 
-      const counters = createClient({ url: redis.url });
-      await counters.connect();
-      try {
-        assert.equal(await counters.get(`test:charged:${callId}`), "1", "the charge (ctx.step) ran once, on the dead member");
-      } finally {
-        await counters.close();
-      }
+      assert.equal(await chargesFor(redis.url, callId), "1", "the charge (ctx.step) ran once, on the dead member");
       // The session goes on, on the survivor.
       const next = textOf(await client.callTool({ name: "charge_answer", arguments: { callId: randomUUID() } }, { timeout: 20_000 }));
       assert.match(next, new RegExp(`^charged=1 answer=answer-3 by ${survivor}$`));

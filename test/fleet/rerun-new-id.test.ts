@@ -4,53 +4,34 @@
 // second: the call must end with the second answer. Before the fix the survivor's server numbered its
 // requests from 0 like the dead one, so both questions had one id and the late answer ended the call.
 // Two real member processes on a real redis-server behind a real HAProxy, sticky on Mcp-Session-Id.
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { RequestId } from "@modelcontextprotocol/server";
-import { createClient } from "redis";
-import { startFleet, type Fleet } from "../helpers/fleet.js";
 import { clientFor } from "../helpers/mcp.js";
 import { deferred, within } from "../helpers/deferred.js";
 import { needs } from "../helpers/needs.js";
-import { startRedis, type RedisServer } from "../helpers/redis.js";
-
-const textOf = (result: unknown) => ((result as { content?: { text?: string }[] }).content?.[0]?.text ?? JSON.stringify(result)) as string;
+import { chargesFor, holderTracking, stickyFleet, textOf } from "../helpers/sticky-fleet.js";
 
 const skip = needs("redis-server", "haproxy");
 describe("a call finished on the member that adopted its session asks again under a new id", { skip }, () => {
-  let redis: RedisServer;
-  let fleet: Fleet;
-  before(async () => {
-    redis = await startRedis();
-    fleet = await startFleet({ size: 2, redisUrl: redis.url, sticky: true });
-  });
-  after(async () => {
-    await fleet?.stop();
-    await redis?.stop();
-  });
+  const started = stickyFleet();
 
   test(
     "the question asked again has an id the dead member never used; a late answer to the old one is refused",
     { timeout: 90_000 },
     async () => {
-      let holder: string | undefined;
+      const { fleet, redis } = started;
       /** Settles once the late answer's POST has been answered by the fleet. */
       const lateDelivered = deferred();
       let lateStatus: number | undefined;
-      const transport = new StreamableHTTPClientTransport(fleet.url, {
-        fetch: async (input, init) => {
-          const res = await fetch(input, init);
-          const body = typeof init?.body === "string" ? init.body : "";
-          if (!holder && body.includes('"initialize"')) holder = res.headers.get("x-served-by") ?? undefined;
-          if (body.includes('"answer-late"')) {
-            lateStatus = res.status;
-            lateDelivered.resolve();
-          }
-          return res;
-        },
+      const tracked = holderTracking(fleet, (body, res) => {
+        if (!body.includes('"answer-late"')) return;
+        lateStatus = res.status;
+        lateDelivered.resolve();
       });
+      const transport = new StreamableHTTPClientTransport(fleet.url, { fetch: tracked.fetch });
       const client = clientFor("2025-11-25");
       const callId = randomUUID();
       const ids: RequestId[] = [];
@@ -73,8 +54,7 @@ describe("a call finished on the member that adopted its session asks again unde
         const call = client.callTool({ name: "charge_answer", arguments: { callId } }, { timeout: 80_000 });
         call.catch(() => {}); // awaited below; a rejection before that is not unhandled
         await within(askedOnce.promise, 20_000, "the first question");
-        const dead = fleet.members.find((m) => m.name === holder);
-        assert.ok(dead, `the session's member is known (${holder})`);
+        const dead = tracked.holder();
         await dead.kill("SIGKILL");
         const survivor = fleet.members.find((m) => m !== dead)!.name;
 
@@ -88,13 +68,7 @@ describe("a call finished on the member that adopted its session asks again unde
         assert.equal(text, `charged=1 answer=answer-fresh by ${survivor}`, "the call ends with the answer to the new question");
         assert.equal(ids.length, 2, "asked once on each member");
 
-        const counters = createClient({ url: redis.url });
-        await counters.connect();
-        try {
-          assert.equal(await counters.get(`test:charged:${callId}`), "1", "the charge (ctx.step) ran once");
-        } finally {
-          await counters.close();
-        }
+        assert.equal(await chargesFor(redis.url, callId), "1", "the charge (ctx.step) ran once");
         // The session goes on on the survivor: a new question, answered, under yet another id.
         const next = textOf(await client.callTool({ name: "charge_answer", arguments: { callId: randomUUID() } }, { timeout: 20_000 }));
         assert.equal(next, `charged=1 answer=answer-fresh by ${survivor}`);
