@@ -455,7 +455,6 @@ describe("elicit call: connecting", () => {
           "m",
         ),
       );
-      assert.ok(r.ms < 12_000, `took ${r.ms} ms`);
     },
   );
 
@@ -463,7 +462,6 @@ describe("elicit call: connecting", () => {
     const r = await runCli(["call", "x", "--protocol", "2025-11-25", ...HANG], { env: { ELICIT_CONNECT_TIMEOUT: "1" } });
     assert.equal(r.code, 2, r.stderr);
     assert.match(r.stderr, new RegExp(`^elicit: ${hang} started but did not answer initialize within 1 s`, "m"));
-    assert.ok(r.ms < 12_000, `took ${r.ms} ms`);
   });
 
   test("an HTTP server that accepts the connection and never answers", CLI_TEST, async () => {
