@@ -11,7 +11,7 @@ import { emitAnswer } from "./answer-event.js";
 import { renderField } from "./form-field.js";
 import { check, initialRaw, showValue, toValue, type RawValue } from "./form-model.js";
 import { inert, inertLine } from "./inert.js";
-import { HELP_FOLD, longText, MESSAGE_FOLD } from "./long-text.js";
+import { HELP_FOLD, longText, messageText } from "./long-text.js";
 import { theme } from "./theme.js";
 import type { FormElementAnswer, FormElementRequest, McpElicitFormElement } from "./types.js";
 
@@ -162,16 +162,7 @@ export class McpElicitForm extends LitElement implements McpElicitFormElement {
       ? nothing
       : html`<button type="button" part="button decline" @click=${() => this.finish({ action: "decline" })}>Decline</button>`;
     const cancel = html`<button type="button" part="button cancel" @click=${() => this.finish({ action: "cancel" })}>Cancel</button>`;
-    const intro = longText({
-      text: inert(r.message, MAX_LONG_TEXT_LENGTH),
-      fold: MESSAGE_FOLD,
-      id: "message",
-      className: "message",
-      part: "message",
-      tag: "p",
-      open: this._unfolded.has("message"),
-      toggle: () => this.toggle("message"),
-    });
+    const intro = messageText(inert(r.message, MAX_LONG_TEXT_LENGTH), this._unfolded.has("message"), () => this.toggle("message"));
     if (this.problem !== undefined) {
       return html`<h2 part="heading">${heading}</h2>
         ${intro}

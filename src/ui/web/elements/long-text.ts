@@ -62,3 +62,7 @@ export function longText(v: LongTextView): TemplateResult {
       ${v.open ? "Show less" : `Read in full (${count(v.text)} characters)`}
     </button>`;
 }
+
+/** A server's message as every element shows it: the inert text as a paragraph, folded when long. */
+export const messageText = (text: string, open: boolean, toggle: () => void): TemplateResult =>
+  longText({ text, fold: MESSAGE_FOLD, id: "message", className: "message", part: "message", tag: "p", open, toggle });

@@ -8,7 +8,7 @@ import { analyzeUrl, type UrlAnalysis } from "../../../client/url-safety/analyze
 import { emitAnswer } from "./answer-event.js";
 import { domainToUnicode } from "./domain-to-unicode.js";
 import { inert, inertLine } from "./inert.js";
-import { longText, MESSAGE_FOLD } from "./long-text.js";
+import { messageText } from "./long-text.js";
 import { theme } from "./theme.js";
 import type { McpElicitUrlConsentElement, UrlConsentAnswer, UrlConsentPhase, UrlConsentRequest, UrlWaitAnswer } from "./types.js";
 
@@ -96,16 +96,7 @@ export class McpElicitUrlConsent extends LitElement implements McpElicitUrlConse
     if (this.phase === "done") return html`<p class="status" role="status" part="status">${this.outcome}</p>`;
     if (this.phase === "waiting") return this.renderWaiting(a);
     const heading = html`<h2 part="heading">Link from ${this.serverName}</h2>
-      ${longText({
-        text: inert(r.message, MAX_LONG_TEXT_LENGTH),
-        fold: MESSAGE_FOLD,
-        id: "message",
-        className: "message",
-        part: "message",
-        tag: "p",
-        open: this._unfolded,
-        toggle: () => (this._unfolded = !this._unfolded),
-      })}`;
+      ${messageText(inert(r.message, MAX_LONG_TEXT_LENGTH), this._unfolded, () => (this._unfolded = !this._unfolded))}`;
     const decline = html`<button type="button" part="button decline" @click=${() => this.decide("decline")}>Decline</button>`;
     const cancel = html`<button type="button" part="button cancel" @click=${() => this.decide("cancel")}>Cancel</button>`;
     if (!a.ok) {
