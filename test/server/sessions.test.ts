@@ -139,7 +139,15 @@ if (process.env.SESSIONS_TEST_SERVER) {
       const http = await serveHttp(makeFactory().factory, { sessionIdleMs: 1000 });
       try {
         const { client } = await sdkClient(http.url);
-        answerWith(client, [async () => (await sleep(2500), { action: "accept", content: { confirmBooking: true } })]);
+        // The person answers once a session opened after this one, and left idle, has expired: this session
+        // has then waited on the question for longer than the idle time (an event, not a guess at the clock).
+        answerWith(client, [
+          async () => {
+            await rawInitialize(http.url);
+            await until("the idle control session expired", () => http.sessionCount === 1);
+            return { action: "accept", content: { confirmBooking: true } };
+          },
+        ]);
         const result = await client.callTool({ name: "book", arguments: { city: "Oslo" } });
         assert.equal(resultJson(result).action, "accept");
         assert.equal(http.sessionCount, 1);
@@ -174,8 +182,10 @@ if (process.env.SESSIONS_TEST_SERVER) {
         }
         const asked = JSON.parse(match[1]!);
         controller.abort(); // the client drops the call's stream: only the pending requests remain
-        await sleep(2500);
-        assert.equal(http.sessionCount, 1, "the session outlived two and a half idle periods while the question was pending");
+        // A session opened now and left idle expires; this one, idle longer but with a question pending, must not.
+        await rawInitialize(http.url);
+        await until("the idle control session expired", () => http.sessionCount === 1);
+        assert.equal(http.sessionCount, 1, "the session outlived a whole idle period while the question was pending");
         const answer = await post(http.url, sid, {
           jsonrpc: "2.0",
           id: asked.id,
