@@ -1,5 +1,5 @@
 // The field model every renderer uses, defaults, and a form as each revision writes it. Run: npx tsx examples/schema-fields.ts
-import { applyDefaults, choice, describeFields, encodeForRevision, form, multiChoice, RevisionError, text, yesNo } from "mcp-elicit/schema";
+import { applyDefaults, choice, describeFields, encodeForRevision, form, multiChoice, InvalidSchemaError, text, yesNo } from "mcp-elicit/schema";
 
 const booking = form({
   seat: choice({ window: "Window", aisle: "Aisle" }, { default: "aisle" }),
@@ -20,6 +20,6 @@ console.log(JSON.stringify(encodeForRevision(booking, "2025-06-18").properties.s
 try {
   encodeForRevision(form({ meals: multiChoice(["veg", "fish"]) }), "2025-06-18");
 } catch (error) {
-  if (error instanceof RevisionError) console.log(error.message);
-  // -> Field "meals" cannot be sent on protocol 2025-06-18: multi-select fields do not exist before 2025-11-25.
+  if (error instanceof InvalidSchemaError) console.log(error.code, error.issues[0]?.path);
+  // -> revision-multi-select /properties/meals
 }

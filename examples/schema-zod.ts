@@ -1,6 +1,6 @@
 // A zod object schema as a form: one answer type name, Infer, for zod, builders and raw schemas. Run: npx tsx examples/schema-zod.ts
 import * as z from "zod";
-import { checkSchema, fromZod, validateContent, ZodConversionError, type Infer } from "mcp-elicit/schema";
+import { checkSchema, fromZod, InvalidSchemaError, validateContent, type Infer } from "mcp-elicit/schema";
 
 const contact = z.object({
   fullName: z.string().min(2).describe("As it appears on your passport"),
@@ -23,10 +23,10 @@ if (answer.ok) {
   console.log(value); // -> { fullName: 'Ana Garcia', email: 'ana@example.com', bags: 2 }
 }
 
-// What a flat form cannot express is refused, naming the field.
+// What a flat form cannot express is refused, naming the field and the rule it breaks.
 try {
   fromZod(z.object({ address: z.object({ city: z.string() }) }));
 } catch (error) {
-  if (error instanceof ZodConversionError) console.log(error.message);
-  // -> Field "address" cannot be sent in an elicitation form: nested objects are not allowed; forms are flat, so move its fields to the top level.
+  if (error instanceof InvalidSchemaError) console.log(error.code, error.issues[0]?.path);
+  // -> nested-object /properties/address
 }

@@ -6,10 +6,13 @@ import { UrlElicitationEndedError } from "../client/url-flow.js";
 import { ServerGoneError } from "../client/resend-error.js";
 import { AnswersFileError } from "../ui/answers-file.js";
 import { stopping } from "./interrupt.js";
+import { ElicitError } from "../schema/errors.js";
 
 /** A usage or connection problem: the command prints the message and exits 2. */
-export class HostError extends Error {
-  override name = "HostError";
+export class HostError extends ElicitError {
+  constructor(message: string) {
+    super("command-failed", message);
+  }
 }
 
 /** Exit codes of call, connect and demo. */

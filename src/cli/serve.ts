@@ -14,6 +14,7 @@ import { parseKeyRing, VAULT_KEY_ENV } from "../server/url/keys.js";
 import type { KeyValueStore } from "../store/types.js";
 import { listenPages } from "./serve-pages.js";
 import { SERVER_NAMES, type ServerName } from "./constants.js";
+import { HostError } from "./exit.js";
 
 export { SERVER_NAMES };
 
@@ -82,14 +83,12 @@ export const SERVERS: Record<
   },
 };
 
-export class UsageError extends Error {}
-
 /** Parses `PORT`, `HOST:PORT` or `[IPv6]:PORT`; the host defaults to 127.0.0.1. */
 export function parseListen(value: string): { host: string; port: number } {
   const match = /^(?:\[([^\]]+)\]:|([^:]+):)?(\d{1,5})$/.exec(value.trim());
   const port = match ? Number(match[3]) : NaN;
   if (!match || !Number.isInteger(port) || port > 65535) {
-    throw new UsageError(`--http expects [HOST:]PORT (e.g. 3000, 127.0.0.1:3000 or [::1]:3000), got "${value}"`);
+    throw new HostError(`--http expects [HOST:]PORT (e.g. 3000, 127.0.0.1:3000 or [::1]:3000), got "${value}"`);
   }
   return { host: match[1] ?? match[2] ?? "127.0.0.1", port };
 }
@@ -123,7 +122,7 @@ export interface RunningServer {
 async function openStore(file: string): Promise<{ store: KeyValueStore; stateKey: Uint8Array[] }> {
   const key = process.env[VAULT_KEY_ENV];
   if (!key)
-    throw new UsageError(
+    throw new HostError(
       `--store keeps credentials, encrypted with $${VAULT_KEY_ENV} (32 random bytes, e.g. node -e "console.log(crypto.randomBytes(32).toString('base64url'))"); set it, and keep it for restarts`,
     );
   const stateKey = parseKeyRing(key, VAULT_KEY_ENV).map(
@@ -136,9 +135,9 @@ async function openStore(file: string): Promise<{ store: KeyValueStore; stateKey
 /** Starts server `name`; resolves once it is listening (HTTP) or attached to stdio. */
 export async function startServer(name: string, options: ServeOptions = {}): Promise<RunningServer> {
   const entry = Object.hasOwn(SERVERS, name) ? SERVERS[name as ServerName] : undefined;
-  if (!entry) throw new UsageError(`unknown server "${name}"; known servers: ${SERVER_NAMES.join(", ")}`);
+  if (!entry) throw new HostError(`unknown server "${name}"; known servers: ${SERVER_NAMES.join(", ")}`);
   if (options.auth && (options.http === undefined || options.http === false))
-    throw new UsageError("--auth protects the HTTP endpoint; add --http (e.g. elicit serve travel --http 3000 --auth)");
+    throw new HostError("--auth protects the HTTP endpoint; add --http (e.g. elicit serve travel --http 3000 --auth)");
   const onerror = (e: Error) => process.stderr.write(`elicit serve ${name}: ${e.message}\n`);
   const stdio = options.http === undefined || options.http === false;
   const listen = stdio ? undefined : parseListen(options.http === true ? "0" : (options.http as string));
@@ -204,7 +203,7 @@ export async function serve(name: string, options: ServeOptions = {}): Promise<n
   try {
     running = await startServer(name, options);
   } catch (error) {
-    const message = error instanceof UsageError ? error.message : `cannot start: ${(error as Error).message}`;
+    const message = error instanceof HostError ? error.message : `cannot start: ${(error as Error).message}`;
     process.stderr.write(`elicit serve: ${message}\n`);
     return 2;
   }

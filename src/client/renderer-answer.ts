@@ -2,20 +2,16 @@
 // of the host's UI code, so it is an error for the host author, never a guess: an accept with `{}`
 // would tell the server the person accepted with no answers, and a decline or cancel that they did not.
 import type { FormAnswer } from "./ui.js";
+import { ElicitError } from "../schema/errors.js";
 
-/** JSON-RPC's internal error: the fault is the client's, not the server's request. */
-const INTERNAL_ERROR = -32603;
-
-/** A renderer's form() answer the client cannot send; `code` makes the SDK answer the server -32603 with this message. */
-export class RendererAnswerError extends TypeError {
-  readonly code = INTERNAL_ERROR;
+/** A renderer's form() answer the client cannot send; the SDK answers the server -32603 (internal error) with this message. */
+export class RendererAnswerError extends ElicitError {
   constructor(
     /** The member of the answer at fault. */
     readonly field: "action" | "content",
     message: string,
   ) {
-    super(message);
-    this.name = "RendererAnswerError";
+    super("renderer-answer-invalid", message);
   }
 }
 

@@ -2,6 +2,7 @@
 // that end them, and the -32042 URLElicitationRequired retry of a tool call.
 import { UrlElicitationRequiredError, type CallToolResult, type Client, type ElicitRequestURLParams } from "@modelcontextprotocol/client";
 import { MAX_LABEL_LENGTH, sanitizeText } from "../common/sanitize.js";
+import { ElicitError } from "../schema/errors.js";
 
 type CallToolParams = Parameters<Client["callTool"]>[0];
 type CallToolOptions = Parameters<Client["callTool"]>[1];
@@ -9,13 +10,12 @@ type CallToolOptions = Parameters<Client["callTool"]>[1];
 /** Why a tool call that needed a URL flow did not go on. */
 export type UrlFlowEnd = "declined" | "cancelled" | "refused" | "repeated";
 
-export class UrlElicitationEndedError extends Error {
+export class UrlElicitationEndedError extends ElicitError {
   constructor(
     readonly reason: UrlFlowEnd,
     message: string,
   ) {
-    super(message);
-    this.name = "UrlElicitationEndedError";
+    super("url-elicitation-ended", message);
   }
 }
 

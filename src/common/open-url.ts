@@ -5,10 +5,13 @@
 // the address themselves instead of claiming a browser showed it.
 import { spawn, type ChildProcess } from "node:child_process";
 import { MissingPeerError, missingPeers } from "./optional-peers.js";
+import { ElicitError } from "../schema/errors.js";
 
 /** Thrown when no browser was opened; the message says why (never the address, which may carry a secret). */
-export class BrowserNotOpenedError extends Error {
-  override name = "BrowserNotOpenedError";
+export class BrowserNotOpenedError extends ElicitError {
+  constructor(message: string) {
+    super("browser-not-opened", message);
+  }
 }
 
 export interface BrowserOpenerOptions {

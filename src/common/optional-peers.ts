@@ -3,6 +3,7 @@
 // mcp-elicit-cli (the package whose bin is `elicit`) brings them. An entry point that needs them checks
 // first, so a missing one is an error that names what to install, not a bare ERR_MODULE_NOT_FOUND from
 // deep inside dist/.
+import { ElicitError } from "../schema/errors.js";
 
 /** What each entry point (or feature) needs besides mcp-elicit's own dependencies. */
 export const OPTIONAL_PEERS = {
@@ -14,13 +15,15 @@ export const OPTIONAL_PEERS = {
 } as const satisfies Record<string, readonly string[]>;
 
 /** An optional peer dependency that is not installed, named with the command that installs it. */
-export class MissingPeerError extends Error {
+export class MissingPeerError extends ElicitError {
   readonly packages: string[];
   constructor(what: string, packages: string[], hint?: string) {
     const names = packages.length === 1 ? packages[0]! : `${packages.slice(0, -1).join(", ")} and ${packages.at(-1)}`;
     const them = packages.length === 1 ? "an optional peer dependency" : "optional peer dependencies";
-    super(`${what} needs ${names} (${them} of mcp-elicit, not installed): npm install ${packages.join(" ")}${hint ? `, ${hint}` : ""}`);
-    this.name = "MissingPeerError";
+    super(
+      "peer-missing",
+      `${what} needs ${names} (${them} of mcp-elicit, not installed): npm install ${packages.join(" ")}${hint ? `, ${hint}` : ""}`,
+    );
     this.packages = packages;
   }
 }

@@ -3,16 +3,17 @@
 // checks the member is there and throws SdkInternalsError when it is not, so an SDK that changed
 // fails loudly at startup instead of silently losing a feature. The SDK range in package.json is
 // pinned to the tested minor, and test/common/sdk-internals.test.ts exercises each one.
+import { ElicitError } from "../schema/errors.js";
 
 /** The SDK minor these members were checked against. */
 export const SUPPORTED_SDK = "2.4";
 
-export class SdkInternalsError extends Error {
+export class SdkInternalsError extends ElicitError {
   constructor(member: string) {
     super(
+      "sdk-unsupported",
       `mcp-elicit: the MCP SDK's ${member} is missing or changed; this SDK version is not supported (mcp-elicit works with @modelcontextprotocol/* ${SUPPORTED_SDK}.x).`,
     );
-    this.name = "SdkInternalsError";
   }
 }
 

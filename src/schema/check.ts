@@ -114,16 +114,3 @@ export function checkSchema(schema: unknown, options: CheckOptions = {}): Schema
 }
 
 export const hasErrors = (issues: SchemaIssue[]) => issues.some((i) => i.severity === "error");
-
-/** Thrown where a schema with errors is used to render or validate a form. */
-export class InvalidSchemaError extends Error {
-  constructor(readonly issues: SchemaIssue[]) {
-    super(
-      `Invalid elicitation schema:\n${issues
-        .filter((i) => i.severity === "error")
-        .map((i) => `  ${i.path || "/"}: ${i.message} [${i.code}]`)
-        .join("\n")}`,
-    );
-    this.name = "InvalidSchemaError";
-  }
-}

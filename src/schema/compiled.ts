@@ -20,7 +20,7 @@ export interface CompiledForm<S extends SchemaInput = SchemaInput> {
   readonly fields: readonly Field[];
   /** Its answer check: `validator(content)` is `validateContent(form, content)`. */
   readonly validator: CompiledValidator<Infer<S>>;
-  /** The form as `protocol` writes it; throws RevisionError when that revision cannot carry a field. */
+  /** The form as `protocol` writes it; throws InvalidSchemaError when that revision cannot carry a field. */
   encoded(protocol: ProtocolRevision): RequestedSchema;
   /**
    * validateContent against the form; a valid answer's value (a fresh object, only the form's fields)
@@ -80,7 +80,7 @@ class Compiled<S extends SchemaInput> implements CompiledForm<S> {
 // object converts to, so each form is compiled once however it is given.
 const compiled = new WeakMap<object, CompiledForm>();
 
-/** The compiled form of `input`, made on first use. Throws ZodConversionError for a zod schema that has no form. */
+/** The compiled form of `input`, made on first use. Throws InvalidSchemaError for a zod schema that has no form. */
 export function compileForm<S extends SchemaInput>(input: S): CompiledForm<S> {
   // Not an object, so not a form: its fields say why (InvalidSchemaError), and there is nothing to keep it by.
   if (typeof input !== "object" || input === null) return new Compiled(input as unknown as RequestedSchema);
@@ -105,7 +105,7 @@ export const describeFields = (input: SchemaInput): Field[] => compileForm(input
 
 /**
  * For 2025-06-18: titled options become `enum` + `enumNames`, non-boolean defaults are dropped
- * (that revision has none; clients ignore them), and a multi-select throws RevisionError.
+ * (that revision has none; clients ignore them), and a multi-select throws InvalidSchemaError (revision-multi-select).
  * Later revisions take every shape as it is (legacy `enum` + `enumNames` is still valid there;
  * checkSchema warns about it).
  */

@@ -1,22 +1,13 @@
 // The same form, written the way a given protocol revision expresses it. Worked out once per form and
 // revision by its compiled form (compiled.ts: encodeForRevision).
+import { InvalidSchemaError } from "./errors.js";
 import { setOwn } from "./own.js";
+import { issue, pointer } from "./rules.js";
 import type { PrimitiveSchema, ProtocolRevision, RequestedSchema } from "./types.js";
-
-export class RevisionError extends Error {
-  constructor(
-    readonly field: string,
-    readonly protocol: ProtocolRevision,
-    reason: string,
-  ) {
-    super(`Field "${field}" cannot be sent on protocol ${protocol}: ${reason}`);
-    this.name = "RevisionError";
-  }
-}
 
 /**
  * A valid schema as `protocol` writes it (encodeForRevision, in compiled.ts, keeps it per form). For 2025-06-18: titled options become `enum` + `enumNames`, non-boolean defaults are dropped
- * (that revision has none; clients ignore them), and a multi-select throws RevisionError.
+ * (that revision has none; clients ignore them), and a multi-select throws InvalidSchemaError (revision-multi-select).
  * Later revisions take every shape as it is (legacy `enum` + `enumNames` is still valid there;
  * checkSchema warns about it).
  */
@@ -30,7 +21,17 @@ export function encodeSchema(schema: RequestedSchema, protocol: ProtocolRevision
 }
 
 function toLegacy(name: string, prop: PrimitiveSchema): PrimitiveSchema {
-  if (prop.type === "array") throw new RevisionError(name, "2025-06-18", "multi-select fields do not exist before 2025-11-25.");
+  if (prop.type === "array")
+    throw new InvalidSchemaError(
+      [
+        issue(
+          "revision-multi-select",
+          pointer("properties", name),
+          `Field "${name}" is a multi-select, which does not exist before 2025-11-25.`,
+        ),
+      ],
+      "This form cannot be sent on protocol 2025-06-18",
+    );
   const { default: def, ...rest } = prop as PrimitiveSchema & { default?: unknown };
   const out = (prop.type === "boolean" ? prop : rest) as PrimitiveSchema & Record<string, unknown>;
   if (!("oneOf" in out)) return out;

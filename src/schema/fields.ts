@@ -1,6 +1,7 @@
 // The one field model every renderer and the validator use, so nothing downstream re-interprets the
 // JSON schema. Worked out once per form by its compiled form (compiled.ts: describeFields).
-import { checkSchema, hasErrors, InvalidSchemaError } from "./check.js";
+import { checkSchema, hasErrors } from "./check.js";
+import { InvalidSchemaError } from "./errors.js";
 import { sensitiveKind, type SensitiveKind } from "./sensitive.js";
 import type { FieldValue, PrimitiveSchema, RequestedSchema, StringFormat, TitledOption } from "./types.js";
 

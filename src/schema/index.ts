@@ -3,10 +3,20 @@ export * from "./types.js";
 export { text, number, integer, yesNo, choice, multiChoice, form } from "./builders.js";
 export type { Infer } from "./infer.js";
 export type { Form, FieldBuilder, BaseFieldOptions, TextOptions, NumberOptions, ChoiceOptions, MultiChoiceOptions } from "./builders.js";
-export { fromZod, ZodConversionError } from "./zod.js";
+export { fromZod } from "./zod.js";
 export type { SchemaInput } from "./normalize.js";
 export { toRequestedSchema, describeFields, encodeForRevision } from "./compiled.js";
-export { checkSchema, hasErrors, InvalidSchemaError, type CheckOptions } from "./check.js";
+export { checkSchema, hasErrors, type CheckOptions } from "./check.js";
+export {
+  ElicitError,
+  InvalidSchemaError,
+  ERROR_CODES,
+  INTERNAL_ERROR,
+  INVALID_PARAMS,
+  type ErrorCode,
+  type JsonRpcError,
+  type ToolErrorResult,
+} from "./errors.js";
 export { SCHEMA_RULES, type SchemaIssue, type SchemaRuleCode, type Severity } from "./rules.js";
 export {
   validateContent,
@@ -18,6 +28,5 @@ export {
 } from "./validate.js";
 export { applyDefaults, type ApplyDefaultsOptions } from "./defaults.js";
 export { humanize, type Field, type FieldKind, type FieldOption, type FieldConstraints } from "./fields.js";
-export { RevisionError } from "./encode.js";
 export { sensitiveKind, SENSITIVE_LABELS, type SensitiveKind } from "./sensitive.js";
 export { FORMAT_HINTS, matchesFormat } from "./formats.js";

@@ -2,18 +2,20 @@
 // converted (through zod's own JSON Schema output); the rest is refused, naming the field.
 import * as z from "zod";
 import type { Form } from "./builders.js";
-import { checkSchema, hasErrors } from "./check.js";
+import { checkSchema } from "./check.js";
+import { InvalidSchemaError } from "./errors.js";
 import { setOwn } from "./own.js";
+import { issue, pointer, type SchemaRuleCode } from "./rules.js";
 import { STRING_FORMATS, type PrimitiveSchema, type RequestedSchema } from "./types.js";
 
-export class ZodConversionError extends Error {
-  constructor(
-    readonly field: string,
-    reason: string,
-  ) {
-    super(`Field "${field}" cannot be sent in an elicitation form: ${reason}`);
-    this.name = "ZodConversionError";
-  }
+const CANNOT_CONVERT = "This zod schema has no elicitation form";
+
+/**
+ * A zod construct fromZod refuses, as the checkSchema rule it breaks. Some are only warnings there (a keyword
+ * clients ignore): here they are errors, since the form would accept answers the zod schema rejects.
+ */
+function refuse(code: SchemaRuleCode, path: string, message: string): never {
+  throw new InvalidSchemaError([{ ...issue(code, path, message), severity: "error" }], CANNOT_CONVERT);
 }
 
 type AnyZodObject = z.ZodObject<z.ZodRawShape>;
@@ -37,8 +39,7 @@ export function isZodSchema(value: unknown): value is z.ZodType {
 export function fromZod<T extends AnyZodObject>(schema: T): Form<z.output<T>> {
   // Duck-typed on zod 4's `_zod.def` rather than `instanceof z.ZodObject`: an object schema from the app's own
   // copy of zod (or from zod/mini) is one too.
-  if (!isZodSchema(schema) || schema._zod.def.type !== "object")
-    throw new ZodConversionError("(root)", "the schema must be a z.object({...}).");
+  if (!isZodSchema(schema) || schema._zod.def.type !== "object") refuse("root-not-object", "", "the schema must be a z.object({...}).");
   const shape = schema._zod.def.shape;
   const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
   const properties: Record<string, PrimitiveSchema> = {};
@@ -48,27 +49,46 @@ export function fromZod<T extends AnyZodObject>(schema: T): Form<z.output<T>> {
   const required = (json.required as string[] | undefined) ?? [];
   const form: RequestedSchema = required.length ? { type: "object", properties, required } : { type: "object", properties };
   const errors = checkSchema(form).filter((i) => i.severity === "error");
-  if (hasErrors(errors)) throw new ZodConversionError(errors[0]!.path.split("/")[2] ?? "(root)", errors[0]!.message);
+  if (errors.length) throw new InvalidSchemaError(errors, CANNOT_CONVERT);
   return form;
 }
 
 function convertField(name: string, prop: Record<string, unknown>, zodField: z.ZodType): PrimitiveSchema {
-  const fail = (reason: string): never => {
-    throw new ZodConversionError(name, reason);
-  };
+  const at = (...keyword: string[]) => pointer("properties", name, ...keyword);
   if (Array.isArray(prop.type) || prop.anyOf || prop.oneOf || prop.allOf)
-    fail("unions and nullable values have no form equivalent; use one type (and .optional() for a field that may be left out).");
-  if (prop.type === "object") fail("nested objects are not allowed; forms are flat, so move its fields to the top level.");
-  if (prop.const !== undefined) fail("literals have no form equivalent; use z.enum([...]).");
+    refuse(
+      "composition-keyword",
+      at(),
+      `Field "${name}": unions and nullable values have no form equivalent; use one type (and .optional() for a field that may be left out).`,
+    );
+  if (prop.type === "object")
+    refuse("nested-object", at(), `Field "${name}": nested objects are not allowed; forms are flat, so move its fields to the top level.`);
+  if (prop.const !== undefined)
+    refuse("unsupported-keyword", at("const"), `Field "${name}": literals have no form equivalent; use z.enum([...]).`);
   if (prop.exclusiveMinimum !== undefined || prop.exclusiveMaximum !== undefined)
-    fail("exclusive bounds (.gt/.lt/.positive) are not expressible; use .min()/.max().");
-  if (prop.multipleOf !== undefined) fail(".multipleOf() is not expressible in a form.");
-  if (prop.type === undefined) fail("its type cannot be expressed in a form (use string, number, boolean, enum or an array of enum).");
-  if (hasRegex(zodField)) fail("regular expressions (.regex()) are not part of the elicitation schema subset.");
+    refuse("unsupported-keyword", at(), `Field "${name}": exclusive bounds (.gt/.lt/.positive) are not expressible; use .min()/.max().`);
+  if (prop.multipleOf !== undefined)
+    refuse("unsupported-keyword", at("multipleOf"), `Field "${name}": .multipleOf() is not expressible in a form.`);
+  if (prop.type === undefined)
+    refuse(
+      "type-missing",
+      at(),
+      `Field "${name}": its type cannot be expressed in a form (use string, number, boolean, enum or an array of enum).`,
+    );
+  if (hasRegex(zodField))
+    refuse(
+      "pattern-unsupported",
+      at("pattern"),
+      `Field "${name}": regular expressions (.regex()) are not part of the elicitation schema subset.`,
+    );
   const out: Record<string, unknown> = { ...prop };
   if (typeof out.format === "string") {
     if (!(STRING_FORMATS as readonly string[]).includes(out.format))
-      fail(`the string format "${out.format}" is not one of ${STRING_FORMATS.join(", ")}.`);
+      refuse(
+        "unknown-format",
+        at("format"),
+        `Field "${name}": the string format "${out.format}" is not one of ${STRING_FORMATS.join(", ")}.`,
+      );
     delete out.pattern; // zod adds its own regex for each format; the format says it for the wire
   }
   if (out.type === "integer") {

@@ -7,7 +7,7 @@ import { getOwn, setOwn } from "../schema/own.js";
 import type { ProtocolRevision, RequestedSchema } from "../schema/types.js";
 import type { Infer } from "../schema/infer.js";
 import type { FieldError } from "../schema/validate.js";
-import { ToolError } from "./tool-error.js";
+import { ElicitError } from "../schema/errors.js";
 
 export type ElicitOutcome<T> = { action: "accept"; content: T } | { action: "decline" } | { action: "cancel" };
 
@@ -38,15 +38,15 @@ export type Verdict<T = unknown> = ElicitOutcome<T> | { action: "invalid"; error
 export type AskFn = <T>(params: Record<string, unknown>, attempt: number, judge: (raw: unknown) => Verdict<T>) => Promise<Verdict<T>>;
 
 /** The answers kept failing validation; the tool ends with this message. */
-export class InvalidAnswerError extends ToolError {
+export class InvalidAnswerError extends ElicitError {
   constructor(
     readonly errors: FieldError[],
     attempts: number,
   ) {
     super(
+      "invalid-answer",
       `The answer was still invalid after ${attempts} attempt${attempts === 1 ? "" : "s"}: ${errors.map((e) => e.message).join("; ")}.`,
     );
-    this.name = "InvalidAnswerError";
   }
 }
 
@@ -87,7 +87,7 @@ export async function elicitValidated<S extends SchemaInput>(
   attempts: number,
   validate?: (content: Infer<S>) => AnswerProblems,
 ): Promise<ElicitOutcome<Infer<S>>> {
-  // Throws InvalidSchemaError or RevisionError before anything is sent.
+  // Throws InvalidSchemaError before anything is sent.
   const compiled = compileForm(form);
   const { schema } = compiled;
   const judge = (result: unknown): Verdict<Infer<S>> => {

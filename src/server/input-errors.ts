@@ -1,6 +1,6 @@
 // The errors of asking the client: it cannot be asked, or its answer cannot be used.
 import type { Field } from "../schema/fields.js";
-import { ToolError } from "./tool-error.js";
+import { ElicitError } from "../schema/errors.js";
 
 /** What each capability a tool may need lets it do, for the error message. */
 const NEEDS: Record<string, string> = {
@@ -10,13 +10,12 @@ const NEEDS: Record<string, string> = {
 };
 
 /** The client did not declare a capability this request needs (2025 eras; 2026-07-28 answers -32021 instead). */
-export class MissingCapabilityError extends ToolError {
+export class MissingCapabilityError extends ElicitError {
   constructor(
     readonly capability: "sampling" | "sampling.tools" | "roots",
     readonly method: "sampling/createMessage" | "roots/list",
   ) {
-    super(`This tool needs ${NEEDS[capability]}, but the client did not declare the "${capability}" capability.`);
-    this.name = "MissingCapabilityError";
+    super("capability-missing", `This tool needs ${NEEDS[capability]}, but the client did not declare the "${capability}" capability.`);
   }
 
   // The same tag as a missing elicitation capability: the client could not be asked what the tool needs.
@@ -26,16 +25,16 @@ export class MissingCapabilityError extends ToolError {
 }
 
 /** The client cannot be asked (it declared no elicitation, or not this mode). */
-export class InputUnavailableError extends ToolError {
+export class InputUnavailableError extends ElicitError {
   constructor(
     readonly request: string,
     readonly fields: readonly Field[],
     readonly capability: string,
   ) {
     super(
+      "input-unavailable",
       `This tool needs input from the user, but the client does not support ${capability}. Needed: "${request}" with fields: ${fields.map((f) => `${f.label}${f.required ? " (required)" : ""}`).join(", ")}.`,
     );
-    this.name = "InputUnavailableError";
   }
 
   protected override details() {
@@ -55,20 +54,18 @@ export class InputUnavailableError extends ToolError {
 }
 
 /** A sampling request the tool built breaks the protocol's rules; nothing was sent. */
-export class SamplingParamsError extends ToolError {
+export class SamplingParamsError extends ElicitError {
   constructor(readonly problem: string) {
-    super(`Invalid sampling request: ${problem}`);
-    this.name = "SamplingParamsError";
+    super("sampling-params-invalid", `Invalid sampling request: ${problem}`);
   }
 }
 
 /** The client answered a sampling or roots request with something that is not a valid result. */
-export class InvalidClientResultError extends ToolError {
+export class InvalidClientResultError extends ElicitError {
   constructor(
     readonly method: string,
     readonly problem: string,
   ) {
-    super(`The client's answer to ${method} is not valid: ${problem}`);
-    this.name = "InvalidClientResultError";
+    super("client-result-invalid", `The client's answer to ${method} is not valid: ${problem}`);
   }
 }

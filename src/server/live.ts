@@ -6,7 +6,7 @@ import { SdkError, SdkErrorCode } from "@modelcontextprotocol/server";
 import { sanitizeText } from "../common/sanitize.js";
 import { watchDroppedMessages } from "./dropped.js";
 import { InvalidClientResultError } from "./input-errors.js";
-import { ToolError } from "./tool-error.js";
+import { ElicitError } from "../schema/errors.js";
 
 export interface LiveOptions {
   timeoutMs: number;
@@ -14,10 +14,9 @@ export interface LiveOptions {
 }
 
 /** Nobody answered within the wait. */
-export class InputTimeoutError extends ToolError {
+export class InputTimeoutError extends ElicitError {
   constructor(what: string, timeoutMs: number) {
-    super(`No answer to "${what}" within ${formatDuration(timeoutMs)}; the request was withdrawn.`);
-    this.name = "InputTimeoutError";
+    super("input-timeout", `No answer to "${what}" within ${formatDuration(timeoutMs)}; the request was withdrawn.`);
   }
 }
 

@@ -3,6 +3,7 @@
 // Several processes on one machine may share the file; a fleet on several machines needs Redis.
 import { createRequire } from "node:module";
 import type { KeyValueStore } from "./types.js";
+import { ElicitError } from "../schema/errors.js";
 
 export interface SqliteStoreOptions {
   /** How often expired rows are deleted (default 60 s). */
@@ -12,16 +13,16 @@ export interface SqliteStoreOptions {
 type Database = import("better-sqlite3").Database;
 
 /** The file is not a sound SQLite database: refused when the store opens, not at the first request that reads a bad page. */
-export class StoreFileDamagedError extends Error {
+export class StoreFileDamagedError extends ElicitError {
   constructor(
     readonly path: string,
     readonly problems: string[],
   ) {
     super(
+      "store-file-damaged",
       `The store file ${path} is damaged (SQLite's check found: ${problems.join("; ")}). ` +
         `Restore it from a backup, or move it aside to start with an empty store (the flows, credentials and calls kept in it are then lost).`,
     );
-    this.name = "StoreFileDamagedError";
   }
 }
 

@@ -4,6 +4,7 @@ import { readFile } from "node:fs/promises";
 import { parse as parseYaml } from "yaml";
 import * as z from "zod";
 import type { ScriptedAnswer } from "./scripted.js";
+import { ElicitError } from "../schema/errors.js";
 
 const regex = z.string().refine((s) => {
   try {
@@ -50,10 +51,9 @@ const sampleEntry = z.strictObject({
 
 const answersSchema = z.array(z.union([formEntry, sampleEntry]));
 
-export class AnswersFileError extends Error {
+export class AnswersFileError extends ElicitError {
   constructor(message: string) {
-    super(message);
-    this.name = "AnswersFileError";
+    super("answers-file-invalid", message);
   }
 }
 

@@ -6,6 +6,7 @@ import {
   checkSchema,
   choice,
   describeFields,
+  ElicitError,
   encodeForRevision,
   form,
   fromZod,
@@ -13,11 +14,10 @@ import {
   InvalidSchemaError,
   multiChoice,
   number,
-  RevisionError,
+  type SchemaRuleCode,
   text,
   validateContent,
   yesNo,
-  ZodConversionError,
 } from "../../src/schema/index.js";
 import { PROTOCOL_REVISIONS } from "../../src/schema/types.js";
 import { bookingSchema } from "../helpers/seeds.js";
@@ -134,7 +134,11 @@ test("encodeForRevision writes titled options as enumNames for 2025-06-18, refus
   );
   assert.throws(
     () => encodeForRevision(form({ t: multiChoice(["a"]) }), "2025-06-18"),
-    (e: unknown) => e instanceof RevisionError && e.field === "t" && /multi-select/.test(e.message),
+    (e: unknown) =>
+      e instanceof InvalidSchemaError &&
+      e.code === "revision-multi-select" &&
+      e.issues[0]!.path === "/properties/t" &&
+      /cannot be sent on protocol 2025-06-18:\n {2}\/properties\/t: .*multi-select.* \[revision-multi-select\]$/.test(e.message),
   );
   // Newer revisions send every shape as written: legacy enumNames is still valid there.
   assert.deepEqual(encodeForRevision(legacy, "2025-11-25").properties.seat, legacy.properties.seat);
@@ -168,23 +172,35 @@ test("fromZod converts what the wire can express", () => {
   assert.deepEqual(validateContent(f, { email: "a@b.co", day: "2026-06-15", count: 2, agree: true, plan: "pro", tags: ["x"] }).ok, true);
 });
 
-test("fromZod refuses what the wire cannot express, naming the field and why", () => {
-  const refusals: [z.ZodObject<z.ZodRawShape>, string, RegExp][] = [
-    [z.object({ address: z.object({ street: z.string() }) }), "address", /nested objects/],
-    [z.object({ code: z.string().regex(/^[A-Z]{3}$/) }), "code", /regular expressions/],
-    [z.object({ code: z.string().regex(/^a/).optional() }), "code", /regular expressions/],
-    [z.object({ id: z.union([z.string(), z.number()]) }), "id", /unions/],
-    [z.object({ maybe: z.string().nullable() }), "maybe", /nullable/],
-    [z.object({ id: z.uuid() }), "id", /format "uuid"/],
-    [z.object({ n: z.number().positive() }), "n", /exclusive bounds/],
-    [z.object({ kind: z.literal("x") }), "kind", /literals/],
-    [z.object({ list: z.array(z.string()) }), "list", /not a multi-select/],
+test("fromZod refuses what the wire cannot express, naming the field, the rule and why", () => {
+  const refusals: [z.ZodObject<z.ZodRawShape>, string, SchemaRuleCode, RegExp][] = [
+    [z.object({ address: z.object({ street: z.string() }) }), "address", "nested-object", /nested objects/],
+    [z.object({ code: z.string().regex(/^[A-Z]{3}$/) }), "code", "pattern-unsupported", /regular expressions/],
+    [z.object({ code: z.string().regex(/^a/).optional() }), "code", "pattern-unsupported", /regular expressions/],
+    [z.object({ id: z.union([z.string(), z.number()]) }), "id", "composition-keyword", /unions/],
+    [z.object({ maybe: z.string().nullable() }), "maybe", "composition-keyword", /nullable/],
+    [z.object({ id: z.uuid() }), "id", "unknown-format", /format "uuid"/],
+    [z.object({ n: z.number().positive() }), "n", "unsupported-keyword", /exclusive bounds/],
+    [z.object({ n: z.number().multipleOf(5) }), "n", "unsupported-keyword", /multipleOf/],
+    [z.object({ kind: z.literal("x") }), "kind", "unsupported-keyword", /literals/],
+    [z.object({ list: z.array(z.string()) }), "list", "array-not-enum", /not a multi-select/],
   ];
-  for (const [schema, field, reason] of refusals) {
+  for (const [schema, field, code, reason] of refusals) {
     assert.throws(
       () => fromZod(schema),
-      (e: unknown) => e instanceof ZodConversionError && e.field === field && reason.test(e.message),
-      `${field} ${reason}`,
+      (e: unknown) =>
+        e instanceof InvalidSchemaError &&
+        e instanceof ElicitError &&
+        e.code === code &&
+        e.issues.every((i) => i.severity === "error") &&
+        e.issues[0]!.path.startsWith(`/properties/${field}`) &&
+        reason.test(e.message) &&
+        e.message.startsWith("This zod schema has no elicitation form:\n"),
+      `${field} ${code} ${reason}`,
     );
   }
+  assert.throws(
+    () => fromZod(z.string() as never),
+    (e: unknown) => e instanceof InvalidSchemaError && e.code === "root-not-object",
+  );
 });

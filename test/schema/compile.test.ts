@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as z from "zod";
 import { choice, form, text, yesNo } from "../../src/schema/builders.js";
-import { InvalidSchemaError } from "../../src/schema/check.js";
+import { InvalidSchemaError } from "../../src/schema/errors.js";
 import { codePointLength } from "../../src/schema/compile-field.js";
 import { compileUncached } from "../../src/schema/compile.js";
 import { toRequestedSchema } from "../../src/schema/compiled.js";

@@ -151,7 +151,7 @@ describe("revision limits and capabilities", () => {
       assert.equal(result.isError, true);
       assert.match(
         result.content[0]!.text,
-        /Field "toppings" cannot be sent on protocol 2025-06-18: multi-select fields do not exist before 2025-11-25/,
+        /cannot be sent on protocol 2025-06-18:\n {2}\/properties\/toppings: Field "toppings" is a multi-select, which does not exist before 2025-11-25\. \[revision-multi-select\]/,
       );
       assert.equal(elicitationsOn(wire).length, 0);
     });

@@ -8,6 +8,7 @@ import {
   OAuthError,
   RegistrationRejectedError,
 } from "@modelcontextprotocol/client";
+import { ElicitError } from "../../schema/errors.js";
 
 export type LoginFailure =
   | "declined" // the person said no to opening the sign-in page
@@ -19,15 +20,14 @@ export type LoginFailure =
   | "refresh-failed" // the saved sign-in could not be renewed
   | "failed"; // anything else in the flow (discovery, registration, token exchange)
 
-export class LoginError extends Error {
-  override name = "LoginError";
+export class LoginError extends ElicitError {
   constructor(
     readonly reason: LoginFailure,
     message: string,
     /** The OAuth error code of an error redirect or token response, when there was one. */
     readonly oauthError?: string,
   ) {
-    super(message);
+    super("login-failed", message);
   }
 }
 

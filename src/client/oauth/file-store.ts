@@ -10,6 +10,7 @@ import { chmod, lstat, mkdir, open, readdir, readFile, rename, rm } from "node:f
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { ServerCredentials, TokenStore } from "./token-store.js";
+import { ElicitError } from "../../schema/errors.js";
 
 export interface FileTokenStoreOptions {
   /** The folder (default: configFolder()/oauth). */
@@ -31,10 +32,9 @@ const fileFor = (server: string) => `${createHash("sha256").update(server).diges
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 const DIRECTORY = constants.O_DIRECTORY ?? 0;
 
-export class TokenFolderError extends Error {
+export class TokenFolderError extends ElicitError {
   constructor(dir: string, what: string) {
-    super(`the token folder ${dir} ${what}; it must be a real directory (not a symbolic link) owned by you`);
-    this.name = "TokenFolderError";
+    super("token-folder-unsafe", `the token folder ${dir} ${what}; it must be a real directory (not a symbolic link) owned by you`);
   }
 }
 

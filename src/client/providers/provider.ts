@@ -1,5 +1,6 @@
 // The model behind sampling/createMessage: the contract every provider (OpenAI-compatible, or any other) meets.
 import type { CreateMessageRequest, CreateMessageResultWithTools, ModelPreferences } from "@modelcontextprotocol/client";
+import { ElicitError } from "../../schema/errors.js";
 
 /** The parameters of a sampling/createMessage request. */
 export type SamplingParams = CreateMessageRequest["params"];
@@ -49,8 +50,7 @@ export interface ProviderErrorInit extends ProviderTarget {
   cause?: unknown;
 }
 
-export class ProviderError extends Error {
-  override readonly name = "ProviderError";
+export class ProviderError extends ElicitError {
   readonly kind: ProviderErrorKind;
   readonly status?: number;
   readonly model?: string;
@@ -58,7 +58,7 @@ export class ProviderError extends Error {
   readonly providerMessage?: string;
 
   constructor(init: ProviderErrorInit) {
-    super(init.detail + targetSuffix(init), init.cause === undefined ? undefined : { cause: init.cause });
+    super("provider-failed", init.detail + targetSuffix(init), init.cause === undefined ? undefined : { cause: init.cause });
     this.kind = init.kind;
     if (init.status !== undefined) this.status = init.status;
     if (init.model !== undefined) this.model = init.model;

@@ -2,13 +2,13 @@
 // issuer and checked: its `issuer` must be the one configured (mix-up protection) and it must
 // publish its keys (`jwks_uri`, https unless on loopback).
 import type { AuthorizationServerMetadata } from "@modelcontextprotocol/server";
+import { ElicitError } from "../../schema/errors.js";
 
 const TIMEOUT_MS = 10_000;
 
-export class IssuerDiscoveryError extends Error {
+export class IssuerDiscoveryError extends ElicitError {
   constructor(message: string) {
-    super(message);
-    this.name = "IssuerDiscoveryError";
+    super("issuer-discovery-failed", message);
   }
 }
 

@@ -1,13 +1,20 @@
 // Refuses a bad requestState with JSON-RPC -32602 and a message saying what is wrong with it.
 // McpServer turns every error thrown inside a tool into an `isError` result, and the SDK's own
 // requestState.verify hook answers a fixed "Invalid or expired requestState"; so we check the
-// state in front of McpServer's stored tools/call handler instead (shared/sdk-internals.ts).
+// state in front of McpServer's stored tools/call handler instead (common/sdk-internals.ts).
 // The guard also hands the handler the raw arguments (which requestState is bound to) and the
 // journal it opened, so the state is decrypted once per call; each kit has its own guard per server.
 import { ProtocolError, ProtocolErrorCode, type McpServer, type ServerContext } from "@modelcontextprotocol/server";
 import { describeProblem, MESSAGE_LIMITS, shapeProblem } from "../../schema/limits.js";
 import { requestHandlers, SdkInternalsError } from "../../common/sdk-internals.js";
+import type { ElicitError } from "../../schema/errors.js";
 import { StateError } from "./state.js";
+
+/** The SDK answers a handler's ProtocolError with its code, message and data, as the error says it should be. */
+function refusal(error: ElicitError): ProtocolError {
+  const { code, message, data } = error.toJsonRpc();
+  return new ProtocolError(code, message, data);
+}
 
 type Handler = (request: { params?: Record<string, unknown> }, ctx: ServerContext) => Promise<unknown>;
 
@@ -66,15 +73,12 @@ export class StateGuard {
       const state = ctx.mcpReq.requestState() as unknown;
       if (state !== undefined) {
         if (typeof state !== "string") {
-          throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Invalid requestState: it must be the string this server issued.", {
-            reason: "malformed",
-          });
+          throw refusal(new StateError("malformed", "it must be the string this server issued."));
         }
         try {
           call.opened = await open(ctx, call, state);
         } catch (error) {
-          if (!(error instanceof StateError)) throw error;
-          throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid requestState: ${error.message}`, { reason: error.problem });
+          throw error instanceof StateError ? refusal(error) : error;
         }
       }
       return await inner(request, ctx);

@@ -8,36 +8,35 @@
 //   done:<call>        the final result, returned again for any later state of a finished call
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { KeyValueStore } from "../../store/types.js";
-import { ToolError } from "../tool-error.js";
+import { ElicitError } from "../../schema/errors.js";
 
 /** A ctx.step claimed by a request that is still running it. */
 const RUNNING = "\u0000running";
 const POLL_MS = 25;
 
-export class StepBusyError extends ToolError {
+export class StepBusyError extends ElicitError {
   constructor(name: string) {
-    super(`ctx.step("${name}") is still running for this tool call in another request; retry with the latest requestState.`);
-    this.name = "StepBusyError";
+    super("step-busy", `ctx.step("${name}") is still running for this tool call in another request; retry with the latest requestState.`);
   }
 }
 
 /** The journal says a step finished, but its value is gone: the ledger's store forgot the call. */
-export class StepLostError extends ToolError {
+export class StepLostError extends ElicitError {
   constructor(name: string) {
     super(
+      "step-lost",
       `ctx.step("${name}") already ran for this tool call, but the server no longer has its result (it restarted without a durable store, or the record expired); call the tool again.`,
     );
-    this.name = "StepLostError";
   }
 }
 
 /** A 2025-era call finished by another server instance found a step its dead instance had started and not ended. */
-export class StepUnknownError extends ToolError {
+export class StepUnknownError extends ElicitError {
   constructor(name: string) {
     super(
+      "step-unknown",
       `ctx.step("${name}") was running on the server instance that stopped; whether it happened is unknown, so it is not run again. Call the tool again if it is safe to repeat.`,
     );
-    this.name = "StepUnknownError";
   }
 }
 

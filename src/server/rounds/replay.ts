@@ -6,7 +6,7 @@ import { isSharedEncoding } from "../../schema/compiled.js";
 import { setOwn } from "../../schema/own.js";
 import { sha256 } from "./state.js";
 import type { InputMethod, Settle } from "../inputs/delivery.js";
-import { ToolError } from "../tool-error.js";
+import { ElicitError } from "../../schema/errors.js";
 
 /** What travels (sealed) in requestState between rounds: nothing the client could not know already. */
 export interface Journal {
@@ -57,12 +57,12 @@ export type ReplayOutcome<R> =
 const never = <T>() => new Promise<T>(() => {});
 
 /** Thrown when a replayed handler asks something other than what it asked before. */
-export class ReplayMismatchError extends ToolError {
+export class ReplayMismatchError extends ElicitError {
   constructor(key: string) {
     super(
+      "replay-mismatch",
       `The tool asked something different for "${key}" than in the previous round; handlers must ask the same questions in the same order for the same answers (use ctx.step for anything non-deterministic).`,
     );
-    this.name = "ReplayMismatchError";
   }
 }
 

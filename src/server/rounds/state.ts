@@ -9,6 +9,7 @@
 import * as crypto from "node:crypto";
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomFillSync, randomBytes } from "node:crypto";
 import { inflateRawSync } from "node:zlib";
+import { ElicitError, INVALID_PARAMS } from "../../schema/errors.js";
 
 /** States sealed under the issuer's derived key, never compressed. */
 const VERSION = 2;
@@ -35,14 +36,21 @@ export interface StateBinding {
 
 export type StateProblem = "malformed" | "tampered" | "expired" | "principal" | "tool" | "arguments" | "too-large" | "replayed";
 
-/** A requestState that cannot be used; `problem` says why. Maps to JSON-RPC -32602. */
-export class StateError extends Error {
+/** A requestState that cannot be used; `problem` says why. The request is refused with -32602 and `data.reason`. */
+export class StateError extends ElicitError {
   constructor(
     readonly problem: StateProblem,
     message: string,
   ) {
-    super(message);
-    this.name = "StateError";
+    super("state-invalid", `Invalid requestState: ${message}`);
+  }
+
+  override get rpcCode() {
+    return INVALID_PARAMS;
+  }
+
+  protected override details() {
+    return { reason: this.problem };
   }
 }
 

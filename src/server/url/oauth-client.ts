@@ -5,6 +5,7 @@
 // and each third-party provider (whose account the person connects).
 import * as oidc from "openid-client";
 import type { RefreshedTokens } from "./vault.js";
+import { ElicitError } from "../../schema/errors.js";
 
 /** A third-party authorization server whose account a tool asks the person to connect (`ctx.connect`). */
 export interface ThirdPartyProvider {
@@ -56,14 +57,13 @@ export interface CodeExchange {
 }
 
 /** What went wrong with a provider, in words fit for a page and a log: never a token, secret or code. */
-export class OAuthFlowError extends Error {
-  override name = "OAuthFlowError";
+export class OAuthFlowError extends ElicitError {
   constructor(
     message: string,
     /** The OAuth error code (e.g. access_denied, invalid_grant), when the provider sent one. */
-    readonly code?: string,
+    readonly oauthError?: string,
   ) {
-    super(message);
+    super("oauth-flow-failed", message);
   }
 }
 
@@ -205,7 +205,7 @@ export class OAuthClient {
       return tokensOf(await oidc.refreshTokenGrant(config, refreshToken));
     } catch (error) {
       const described = describe(error);
-      if (described.code === "invalid_grant") return undefined;
+      if (described.oauthError === "invalid_grant") return undefined;
       throw described;
     }
   }

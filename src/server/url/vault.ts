@@ -10,6 +10,7 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
 import type { KeyValueStore } from "../../store/types.js";
 import { kitKeys, type KitKeys, type VaultKey } from "./keys.js";
+import { ElicitError } from "../../schema/errors.js";
 
 /** Whose credential: the authorization server and the subject it vouches for. */
 export interface VaultPrincipal {
@@ -80,8 +81,10 @@ const MAX_NAME = 200;
 const DEFAULT_TTL_MS = 400 * 24 * 3600_000;
 
 /** The record's key could not be opened: another key sealed it, or it was altered. */
-export class VaultError extends Error {
-  override name = "VaultError";
+export class VaultError extends ElicitError {
+  constructor(message: string) {
+    super("vault-failed", message);
+  }
 }
 
 // v2's additional data is one JSON array (no separator a name or kind could forge), starting with a

@@ -13,6 +13,7 @@ import { isAbsolute, join, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Booking } from "./bookings.js";
 import { dateRange, describeLeg, hoursMinutes, usd, type Leg } from "./flights.js";
+import { ElicitError } from "../../schema/errors.js";
 
 export type UnsafeWriteReason =
   | "root-not-file-uri"
@@ -25,13 +26,12 @@ export type UnsafeWriteReason =
   | "target-not-file";
 
 /** A write refused to keep the file inside the root; `reason` is stable, the message says what and why. */
-export class UnsafeWriteError extends Error {
+export class UnsafeWriteError extends ElicitError {
   constructor(
     readonly reason: UnsafeWriteReason,
     message: string,
   ) {
-    super(message);
-    this.name = "UnsafeWriteError";
+    super("unsafe-write", message);
   }
 }
 

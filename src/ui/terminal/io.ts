@@ -2,12 +2,12 @@
 // @inquirer prompt so that Esc, Ctrl-C and a withdrawn request all end it the same way.
 import { Writable } from "node:stream";
 import { createStyle, type Style } from "./style.js";
+import { ElicitError } from "../../schema/errors.js";
 
 /** Thrown by `ask` when the person pressed Esc or Ctrl-C, or the request was withdrawn. */
-export class Cancelled extends Error {
+export class Cancelled extends ElicitError {
   constructor(readonly by: "person" | "server") {
-    super(by === "server" ? "The request was withdrawn." : "Cancelled.");
-    this.name = "Cancelled";
+    super("prompt-cancelled", by === "server" ? "The request was withdrawn." : "Cancelled.");
   }
 }
 

@@ -13,15 +13,15 @@ import { MAX_LABEL_LENGTH, sanitizeText } from "../../../common/sanitize.js";
 import { applyDefaults } from "../../../schema/defaults.js";
 import type { ProtocolRevision, RequestedSchema } from "../../../schema/types.js";
 import { validateContent } from "../../../schema/validate.js";
+import { ElicitError } from "../../../schema/errors.js";
 
 /** An answer the server will not take: the HTTP status and one line for the page. */
-export class AnswerError extends Error {
+export class AnswerError extends ElicitError {
   constructor(
     readonly status: 400 | 422,
     message: string,
   ) {
-    super(message);
-    this.name = "AnswerError";
+    super("web-answer-invalid", message);
   }
 }
 
