@@ -26,11 +26,12 @@ import {
   serverLabel,
   withHost,
   type Host,
+  type HostRequest,
   type ServerTarget,
 } from "./host.js";
 import { hideSpinner, printLine } from "./host-output.js";
 import { whenInterrupted } from "./interrupt.js";
-import { hostAuthOf, type AuthFlags } from "./oauth.js";
+import { hostAuthOf, type AuthFlags, type HostAuth } from "./oauth.js";
 
 export interface TargetOptions extends AuthFlags {
   url?: string;
@@ -43,6 +44,24 @@ export interface TargetOptions extends AuthFlags {
 export interface CallOptions extends TargetOptions {
   args?: string;
   answers?: string;
+}
+
+/** What every command that connects gives withHost: the target, its UI and sign-in, and the options as typed. */
+export function hostRequestOf(
+  options: TargetOptions,
+  target: ServerTarget,
+  ui: HostRequest["ui"],
+  auth: HostAuth | undefined,
+): HostRequest {
+  return {
+    target,
+    ui,
+    modes: options.modes,
+    protocol: options.protocol,
+    roots: options.root,
+    ...(options.connectTimeout !== undefined ? { connectTimeout: options.connectTimeout } : {}),
+    auth,
+  };
 }
 
 /** The server from `--url` or the words after `--`; exactly one of them. */
@@ -218,17 +237,9 @@ export async function tools(command: string[], options: TargetOptions): Promise<
   return withHost(
     async () => {
       const target = targetOf(options, command);
-      // Nothing is called, so nothing is asked; a server that asks anyway gets cancel.
-      return {
-        target,
-        ui: scriptedUI([], { log: printLine }),
-        modes: options.modes,
-        protocol: options.protocol,
-        roots: options.root,
-        ...(options.connectTimeout !== undefined ? { connectTimeout: options.connectTimeout } : {}),
-        // A sign-in is the one question `tools` may need answered: at a terminal.
-        auth: hostAuthOf(options, atTerminal()),
-      };
+      // Nothing is called, so nothing is asked; a server that asks anyway gets cancel. A sign-in is the one
+      // question `tools` may need answered: at a terminal.
+      return hostRequestOf(options, target, scriptedUI([], { log: printLine }), hostAuthOf(options, atTerminal()));
     },
     async (host) => {
       const listed = await host.listTools();
@@ -271,15 +282,7 @@ export async function call(tool: string, command: string[], options: CallOptions
       web?.status(`Connecting to ${describeTarget(target)}…`);
       if ("waitingFor" in ui) terminal = ui as TerminalUI;
       remote = "url" in target;
-      return {
-        target,
-        ui,
-        modes: options.modes,
-        protocol: options.protocol,
-        roots: options.root,
-        ...(options.connectTimeout !== undefined ? { connectTimeout: options.connectTimeout } : {}),
-        auth,
-      };
+      return hostRequestOf(options, target, ui, auth);
     },
     async (host) => {
       const definition = await findTool(host, tool);

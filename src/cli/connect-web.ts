@@ -8,7 +8,7 @@ import { checkSchema, hasErrors } from "../schema/check.js";
 import { describeFields } from "../schema/compiled.js";
 import type { RequestedSchema } from "../schema/types.js";
 import type { WebOwnForm, WebUI } from "../ui/web/server/web-ui.js";
-import { targetOf, type TargetOptions } from "./call.js";
+import { hostRequestOf, targetOf, type TargetOptions } from "./call.js";
 import { EXIT } from "./exit.js";
 import { announceConnection, describeTarget, serverLabel, withHost, type Host } from "./host.js";
 import { printLine } from "./host-output.js";
@@ -28,16 +28,8 @@ export async function connectWeb(command: string[], options: TargetOptions & Web
         ui = await startWebUI(options);
         // Starting a server can take seconds: the page says what it waits for, not "Nothing to answer".
         ui.status(`Connecting to ${describeTarget(target)}…`);
-        return {
-          target,
-          ui,
-          modes: options.modes,
-          protocol: options.protocol,
-          roots: options.root,
-          ...(options.connectTimeout !== undefined ? { connectTimeout: options.connectTimeout } : {}),
-          // Not interactive: a sign-in's consent is asked in the page, like every other link.
-          auth: hostAuthOf(options, false, true),
-        };
+        // Not interactive: a sign-in's consent is asked in the page, like every other link.
+        return hostRequestOf(options, target, ui, hostAuthOf(options, false, true));
       },
       async (host, provider) => {
         await announceConnection(host, provider, out);

@@ -8,7 +8,7 @@ import { checkSchema, hasErrors } from "../schema/check.js";
 import { describeFields } from "../schema/compiled.js";
 import type { RequestedSchema } from "../schema/types.js";
 import { askOwnForm, terminalUI, type TerminalUI } from "../ui/terminal/index.js";
-import { targetOf, type TargetOptions } from "./call.js";
+import { hostRequestOf, targetOf, type TargetOptions } from "./call.js";
 import { EXIT } from "./exit.js";
 import { announceConnection, serverLabel, withHost, type Host } from "./host.js";
 import { hideSpinner } from "./host-output.js";
@@ -44,15 +44,7 @@ export async function connect(command: string[], options: TargetOptions & WebFla
     cleanup: () => {},
   });
   return withHost(
-    async () => ({
-      target: targetOf(options, command),
-      ui: terminal,
-      modes: options.modes,
-      protocol: options.protocol,
-      roots: options.root,
-      ...(options.connectTimeout !== undefined ? { connectTimeout: options.connectTimeout } : {}),
-      auth: hostAuthOf(options, true),
-    }),
+    async () => hostRequestOf(options, targetOf(options, command), terminal, hostAuthOf(options, true)),
     async (host, provider) => {
       await announceConnection(host, provider, out);
       await loop(host, calls);

@@ -4,7 +4,7 @@
 import { hkdfSync } from "node:crypto";
 import type { McpServer } from "@modelcontextprotocol/server";
 import { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
-import { createConformanceServer } from "../servers/conformance.js";
+import { createConformanceServer } from "../servers/conformance/index.js";
 import { createTravelServer } from "../servers/travel/server.js";
 import { loadOpenIdProvider, startTravelUrlMode } from "../servers/travel/url-mode.js";
 import { serveHttp } from "../server/http/serve.js";

@@ -1,10 +1,10 @@
-// The conformance server (src/servers/conformance.ts) over real Streamable HTTP with real SDK v2
+// The conformance server (src/servers/conformance/) over real Streamable HTTP with real SDK v2
 // clients: the suite's elicitation tools on 2025-11-25 (live elicitation/create) and on
 // 2026-07-28 (input_required, auto-fulfilled by the client), one URL for both.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { Client, StreamableHTTPClientTransport, type ElicitResult } from "@modelcontextprotocol/client";
-import { createConformanceServer } from "../../src/servers/conformance.js";
+import { createConformanceServer } from "../../src/servers/conformance/index.js";
 import { serveHttp, type HttpServerHandle } from "../../src/server/http/serve.js";
 import { createElicitation } from "../../src/server/elicitation.js";
 
