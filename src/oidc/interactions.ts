@@ -21,14 +21,13 @@ function send(res: ServerResponse, status: number, html: string): void {
   res.end(html);
 }
 
-class FormTooLarge extends Error {}
-
-async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
+/** The sign-in form, or undefined when it is larger than any real one (answered 413). */
+async function readForm(req: IncomingMessage): Promise<URLSearchParams | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_FORM_BYTES) throw new FormTooLarge(`the form is larger than ${MAX_FORM_BYTES} bytes`);
+    if (size > MAX_FORM_BYTES) return undefined;
     chunks.push(chunk);
   }
   return new URLSearchParams(Buffer.concat(chunks).toString("utf8"));
@@ -94,6 +93,10 @@ export function interactionHandler(provider: Provider, users: readonly DemoUser[
       if (step === "login") {
         if (details.prompt.name !== "login") throw new Error("this sign-in step is not waiting for a password");
         const form = await readForm(req);
+        if (!form) {
+          send(res, 413, errorPage({ error: "interaction_failed", error_description: `the form is larger than ${MAX_FORM_BYTES} bytes` }));
+          return true;
+        }
         const username = form.get("username") ?? "";
         const user = findUser(users, username, form.get("password") ?? "");
         if (!user) {
@@ -136,8 +139,7 @@ export function interactionHandler(provider: Provider, users: readonly DemoUser[
       return true;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      const status = error instanceof FormTooLarge ? 413 : 400;
-      if (!res.headersSent) send(res, status, errorPage({ error: "interaction_failed", error_description: message }));
+      if (!res.headersSent) send(res, 400, errorPage({ error: "interaction_failed", error_description: message }));
       else res.end();
       return true;
     }

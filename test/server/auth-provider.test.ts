@@ -186,4 +186,30 @@ describe("the local OpenID provider", () => {
     assert.match(csp, /default-src 'none'/);
     assert.doesNotMatch(csp, /script-src/);
   });
+  test("a sign-in form larger than 16 KiB is refused with 413, and the next one still signs in", async () => {
+    const clientId = await registerPublicClient(op.issuer);
+    const meta = await discover(op.issuer);
+    const url = new URL(meta.authorization_endpoint!);
+    url.search = new URLSearchParams({
+      client_id: clientId,
+      response_type: "code",
+      redirect_uri: "http://127.0.0.1:9/callback",
+      code_challenge: createHash("sha256").update("v".repeat(43)).digest("base64url"),
+      code_challenge_method: "S256",
+      resource: RESOURCE,
+    }).toString();
+    const started = await fetch(url, { redirect: "manual" });
+    const cookie = started.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
+    const login = new URL(`${started.headers.get("location")!}/login`, op.issuer);
+    const post = (body: string) =>
+      fetch(login, { method: "POST", redirect: "manual", headers: { cookie, "content-type": "application/x-www-form-urlencoded" }, body });
+    const refused = await post(new URLSearchParams({ username: "alice", password: "x".repeat(17 * 1024) }).toString());
+    assert.equal(refused.status, 413);
+    assert.match(await refused.text(), /the form is larger than 16384 bytes/);
+    const wrong = await post(new URLSearchParams({ username: "alice", password: "not-her-password" }).toString());
+    assert.equal(wrong.status, 401, "the same interaction still takes a form of a real size");
+  });
 });
