@@ -25,6 +25,25 @@ describe("the local OpenID provider", () => {
     assert.deepEqual(errors, []);
   });
 
+  /** Starts a sign-in for `clientId` (PKCE S256): the interaction page it is sent to, and the cookie that goes with it. */
+  async function startInteraction(clientId: string): Promise<{ page: URL; cookie: string }> {
+    const url = new URL((await discover(op.issuer)).authorization_endpoint!);
+    url.search = new URLSearchParams({
+      client_id: clientId,
+      response_type: "code",
+      redirect_uri: "http://127.0.0.1:9/callback",
+      code_challenge: createHash("sha256").update("v".repeat(43)).digest("base64url"),
+      code_challenge_method: "S256",
+      resource: RESOURCE,
+    }).toString();
+    const started = await fetch(url, { redirect: "manual" });
+    const cookie = started.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
+    return { page: new URL(started.headers.get("location")!, op.issuer), cookie };
+  }
+
   test("publishes discovery metadata: registration, S256 only, revocation", async () => {
     const meta = (await discover(op.issuer)) as unknown as Record<string, unknown>;
     assert.equal(meta.issuer, op.issuer);
@@ -159,22 +178,8 @@ describe("the local OpenID provider", () => {
       }),
     });
     const { client_id } = (await registered.json()) as { client_id: string };
-    const url = new URL(meta.authorization_endpoint!);
-    const challenge = createHash("sha256").update("v".repeat(43)).digest("base64url");
-    url.search = new URLSearchParams({
-      client_id,
-      response_type: "code",
-      redirect_uri: "http://127.0.0.1:9/callback",
-      code_challenge: challenge,
-      code_challenge_method: "S256",
-      resource: RESOURCE,
-    }).toString();
-    const started = await fetch(url, { redirect: "manual" });
-    const cookie = started.headers
-      .getSetCookie()
-      .map((c) => c.split(";")[0])
-      .join("; ");
-    const page = await fetch(new URL(started.headers.get("location")!, op.issuer), { headers: { cookie } });
+    const { page: interaction, cookie } = await startInteraction(client_id);
+    const page = await fetch(interaction, { headers: { cookie } });
     const html = await page.text();
     assert.equal(page.status, 200);
     assert.ok(!html.includes("<script") && !html.includes("<img"), "no markup from the client name");
@@ -186,24 +191,10 @@ describe("the local OpenID provider", () => {
     assert.match(csp, /default-src 'none'/);
     assert.doesNotMatch(csp, /script-src/);
   });
+
   test("a sign-in form larger than 16 KiB is refused with 413, and the next one still signs in", async () => {
-    const clientId = await registerPublicClient(op.issuer);
-    const meta = await discover(op.issuer);
-    const url = new URL(meta.authorization_endpoint!);
-    url.search = new URLSearchParams({
-      client_id: clientId,
-      response_type: "code",
-      redirect_uri: "http://127.0.0.1:9/callback",
-      code_challenge: createHash("sha256").update("v".repeat(43)).digest("base64url"),
-      code_challenge_method: "S256",
-      resource: RESOURCE,
-    }).toString();
-    const started = await fetch(url, { redirect: "manual" });
-    const cookie = started.headers
-      .getSetCookie()
-      .map((c) => c.split(";")[0])
-      .join("; ");
-    const login = new URL(`${started.headers.get("location")!}/login`, op.issuer);
+    const { page, cookie } = await startInteraction(await registerPublicClient(op.issuer));
+    const login = new URL(`${page.pathname}/login`, op.issuer);
     const post = (body: string) =>
       fetch(login, { method: "POST", redirect: "manual", headers: { cookie, "content-type": "application/x-www-form-urlencoded" }, body });
     const refused = await post(new URLSearchParams({ username: "alice", password: "x".repeat(17 * 1024) }).toString());
