@@ -3,7 +3,7 @@
 // (each file N times in turn; under load: bash scripts/under-load.sh node scripts/repeat.mjs ...).
 // A failed run's output is kept in a temp folder, named in the summary. Exits 1 if any run failed.
 import { spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -13,7 +13,8 @@ if (!Number.isInteger(n) || n < 1 || files.length === 0) {
   console.error("usage: node scripts/repeat.mjs TIMES FILE.test.ts [FILE.test.ts...]");
   process.exit(2);
 }
-const logs = mkdtempSync(join(tmpdir(), "repeat-"));
+// Made on the first failure only, so a run that passes leaves nothing behind.
+const logs = join(tmpdir(), `repeat-${process.pid}-${Date.now()}`);
 
 function runOnce(file) {
   return new Promise((resolve) => {
@@ -37,6 +38,7 @@ for (const file of files) {
     const { code, out, seconds } = await runOnce(file);
     times.push(seconds);
     if (code !== 0) {
+      mkdirSync(logs, { recursive: true });
       const log = join(logs, `${file.replaceAll("/", "_")}.${i}.log`);
       writeFileSync(log, out);
       failures.push(`run ${i}: exit ${code}, ${log}`);
