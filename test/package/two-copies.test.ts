@@ -11,7 +11,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { copyFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { ProtocolError as OurProtocolError } from "@modelcontextprotocol/client";
 import { SdkError as OurSdkError } from "@modelcontextprotocol/server";
@@ -181,8 +181,12 @@ test("a second copy of mcp-elicit finds its optional peers beside it, not where 
   const copyDir = join(dir, "another-mcp-elicit");
   mkdirSync(copyDir);
   writeFileSync(join(copyDir, "package.json"), JSON.stringify({ name: "mcp-elicit", type: "module" }));
-  copyFileSync(fileURLToPath(new URL("../../src/common/optional-peers.ts", import.meta.url)), join(copyDir, "optional-peers.ts"));
-  const copy = (await import(pathToFileURL(join(copyDir, "optional-peers.ts")).href)) as typeof OptionalPeers;
+  // The module and what it imports (its error's base; rules.ts only for types), laid out as in src/.
+  for (const file of ["common/optional-peers.ts", "schema/errors.ts"]) {
+    mkdirSync(dirname(join(copyDir, file)), { recursive: true });
+    copyFileSync(fileURLToPath(new URL(`../../src/${file}`, import.meta.url)), join(copyDir, file));
+  }
+  const copy = (await import(pathToFileURL(join(copyDir, "common/optional-peers.ts")).href)) as typeof OptionalPeers;
   assert.deepEqual(copy.missingPeers(["ora", "openai"]), ["ora", "openai"], "the repository's own ora and openai are not beside the copy");
   await assert.rejects(
     copy.loadWithPeers("mcp-elicit/openai", async () => assert.fail("loaded without openai")),
