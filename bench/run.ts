@@ -1,6 +1,7 @@
 // `npm run bench` (= `npm run build && tsx bench/run.ts`): runs every benchmark in turn and prints
-// its table. The benches time the compiled package in ../dist, i.e. what ships. Timings are
-// informative only: nothing here asserts on them. Add a bench by adding an entry to BENCHES.
+// its table; `npm run bench -- validate server` runs only the benches named (each entry's `name`).
+// The benches time the compiled package in ../dist, i.e. what ships. Timings are informative only:
+// nothing here asserts on them. Add a bench by adding an entry to BENCHES.
 import { benchAuth, formatAuthTable } from "./auth.js";
 import { benchFleet, formatFleetTables } from "./fleet.js";
 import { benchInputs, formatInputsTables } from "./inputs.js";
@@ -10,36 +11,44 @@ import { benchValidate, formatValidateTable } from "./validate.js";
 import { benchWebRender, formatWebRenderTable } from "./web-render.js";
 import { benchWebUI, formatWebUITable } from "./web-ui.js";
 
-const BENCHES: { title: string; run: () => Promise<string> }[] = [
+const BENCHES: { name: string; title: string; run: () => Promise<string> }[] = [
   {
+    name: "validate",
     title: "validateContent vs Ajv 8 + ajv-formats (ops/s = validations per second, one content each)",
     run: async () => formatValidateTable(await benchValidate()),
   },
   {
+    name: "server",
     title: "Elicitation round trips: our kit (ctx.elicit) vs the SDK's own path, in-memory and Streamable HTTP",
     run: async () => formatServerTables(await benchServer()),
   },
   {
+    name: "inputs",
     title: "Sampling and roots round trips: our kit (ctx.sample, ctx.roots) vs the SDK by hand, in-memory and Streamable HTTP",
     run: async () => formatInputsTables(await benchInputs()),
   },
   {
+    name: "auth",
     title: "Bearer auth: a plain tools/call over Streamable HTTP with and without serveHttp's auth, and the JWT check alone",
     run: async () => formatAuthTable(await benchAuth()),
   },
   {
+    name: "web-render",
     title: "Web components: bundle size, and <mcp-elicit-form> from request to a rendered, focused form in headless Chromium",
     run: async () => formatWebRenderTable(await benchWebRender()),
   },
   {
+    name: "web-ui",
     title: "webUI: start, a server's question to the form in an open page, the page's answer to the tool result (headless Chromium)",
     run: async () => formatWebUITable(await benchWebUI()),
   },
   {
+    name: "scale",
     title: "At scale: BENCH_SCALE_N (default 10,000) concurrent elicitations on one server process, ours vs the raw SDK (takes minutes)",
     run: async () => formatScaleTables(await benchScale()),
   },
   {
+    name: "fleet",
     title: "Fleet: 3 members on Redis behind HAProxy against 1, round-trip throughput and URL-completion delivery across members",
     run: async () => formatFleetTables(await benchFleet()),
   },
@@ -58,8 +67,14 @@ process.on("warning", (warning) => {
   if (seen === 0) console.error(`(${warning.name}: ${warning.message} Printed once.)`);
 });
 
+const named = process.argv.slice(2);
+const unknown = named.filter((name) => !BENCHES.some((b) => b.name === name));
+if (unknown.length) {
+  console.error(`bench: no bench named ${unknown.join(", ")}; the benches are ${BENCHES.map((b) => b.name).join(", ")}.`);
+  process.exit(2);
+}
 console.log(`node ${process.version}, ${process.platform}/${process.arch}`);
-for (const bench of BENCHES) {
+for (const bench of BENCHES.filter((b) => named.length === 0 || named.includes(b.name))) {
   const started = performance.now();
   const table = await bench.run();
   console.log(`\n## ${bench.title}\n\n${table}\n\n(${((performance.now() - started) / 1000).toFixed(1)} s)`);
