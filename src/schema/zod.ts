@@ -54,41 +54,29 @@ export function fromZod<T extends AnyZodObject>(schema: T): Form<z.output<T>> {
 }
 
 function convertField(name: string, prop: Record<string, unknown>, zodField: z.ZodType): PrimitiveSchema {
-  const at = (...keyword: string[]) => pointer("properties", name, ...keyword);
+  // Each refusal names the field, at the keyword that says it (or at the field itself).
+  const no = (code: SchemaRuleCode, keyword: string | undefined, reason: string): never =>
+    refuse(code, pointer("properties", name, ...(keyword ? [keyword] : [])), `Field "${name}": ${reason}`);
   if (Array.isArray(prop.type) || prop.anyOf || prop.oneOf || prop.allOf)
-    refuse(
+    no(
       "composition-keyword",
-      at(),
-      `Field "${name}": unions and nullable values have no form equivalent; use one type (and .optional() for a field that may be left out).`,
+      undefined,
+      "unions and nullable values have no form equivalent; use one type (and .optional() for a field that may be left out).",
     );
   if (prop.type === "object")
-    refuse("nested-object", at(), `Field "${name}": nested objects are not allowed; forms are flat, so move its fields to the top level.`);
-  if (prop.const !== undefined)
-    refuse("unsupported-keyword", at("const"), `Field "${name}": literals have no form equivalent; use z.enum([...]).`);
+    no("nested-object", undefined, "nested objects are not allowed; forms are flat, so move its fields to the top level.");
+  if (prop.const !== undefined) no("unsupported-keyword", "const", "literals have no form equivalent; use z.enum([...]).");
   if (prop.exclusiveMinimum !== undefined || prop.exclusiveMaximum !== undefined)
-    refuse("unsupported-keyword", at(), `Field "${name}": exclusive bounds (.gt/.lt/.positive) are not expressible; use .min()/.max().`);
-  if (prop.multipleOf !== undefined)
-    refuse("unsupported-keyword", at("multipleOf"), `Field "${name}": .multipleOf() is not expressible in a form.`);
+    no("unsupported-keyword", undefined, "exclusive bounds (.gt/.lt/.positive) are not expressible; use .min()/.max().");
+  if (prop.multipleOf !== undefined) no("unsupported-keyword", "multipleOf", ".multipleOf() is not expressible in a form.");
   if (prop.type === undefined)
-    refuse(
-      "type-missing",
-      at(),
-      `Field "${name}": its type cannot be expressed in a form (use string, number, boolean, enum or an array of enum).`,
-    );
+    no("type-missing", undefined, "its type cannot be expressed in a form (use string, number, boolean, enum or an array of enum).");
   if (hasRegex(zodField))
-    refuse(
-      "pattern-unsupported",
-      at("pattern"),
-      `Field "${name}": regular expressions (.regex()) are not part of the elicitation schema subset.`,
-    );
+    no("pattern-unsupported", "pattern", "regular expressions (.regex()) are not part of the elicitation schema subset.");
   const out: Record<string, unknown> = { ...prop };
   if (typeof out.format === "string") {
     if (!(STRING_FORMATS as readonly string[]).includes(out.format))
-      refuse(
-        "unknown-format",
-        at("format"),
-        `Field "${name}": the string format "${out.format}" is not one of ${STRING_FORMATS.join(", ")}.`,
-      );
+      no("unknown-format", "format", `the string format "${out.format}" is not one of ${STRING_FORMATS.join(", ")}.`);
     delete out.pattern; // zod adds its own regex for each format; the format says it for the wire
   }
   if (out.type === "integer") {
