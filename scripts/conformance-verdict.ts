@@ -191,7 +191,11 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     process.exit(2);
   }
   const text = existsSync(log) ? readFileSync(log, "utf8") : "";
-  const total = (text.match(/^Total: .*$/gm) ?? []).pop();
+  // A suite run ends with "Total: ..."; runs of single scenarios (--scenario) each end with "Passed: p/n, ...".
+  const singles = [...text.matchAll(/^Passed: (\d+)\/(\d+), (\d+) failed/gm)].map((m) => m.slice(1).map(Number));
+  const summed = singles.reduce((sum, [p, , f]) => [sum[0]! + p!, sum[1]! + f!], [0, 0]);
+  const total =
+    (text.match(/^Total: .*$/gm) ?? []).pop() ?? (singles.length ? `Total: ${summed[0]} passed, ${summed[1]} failed` : undefined);
   const v = judge(readServerRuns(results, text, ""), parseKnown(process.env.KNOWN_FAILURES ?? ""));
   if (total === undefined) v.ok = false;
   for (const line of report(label, v, total ?? `no summary (exit ${rc}); see ${log}`, "scripts/conformance.sh")) console.log(line);

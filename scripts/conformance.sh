@@ -131,6 +131,15 @@ run_suite() { # label cli name args...
 run_suite "conformance $CONF_STABLE active suite" "$stable_cli" stable-active
 run_suite "conformance $CONF_NEXT active suite" "$next_cli" next-active
 run_suite "conformance $CONF_NEXT requirements 2026-07-28" "$next_cli" next-2026-07-28 --requirements 2026-07-28
+# The tasks extension (io.modelcontextprotocol/tasks): not part of any suite's score, so each of its
+# scenarios is run on its own here and scored like the rest.
+tasks_log="$OUT/next-tasks.log" tasks_results="$OUT/next-tasks"
+rm -rf "$tasks_results" "$tasks_log"
+tasks_rc=0
+for scenario in $("$node22" "$next_cli" list 2>/dev/null | sed -n 's/^ *- \(tasks-[a-z0-9-]*\) .*/\1/p'); do
+  timeout 300 "$node22" "$next_cli" server --url "$url" --scenario "$scenario" -o "$tasks_results" >>"$tasks_log" 2>&1 || tasks_rc=$?
+done
+KNOWN_FAILURES="$KNOWN_FAILURES" "$node22" --import tsx scripts/conformance-verdict.ts server "conformance $CONF_NEXT tasks extension" "$tasks_log" "$tasks_results" "$tasks_rc" || failed=1
 cleanup
 fi
 

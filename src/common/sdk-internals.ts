@@ -79,3 +79,15 @@ export function wrapClientHandlers(client: object, outer: (method: string, wrapp
     else delete hooks._wrapHandler;
   }
 }
+
+/**
+ * The `_meta` envelope a 2026-07-28 client puts on each request (`Protocol._outboundMetaEnvelope`,
+ * protected): its revision, clientInfo and declared capabilities; undefined on 2025 eras. Why: a request
+ * whose answer the SDK client cannot decode (a task handle, resultType "task") is sent around it
+ * (client/tasks/raw-request.ts) and must carry the same envelope.
+ */
+export function outboundEnvelope(client: object): Record<string, unknown> | undefined {
+  const seam = (client as { _outboundMetaEnvelope?: () => Record<string, unknown> | undefined })._outboundMetaEnvelope;
+  if (typeof seam !== "function") throw new SdkInternalsError("Protocol._outboundMetaEnvelope");
+  return seam.call(client);
+}

@@ -3,6 +3,8 @@
 // and 2026-07-28 (replay).
 import {
   PROTOCOL_VERSION_META_KEY,
+  ProtocolError,
+  ProtocolErrorCode,
   type CallToolResult,
   type McpServer,
   type RegisteredTool,
@@ -20,7 +22,7 @@ import { liveCallOf } from "./fleet/calls.js";
 import { memoryStore } from "../store/memory.js";
 import type { KeyValueStore } from "../store/types.js";
 import { CallLedger } from "./rounds/ledger.js";
-import type { ReplayRun } from "./rounds/replay.js";
+import type { Journal, ReplayRun } from "./rounds/replay.js";
 import { ReplayCalls } from "./rounds/call.js";
 import { watchDroppedMessages } from "./dropped.js";
 import { watchRootsChanges } from "./roots.js";
@@ -31,6 +33,9 @@ import type { Principal } from "./auth/options.js";
 import { principalOf as verifiedPrincipal } from "./auth/principal.js";
 import type { UrlCall } from "./url/elicit-url.js";
 import type { UrlKit } from "./url/url-kit.js";
+import { TaskRecords } from "./tasks/records.js";
+import { Tasks } from "./tasks/tasks.js";
+import { declaresTasks, missingTasksExtension, serveTasks, type TaskSupport } from "./tasks/protocol.js";
 
 export interface ElicitationOptions {
   /**
@@ -68,6 +73,12 @@ export interface ElicitationOptions {
   store?: KeyValueStore;
   /** URL mode: the kit (createUrlKit) whose flows, vault and pages ctx.elicitUrl, ctx.connect and ctx.collect use. */
   urlKit?: UrlKit;
+  /** Tools registered with `task`: how long a task is kept (default 24 hours), in the same `store`. */
+  taskTtlMs?: number;
+  /** How often task clients are asked to poll (default 1 s). */
+  taskPollIntervalMs?: number;
+  /** How long a task's runner holds it without renewing (default 30 s): a task whose process died is picked up after this. */
+  taskLeaseMs?: number;
 }
 
 /**
@@ -94,6 +105,13 @@ export interface ElicitToolConfig<In extends StandardSchemaWithJSON | undefined>
   inputSchema?: In;
   annotations?: ToolAnnotations;
   _meta?: Record<string, unknown>;
+  /**
+   * Runs the tool as a task (the io.modelcontextprotocol/tasks extension, on 2026-07-28) for clients that
+   * take tasks: "optional" runs it in the call for the others, "required" refuses them (-32021). `start`:
+   * "call" (default) makes the task at once; "detach" asks the first questions in the call's own rounds
+   * and makes the task when the handler calls `ctx.detach()`.
+   */
+  task?: TaskSupport | { support: TaskSupport; start?: "call" | "detach" };
 }
 
 export type ElicitToolHandler<In extends StandardSchemaWithJSON | undefined> = (
@@ -105,7 +123,15 @@ export type ElicitToolHandler<In extends StandardSchemaWithJSON | undefined> = (
 let processDefaults: { key: Buffer; store: KeyValueStore } | undefined;
 const PROCESS = () => (processDefaults ??= { key: toStateKey(undefined), store: memoryStore() });
 
-const DEFAULTS = { stateTtlMs: 30 * 60_000, timeoutMs: 10 * 60_000, progressIntervalMs: 15_000, attempts: 2 };
+const DEFAULTS = {
+  stateTtlMs: 30 * 60_000,
+  timeoutMs: 10 * 60_000,
+  progressIntervalMs: 15_000,
+  attempts: 2,
+  taskTtlMs: 24 * 60 * 60_000,
+  taskPollIntervalMs: 1_000,
+  taskLeaseMs: 30_000,
+};
 
 export function defaultPrincipal(ctx: ServerContext): string {
   const auth = ctx.http?.authInfo;
@@ -122,6 +148,16 @@ function revisionOf(server: McpServer, ctx: ServerContext): ProtocolRevision {
   if (envelope?.[PROTOCOL_VERSION_META_KEY] === "2026-07-28") return "2026-07-28";
   const negotiated = server.server.getNegotiatedProtocolVersion?.();
   return negotiated !== undefined && negotiated >= "2025-11-25" ? "2025-11-25" : "2025-06-18";
+}
+
+/** A task's arguments as its tool's schema parses them (again on each run: the task keeps them as sent). */
+async function parseArguments(schema: StandardSchemaWithJSON, tool: string, raw: unknown): Promise<unknown> {
+  const parsed = await schema["~standard"].validate(raw ?? {});
+  if (parsed.issues) {
+    const problems = parsed.issues.map((issue) => issue.message).join("; ");
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid arguments for tool ${tool}: ${problems}`);
+  }
+  return parsed.value;
 }
 
 /** The environment variable read for the requestState key when `stateKey` is not given. */
@@ -155,7 +191,13 @@ export function createElicitation(options: ElicitationOptions = {}) {
   const ring = stateKeyRing(options);
   const principalOf = options.principal ?? defaultPrincipal;
   // Ledger entries outlive every state that can name them.
-  const ledger = new CallLedger(options.store ?? PROCESS().store, settings.stateTtlMs + 60_000);
+  const store = options.store ?? PROCESS().store;
+  const ledger = new CallLedger(store, settings.stateTtlMs + 60_000);
+  // A task's steps are kept as long as the task.
+  const tasks = new Tasks(new TaskRecords(store, settings.taskLeaseMs), new CallLedger(store, settings.taskTtlMs + 60_000), {
+    ttlMs: settings.taskTtlMs,
+    pollIntervalMs: settings.taskPollIntervalMs,
+  });
   const fixedIssuer = options.issuer ?? (process.env[ISSUER_ENV]?.trim() || undefined);
   // One sealer per issuer, its keys derived once; each remembers only the states it sealed itself.
   const sealers = new Map<string, ReplayCalls>();
@@ -240,31 +282,54 @@ export function createElicitation(options: ElicitationOptions = {}) {
       handler: ElicitToolHandler<In>,
     ): RegisteredTool {
       const calls = replayCallsFor(server);
+      const task = typeof config.task === "string" ? { support: config.task } : config.task;
+      const call = async (args: unknown, ectx: ElicitContext, url: UrlCall | undefined) => {
+        let result: CallToolResult;
+        try {
+          result = await handler(args as Args<In>, ectx);
+        } catch (error) {
+          return toToolError(error);
+        }
+        // The call is over: a later call with the same arguments starts new URL flows.
+        if (url) await Promise.all([...url.used].map((key) => url.kit.flows.unalias(key)));
+        return result;
+      };
       const run = async (args: unknown, ctx: ServerContext) => {
         const protocol = revisionOf(server, ctx);
         const url = urlCallFor(ctx, name, args);
-        const call = async (ectx: ElicitContext) => {
-          let result: CallToolResult;
-          try {
-            result = await handler(args as Args<In>, ectx);
-          } catch (error) {
-            return toToolError(error);
-          }
-          // The call is over: a later call with the same arguments starts new URL flows.
-          if (url) await Promise.all([...url.used].map((key) => url.kit.flows.unalias(key)));
-          return result;
-        };
-        return protocol === "2026-07-28"
-          ? calls.run(ctx, name, guard.callOf(ctx), (run) => call(contextFor(server, ctx, protocol, run, url)))
-          : call(contextFor(server, ctx, protocol, undefined, url));
+        if (protocol !== "2026-07-28") return call(args, contextFor(server, ctx, protocol, undefined, url), url);
+        const guarded = guard.callOf(ctx);
+        // A task is bound to the arguments as sent, as requestState is; its runs parse them again.
+        const toTask =
+          task && declaresTasks(ctx)
+            ? (journal?: Journal) => tasks.create(ctx, name, guarded?.args ?? {}, principalOf(ctx), journal)
+            : undefined;
+        if (toTask && task!.start !== "detach") return toTask();
+        return calls.run(ctx, name, guarded, (run) => call(args, contextFor(server, ctx, protocol, run, url), url), toTask as never);
       };
+      const { task: _task, ...sdkConfig } = config;
       const register = server.registerTool.bind(server) as (n: string, c: object, cb: (...a: unknown[]) => unknown) => RegisteredTool;
+      const registered = { ...sdkConfig, ...(task ? { execution: { taskSupport: task.support } } : {}) };
       const tool = config.inputSchema
-        ? register(name, config, (args, ctx) => run(args, ctx as ServerContext))
-        : register(name, config, (ctx) => run({}, ctx as ServerContext));
+        ? register(name, registered, (args, ctx) => run(args, ctx as ServerContext))
+        : register(name, registered, (ctx) => run({}, ctx as ServerContext));
       // After the first registerTool: McpServer installs its tools/call handler then, and the guard wraps it.
       const guard = guardOf(server);
-      guard.add(name, (ctx, guarded, state) => calls.open(ctx, name, guarded, state));
+      const admit =
+        task?.support === "required"
+          ? (ctx: ServerContext) => {
+              if (revisionOf(server, ctx) === "2026-07-28" && !declaresTasks(ctx)) throw missingTasksExtension(`the tool "${name}"`);
+            }
+          : undefined;
+      guard.add(name, (ctx, guarded, state) => calls.open(ctx, name, guarded, state), admit);
+      if (task) {
+        tasks.define(name, async (run, ctx, raw) => {
+          const args = config.inputSchema ? await parseArguments(config.inputSchema, name, raw) : {};
+          const url = urlCallFor(ctx, name, args);
+          return call(args, contextFor(server, ctx, "2026-07-28", run, url), url);
+        });
+        serveTasks(server, tasks, principalOf);
+      }
       watchRootsChanges(server);
       watchDroppedMessages(server);
       return tool;

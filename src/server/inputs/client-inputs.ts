@@ -30,6 +30,11 @@ export interface ClientInputs extends UrlInputs {
   ): Promise<ElicitOutcome<Answer<T, R>>>;
   /** Runs `fn` once per tool call, even when the handler is replayed; its result must be JSON. */
   step<T>(name: string, fn: () => T | Promise<T>): Promise<T>;
+  /**
+   * In a tool registered with `task: { start: "detach" }`: the questions asked so far were answered in the
+   * call's own rounds, and the rest runs as a task (when the client takes tasks; otherwise it goes on in the call).
+   */
+  detach(): Promise<void>;
   /** Asks the client's model for a message (sampling/createMessage); checked before it is sent and when it comes back. */
   sample<P extends SampleParams>(params: P, options?: SampleOptions): Promise<SampleResult<P>>;
   /** The client's roots (roots/list). */
@@ -138,6 +143,7 @@ export function clientInputs(delivery: Delivery, settings: InputSettings, urlCal
     elicit: (message, form, options) => elicit(delivery, settings, message, form, options),
     ask: (message, field, options) => ask(delivery, settings, message, field, options),
     step: (name, fn) => delivery.step(name, fn),
+    detach: () => delivery.detach?.() ?? Promise.resolve(),
     sample: (params, options) => sample(delivery, settings, params, options),
     roots: (options) => roots(delivery, settings, options),
     supports: (feature) => supports(delivery, feature),

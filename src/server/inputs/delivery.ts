@@ -34,6 +34,8 @@ export interface Delivery extends UrlDelivery {
   request<T>(method: InputMethod, params: Record<string, unknown>, settle: Settle<T>, options: RequestOptions): Promise<T>;
   /** Runs `fn` once per tool call, however often the handler runs; its result must be JSON. */
   step<T>(name: string, fn: () => T | Promise<T>): Promise<T>;
+  /** Goes on as a task (rounds of a call that can become one); absent where there is nothing to do. */
+  detach?(): Promise<void>;
   /** The client's roots, from what this way of asking may keep (a live connection's list until it changes), else `ask()`. */
   roots(ask: () => Promise<Root[]>): Promise<Root[]>;
 }

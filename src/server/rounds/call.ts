@@ -62,13 +62,16 @@ export class ReplayCalls {
     tool: string,
     guarded: GuardedCall | undefined,
     handler: (run: ReplayRun) => Promise<CallToolResult>,
+    /** Makes the call a task when the handler calls ctx.detach(); without it, ctx.detach() returns at once. */
+    detach?: (journal: Journal) => Promise<CallToolResult>,
   ): Promise<CallToolResult | InputRequiredResult> {
     const opened = guarded?.opened as OpenedCall | undefined;
     if (opened?.done) return opened.done;
     const { unsettled, ...journal }: OpenedCall["journal"] = opened?.journal ?? emptyJournal();
     const incoming = { ...unsettled, ...(ctx.mcpReq.inputResponses as Record<string, unknown> | undefined) };
-    const run = new ReplayRun(journal, (name, fn, recorded) => this.ledger.step(journal.call, name, fn, recorded), incoming);
+    const run = new ReplayRun(journal, (name, fn, recorded) => this.ledger.step(journal.call, name, fn, recorded), incoming, !!detach);
     const outcome = await run.run(() => handler(run));
+    if (outcome.kind === "detach") return detach!(outcome.journal);
     if (outcome.kind === "done") {
       // A call that ends in its first run never issued a state, so nothing can come back for its result.
       if (opened) await this.ledger.recordResult(journal.call, outcome.result);

@@ -16,6 +16,11 @@ function refusal(error: ElicitError): ProtocolError {
   return new ProtocolError(code, message, data);
 }
 
+/** A task handle as the tasks extension shapes it: McpServer gives every tool result a `content` list, which a handle has not. */
+function withoutContent({ content: _content, ...handle }: Record<string, unknown>) {
+  return handle;
+}
+
 type Handler = (request: { params?: Record<string, unknown> }, ctx: ServerContext) => Promise<unknown>;
 
 export interface GuardedCall {
@@ -30,9 +35,12 @@ export interface GuardedCall {
 /** Opens a requestState for a call; throws (or rejects with) StateError. */
 type Open = (ctx: ServerContext, call: GuardedCall, state: string) => unknown;
 
+/** Refuses a call before its tool runs, by throwing a ProtocolError (a task-only tool for a client without tasks). */
+type Admit = (ctx: ServerContext) => void;
+
 /** One kit's guard in front of one server's tools/call: it opens the states of the kit's tools. */
 export class StateGuard {
-  private readonly opens = new Map<string, Open>();
+  private readonly opens = new Map<string, { open: Open; admit?: Admit }>();
   // What the guard saw, for the tool's handler, keyed by the request's mcpReq object (which the SDK passes
   // unchanged to the tool callback). A Map whose entry lives exactly as long as the request's handler, not
   // a WeakMap: an ephemeron per request costs every garbage collection.
@@ -48,9 +56,12 @@ export class StateGuard {
     });
   }
 
-  /** Guards `tool`: a call to it that carries a requestState is opened with `open` before the tool runs. */
-  add(tool: string, open: Open): void {
-    this.opens.set(tool, open);
+  /**
+   * Guards `tool`: a call to it that carries a requestState is opened with `open` before the tool runs,
+   * and `admit` (when given) may refuse the call first.
+   */
+  add(tool: string, open: Open, admit?: Admit): void {
+    this.opens.set(tool, { open, admit });
   }
 
   /** What the guard saw for this call (undefined if it did not run). */
@@ -58,7 +69,13 @@ export class StateGuard {
     return this.calls.get(ctx.mcpReq);
   }
 
-  private async guarded(open: Open, inner: Handler, request: { params?: Record<string, unknown> }, ctx: ServerContext) {
+  private async guarded(
+    { open, admit }: { open: Open; admit?: Admit },
+    inner: Handler,
+    request: { params?: Record<string, unknown> },
+    ctx: ServerContext,
+  ) {
+    admit?.(ctx);
     const params = request.params ?? {};
     // Answers are sealed and validated below: bound them first, so nothing recurses without end.
     const problem = shapeProblem(ctx.mcpReq.inputResponses ?? params.inputResponses, MESSAGE_LIMITS);
@@ -81,7 +98,8 @@ export class StateGuard {
           throw error instanceof StateError ? refusal(error) : error;
         }
       }
-      return await inner(request, ctx);
+      const result = (await inner(request, ctx)) as Record<string, unknown>;
+      return result?.resultType === "task" ? withoutContent(result) : result;
     } finally {
       this.calls.delete(ctx.mcpReq);
     }

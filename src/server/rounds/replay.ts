@@ -51,7 +51,10 @@ const KEY_PREFIX: Record<InputMethod, string> = {
 export const stepId = (name: string) => sha256(`step\u0000${name}`).slice(0, 16);
 
 export type ReplayOutcome<R> =
-  { kind: "done"; result: R } | { kind: "input_required"; inputRequests: Record<string, InputRequest>; journal: Journal };
+  | { kind: "done"; result: R }
+  | { kind: "input_required"; inputRequests: Record<string, InputRequest>; journal: Journal }
+  /** The handler asked to go on as a task (ctx.detach) with every question so far answered. */
+  | { kind: "detach"; journal: Journal };
 
 /** Thrown into nothing: a suspended run's promise simply never settles and is dropped. */
 const never = <T>() => new Promise<T>(() => {});
@@ -74,13 +77,28 @@ export class ReplayRun {
   private stepsInFlight = 0;
   private suspend?: (outcome: ReplayOutcome<never>) => void;
   private flushScheduled = false;
+  private detached = false;
 
   constructor(
     readonly journal: Journal,
     private readonly runStep: StepRunner,
     /** The client's answers to the last round's keys, raw: each is settled when the handler reaches it. */
     private readonly incoming: Record<string, unknown> = {},
+    /** ctx.detach ends the round with a task (the client takes tasks); otherwise it has nothing to do. */
+    private readonly canDetach = false,
   ) {}
+
+  /**
+   * ctx.detach: the rest of the call runs as a task. In a round of a call that can become one, the round
+   * ends here and the call answers with a task, whose first run replays the handler to this point; in a
+   * task's run, or for a client without tasks, it returns at once.
+   */
+  detach(): Promise<void> {
+    if (!this.canDetach) return Promise.resolve();
+    this.detached = true;
+    this.scheduleFlush();
+    return never<void>();
+  }
 
   /** Whether `key` has an answer, journaled or just arrived. */
   answered(key: string): boolean {
@@ -168,7 +186,9 @@ export class ReplayRun {
     for (const key of Object.keys(this.journal.asked)) {
       if (!Object.hasOwn(this.journal.answers, key) && !Object.hasOwn(this.pending, key)) delete this.journal.asked[key];
     }
-    this.suspend?.({ kind: "input_required", inputRequests: this.pending, journal: this.journal });
+    // Questions asked together with ctx.detach() go to the task: its first run asks them again.
+    if (this.detached) this.suspend?.({ kind: "detach", journal: this.journal });
+    else this.suspend?.({ kind: "input_required", inputRequests: this.pending, journal: this.journal });
   }
 }
 

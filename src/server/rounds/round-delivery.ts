@@ -21,6 +21,7 @@ export function roundDelivery(server: McpServer, ctx: ServerContext, run: Replay
     clientName: () => clientNameOf(server, ctx, protocol),
     request: (method, params, settle, { key }) => run.request(method, params, settle, key),
     step: (name, fn) => run.step(name, fn),
+    detach: () => run.detach(),
     roots: (ask) => ask(),
     urlFlow: (call, ask) => replayUrlFlow(ctx, run, urlMode, call, ask),
   };

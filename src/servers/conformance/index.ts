@@ -12,6 +12,7 @@ import { registerClientRequestTools } from "./client-requests.js";
 import { registerContentTools } from "./content.js";
 import { registerElicitationTools } from "./elicitation.js";
 import { registerResourcesAndPrompts } from "./resources.js";
+import { registerTaskTools } from "./tasks.js";
 
 export { defaultsForm, enumsForm, PNG_BASE64, userForm, WAV_BASE64 } from "./fixtures.js";
 
@@ -38,6 +39,7 @@ export function createConformanceServer(kit: Elicitation, options: ConformanceSe
   registerContentTools(s);
   registerElicitationTools(s, kit);
   registerClientRequestTools(s);
+  registerTaskTools(s, kit);
   registerResourcesAndPrompts(s, era);
   return s;
 }

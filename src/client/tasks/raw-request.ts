@@ -1,0 +1,71 @@
+// Requests whose answers the SDK client refuses to decode: on 2026-07-28 it knows the results
+// "complete" and "input_required" only, so a tools/call that answers with a task handle
+// (resultType "task", the io.modelcontextprotocol/tasks extension) and the extension's own methods
+// are sent here, on the client's transport, with the envelope the client puts on every request; their
+// responses are taken off the transport before the client sees them.
+import type { Client } from "@modelcontextprotocol/client";
+import { outboundEnvelope } from "../../common/sdk-internals.js";
+import { ElicitError } from "../../schema/errors.js";
+
+/** A JSON-RPC error the server answered a raw request with. */
+export class RawRequestError extends ElicitError {
+  constructor(
+    private readonly serverCode: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super("server-refused", message);
+  }
+
+  override get rpcCode(): number {
+    return this.serverCode;
+  }
+}
+
+type Message = { id?: unknown; result?: Record<string, unknown>; error?: { code: number; message: string; data?: unknown } };
+type Pending = Map<string, { resolve: (m: Message) => void }>;
+
+const pendingBy = new WeakMap<object, Pending>();
+let next = 0;
+
+/** Our requests' responses, taken off `transport` before the client's own handler sees them. */
+function pendingOn(transport: { onmessage?: (message: never, extra?: never) => void }): Pending {
+  let pending = pendingBy.get(transport);
+  if (pending) return pending;
+  const mine: Pending = new Map();
+  pending = mine;
+  pendingBy.set(transport, mine);
+  const theirs = transport.onmessage;
+  transport.onmessage = (message, extra) => {
+    const id = (message as Message).id;
+    const waiting = typeof id === "string" ? mine.get(id) : undefined;
+    if (waiting && !("method" in (message as object))) {
+      mine.delete(id as string);
+      return waiting.resolve(message as Message);
+    }
+    theirs?.(message, extra);
+  };
+  return mine;
+}
+
+/** Sends `method` with `params` (and the client's envelope) and resolves with the raw result. */
+export async function rawRequest(
+  client: Client,
+  method: string,
+  params: Record<string, unknown>,
+  signal?: AbortSignal,
+): Promise<Record<string, unknown>> {
+  const transport = client.transport;
+  if (!transport) throw new Error(`${method}: the client is not connected.`);
+  const pending = pendingOn(transport as never);
+  const id = `mcp-elicit-raw-${++next}`;
+  const meta = { ...outboundEnvelope(client), ...(params._meta as object | undefined) };
+  const answered = new Promise<Message>((resolve, reject) => {
+    pending.set(id, { resolve });
+    signal?.addEventListener("abort", () => (pending.delete(id), reject(signal.reason as Error)), { once: true });
+  });
+  await transport.send({ jsonrpc: "2.0", id, method, params: { ...params, _meta: meta } } as never);
+  const response = await answered;
+  if (response.error) throw new RawRequestError(response.error.code, response.error.message, response.error.data);
+  return response.result ?? {};
+}

@@ -1,0 +1,218 @@
+// Tasks (the io.modelcontextprotocol/tasks extension): a tool call that answers at once with a task
+// handle and runs on, asking its questions through tasks/get + tasks/update instead of the call's own
+// rounds. A task is the replay of rounds (rounds/replay.ts) with its journal kept in the store rather
+// than sealed into requestState: each run replays the handler from the start with the answers so far,
+// so whichever process holds the task's lease can run it, after a restart or on another fleet member,
+// and ctx.step (the call ledger) still runs each side effect once.
+import { randomUUID } from "node:crypto";
+import { ProtocolError, ProtocolErrorCode, type CallToolResult, type ServerContext } from "@modelcontextprotocol/server";
+import type { CallLedger } from "../rounds/ledger.js";
+import { emptyJournal, ReplayRun, type Journal } from "../rounds/replay.js";
+import { TERMINAL, TaskRecords, type TaskRecord } from "./records.js";
+
+/** Runs one task's handler once over `run`, with `ctx` as the handler's request context and the call's arguments as sent. */
+export type TaskBody = (run: ReplayRun, ctx: ServerContext, args: unknown) => Promise<CallToolResult>;
+
+export interface TaskSettings {
+  /** How long a task is kept from its creation (default 24 hours). */
+  ttlMs: number;
+  /** How often clients are asked to poll (default 1 s). */
+  pollIntervalMs: number;
+}
+
+/** The Task fields of the extension's CreateTaskResult / DetailedTask. */
+function taskView(record: TaskRecord) {
+  const { taskId, status, statusMessage, createdAt, lastUpdatedAt, ttlMs, pollIntervalMs } = record;
+  return { taskId, status, ...(statusMessage ? { statusMessage } : {}), createdAt, lastUpdatedAt, ttlMs, pollIntervalMs };
+}
+
+/** The handler's context for a run: the triggering request's, with the task's envelope and cancellation. */
+function runContext(base: ServerContext, record: TaskRecord, signal: AbortSignal): ServerContext {
+  const mcpReq = { ...base.mcpReq, signal, envelope: record.envelope, inputResponses: undefined, requestState: () => undefined };
+  return { ...base, mcpReq } as ServerContext;
+}
+
+/** A JSON-RPC error for a task that failed: the handler's ProtocolError as it is, anything else -32603. */
+function rpcError(error: unknown): NonNullable<TaskRecord["error"]> {
+  if (error instanceof ProtocolError)
+    return { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) };
+  return { code: ProtocolErrorCode.InternalError, message: error instanceof Error ? error.message : String(error) };
+}
+
+export class Tasks {
+  private readonly bodies = new Map<string, TaskBody>();
+  /** Runs in this process, by task id: tasks/cancel aborts them at once. */
+  private readonly running = new Map<string, AbortController>();
+  /** This process's name on the leases it holds. */
+  private readonly runner = randomUUID();
+
+  constructor(
+    private readonly records: TaskRecords,
+    private readonly ledger: CallLedger,
+    private readonly settings: TaskSettings,
+  ) {}
+
+  /** Makes `tool`'s handler runnable as a task (the kit's registerTool does, for tools with `task`). */
+  define(tool: string, body: TaskBody): void {
+    this.bodies.set(tool, body);
+  }
+
+  /**
+   * Creates a task for a call and starts it. Resolves once the task is stored, so a tasks/get that
+   * follows the CreateTaskResult finds it. `journal`: the answers the call already gathered in rounds.
+   */
+  async create(ctx: ServerContext, tool: string, args: unknown, owner: string, journal: Journal = emptyJournal()) {
+    const now = new Date().toISOString();
+    const record: TaskRecord = {
+      taskId: randomUUID(),
+      tool,
+      args,
+      owner,
+      envelope: { ...(ctx.mcpReq.envelope as Record<string, unknown> | undefined) },
+      status: "working",
+      createdAt: now,
+      lastUpdatedAt: now,
+      ...this.settings,
+      // Questions asked but not answered in the call's rounds are asked again by the task's first run.
+      journal: {
+        ...journal,
+        asked: Object.fromEntries(Object.entries(journal.asked).filter(([key]) => Object.hasOwn(journal.answers, key))),
+      },
+    };
+    await this.records.save(record);
+    void this.kick(record.taskId, ctx);
+    return { resultType: "task" as const, ...taskView(record) };
+  }
+
+  /** tasks/get: the task as the extension's DetailedTask; a working task whose runner died is picked up. */
+  async get(ctx: ServerContext, taskId: string, owner: string) {
+    const record = await this.owned(taskId, owner);
+    const view = taskView(record);
+    switch (record.status) {
+      case "input_required": {
+        const keys = Object.keys(record.inputRequests ?? {});
+        const answered = await this.records.answers(taskId, keys);
+        const pending = Object.fromEntries(keys.filter((k) => !Object.hasOwn(answered, k)).map((k) => [k, record.inputRequests![k]]));
+        // All answered but not yet running again: the task is working on them.
+        if (Object.keys(pending).length === 0) return { ...view, status: "working" as const };
+        return { ...view, inputRequests: pending };
+      }
+      case "working":
+        void this.kick(taskId, ctx);
+        return view;
+      case "completed":
+        return { ...view, result: record.result! };
+      case "failed":
+        return { ...view, error: record.error! };
+      default:
+        return view;
+    }
+  }
+
+  /** tasks/update: keeps the answers to outstanding requests (others are ignored, as the extension says) and runs on. */
+  async update(ctx: ServerContext, taskId: string, owner: string, inputResponses: Record<string, unknown>): Promise<void> {
+    const record = await this.owned(taskId, owner);
+    if (record.status !== "input_required") return;
+    const outstanding = record.inputRequests ?? {};
+    const ttl = Date.parse(record.createdAt) + record.ttlMs - Date.now() + 60_000;
+    await Promise.all(
+      Object.keys(inputResponses)
+        .filter((key) => Object.hasOwn(outstanding, key))
+        .map((key) => this.records.addAnswer(taskId, key, inputResponses[key], Math.max(ttl, 60_000))),
+    );
+    void this.kick(taskId, ctx);
+  }
+
+  /** tasks/cancel: acknowledged at once; a running handler's signal aborts, and the task ends cancelled. */
+  async cancel(ctx: ServerContext, taskId: string, owner: string): Promise<void> {
+    const record = await this.owned(taskId, owner);
+    if (TERMINAL.includes(record.status)) return;
+    await this.records.requestCancel(taskId, record.ttlMs + 60_000);
+    this.running.get(taskId)?.abort(new Error("The task was cancelled."));
+    void this.kick(taskId, ctx);
+  }
+
+  private async owned(taskId: string, owner: string): Promise<TaskRecord> {
+    const record = typeof taskId === "string" ? await this.records.get(taskId) : undefined;
+    // Another caller's task is "not found" too: its existence is not told.
+    if (!record || record.owner !== owner)
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Failed to retrieve task: Task not found");
+    return record;
+  }
+
+  /**
+   * Runs the task if it has work to do and nobody else is running it: a new or orphaned working task,
+   * an input_required one whose every request is answered, or one cancelled. Never throws: a failure to
+   * reach the store leaves the task for the next poll.
+   */
+  private async kick(taskId: string, ctx: ServerContext): Promise<void> {
+    try {
+      if (this.running.has(taskId) || !(await this.records.lease(taskId, this.runner))) return;
+      let again = false;
+      try {
+        again = await this.runOnce(taskId, ctx);
+      } finally {
+        await this.records.releaseLease(taskId);
+      }
+      // Answers or a cancel may have come while the lease was held: look again.
+      if (again) void this.kick(taskId, ctx);
+    } catch {
+      // Left as it is; the next tasks/get or tasks/update tries again.
+    }
+  }
+
+  /** One run under the lease; true when the task may have more to do at once. */
+  private async runOnce(taskId: string, ctx: ServerContext): Promise<boolean> {
+    const record = await this.records.get(taskId);
+    if (!record || TERMINAL.includes(record.status)) return false;
+    const cancelled = await this.records.cancelRequested(taskId);
+    const keys = Object.keys(record.inputRequests ?? {});
+    const incoming = await this.records.answers(taskId, keys);
+    if (cancelled) return this.finish(record, { status: "cancelled", statusMessage: "Cancelled at the client's request." });
+    if (record.status === "input_required" && keys.some((k) => !Object.hasOwn(incoming, k))) return false;
+    const body = this.bodies.get(record.tool);
+    if (!body) return false; // a process without this tool (a fleet mid-deploy): another one runs it
+
+    const abort = new AbortController();
+    this.running.set(taskId, abort);
+    const renew = setInterval(() => {
+      void this.records.renewLease(taskId, this.runner).catch(() => {});
+      // A cancel sent to another process of the fleet reaches this one through the store.
+      void this.records.cancelRequested(taskId).then(
+        (yes) => yes && abort.abort(new Error("The task was cancelled.")),
+        () => {},
+      );
+    }, this.records.leaseMs / 3);
+    try {
+      record.status = "working";
+      delete record.inputRequests;
+      const run = new ReplayRun(
+        record.journal,
+        (name, fn, recorded) => this.ledger.step(record.journal.call, name, fn, recorded),
+        incoming,
+      );
+      let outcome;
+      try {
+        outcome = await run.run(() => body(run, runContext(ctx, record, abort.signal), record.args));
+      } catch (error) {
+        if (abort.signal.aborted) return this.finish(record, { status: "cancelled", statusMessage: "Cancelled at the client's request." });
+        return this.finish(record, { status: "failed", statusMessage: "The tool failed.", error: rpcError(error) });
+      }
+      if (abort.signal.aborted || (await this.records.cancelRequested(taskId)))
+        return this.finish(record, { status: "cancelled", statusMessage: "Cancelled at the client's request." });
+      if (outcome.kind === "done") return this.finish(record, { status: "completed", result: outcome.result });
+      if (outcome.kind === "detach") throw new Error("A task's run cannot detach."); // canDetach is false in tasks
+      record.journal = outcome.journal;
+      return this.finish(record, { status: "input_required", inputRequests: outcome.inputRequests });
+    } finally {
+      clearInterval(renew);
+      this.running.delete(taskId);
+    }
+  }
+
+  private async finish(record: TaskRecord, change: Partial<TaskRecord>): Promise<boolean> {
+    const next: TaskRecord = { ...record, statusMessage: undefined, ...change };
+    await this.records.save(next);
+    return next.status === "input_required";
+  }
+}

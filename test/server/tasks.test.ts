@@ -1,0 +1,206 @@
+// Tools that run as tasks (the io.modelcontextprotocol/tasks extension, 2026-07-28), driven by a real
+// SDK client in memory and over Streamable HTTP: the task handle, its questions on tasks/get, the
+// answers through tasks/update, cancellation, the gate for clients without the extension, and the
+// same handler code running in the call for those that do not take tasks.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import type { Client } from "@modelcontextprotocol/client";
+import { McpServer, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
+import * as z from "zod";
+import { form, text, yesNo } from "../../src/schema/builders.js";
+import { createElicitation, type ElicitationOptions } from "../../src/server/index.js";
+import { rawRequest } from "../../src/client/tasks/raw-request.js";
+import { manualClient } from "../helpers/manual-client.js";
+import { connect, type TransportKind } from "../helpers/mcp.js";
+
+const TASKS = { "io.modelcontextprotocol/tasks": {} };
+type Raw = Record<string, any>;
+
+/** A server whose tools run as tasks; `charges` counts the side effect a ctx.step makes. */
+function taskServer(options: ElicitationOptions = {}) {
+  const kit = createElicitation({ taskPollIntervalMs: 50, ...options });
+  const seen = { charges: 0, aborted: 0 };
+  const factory = () => {
+    const server = new McpServer({ name: "tasks", version: "1.0.0" });
+    kit.registerTool(
+      server,
+      "pay",
+      { description: "Asks, charges once, asks again", inputSchema: z.object({ amount: z.number() }), task: "optional" },
+      async ({ amount }, ctx) => {
+        const ok = await ctx.elicit(`Pay $${amount}?`, form({ ok: yesNo() }));
+        if (ok.action !== "accept" || !ok.content.ok) return { content: [{ type: "text", text: "Not paid." }] };
+        const receipt = await ctx.step("charge", () => `R-${++seen.charges}`);
+        const note = await ctx.elicit("A note for the receipt?", form({ note: text({ maxLength: 20 }) }));
+        return { content: [{ type: "text", text: `Paid $${amount}, ${receipt}, ${note.action === "accept" ? note.content.note : "-"}` }] };
+      },
+    );
+    kit.registerTool(server, "wait", { description: "Waits until cancelled", task: "required" }, async (_args, ctx) => {
+      await new Promise((_resolve, reject) =>
+        ctx.mcpReq.signal.addEventListener("abort", () => (seen.aborted++, reject(new Error("stopped"))), { once: true }),
+      );
+      return { content: [{ type: "text", text: "never" }] };
+    });
+    kit.registerTool(server, "broken", { description: "Fails with a JSON-RPC error", task: "optional" }, async () => {
+      throw new ProtocolError(ProtocolErrorCode.InternalError, "backend down");
+    });
+    return server;
+  };
+  return { factory, seen };
+}
+
+// The SDK client cannot decode a task handle (resultType "task"): tasks go through the kit's raw requests.
+const request = (client: Client, method: string, params: Raw) => rawRequest(client, method, params) as Promise<Raw>;
+const getTask = (client: Client, taskId: string) => request(client, "tasks/get", { taskId });
+
+/** Polls tasks/get until the task leaves "working" (or reaches `until`), within 10 s. */
+async function settle(client: Client, taskId: string, until?: string): Promise<Raw> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const task = await getTask(client, taskId);
+    if (task.status !== "working" && (until === undefined || task.status === until)) return task;
+    if (Date.now() > deadline) throw new Error(`task ${taskId} still ${task.status} after 10 s`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+for (const kind of ["memory", "http"] as TransportKind[]) {
+  describe(`tasks over ${kind}`, () => {
+    test("a task asks on tasks/get, takes its answers through tasks/update, runs its step once and completes", async () => {
+      const { factory, seen } = taskServer();
+      const conn = await connect(manualClient({ elicitation: { form: {} }, extensions: TASKS }), factory, "2026-07-28", kind);
+      try {
+        const created = await request(conn.client, "tools/call", { name: "pay", arguments: { amount: 40 } });
+        assert.equal(created.resultType, "task");
+        assert.equal(created.status, "working");
+        assert.equal(created.pollIntervalMs, 50);
+        assert.ok(Number.isInteger(created.ttlMs) && created.ttlMs > 0);
+        for (const absent of ["content", "requestState", "inputRequests", "result", "task"]) assert.ok(!(absent in created), absent);
+        const { taskId } = created;
+
+        const asking = await settle(conn.client, taskId);
+        assert.equal(asking.status, "input_required");
+        assert.deepEqual(Object.keys(asking.inputRequests), ["elicit-1"]);
+        assert.equal(asking.inputRequests["elicit-1"].method, "elicitation/create");
+        assert.equal(asking.inputRequests["elicit-1"].params.message, "Pay $40?");
+        assert.equal(
+          (await getTask(conn.client, taskId)).inputRequests["elicit-1"].params.message,
+          "Pay $40?",
+          "asked again until answered",
+        );
+
+        const ack = await request(conn.client, "tasks/update", {
+          taskId,
+          inputResponses: { "elicit-1": { action: "accept", content: { ok: true } }, "never-asked": { action: "accept" } },
+        });
+        assert.deepEqual(
+          Object.keys(ack).filter((k) => k !== "_meta"),
+          ["resultType"],
+        );
+        const second = await settle(conn.client, taskId, "input_required");
+        assert.ok(second.inputRequests["elicit-2"], JSON.stringify(second));
+        assert.ok(!("elicit-1" in second.inputRequests), "an answered request is not asked again");
+
+        // An invalid answer is not taken: the same question comes again under a new key, with the reason.
+        await request(conn.client, "tasks/update", {
+          taskId,
+          inputResponses: { "elicit-2": { action: "accept", content: { note: "x".repeat(50) } } },
+        });
+        const again = await settle(conn.client, taskId, "input_required");
+        const [key] = Object.keys(again.inputRequests);
+        assert.equal(key, "elicit-3");
+        assert.match(JSON.stringify(again.inputRequests[key!].params), /20/);
+
+        await request(conn.client, "tasks/update", {
+          taskId,
+          inputResponses: { [key!]: { action: "accept", content: { note: "thanks" } } },
+        });
+        const done = await settle(conn.client, taskId, "completed");
+        assert.equal(done.resultType, "complete");
+        assert.deepEqual(done.result.content, [{ type: "text", text: "Paid $40, R-1, thanks" }]);
+        assert.equal(seen.charges, 1, "the step ran once across the task's three runs");
+        // Finished: a late answer or cancel changes nothing.
+        await request(conn.client, "tasks/cancel", { taskId });
+        assert.equal((await getTask(conn.client, taskId)).status, "completed");
+      } finally {
+        await conn.close();
+      }
+    });
+
+    test("tasks/cancel stops a running task through its signal; it ends cancelled", async () => {
+      const { factory, seen } = taskServer();
+      const conn = await connect(manualClient({ extensions: TASKS }), factory, "2026-07-28", kind);
+      try {
+        const { taskId } = await request(conn.client, "tools/call", { name: "wait", arguments: {} });
+        assert.equal((await getTask(conn.client, taskId)).status, "working");
+        assert.deepEqual(
+          Object.keys(await request(conn.client, "tasks/cancel", { taskId })).filter((k) => k !== "_meta"),
+          ["resultType"],
+        );
+        const ended = await settle(conn.client, taskId);
+        assert.equal(ended.status, "cancelled");
+        assert.equal(seen.aborted, 1);
+      } finally {
+        await conn.close();
+      }
+    });
+  });
+}
+
+describe("tasks: errors and clients without the extension", () => {
+  test("a JSON-RPC error ends the task failed with that error; an unknown task id is -32602", async () => {
+    const { factory } = taskServer();
+    const conn = await connect(manualClient({ extensions: TASKS }), factory, "2026-07-28", "memory");
+    try {
+      const { taskId } = await request(conn.client, "tools/call", { name: "broken", arguments: {} });
+      const failed = await settle(conn.client, taskId);
+      assert.equal(failed.status, "failed");
+      assert.deepEqual(failed.error, { code: -32603, message: "backend down" });
+      assert.ok(!("result" in failed));
+      await assert.rejects(getTask(conn.client, "no-such-task"), (e: any) => e.rpcCode === -32602);
+      await assert.rejects(request(conn.client, "tasks/result", { taskId }), (e: any) => e.rpcCode === -32601);
+    } finally {
+      await conn.close();
+    }
+  });
+
+  test("without the extension: an optional task tool runs in the call, a required one and tasks/* are -32021", async () => {
+    const { factory } = taskServer();
+    const conn = await connect(manualClient({ elicitation: { form: {} } }), factory, "2026-07-28", "memory");
+    try {
+      const round = await conn.client.callTool({ name: "pay", arguments: { amount: 5 } } as never, { allowInputRequired: true } as never);
+      assert.equal((round as Raw).resultType, "input_required", "the same handler asks in the call's own rounds");
+      const required = (e: any) => {
+        assert.equal(e.rpcCode, -32021);
+        assert.deepEqual(e.data?.requiredCapabilities, { extensions: TASKS });
+        return true;
+      };
+      await assert.rejects(request(conn.client, "tools/call", { name: "wait", arguments: {} }), required);
+      for (const method of ["tasks/get", "tasks/update", "tasks/cancel"])
+        await assert.rejects(request(conn.client, method, { taskId: "x", inputResponses: {} }), required);
+    } finally {
+      await conn.close();
+    }
+  });
+
+  test("another caller's task is not found", async () => {
+    // The principal from the request's _meta, standing in for a verified token's subject.
+    const { factory } = taskServer({ principal: (ctx) => String((ctx.mcpReq._meta as Raw | undefined)?.["test/who"] ?? "anonymous") });
+    const conn = await connect(manualClient({ elicitation: { form: {} }, extensions: TASKS }), factory, "2026-07-28", "memory");
+    try {
+      const { taskId } = await request(conn.client, "tools/call", {
+        name: "pay",
+        arguments: { amount: 1 },
+        _meta: { "test/who": "alice" },
+      });
+      assert.equal((await request(conn.client, "tasks/get", { taskId, _meta: { "test/who": "alice" } })).taskId, taskId);
+      for (const method of ["tasks/get", "tasks/update", "tasks/cancel"])
+        await assert.rejects(request(conn.client, method, { taskId, inputResponses: {}, _meta: { "test/who": "mallory" } }), (e: any) => {
+          assert.equal(e.rpcCode, -32602);
+          assert.match(e.message, /Task not found/);
+          return true;
+        });
+    } finally {
+      await conn.close();
+    }
+  });
+});
