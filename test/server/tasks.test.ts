@@ -40,6 +40,17 @@ function taskServer(options: ElicitationOptions = {}) {
       );
       return { content: [{ type: "text", text: "never" }] };
     });
+    kit.registerTool(
+      server,
+      "greet_later",
+      { description: "Asks in the call, then goes on as a task", task: { support: "optional", start: "detach" } },
+      async (_args, ctx) => {
+        const name = await ctx.elicit("Your name?", form({ name: text() }));
+        await ctx.detach();
+        const id = await ctx.step("card", () => `card-${++seen.charges}`);
+        return { content: [{ type: "text", text: `${id} for ${name.action === "accept" ? name.content.name : "nobody"}` }] };
+      },
+    );
     kit.registerTool(server, "broken", { description: "Fails with a JSON-RPC error", task: "optional" }, async () => {
       throw new ProtocolError(ProtocolErrorCode.InternalError, "backend down");
     });
@@ -145,6 +156,51 @@ for (const kind of ["memory", "http"] as TransportKind[]) {
     });
   });
 }
+
+describe("tasks: ctx.detach", () => {
+  test("the first question is asked in the call's rounds; the answered round becomes a task, once, however often it is sent", async () => {
+    const { factory, seen } = taskServer();
+    const conn = await connect(manualClient({ elicitation: { form: {} }, extensions: TASKS }), factory, "2026-07-28", "memory");
+    try {
+      const round = await request(conn.client, "tools/call", { name: "greet_later", arguments: {} });
+      assert.equal(round.resultType, "input_required");
+      assert.ok(!("taskId" in round));
+      const answer = {
+        name: "greet_later",
+        arguments: {},
+        inputResponses: { "elicit-1": { action: "accept", content: { name: "Ada" } } },
+        requestState: round.requestState,
+      };
+      const created = await request(conn.client, "tools/call", answer);
+      assert.equal(created.resultType, "task");
+      assert.ok(!("requestState" in created) && !("inputRequests" in created));
+      assert.equal((await request(conn.client, "tools/call", answer)).taskId, created.taskId, "the same state again: the same task");
+      const done = await settle(conn.client, created.taskId);
+      assert.deepEqual(done.result.content, [{ type: "text", text: "card-1 for Ada" }]);
+      assert.equal(seen.charges, 1);
+    } finally {
+      await conn.close();
+    }
+  });
+
+  test("for a client without tasks, ctx.detach() goes on in the call", async () => {
+    const { factory } = taskServer();
+    const conn = await connect(manualClient({ elicitation: { form: {} } }), factory, "2026-07-28", "memory");
+    try {
+      const round = await request(conn.client, "tools/call", { name: "greet_later", arguments: {} });
+      const done = await request(conn.client, "tools/call", {
+        name: "greet_later",
+        arguments: {},
+        inputResponses: { "elicit-1": { action: "accept", content: { name: "Lin" } } },
+        requestState: round.requestState,
+      });
+      assert.equal(done.resultType, "complete");
+      assert.deepEqual(done.content, [{ type: "text", text: "card-1 for Lin" }]);
+    } finally {
+      await conn.close();
+    }
+  });
+});
 
 describe("tasks: errors and clients without the extension", () => {
   test("a JSON-RPC error ends the task failed with that error; an unknown task id is -32602", async () => {

@@ -71,7 +71,12 @@ export class ReplayCalls {
     const incoming = { ...unsettled, ...(ctx.mcpReq.inputResponses as Record<string, unknown> | undefined) };
     const run = new ReplayRun(journal, (name, fn, recorded) => this.ledger.step(journal.call, name, fn, recorded), incoming, !!detach);
     const outcome = await run.run(() => handler(run));
-    if (outcome.kind === "detach") return detach!(outcome.journal);
+    if (outcome.kind === "detach") {
+      // The same state sent again gets the same task, not a second one.
+      const handle = await detach!(outcome.journal);
+      if (opened) await this.ledger.recordResult(journal.call, handle);
+      return handle;
+    }
     if (outcome.kind === "done") {
       // A call that ends in its first run never issued a state, so nothing can come back for its result.
       if (opened) await this.ledger.recordResult(journal.call, outcome.result);
