@@ -1,0 +1,142 @@
+// A task outlives the process that ran it: its record, journal and pending question are in the store.
+// The server is SIGKILLed while the task waits for a person; a new process on the same SQLite file (or
+// another fleet member on the same Redis) takes the answer, and the task completes, its side effect once.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { rawRequest } from "../../src/client/tasks/raw-request.js";
+import { killOnExit } from "../helpers/cleanup.js";
+import { scratchFiles } from "../helpers/files.js";
+import { needs } from "../helpers/needs.js";
+import { exited, stopChild } from "../helpers/processes.js";
+import { startRedis } from "../helpers/redis.js";
+
+const MEMBER = fileURLToPath(new URL("../fixtures/task-member.ts", import.meta.url));
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+type Raw = Record<string, any>;
+
+/** Starts a task member with `env`; resolves with its URL once it listens (rejects with its stderr if it exits first). */
+function startMember(env: Record<string, string>): Promise<{ child: ChildProcess; url: URL }> {
+  const child = killOnExit(
+    spawn(process.execPath, ["--import", "tsx", MEMBER], { cwd: ROOT, env: { ...process.env, ...env }, stdio: "pipe" }),
+  );
+  return new Promise((resolve, reject) => {
+    let out = "";
+    let err = "";
+    child.stderr!.on("data", (c: Buffer) => (err = (err + c).slice(-4000)));
+    child.stdout!.on("data", (c: Buffer) => {
+      out += c;
+      const url = /^listening (\S+)$/m.exec(out)?.[1];
+      if (url) resolve({ child, url: new URL(url) });
+    });
+    child.once("exit", (code) => reject(new Error(`task member exited (${code}) before listening: ${err}`)));
+  });
+}
+
+async function clientOf(url: URL): Promise<Client> {
+  const client = new Client({ name: "tasks-test", version: "1.0.0" }, {
+    capabilities: { elicitation: { form: {} }, extensions: { "io.modelcontextprotocol/tasks": {} } },
+    versionNegotiation: { mode: { pin: "2026-07-28" } },
+  } as never);
+  await client.connect(new StreamableHTTPClientTransport(url));
+  return client;
+}
+
+/** Polls tasks/get until the task has `status`, within 20 s. */
+async function until(client: Client, taskId: string, status: string): Promise<Raw> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const task = (await rawRequest(client, "tasks/get", { taskId })) as Raw;
+    if (task.status === status) return task;
+    if (Date.now() > deadline) throw new Error(`task still ${task.status} after 20 s, waiting for ${status}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** The task is made and left waiting on the first member, which is killed; `second` takes the answer. */
+async function killWhileWaiting(first: Record<string, string>, second: Record<string, string>, charges: string) {
+  const a = await startMember(first);
+  const alice = await clientOf(a.url);
+  const created = (await rawRequest(alice, "tools/call", { name: "approve_payment", arguments: { amount: 120 } })) as Raw;
+  assert.equal(created.resultType, "task");
+  const waiting = await until(alice, created.taskId, "input_required");
+  assert.deepEqual(Object.keys(waiting.inputRequests), ["elicit-1"]);
+  a.child.kill("SIGKILL");
+  await exited(a.child);
+  await alice.close().catch(() => {});
+
+  const b = await startMember(second);
+  const again = await clientOf(b.url);
+  try {
+    const still = await until(again, created.taskId, "input_required");
+    assert.deepEqual(still.inputRequests, waiting.inputRequests, "the same question, from the store");
+    await rawRequest(again, "tasks/update", {
+      taskId: created.taskId,
+      inputResponses: { "elicit-1": { action: "accept", content: { approve: true } } },
+    });
+    const done = await until(again, created.taskId, "completed");
+    assert.deepEqual(done.result.content, [{ type: "text", text: "Paid $120: charged by second; finished by second" }]);
+    assert.equal(readFileSync(charges, "utf8"), "120 by second\n", "charged once");
+  } finally {
+    await again.close().catch(() => {});
+    await stopChild(b.child);
+  }
+}
+
+describe("a task survives its process", () => {
+  test("SIGKILLed while waiting for a person, restarted on the same SQLite file: the answer completes it once", async () => {
+    const { dir } = scratchFiles("tasks-restart-");
+    const charges = join(dir, "charges.txt");
+    writeFileSync(charges, "");
+    const env = { STORE: `sqlite:${join(dir, "tasks.db")}`, CHARGES: charges, MCP_ELICIT_STATE_KEY: randomBytes(32).toString("hex") };
+    await killWhileWaiting({ ...env, MEMBER_NAME: "first" }, { ...env, MEMBER_NAME: "second" }, charges);
+  });
+
+  test("SIGKILLed while the task is working: the next process picks it up once its runner's lease lapses, and runs it to the end", async () => {
+    const { dir } = scratchFiles("tasks-working-");
+    const env = {
+      STORE: `sqlite:${join(dir, "tasks.db")}`,
+      CHARGES: join(dir, "charges.txt"),
+      MCP_ELICIT_STATE_KEY: randomBytes(32).toString("hex"),
+    };
+    const a = await startMember({ ...env, MEMBER_NAME: "first" });
+    const alice = await clientOf(a.url);
+    const created = (await rawRequest(alice, "tools/call", { name: "count_down", arguments: { ms: 3_000 } })) as Raw;
+    assert.equal(((await rawRequest(alice, "tasks/get", { taskId: created.taskId })) as Raw).status, "working");
+    a.child.kill("SIGKILL");
+    await exited(a.child);
+    await alice.close().catch(() => {});
+    const b = await startMember({ ...env, MEMBER_NAME: "second" });
+    const again = await clientOf(b.url);
+    try {
+      // Polling is what notices the lapsed lease: the task runs again from the start, here.
+      const done = await until(again, created.taskId, "completed");
+      assert.deepEqual(done.result.content, [{ type: "text", text: "finished by second" }]);
+    } finally {
+      await again.close().catch(() => {});
+      await stopChild(b.child);
+    }
+  });
+
+  test(
+    "on Redis, a fleet member dies while its task waits; another member takes the answer and completes it once",
+    { skip: needs("redis-server") },
+    async () => {
+      const redis = await startRedis();
+      try {
+        const { dir } = scratchFiles("tasks-fleet-");
+        const charges = join(dir, "charges.txt");
+        writeFileSync(charges, "");
+        const env = { STORE: `redis:${redis.url}`, CHARGES: charges, MCP_ELICIT_STATE_KEY: randomBytes(32).toString("hex") };
+        await killWhileWaiting({ ...env, MEMBER_NAME: "first" }, { ...env, MEMBER_NAME: "second" }, charges);
+      } finally {
+        await redis.stop();
+      }
+    },
+  );
+});
