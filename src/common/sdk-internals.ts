@@ -91,3 +91,17 @@ export function outboundEnvelope(client: object): Record<string, unknown> | unde
   if (typeof seam !== "function") throw new SdkInternalsError("Protocol._outboundMetaEnvelope");
   return seam.call(client);
 }
+
+type StoredHandler = (request: Record<string, unknown>, ctx: unknown) => Promise<unknown>;
+
+/**
+ * The client's stored handler for `method` (`Protocol._getRequestHandler`, protected: "for role classes
+ * that dispatch synthesized requests through the same stored handler chain"), as the SDK's own
+ * input_required driver uses it. Why: a task's questions arrive on tasks/get, outside any request the
+ * SDK dispatches, and must be answered by the same handlers (and checks) as every other question.
+ */
+export function storedRequestHandler(client: object, method: string): StoredHandler | undefined {
+  const get = (client as { _getRequestHandler?: (method: string) => StoredHandler | undefined })._getRequestHandler;
+  if (typeof get !== "function") throw new SdkInternalsError("Protocol._getRequestHandler");
+  return get.call(client, method);
+}

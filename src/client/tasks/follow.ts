@@ -1,0 +1,149 @@
+// A tool call that a server answers with a task (io.modelcontextprotocol/tasks, 2026-07-28) is followed
+// to its end below the SDK client, and the client is handed the task's final result as the call's
+// answer: the host sees an ordinary tools/call, as the extension suggests for clients whose callers
+// expect a result. While it runs, the task's questions (its inputRequests on tasks/get) are answered by
+// the client's own handlers, those attachElicitation, attachSampling and attachRoots installed, with
+// the same checks as any other question; tasks/update sends the answers.
+import type { Client } from "@modelcontextprotocol/client";
+import { storedRequestHandler } from "../../common/sdk-internals.js";
+import { rawRequest, RawRequestError } from "./raw-request.js";
+
+/** What a task reports on each poll (the extension's DetailedTask, as sent). */
+export interface TaskReport {
+  taskId: string;
+  status: "working" | "input_required" | "completed" | "failed" | "cancelled";
+  statusMessage?: string;
+  pollIntervalMs?: number;
+  inputRequests?: Record<string, { method: string; params?: Record<string, unknown> }>;
+  result?: Record<string, unknown>;
+  error?: { code: number; message: string; data?: unknown };
+}
+
+export interface FollowTasksOptions {
+  /** Called with every report of a task a call turned into (its status, message, pending questions). */
+  onReport?: (report: TaskReport) => void;
+}
+
+/** Poll no faster than this, whatever the server suggests, and no slower than the second bound. */
+const POLL_BOUNDS_MS = [100, 30_000] as const;
+
+type Transport = { onmessage?: (message: never, extra?: never) => void; onclose?: () => void };
+type Message = { id?: string | number; method?: string; result?: Record<string, unknown> };
+
+const following = new WeakSet<object>();
+
+/**
+ * Follows the tasks this client's tool calls turn into (the client must declare the extension:
+ * `extensions: { "io.modelcontextprotocol/tasks": {} }` in its capabilities). Call once, after connect.
+ * A task is never cancelled for its caller: the extension lets tasks outlive the conversation, so a
+ * call given up on leaves its task running (tasks/cancel cancels it); closing the client stops following.
+ */
+export function followTasks(client: Client, options: FollowTasksOptions = {}): void {
+  const transport = client.transport as Transport | undefined;
+  if (!transport) throw new Error("followTasks: connect the client first.");
+  if (following.has(transport)) return;
+  following.add(transport);
+  const closed = new AbortController();
+  const onclose = transport.onclose;
+  transport.onclose = () => {
+    closed.abort(new Error("The client closed."));
+    onclose?.();
+  };
+  const deliver = transport.onmessage;
+  transport.onmessage = (message, extra) => {
+    const m = message as Message;
+    // Only a tools/call may be answered with a task, and raw requests' answers never get here.
+    if (m.method !== undefined || m.id === undefined || m.result?.resultType !== "task") return deliver?.(message, extra);
+    const answer = (body: object) => deliver?.({ jsonrpc: "2.0", id: m.id, ...body } as never, extra);
+    void follow(client, m.result as unknown as TaskReport, closed.signal, (report) => options.onReport?.(report)).then(
+      (result) => answer({ result: { ...result, resultType: "complete" } }),
+      (error: unknown) => !closed.signal.aborted && answer({ error: rpcErrorOf(error) }),
+    );
+  };
+}
+
+function rpcErrorOf(error: unknown): { code: number; message: string; data?: unknown } {
+  if (error instanceof RawRequestError)
+    return { code: error.rpcCode, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) };
+  const { code, message, data } = error as { code?: unknown; message?: unknown; data?: unknown };
+  return { code: typeof code === "number" ? code : -32603, message: String(message ?? error), ...(data === undefined ? {} : { data }) };
+}
+
+/** Polls the task to its end, answering its questions; resolves with its result or rejects with its error. */
+async function follow(
+  client: Client,
+  created: TaskReport,
+  signal: AbortSignal,
+  report: (r: TaskReport) => void,
+): Promise<Record<string, unknown>> {
+  const { taskId } = created;
+  const answered = new Set<string>();
+  let task = created;
+  try {
+    for (;;) {
+      report(task);
+      switch (task.status) {
+        case "completed":
+          return task.result ?? { content: [] };
+        case "failed":
+          throw new RawRequestError(task.error?.code ?? -32603, task.error?.message ?? "The task failed.", task.error?.data);
+        case "cancelled":
+          throw new RawRequestError(-32603, `The server cancelled the task${task.statusMessage ? `: ${task.statusMessage}` : "."}`);
+        case "input_required": {
+          // A request is shown once: a poll that comes before the server took the answer lists it again.
+          const fresh = Object.entries(task.inputRequests ?? {}).filter(([key]) => !answered.has(key));
+          if (fresh.length) {
+            const inputResponses: Record<string, unknown> = {};
+            for (const [key, request] of fresh) {
+              inputResponses[key] = await answerInput(client, key, request, signal);
+              answered.add(key);
+            }
+            await rawRequest(client, "tasks/update", { taskId, inputResponses }, signal);
+          }
+          break;
+        }
+      }
+      const [min, max] = POLL_BOUNDS_MS;
+      await pause(Math.min(Math.max(task.pollIntervalMs ?? 1000, min), max), signal);
+      task = (await rawRequest(client, "tasks/get", { taskId }, signal)) as unknown as TaskReport;
+    }
+  } finally {
+    answered.clear();
+  }
+}
+
+/** One of the task's questions, answered by the client's handler for its method, as an embedded request is. */
+async function answerInput(
+  client: Client,
+  key: string,
+  request: { method: string; params?: Record<string, unknown> },
+  signal: AbortSignal,
+) {
+  const handler = typeof request?.method === "string" ? storedRequestHandler(client, request.method) : undefined;
+  if (!handler)
+    throw new RawRequestError(
+      -32601,
+      `The task asked ${JSON.stringify(String(request?.method)).slice(0, 80)}, which this client does not answer.`,
+    );
+  const unavailable = () => {
+    throw new Error("A task's question has no request to send related messages on.");
+  };
+  const mcpReq = {
+    id: key,
+    method: request.method,
+    _meta: request.params?._meta,
+    requestState: () => undefined,
+    signal,
+    send: unavailable,
+    notify: unavailable,
+  };
+  return handler({ jsonrpc: "2.0", id: key, method: request.method, ...(request.params ? { params: request.params } : {}) }, { mcpReq });
+}
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason as Error);
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => (clearTimeout(timer), reject(signal.reason as Error)), { once: true });
+  });
+}
