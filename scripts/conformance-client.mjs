@@ -11,7 +11,7 @@
 // runner (scripts/conformance-clients.ts) fails the scenario on that line even where the suite itself
 // tolerates a client error. Plain JavaScript on purpose: the suite starts it once per scenario.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -137,6 +137,41 @@ function authPlan(name) {
   return [{ ...step, args: [...step.args, ...flags], ...(refused ? { expect: 2, why: `refuses the sign-in: ${refused}` } : {}) }];
 }
 
+/**
+ * Sign-in with no person: `elicit call test-tool` with --client-credentials (the secret in
+ * ELICIT_CLIENT_SECRET, or the private key in a file for private_key_jwt) or --jwt-bearer FILE (the
+ * workload's JWT). No answers file: nothing may be asked, and no browser may be needed.
+ */
+const contextFile = (name, text) => {
+  const path = join(config, name);
+  writeFileSync(path, text, { mode: 0o600 });
+  return path;
+};
+const machine = (flags, env = {}, why) => ({ ...call("test-tool", {}, { why }), args: [...call("test-tool").args, ...flags], env });
+Object.assign(PLAN, {
+  "auth/client-credentials-basic": () => [
+    machine(
+      ["--client-credentials", "--client-id", context.client_id],
+      { ELICIT_CLIENT_SECRET: context.client_secret },
+      "client_credentials with the secret",
+    ),
+  ],
+  "auth/client-credentials-jwt": () => [
+    machine(
+      ["--client-credentials", "--client-id", context.client_id, "--client-key", contextFile("client-key.pem", context.private_key_pem)],
+      {},
+      "client_credentials with a JWT signed by the client's key (private_key_jwt)",
+    ),
+  ],
+  "auth/wif-jwt-bearer": () => [
+    machine(
+      ["--jwt-bearer", contextFile("workload.jwt", context.valid_jwt), "--client-id", context.client_id],
+      {},
+      "the JWT bearer grant with the workload's JWT",
+    ),
+  ],
+});
+
 /** Scenarios without an entry: the skills extension (sep-2640-*) gets a listing, like any server. */
 function planFor(name) {
   const plan = PLAN[name];
@@ -158,7 +193,7 @@ const run = (step) => {
     encoding: "utf8",
     stdio: ["ignore", "pipe", "inherit"],
     maxBuffer: 64 * 1024 * 1024,
-    env: { ...process.env, BROWSER, XDG_CONFIG_HOME: config, ELICIT_SIGN_IN_TIMEOUT: "20" },
+    env: { ...process.env, BROWSER, XDG_CONFIG_HOME: config, ELICIT_SIGN_IN_TIMEOUT: "20", ...step.env },
   });
   process.stdout.write(r.stdout ?? "");
   outputs.push(r.stdout ?? "");

@@ -65,8 +65,6 @@ KNOWN_FAILURES='
 '
 KNOWN_CLIENT_FAILURES='
 auth/2025-03-26-oauth-metadata-backcompat:*  0.1.16 only: its authorization server metadata names an issuer other than the URL it is served for, which the MCP SDK refuses (RFC 8414 §3.3 issuer check); 0.2.0 serves a matching issuer and passes
-auth/client-credentials-*:*  extension for clients with no person (client_credentials grant, with a secret or a signed JWT): elicit signs a person in with the authorization code flow and has no machine-credential option
-auth/wif-jwt-bearer:*  extension for workloads (RFC 7523 JWT bearer grant from a workload identity): no person signs in, which elicit always has
 auth/cross-app-access-complete-flow:*  extension (enterprise-managed authorization, ID-JAG token exchange from the enterprise identity provider): elicit has no identity-provider token to exchange
 auth/enterprise-managed-authorization:*  extension (ID-JAG token exchange, as above): elicit has no identity-provider token to exchange
 auth/dpop*:*  extension (DPoP, RFC 9449): a DPoP-bound token is only usable with its private key, and elicit keeps tokens across runs but never writes a private key to disk, so it asks for bearer tokens

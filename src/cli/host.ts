@@ -185,7 +185,7 @@ async function connectWithin(client: Client, transport: Transport, options: Host
     if (error instanceof HostError) throw error;
     if (options.auth?.token !== undefined && error instanceof UnauthorizedError)
       throw new HostError(`the server refused the token given with --token or ELICIT_TOKEN (HTTP 401): ${what} was not called.`);
-    const login = loginErrorOf(error);
+    const login = loginErrorOf(error, options.auth?.machine?.grant.type);
     if (login) throw new HostError(`could not sign in to ${what}: ${login.message}`);
     if (timedOut || isTimeout(error)) {
       const started = "url" in options.target ? what : `${what} started but`;
@@ -260,7 +260,7 @@ export async function openHost(options: HostOptions): Promise<Host> {
         ? signer.provider
             .withSignIn(attempt, (callback) => (transport as StreamableHTTPClientTransport).finishAuth(callback))
             .catch((error: unknown) => {
-              const login = loginErrorOf(error);
+              const login = loginErrorOf(error, options.auth?.machine?.grant.type);
               throw login ? new HostError(`could not sign in to ${describeTarget(options.target)}: ${login.message}`) : error;
             })
         : attempt();

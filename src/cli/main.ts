@@ -102,6 +102,13 @@ function serverOptions(command: Command): Command {
       "--client-metadata-url <url>",
       "an https URL of this client's metadata document, used as client_id where the server supports it",
     )
+    .option("--client-credentials", "sign in with no person: the client_credentials grant, as --client-id with its secret or --client-key")
+    .option("--client-key <file>", "with --client-credentials: the client's private key (PEM or JWK) to sign with (private_key_jwt)")
+    .option(
+      "--jwt-bearer <file>",
+      "sign in with no person: the workload's JWT in FILE (RFC 7523 JWT bearer grant), read again for each token",
+    )
+    .option("--scope <scopes>", "with --client-credentials or --jwt-bearer: the scopes to ask for (default: those the server names)")
     .option("--no-browser", "print addresses to open (sign-in, links the server sends, the --web page) instead of opening a browser");
 }
 
@@ -111,7 +118,9 @@ itself (or uses --client-id), asks before opening the sign-in page in your brows
 command to open it with; --no-browser prints the address), waits for the redirect to
 http://127.0.0.1:PORT/callback (ELICIT_SIGN_IN_TIMEOUT seconds, default 300), and keeps the sign-in
 in $XDG_CONFIG_HOME/mcp-elicit/oauth/ (default ~/.config/mcp-elicit/oauth/), refreshing it when it
-expires. elicit logout forgets it. Without a terminal, an answers entry matching "Sign in" consents.`;
+expires. elicit logout forgets it. Without a terminal, an answers entry matching "Sign in" consents.
+With no person (CI, agents): --client-credentials --client-id ID with ELICIT_CLIENT_SECRET (or
+--client-key FILE), or --jwt-bearer FILE: no browser, no question; a token is asked for on each run.`;
 
 /** --web, for the commands that ask a person (serverOptions' --no-browser applies to its page too). */
 function webOptions(command: Command): Command {

@@ -1,11 +1,11 @@
 // Signing in from the CLI: the options (--token, --client-id, --client-secret, --client-metadata-url,
-// --no-browser), the consent before the browser opens, the address printed when no browser opened,
-// and `elicit logout`.
+// --no-browser; --client-credentials and --jwt-bearer in machine-auth.ts), the consent before the
+// browser opens, the address printed when no browser opened, and `elicit logout`.
 import ora from "ora";
 import { LoginError } from "../client/oauth/errors.js";
 import { fileTokenStore } from "../client/oauth/file-store.js";
 import { OAuthProvider, type SignInRequest } from "../client/oauth/provider.js";
-import type { TokenStore } from "../client/oauth/token-store.js";
+import { memoryTokenStore, type TokenStore } from "../client/oauth/token-store.js";
 import type { ElicitationUI, UIContext } from "../client/ui.js";
 import { analyzeUrl, hostForDisplay } from "../client/url-safety/analyze.js";
 import { browserOpener } from "../common/open-url.js";
@@ -13,9 +13,10 @@ import { sanitizeText } from "../common/sanitize.js";
 import { LATEST_REVISION } from "../schema/types.js";
 import { terminalUI } from "../ui/terminal/index.js";
 import { HostError } from "./exit.js";
+import { machineAuthOf, type MachineAuth, type MachineFlags } from "./machine-auth.js";
 
 /** The sign-in options as the commands take them. */
-export interface AuthFlags {
+export interface AuthFlags extends MachineFlags {
   token?: string;
   clientId?: string;
   clientSecret?: string;
@@ -31,6 +32,8 @@ export interface HostAuth {
   clientId?: string;
   clientSecret?: string;
   clientMetadataUrl?: string;
+  /** Sign in with no person (--client-credentials, --jwt-bearer): no browser, no consent, nothing stored. */
+  machine?: MachineAuth;
   /** Print the sign-in address instead of opening a browser. */
   noBrowser: boolean;
   /** A person at a terminal answers the consent question (else the command's UI does, e.g. an answers file). */
@@ -63,6 +66,12 @@ export function hostAuthOf(flags: AuthFlags, interactive: boolean, uiOpensUrls =
     if (!url || url.protocol !== "https:" || url.pathname === "/")
       throw new HostError("--client-metadata-url must be an https URL with a path (the client's metadata document).");
   }
+  const machine = machineAuthOf(flags, {
+    ...(flags.clientId !== undefined ? { clientId: flags.clientId } : {}),
+    ...(clientSecret !== undefined ? { clientSecret } : {}),
+    ...(token !== undefined ? { token } : {}),
+    ...(flags.clientMetadataUrl !== undefined ? { clientMetadataUrl: flags.clientMetadataUrl } : {}),
+  });
   const timeout = env.ELICIT_SIGN_IN_TIMEOUT?.trim();
   const seconds = timeout ? Number(timeout) : DEFAULT_SIGN_IN_TIMEOUT_S;
   if (!Number.isFinite(seconds) || seconds <= 0)
@@ -72,6 +81,7 @@ export function hostAuthOf(flags: AuthFlags, interactive: boolean, uiOpensUrls =
     ...(flags.clientId !== undefined ? { clientId: flags.clientId } : {}),
     ...(clientSecret !== undefined ? { clientSecret } : {}),
     ...(flags.clientMetadataUrl !== undefined ? { clientMetadataUrl: flags.clientMetadataUrl } : {}),
+    ...(machine ? { machine } : {}),
     noBrowser: flags.browser === false,
     interactive,
     uiOpensUrls,
@@ -184,12 +194,29 @@ export async function signerFor(auth: HostAuth | undefined, url: URL | undefined
   if (!auth) return undefined;
   if (!url) {
     // Said rather than silently dropped: a person who gave a token expects it to be used.
-    const given = [auth.token !== undefined && "a token", auth.clientId !== undefined && "a client id"].filter(Boolean);
+    const given = [
+      auth.token !== undefined && "a token",
+      auth.clientId !== undefined && "a client id",
+      auth.machine?.grant.type === "jwt-bearer" && "a workload's JWT",
+    ].filter(Boolean);
     if (given.length)
       process.stderr.write(`elicit: ${given.join(" and ")} was given but not used: a stdio server gets no HTTP authorization.\n`);
     return undefined;
   }
   if (auth.token !== undefined) return { token: auth.token };
+  // A machine asks for a token on each run (and again when it expires): nothing is written down, and
+  // no person's saved sign-in to the same server is read or replaced.
+  if (auth.machine)
+    return {
+      provider: await OAuthProvider.create({
+        serverUrl: url,
+        store: memoryTokenStore(),
+        grant: auth.machine.grant,
+        ...(auth.machine.clientId !== undefined ? { clientId: auth.machine.clientId } : {}),
+        ...(auth.machine.clientSecret !== undefined ? { clientSecret: auth.machine.clientSecret } : {}),
+        clientName: "elicit (mcp-elicit CLI)",
+      }),
+    };
   const provider = await OAuthProvider.create({
     serverUrl: url,
     store: auth.store,

@@ -32,9 +32,10 @@ export interface OpenIdProviderOptions {
   defaultResourceScopes?: string[];
   /**
    * Machine clients (no user): each gets tokens with the client-credentials grant, authenticating
-   * with its secret (HTTP Basic); the token's subject is the client id.
+   * with its secret (HTTP Basic), or, given `jwks` (its public keys) instead, with a JWT signed by its
+   * private key (private_key_jwt, RFC 7523); the token's subject is the client id.
    */
-  clients?: Array<{ clientId: string; clientSecret: string }>;
+  clients?: Array<{ clientId: string; clientSecret: string } | { clientId: string; jwks: { keys: Array<Record<string, unknown>> } }>;
   /** Access token lifetime in seconds; default 3600. */
   accessTokenTtlS?: number;
   /** Refresh token lifetime in seconds; default 86400. */
@@ -92,11 +93,12 @@ function configuration(options: OpenIdProviderOptions, users: readonly DemoUser[
     },
     clients: (options.clients ?? []).map((c) => ({
       client_id: c.clientId,
-      client_secret: c.clientSecret,
+      ...("jwks" in c
+        ? { jwks: c.jwks as never, token_endpoint_auth_method: "private_key_jwt" }
+        : { client_secret: c.clientSecret, token_endpoint_auth_method: "client_secret_basic" }),
       grant_types: ["client_credentials"],
       response_types: [],
       redirect_uris: [],
-      token_endpoint_auth_method: "client_secret_basic",
     })),
     clientDefaults: { grant_types: ["authorization_code", "refresh_token"], response_types: ["code"], token_endpoint_auth_method: "none" },
     // OAuth 2.1's code flow only: no implicit grant, no tokens from the authorization endpoint

@@ -18,6 +18,7 @@ export type LoginFailure =
   | "error-redirect" // the authorization server redirected back with an error
   | "issuer-mismatch" // the authorization server is not the one the credentials belong to
   | "refresh-failed" // the saved sign-in could not be renewed
+  | "credentials-refused" // a machine grant: the client's credentials, or the workload's JWT, were refused
   | "failed"; // anything else in the flow (discovery, registration, token exchange)
 
 export class LoginError extends ElicitError {
@@ -35,11 +36,37 @@ export class LoginError extends ElicitError {
 export const oauthCode = (value: unknown) => (typeof value === "string" && /^[A-Za-z0-9_.-]{1,64}$/.test(value) ? value : "unknown_error");
 
 /**
+ * What a machine grant's refusal means, by OAuth error code (RFC 6749 §5.2, RFC 7523 §3.1); undefined
+ * for a code that says nothing about the credentials. `grant` is "client_credentials" or the JWT bearer
+ * grant. "refused-client" is invalid_client or unauthorized_client, when it is not known which.
+ */
+export function machineRefusal(grant: string, code: string): LoginError | undefined {
+  const name = grant === "client_credentials" ? "client_credentials" : "JWT bearer";
+  const why: Record<string, string> = {
+    invalid_client:
+      "the authorization server refused the client's credentials (invalid_client): check the client id and its secret or key.",
+    unauthorized_client: `the authorization server does not allow this client the ${name} grant (unauthorized_client).`,
+    "refused-client": `the authorization server refused this client (invalid_client or unauthorized_client): check the client id, its secret or key, and that it may use the ${name} grant.`,
+    unsupported_grant_type: `the authorization server does not offer the ${name} grant (unsupported_grant_type).`,
+    invalid_scope:
+      "the authorization server refused the scopes asked for (invalid_scope): check --scope, or the scopes the client may have.",
+    invalid_grant:
+      name === "JWT bearer"
+        ? "the authorization server refused the workload's JWT (invalid_grant): it may have expired, be meant for another audience, or come from an issuer it does not trust."
+        : "the authorization server refused the grant (invalid_grant).",
+  };
+  const message = Object.hasOwn(why, code) ? why[code] : undefined;
+  if (!message) return undefined;
+  return new LoginError(code === "invalid_scope" ? "failed" : "credentials-refused", message, code === "refused-client" ? undefined : code);
+}
+
+/**
  * The SDK's auth errors as LoginErrors with messages fit to print; undefined for anything else.
  * Issuer values and error descriptions from the authorization server are left out on purpose: in a
- * mix-up attack they are the attacker's words.
+ * mix-up attack they are the attacker's words. `grant` is the provider's machine grant, if any
+ * (`OAuthProvider.grantType`): a refused token request then speaks of the client's credentials.
  */
-export function loginErrorOf(error: unknown): LoginError | undefined {
+export function loginErrorOf(error: unknown, grant?: string): LoginError | undefined {
   if (error instanceof LoginError) return error;
   if (error instanceof IssuerMismatchError)
     return new LoginError(
@@ -64,6 +91,8 @@ export function loginErrorOf(error: unknown): LoginError | undefined {
     return new LoginError("failed", "the server needs more permissions (403 insufficient_scope) and the sign-in could not ask for them.");
   if (error instanceof OAuthError) {
     const code = oauthCode(error.code);
+    const refused = grant ? machineRefusal(grant, code) : undefined;
+    if (refused) return refused;
     return code === "invalid_grant"
       ? new LoginError(
           "refresh-failed",

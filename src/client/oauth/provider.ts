@@ -9,8 +9,13 @@
 // and the request fails with UnauthorizedError), so redirectToAuthorization only records the
 // authorization URL, and withSignIn() does the rest around whatever failed: consent, the browser,
 // the redirect, transport.finishAuth(), and the request once more.
+//
+// With a machine grant (options.grant: client_credentials or jwt-bearer, machine.ts) there is no
+// person: no redirect URL, no loopback listener, no consent; the SDK asks the token endpoint itself
+// when the server answers 401, and again when the token has expired.
 import { randomBytes } from "node:crypto";
 import type {
+  AddClientAuthentication,
   OAuthClientInformationContext,
   OAuthClientMetadata,
   OAuthClientProvider,
@@ -20,6 +25,7 @@ import type {
 } from "@modelcontextprotocol/client";
 import { LoginError } from "./errors.js";
 import { startLoopback, type Loopback } from "./loopback.js";
+import { machineClientMetadata, machineFlowOf, type MachineFlow, type MachineGrant } from "./machine.js";
 import { memoryTokenStore, type SavedTokens, type ServerCredentials, type TokenStore } from "./token-store.js";
 
 /** How long a sign-in may take, from the consent question to the redirect back, unless told otherwise. */
@@ -46,15 +52,23 @@ export interface OAuthProviderOptions {
   store?: TokenStore;
   /**
    * Asks the person, shows them where they are going, and opens (or prints) the authorization URL.
-   * Throw LoginError("declined") when they say no. Called only when a sign-in is needed.
+   * Throw LoginError("declined") when they say no. Called only when a sign-in is needed. Required
+   * unless `grant` is given.
    */
-  authorize(request: SignInRequest): Promise<void>;
+  authorize?(request: SignInRequest): Promise<void>;
+  /**
+   * Sign in with no person: the client_credentials grant (with `clientId` and `clientSecret`, or
+   * `grant.privateKey` for private_key_jwt) or the JWT bearer grant (`grant.assertion()`, a workload's
+   * JWT). No browser, no consent, no loopback listener; a token is asked for when the server answers
+   * 401 and again once it has expired (there is no refresh token).
+   */
+  grant?: MachineGrant;
   /**
    * Told when the wait for the redirect starts (for a spinner or a line); `timeoutMs` is how long it
    * lasts. The function it returns, if any, is called when the wait ends, however it ends.
    */
   onWaiting?(info: { redirectUrl: string; timeoutMs: number }): (() => void) | void;
-  /** A pre-registered client: its id (and secret, for a confidential client). Never stored. */
+  /** A pre-registered client: its id (and secret, for a confidential client). Never stored. Required for client_credentials. */
   clientId?: string;
   clientSecret?: string;
   /** An https URL of this client's Client ID Metadata Document, used as client_id where the server supports it. */
@@ -91,7 +105,9 @@ export class OAuthProvider implements OAuthClientProvider {
   readonly clientMetadataUrl?: string;
   private readonly server: string;
   private readonly store: TokenStore;
-  private loopback: Loopback;
+  /** Bound for person sign-ins only: a machine grant has no redirect. */
+  private loopback: Loopback | undefined;
+  private readonly machine: MachineFlow | undefined;
   private verifier: string | undefined;
   private currentState: string | undefined;
   private pending: { url: URL; state: string; reason: SignInRequest["reason"] } | undefined;
@@ -103,27 +119,52 @@ export class OAuthProvider implements OAuthClientProvider {
 
   private constructor(
     private readonly options: OAuthProviderOptions,
-    loopback: Loopback,
+    loopback: Loopback | undefined,
+    machine: MachineFlow | undefined,
   ) {
     this.server = new URL(options.serverUrl).href;
     this.store = options.store ?? memoryTokenStore();
     this.loopback = loopback;
-    if (options.clientMetadataUrl) this.clientMetadataUrl = options.clientMetadataUrl;
+    this.machine = machine;
+    if (options.clientMetadataUrl && !machine) this.clientMetadataUrl = options.clientMetadataUrl;
   }
 
-  /** A provider with its loopback listener bound (the redirect URL must be known before the SDK starts). */
+  /**
+   * A provider with its loopback listener bound (the redirect URL must be known before the SDK starts),
+   * or, with `grant`, one for a machine. Throws a TypeError for options that cannot work together.
+   */
   static async create(options: OAuthProviderOptions): Promise<OAuthProvider> {
-    return new OAuthProvider(options, await startLoopback());
+    if (options.grant) return new OAuthProvider(options, undefined, machineFlowOf(options.grant, options.clientId, options.clientSecret));
+    if (!options.authorize) throw new TypeError("OAuthProvider needs authorize() to sign a person in, or a grant for a machine.");
+    return new OAuthProvider(options, await startLoopback(), undefined);
   }
 
-  get redirectUrl(): string {
-    return this.loopback.redirectUrl;
+  /** The grant a machine signs in with, or undefined when a person signs in (authorization code). */
+  get grantType(): string | undefined {
+    return this.machine?.grantType;
+  }
+
+  /** The loopback address of a person's sign-in; undefined for a machine grant, which tells the SDK not to redirect. */
+  get redirectUrl(): string | undefined {
+    return this.loopback?.redirectUrl;
+  }
+
+  /** The SDK's token request for a machine grant (undefined for a person's: the SDK builds the code exchange). */
+  async prepareTokenRequest(scope?: string): Promise<URLSearchParams | undefined> {
+    return this.machine?.prepareTokenRequest(scope);
+  }
+
+  /** A machine grant's client authentication where it is not the SDK's own (private_key_jwt; no client at all). */
+  get addClientAuthentication(): AddClientAuthentication | undefined {
+    return this.machine?.addClientAuthentication;
   }
 
   get clientMetadata(): OAuthClientMetadata {
+    if (this.machine) return machineClientMetadata(this.machine, this.options.clientName ?? "mcp-elicit");
+    const loopback = this.listener();
     return {
       client_name: this.options.clientName ?? "mcp-elicit",
-      redirect_uris: [this.loopback.redirectUrl],
+      redirect_uris: [loopback.redirectUrl],
       grant_types: ["authorization_code", "refresh_token"],
       response_types: ["code"],
       // A native app cannot keep a secret (RFC 8252 §8.5): a public client, unless pre-registered with one.
@@ -148,8 +189,16 @@ export class OAuthProvider implements OAuthClientProvider {
   }
 
   async clientInformation(ctx?: OAuthClientInformationContext): Promise<StoredOAuthClientInformation | undefined> {
+    // A machine grant never registers: without a client id (jwt-bearer) nothing is sent for it
+    // (machine.ts puts no client authentication on the request).
+    if (this.machine && !this.options.clientId) return { client_id: "", ...(ctx ? { issuer: ctx.issuer } : {}) };
     if (this.options.clientId)
-      return { client_id: this.options.clientId, ...(this.options.clientSecret ? { client_secret: this.options.clientSecret } : {}) };
+      return {
+        client_id: this.options.clientId,
+        ...(this.options.clientSecret ? { client_secret: this.options.clientSecret } : {}),
+        // Stamped with the issuer asked about, so the SDK does not warn about an unstamped credential (SEP-2352).
+        ...(this.machine && ctx ? { issuer: ctx.issuer } : {}),
+      };
     const saved = await this.load();
     const issuer = ctx?.issuer ?? saved.lastIssuer;
     return issuer ? saved.issuers[issuer]?.client : undefined;
@@ -157,7 +206,7 @@ export class OAuthProvider implements OAuthClientProvider {
 
   async saveClientInformation(info: StoredOAuthClientInformation, ctx?: OAuthClientInformationContext): Promise<void> {
     // A client given by hand stays in memory: its secret is not ours to write down.
-    if (this.options.clientId) return;
+    if (this.options.clientId || this.machine) return;
     const issuer = ctx?.issuer ?? info.issuer;
     if (!issuer) return;
     await this.update((saved) => {
@@ -222,6 +271,7 @@ export class OAuthProvider implements OAuthClientProvider {
   }
 
   async invalidateCredentials(scope: "all" | "client" | "tokens" | "verifier" | "discovery"): Promise<void> {
+    this.machine?.invalidated(scope);
     if (scope === "verifier") {
       this.verifier = undefined;
       return;
@@ -295,19 +345,20 @@ export class OAuthProvider implements OAuthClientProvider {
     const timeoutMs = this.options.signInTimeoutMs ?? DEFAULT_SIGN_IN_TIMEOUT_MS;
     const what = `the sign-in at ${pending.url.host}`;
     // Listen before the browser can come back: an authorization server may redirect at once.
-    const redirect = this.loopback.expect(pending.state, { timeoutMs, what, signal: this.abort.signal });
+    const loopback = this.listener();
+    const redirect = loopback.expect(pending.state, { timeoutMs, what, signal: this.abort.signal });
     redirect.catch(() => {}); // handled below; an early rejection must not be "unhandled"
     const reason = pending.reason;
     let stopWaiting: (() => void) | void = undefined;
     try {
-      await this.options.authorize({
+      await this.options.authorize!({
         url: pending.url,
         server: this.server,
-        redirectUrl: this.loopback.redirectUrl,
+        redirectUrl: loopback.redirectUrl,
         reason,
         signal: this.abort.signal,
       });
-      stopWaiting = this.options.onWaiting?.({ redirectUrl: this.loopback.redirectUrl, timeoutMs });
+      stopWaiting = this.options.onWaiting?.({ redirectUrl: loopback.redirectUrl, timeoutMs });
       const callback = await redirect;
       stopWaiting?.();
       await finish(callback);
@@ -315,7 +366,7 @@ export class OAuthProvider implements OAuthClientProvider {
       stopWaiting?.();
       // One use: this listener is done. The next sign-in gets a new one, on a new port, bound now
       // because the SDK reads the redirect URL before it knows whether it needs one.
-      await this.loopback.close();
+      await loopback.close();
       if (!this.abort.signal.aborted) this.loopback = await startLoopback();
     }
   }
@@ -323,6 +374,12 @@ export class OAuthProvider implements OAuthClientProvider {
   /** Stops listening for redirects and ends any wait. */
   async close(): Promise<void> {
     this.abort.abort();
-    await this.loopback.close();
+    await this.loopback?.close();
+  }
+
+  /** The loopback listener of a person's sign-in (a machine grant has none, and never gets here). */
+  private listener(): Loopback {
+    if (!this.loopback) throw new LoginError("failed", "a machine grant has no redirect to wait for.");
+    return this.loopback;
   }
 }
