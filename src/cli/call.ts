@@ -31,6 +31,7 @@ import {
 } from "./host.js";
 import { hideSpinner, printLine } from "./host-output.js";
 import { whenInterrupted } from "./interrupt.js";
+import { taskIdText, taskReporter } from "./task-reports.js";
 import { hostAuthOf, type AuthFlags, type HostAuth } from "./oauth.js";
 
 export interface TargetOptions extends AuthFlags {
@@ -87,13 +88,13 @@ export function parseArgs(json: string | undefined): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
-const atTerminal = () => process.stdin.isTTY === true && process.stderr.isTTY === true;
+export const atTerminal = () => process.stdin.isTTY === true && process.stderr.isTTY === true;
 
 /**
  * The UI for a non-interactive call: the answers file, else the terminal when there is one, else
  * none (every question cancelled). That last case is said once, when the server first asks.
  */
-async function uiFor(answers: string | undefined, noBrowser: boolean): Promise<ElicitationUI & SamplingUI> {
+export async function uiFor(answers: string | undefined, noBrowser: boolean): Promise<ElicitationUI & SamplingUI> {
   if (answers !== undefined) return scriptedUI(await readAnswersFile(answers), { log: printLine });
   if (atTerminal()) return terminalUI({ output: process.stderr, openUrl: browserOpener({ noBrowser }) });
   let told = false;
@@ -255,15 +256,18 @@ export async function call(tool: string, command: string[], options: CallOptions
   let terminal: TerminalUI | undefined;
   let calling = false;
   let remote = false;
+  const tasks = taskReporter((line) => (web ? web.status(line) : printLine(line)));
   const stopHandling = whenInterrupted({
     clearScreen() {
       hideSpinner();
       terminal?.stopWaiting();
     },
     say: (how) =>
-      calling
-        ? `elicit: stopped (${how}) while waiting for ${label(tool)}: no result${remote ? " here (the server may still finish the call)" : ""}.`
-        : `elicit: stopped (${how}) before ${label(tool)} was called.`,
+      tasks.running
+        ? `elicit: stopped (${how}); task ${taskIdText(tasks.running)} goes on on the server: \`elicit tasks result ${taskIdText(tasks.running)}\` with the same server comes back to it.`
+        : calling
+          ? `elicit: stopped (${how}) while waiting for ${label(tool)}: no result${remote ? " here (the server may still finish the call)" : ""}.`
+          : `elicit: stopped (${how}) before ${label(tool)} was called.`,
     cleanup: () => web?.close(),
   });
   const called = withHost(
@@ -295,7 +299,10 @@ export async function call(tool: string, command: string[], options: CallOptions
       }
       calling = true;
       web?.status(`Calling ${label(tool)}…`);
-      const work = host.elicitation.callTool({ name: tool, arguments: args }) as Promise<CallToolResult>;
+      host.onTaskReport((report) => tasks.report(report));
+      // On 2025-11-25 a client asks for a task (the tool says it must run as one); on 2026-07-28 the server decides.
+      const asTask = host.protocol === "2025-11-25" && definition.execution?.taskSupport === "required" ? { task: {} } : {};
+      const work = host.elicitation.callTool({ name: tool, arguments: args, ...asTask }) as Promise<CallToolResult>;
       const server = serverLabel(host.serverInfo(), "the server");
       const result = terminal ? await terminal.waitingFor(`${server} (${label(tool)})`, work) : await work;
       process.stdout.write(inertJson(result) + "\n");

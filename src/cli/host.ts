@@ -13,6 +13,7 @@ import {
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import ora from "ora";
 import { attachElicitation, type ElicitationHandle, type ElicitationMode } from "../client/attach.js";
+import { followTasks, TASKS_EXTENSION, type TaskReport } from "../client/tasks/follow.js";
 import type { ModelProvider } from "../client/providers/provider.js";
 import { attachRoots, type RootsHandle } from "../client/roots.js";
 import { MAX_LABEL_LENGTH, sanitizeText } from "../common/sanitize.js";
@@ -56,6 +57,8 @@ export interface Host {
   roots: RootsHandle;
   /** The revision the connection runs on. */
   protocol: string;
+  /** Calls `listener` with each report of a task a tool call became (its status and message, as sent: untrusted). */
+  onTaskReport(listener: (report: TaskReport) => void): void;
   /** The server's name and version as it gave them (untrusted: make them inert before showing them). */
   serverInfo(): Implementation | undefined;
   /** Every page of tools/list, as the SDK keeps it (tools it excludes are not there; see `excludedTools`). */
@@ -226,7 +229,11 @@ export function serverInfoOf(client: Client, seen?: Implementation): Implementat
 }
 
 export async function openHost(options: HostOptions): Promise<Host> {
-  const client = new Client(CLIENT_INFO, { capabilities: {}, ...clientOptions(options.protocol) } as never);
+  // elicit takes tasks: a call the server turns into one is followed to its end (followTasks, below).
+  const client = new Client(CLIENT_INFO, {
+    capabilities: { extensions: { [TASKS_EXTENSION]: {} } },
+    ...clientOptions(options.protocol),
+  } as never);
   const elicitation = attachElicitation(client, { ui: options.ui, modes: options.modes });
   attachSampling(client, { ui: options.ui, ...(options.provider ? { provider: options.provider } : {}) });
   let roots: RootsHandle;
@@ -265,6 +272,8 @@ export async function openHost(options: HostOptions): Promise<Host> {
             })
         : attempt();
     await signedIn(connect);
+    const taskListeners = new Set<(report: TaskReport) => void>();
+    followTasks(client, { onReport: (report) => taskListeners.forEach((listener) => listener(report)) });
     const protocol = client.getNegotiatedProtocolVersion() ?? "unknown";
     if (options.protocol !== "auto" && protocol !== options.protocol) {
       await client.close().catch(() => {});
@@ -282,6 +291,7 @@ export async function openHost(options: HostOptions): Promise<Host> {
       roots,
       protocol,
       excludedTools: excluded,
+      onTaskReport: (listener) => void taskListeners.add(listener),
       serverInfo: () => serverInfoOf(client, seen),
       async listTools() {
         // No cursor: the SDK walks every page and caches the list, which callTool reads for the

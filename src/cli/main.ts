@@ -243,6 +243,48 @@ Examples:
     process.exitCode = await connect(server, opts);
   });
 
+serverOptions(
+  program
+    .command("tasks")
+    .description(
+      "Come back to tasks that tool calls became: get one's status, follow it to its result (answering its questions), cancel it, or list them.",
+    )
+    .argument("<action>", "get, result, cancel or list")
+    .argument("[id]", "the task's id (elicit call prints it)")
+    .argument("[server...]", "after --: the command that starts a stdio server")
+    .option("--answers <file>", "for result: answers for the task's questions, as for elicit call (- for standard input)")
+    .option("--json", "print the task (get, list) as the server sent it, as JSON"),
+)
+  .addHelpText(
+    "after",
+    `
+A tool call the server turns into a task (the io.modelcontextprotocol/tasks extension on 2026-07-28,
+or a 2025-11-25 tool that requires one) is followed by elicit call to its end; stopped before that, the
+task goes on on the server, and these commands come back to it on the same server:
+  get      one line: its status and message, and the questions it waits for
+  result   follows it to its end, answering its questions, and prints its result as elicit call does
+  cancel   asks the server to cancel it
+  list     the tasks the server lists for you (2025-11-25 only: 2026-07-28 has no list)
+
+Exit codes: 0 done, 1 the task's result is a tool error, 2 usage error, no such task, or the server
+could not be reached.
+
+Examples:
+  elicit tasks get 786512e2-9e0d-44bd-8f29-789f320fe840 --url http://127.0.0.1:3000/mcp
+  elicit tasks result 786512e2-9e0d-44bd-8f29-789f320fe840 --answers answers.yaml --url http://127.0.0.1:3000/mcp`,
+  )
+  .action(async (action: string, id: string | undefined, server: string[], opts) => {
+    if (!["get", "result", "cancel", "list"].includes(action)) {
+      process.stderr.write(`elicit: unknown tasks action "${action.slice(0, 40)}": get, result, cancel or list.\n`);
+      process.exitCode = 2;
+      return;
+    }
+    const { tasks } = await import("./tasks.js");
+    // list takes no id: a first word after it is the server command's.
+    const words = action === "list" && id !== undefined ? [id, ...server] : server;
+    process.exitCode = await tasks(action as "get", action === "list" ? undefined : id, words, opts);
+  });
+
 program
   .command("logout")
   .description("Forget the saved sign-in (tokens and client registration) to one server, or to every server.")

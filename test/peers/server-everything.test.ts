@@ -122,6 +122,7 @@ const ANSWERS = {
     '- match: "satisfy the prerequisite"\n  action: accept\n- match: "open the link"\n  action: accept\n',
   ),
   urlAny: file("url-any.yaml", "- action: accept\n"),
+  research: file("research.yaml", "- match: interpretations\n  action: accept\n  content: { interpretation: programming }\n"),
   sample: file("sample.yaml", '- match: "capital of france"\n  sample: { text: "Paris, said the scripted person." }\n'),
 };
 
@@ -310,6 +311,17 @@ for (const transport of ["stdio", "http"] as const) {
       const { texts } = resultOf(r);
       assert.match(texts[0]!, /^Current MCP Roots \(1 total\):/);
       assert.ok(texts[0]!.includes(`1. root ${transport}\n   URI: ${pathToFileURL(root).href}\n`), texts[0]);
+    });
+
+    test("a tool that requires a task (simulate-research-query): its status is shown, its question answered, its result printed", async () => {
+      const r = await call("simulate-research-query", { topic: "python", ambiguous: true }, "--answers", ANSWERS.research);
+      assert.equal(r.code, 0, r.stderr);
+      const { texts } = resultOf(r);
+      assert.match(texts[0]!, /^# Research Report: python \(programming\)/);
+      assert.match(r.stderr, /elicit: task \S+ working: Gathering sources\.\.\./);
+      // input_required lasts as long as the answer takes: a poll may or may not see it.
+      assert.match(r.stderr, /answers entry \[0\] \(match "interpretations"\) answered "The research query \\"python\\" could have/);
+      assert.equal(r.stderr.match(/elicit: task \S+ completed/g)?.length, 1, r.stderr);
     });
   });
 }

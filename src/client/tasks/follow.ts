@@ -8,6 +8,9 @@ import type { Client } from "@modelcontextprotocol/client";
 import { storedRequestHandler } from "../../common/sdk-internals.js";
 import { rawRequest, RawRequestError } from "./raw-request.js";
 
+/** The extension's name, as a client declares it under `capabilities.extensions`. */
+export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+
 /** What a task reports on each poll (the extension's DetailedTask, as sent). */
 export interface TaskReport {
   taskId: string;
@@ -53,9 +56,15 @@ export function followTasks(client: Client, options: FollowTasksOptions = {}): v
   transport.onmessage = (message, extra) => {
     const m = message as Message;
     // Only a tools/call may be answered with a task, and raw requests' answers never get here.
-    if (m.method !== undefined || m.id === undefined || m.result?.resultType !== "task") return deliver?.(message, extra);
+    if (m.method !== undefined || m.id === undefined || !m.result) return deliver?.(message, extra);
+    const legacy = legacyTask(m.result);
+    if (m.result.resultType !== "task" && !legacy) return deliver?.(message, extra);
     const answer = (body: object) => deliver?.({ jsonrpc: "2.0", id: m.id, ...body } as never, extra);
-    void follow(client, m.result as unknown as TaskReport, closed.signal, (report) => options.onReport?.(report)).then(
+    const report = (r: TaskReport) => options.onReport?.(r);
+    const followed = legacy
+      ? followLegacy(client, legacy, closed.signal, report)
+      : follow(client, m.result as unknown as TaskReport, closed.signal, report);
+    void followed.then(
       (result) => answer({ result: { ...result, resultType: "complete" } }),
       (error: unknown) => !closed.signal.aborted && answer({ error: rpcErrorOf(error) }),
     );
@@ -110,6 +119,66 @@ async function follow(
   } finally {
     answered.clear();
   }
+}
+
+/** The task of a 2025-11-25 CreateTaskResult (`{ task: { taskId, status, ... } }`), if that is what `result` is. */
+function legacyTask(result: Record<string, unknown>): TaskReport | undefined {
+  const task = result.task as Partial<TaskReport> | undefined;
+  return task && typeof task === "object" && typeof task.taskId === "string" && !("content" in result) ? (task as TaskReport) : undefined;
+}
+
+/**
+ * A 2025-11-25 task (experimental tasks): tasks/result waits for the end, and the server sends the
+ * task's questions as requests while it waits, which the client's handlers answer as any other;
+ * tasks/get is polled beside it for the reports.
+ */
+async function followLegacy(
+  client: Client,
+  created: TaskReport,
+  signal: AbortSignal,
+  report: (r: TaskReport) => void,
+): Promise<Record<string, unknown>> {
+  const { taskId } = created;
+  let last = created.status;
+  report(created);
+  const stop = new AbortController();
+  const both = AbortSignal.any([signal, stop.signal]);
+  const result = rawRequest(client, "tasks/result", { taskId }, signal);
+  const polling = (async () => {
+    let interval = (created as { pollInterval?: number }).pollInterval;
+    for (;;) {
+      const [min, max] = POLL_BOUNDS_MS;
+      await pause(Math.min(Math.max(interval ?? 1000, min), max), both);
+      const task = (await rawRequest(client, "tasks/get", { taskId }, both)) as unknown as TaskReport & { pollInterval?: number };
+      interval = task.pollInterval;
+      last = task.status;
+      report(task);
+    }
+  })().catch(() => {});
+  try {
+    const final = await result;
+    // The result came before a poll saw the end: the end is reported all the same.
+    if (last !== "completed") report({ taskId, status: "completed" });
+    return final;
+  } catch (error) {
+    if (!signal.aborted && last !== "failed") report({ taskId, status: "failed" });
+    throw error;
+  } finally {
+    stop.abort();
+    await polling;
+  }
+}
+
+/**
+ * Comes back to a task by its id (one a call became earlier, maybe in another process): follows it to
+ * its end as followTasks does, answering its questions, and resolves with its result.
+ */
+export async function followTask(client: Client, taskId: string, options: FollowTasksOptions & { signal?: AbortSignal } = {}) {
+  const signal = options.signal ?? new AbortController().signal;
+  const report = (r: TaskReport) => options.onReport?.(r);
+  const task = (await rawRequest(client, "tasks/get", { taskId }, signal)) as unknown as TaskReport;
+  const modern = client.getNegotiatedProtocolVersion() === "2026-07-28";
+  return modern ? follow(client, task, signal, report) : followLegacy(client, task, signal, report);
 }
 
 /** One of the task's questions, answered by the client's handler for its method, as an embedded request is. */

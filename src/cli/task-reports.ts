@@ -1,0 +1,26 @@
+// What `elicit` says about a task a call became: a line each time its status or message changes (the
+// message is the server's text, made inert), and, when the person stops elicit, how to come back to it.
+import type { TaskReport } from "../client/tasks/follow.js";
+import { MAX_LABEL_LENGTH, sanitizeText } from "../common/sanitize.js";
+
+const TERMINAL = new Set(["completed", "failed", "cancelled"]);
+
+/** A task id as printed: inert, and short enough for a line (ids are opaque, but chosen by the server). */
+export const taskIdText = (id: string) => sanitizeText(id, { maxLength: 80, multiline: false });
+
+export function taskReporter(print: (line: string) => void) {
+  let last = "";
+  let open: string | undefined;
+  return {
+    report(task: TaskReport) {
+      const message = task.statusMessage ? `: ${sanitizeText(task.statusMessage, { maxLength: MAX_LABEL_LENGTH, multiline: false })}` : "";
+      const line = `elicit: task ${taskIdText(task.taskId)} ${task.status}${message}`;
+      open = TERMINAL.has(task.status) ? undefined : task.taskId;
+      if (line !== last) print((last = line));
+    },
+    /** The task still running, if any: stopping elicit leaves it running on the server. */
+    get running(): string | undefined {
+      return open;
+    },
+  };
+}
