@@ -14,6 +14,7 @@ export { InputTimeoutError } from "./live.js";
 export { ReplayMismatchError } from "./rounds/replay.js";
 export { StepBusyError, StepLostError } from "./rounds/ledger.js";
 export { StateError, DEFAULT_MAX_STATE_BYTES, type StateProblem } from "./rounds/state.js";
+export { TASKS_EXTENSION, type TaskSupport } from "./tasks/protocol.js";
 export { serveHttp, type HttpServerHandle, type ServeHttpOptions, type ServerFactory } from "./http/serve.js";
 export type { HttpAuthOptions, Principal } from "./auth/options.js";
 export { principalOf } from "./auth/principal.js";
