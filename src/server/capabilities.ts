@@ -11,10 +11,9 @@ export const CLIENT_FEATURES: readonly ClientFeature[] = ["elicitation.form", "e
 
 /** The capabilities the client declared for this call (empty when it declared none). */
 export function clientCapabilities(server: McpServer, ctx: ServerContext, protocol: ProtocolRevision): ClientCapabilities {
-  const declared =
-    protocol === "2026-07-28"
-      ? (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY]
-      : server.server.getClientCapabilities();
+  // A 2025-11-25 task's runs carry the capabilities its session declared in the same place (tasks/).
+  const carried = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY];
+  const declared = protocol === "2026-07-28" || carried !== undefined ? carried : server.server.getClientCapabilities();
   return declared && typeof declared === "object" ? (declared as ClientCapabilities) : {};
 }
 

@@ -232,8 +232,17 @@ export function createElicitation(options: ElicitationOptions = {}) {
     live.journaled();
     return (name, fn) => ledger.step(live.call, name, fn, false, live.rerun);
   };
-  const contextFor = (server: McpServer, ctx: ServerContext, protocol: ProtocolRevision, run?: ReplayRun, url?: UrlCall): ElicitContext => {
-    const delivery = run ? roundDelivery(server, ctx, run) : liveDelivery(server, ctx, protocol, settings, liveStepFor(ctx));
+  const contextFor = (
+    server: McpServer,
+    ctx: ServerContext,
+    protocol: ProtocolRevision,
+    run?: ReplayRun,
+    url?: UrlCall,
+    inTask = false,
+  ): ElicitContext => {
+    const delivery = run
+      ? roundDelivery(server, ctx, run, inTask ? { protocol } : undefined)
+      : liveDelivery(server, ctx, protocol, settings, liveStepFor(ctx));
     const inputs = clientInputs(delivery, settings, url);
     // Object.assign rather than two spreads: V8 copies into a fresh literal many times faster, and a
     // context is made on every call and every round.
@@ -297,22 +306,34 @@ export function createElicitation(options: ElicitationOptions = {}) {
       const run = async (args: unknown, ctx: ServerContext) => {
         const protocol = revisionOf(server, ctx);
         const url = urlCallFor(ctx, name, args);
-        if (protocol !== "2026-07-28") return call(args, contextFor(server, ctx, protocol, undefined, url), url);
         const guarded = guard.callOf(ctx);
+        // A 2025-11-25 client asks for a task with the call's `task` param (experimental tasks).
+        if (task && protocol === "2025-11-25" && guarded?.taskParam !== undefined) {
+          const clientCapabilities = server.server.getClientCapabilities();
+          guarded.created = await tasks.create(ctx, name, guarded.args, principalOf(ctx), { protocol, clientCapabilities });
+          return { content: [] }; // what McpServer checks; the guard answers with the handle
+        }
+        if (protocol !== "2026-07-28") return call(args, contextFor(server, ctx, protocol, undefined, url), url);
         // A task is bound to the arguments as sent, as requestState is; its runs parse them again.
         const toTask =
           task && declaresTasks(ctx)
-            ? (journal?: Journal) => tasks.create(ctx, name, guarded?.args ?? {}, principalOf(ctx), journal)
+            ? async (journal?: Journal) => {
+                const handle = await tasks.create(ctx, name, guarded?.args ?? {}, principalOf(ctx), { journal });
+                if (guarded) guarded.created = handle;
+                return handle;
+              }
             : undefined;
         if (toTask && task!.start !== "detach") return toTask();
         return calls.run(ctx, name, guarded, (run) => call(args, contextFor(server, ctx, protocol, run, url), url), toTask as never);
       };
       const { task: _task, ...sdkConfig } = config;
       const register = server.registerTool.bind(server) as (n: string, c: object, cb: (...a: unknown[]) => unknown) => RegisteredTool;
-      const registered = { ...sdkConfig, ...(task ? { execution: { taskSupport: task.support } } : {}) };
       const tool = config.inputSchema
-        ? register(name, registered, (args, ctx) => run(args, ctx as ServerContext))
-        : register(name, registered, (ctx) => run({}, ctx as ServerContext));
+        ? register(name, sdkConfig, (args, ctx) => run(args, ctx as ServerContext))
+        : register(name, sdkConfig, (ctx) => run({}, ctx as ServerContext));
+      // McpServer.registerTool takes no `execution`; tools/list shows the registered tool's (2025-11-25
+      // clients read it to ask for a task; the 2026-07-28 wire drops it).
+      if (task) tool.execution = { taskSupport: task.support };
       // After the first registerTool: McpServer installs its tools/call handler then, and the guard wraps it.
       const guard = guardOf(server);
       const admit =
@@ -323,10 +344,10 @@ export function createElicitation(options: ElicitationOptions = {}) {
           : undefined;
       guard.add(name, (ctx, guarded, state) => calls.open(ctx, name, guarded, state), admit);
       if (task) {
-        tasks.define(name, async (run, ctx, raw) => {
+        tasks.define(name, async (run, ctx, raw, protocol) => {
           const args = config.inputSchema ? await parseArguments(config.inputSchema, name, raw) : {};
           const url = urlCallFor(ctx, name, args);
-          return call(args, contextFor(server, ctx, "2026-07-28", run, url), url);
+          return call(args, contextFor(server, ctx, protocol, run, url, true), url);
         });
         serveTasks(server, tasks, principalOf);
       }

@@ -10,15 +10,19 @@ import * as z from "zod";
 import { form, text, yesNo } from "../../src/schema/builders.js";
 import { createElicitation, type ElicitationOptions } from "../../src/server/index.js";
 import { rawRequest } from "../../src/client/tasks/raw-request.js";
+import { attachElicitation } from "../../src/client/attach.js";
+import { followTasks } from "../../src/client/tasks/follow.js";
+import { scriptedUI } from "../../src/ui/scripted.js";
+import { memoryStore } from "../../src/store/memory.js";
 import { manualClient } from "../helpers/manual-client.js";
-import { connect, type TransportKind } from "../helpers/mcp.js";
+import { clientFor, connect, type TransportKind } from "../helpers/mcp.js";
 
 const TASKS = { "io.modelcontextprotocol/tasks": {} };
 type Raw = Record<string, any>;
 
 /** A server whose tools run as tasks; `charges` counts the side effect a ctx.step makes. */
 function taskServer(options: ElicitationOptions = {}) {
-  const kit = createElicitation({ taskPollIntervalMs: 50, ...options });
+  const kit = createElicitation({ taskPollIntervalMs: 50, store: memoryStore(), ...options });
   const seen = { charges: 0, aborted: 0 };
   const factory = () => {
     const server = new McpServer({ name: "tasks", version: "1.0.0" });
@@ -156,6 +160,59 @@ for (const kind of ["memory", "http"] as TransportKind[]) {
     });
   });
 }
+
+describe("tasks on 2025-11-25 (experimental tasks)", () => {
+  for (const kind of ["memory", "http"] as TransportKind[])
+    test(`over ${kind}: a call with a task param makes a task; tasks/result sends its questions and ends with its result`, async () => {
+      const { factory, seen } = taskServer();
+      const client = clientFor("2025-11-25", { elicitation: { form: {} } });
+      const ui = scriptedUI(
+        [
+          { match: "Pay", action: "accept", content: { ok: true } },
+          { match: "note", action: "accept", content: { note: "legacy" } },
+        ],
+        { log: () => {} },
+      );
+      attachElicitation(client, { ui });
+      const conn = await connect(client, factory, "2025-11-25", kind);
+      const reports: string[] = [];
+      followTasks(client, { onReport: (r) => reports.push(r.status) });
+      try {
+        const listed = await client.listTools();
+        assert.deepEqual(listed.tools.find((t) => t.name === "pay")?.execution, { taskSupport: "optional" });
+        const result = await client.callTool({ name: "pay", arguments: { amount: 7 }, task: {} } as never);
+        assert.deepEqual(result.content, [{ type: "text", text: "Paid $7, R-1, legacy" }]);
+        assert.deepEqual((result._meta as Raw)["io.modelcontextprotocol/related-task"].taskId.length, 36);
+        assert.equal(reports[0], "working");
+        assert.equal(reports.at(-1), "completed");
+        assert.deepEqual(ui.remaining(), []);
+        assert.equal(seen.charges, 1);
+        const { tasks } = (await rawRequest(client, "tasks/list", {})) as { tasks: Raw[] };
+        assert.equal(tasks.length, 1);
+        assert.deepEqual(Object.keys(tasks[0]!).sort(), ["createdAt", "lastUpdatedAt", "pollInterval", "status", "taskId", "ttl"]);
+        assert.equal(tasks[0]!.status, "completed");
+        await assert.rejects(
+          rawRequest(client, "tasks/update", { taskId: tasks[0]!.taskId, inputResponses: {} }),
+          (e: any) => e.rpcCode === -32601,
+        );
+      } finally {
+        await conn.close();
+      }
+    });
+
+  test("without a task param, the same tool runs as an ordinary call (its question sent live)", async () => {
+    const { factory } = taskServer();
+    const client = clientFor("2025-11-25", { elicitation: { form: {} } });
+    attachElicitation(client, { ui: scriptedUI([{ action: "decline" }], { log: () => {} }) });
+    const conn = await connect(client, factory, "2025-11-25", "memory");
+    try {
+      const result = await client.callTool({ name: "pay", arguments: { amount: 7 } });
+      assert.deepEqual(result.content, [{ type: "text", text: "Not paid." }]);
+    } finally {
+      await conn.close();
+    }
+  });
+});
 
 describe("tasks: ctx.detach", () => {
   test("the first question is asked in the call's rounds; the answered round becomes a task, once, however often it is sent", async () => {

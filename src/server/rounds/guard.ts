@@ -30,6 +30,13 @@ export interface GuardedCall {
   opened?: unknown;
   /** The arguments' digest, once computed: opening and sealing one round hash them once. */
   argsDigest?: string;
+  /** The call's `task` param (2025-11-25 experimental tasks: the client asks for a task). */
+  taskParam?: unknown;
+  /**
+   * The task the call became (its handle): answered as it is. McpServer would check it as a tool result,
+   * which a 2025-11-25 handle (`{ task }`, no content) is not.
+   */
+  created?: Record<string, unknown>;
 }
 
 /** Opens a requestState for a call; throws (or rejects with) StateError. */
@@ -83,7 +90,7 @@ export class StateGuard {
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `inputResponses is ${describeProblem(problem)}; refused unread.`, {
         reason: "too-large",
       });
-    const call: GuardedCall = { args: params.arguments ?? {} };
+    const call: GuardedCall = { args: params.arguments ?? {}, ...(params.task !== undefined ? { taskParam: params.task } : {}) };
     this.calls.set(ctx.mcpReq, call);
     try {
       // The SDK lifts requestState out of the params into the context before handlers run.
@@ -99,6 +106,7 @@ export class StateGuard {
         }
       }
       const result = (await inner(request, ctx)) as Record<string, unknown>;
+      if (call.created) return call.created;
       return result?.resultType === "task" ? withoutContent(result) : result;
     } finally {
       this.calls.delete(ctx.mcpReq);

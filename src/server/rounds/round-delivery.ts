@@ -3,21 +3,26 @@
 // input_required round. The SDK refuses a question the client did not declare (-32021) when the round
 // goes out; no list_changed exists to keep roots by, so every call asks.
 import type { McpServer, ServerContext } from "@modelcontextprotocol/server";
+import type { ProtocolRevision } from "../../schema/types.js";
 import { clientCapabilities, supportsFeature } from "../capabilities.js";
 import type { Delivery } from "../inputs/delivery.js";
 import { clientNameOf } from "../url/elicit-url.js";
 import { replayUrlFlow } from "../url/replay-url.js";
 import type { ReplayRun } from "./replay.js";
 
-export function roundDelivery(server: McpServer, ctx: ServerContext, run: ReplayRun): Delivery {
-  const protocol = "2026-07-28";
+/**
+ * A task (tasks/) asks the same way, on its own revision: its questions are not gated by the SDK as a
+ * round's are, so one the client cannot take is refused here, as on a live connection.
+ */
+export function roundDelivery(server: McpServer, ctx: ServerContext, run: ReplayRun, task?: { protocol: ProtocolRevision }): Delivery {
+  const protocol = task?.protocol ?? "2026-07-28";
   const capabilities = clientCapabilities(server, ctx, protocol);
   const urlMode = supportsFeature(capabilities, protocol, "elicitation.url");
   return {
     ctx,
     protocol,
     capabilities,
-    refusesUnsupported: false,
+    refusesUnsupported: task !== undefined,
     clientName: () => clientNameOf(server, ctx, protocol),
     request: (method, params, settle, { key }) => run.request(method, params, settle, key),
     step: (name, fn) => run.step(name, fn),

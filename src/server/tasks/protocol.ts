@@ -1,6 +1,7 @@
 // The wire side of tasks: the extension advertised under capabilities.extensions, and tasks/get,
 // tasks/update and tasks/cancel answered for the clients that declared it (-32021 for the others, as
-// the extension says). The requests' shapes come from @modelcontextprotocol/ext-tasks.
+// the extension says); 2025 sessions get 2025-11-25's experimental tasks (legacy.ts). The requests'
+// shapes come from @modelcontextprotocol/ext-tasks.
 import {
   CancelTaskRequestV2Schema,
   GetTaskRequestV2Schema,
@@ -9,11 +10,14 @@ import {
 } from "@modelcontextprotocol/ext-tasks/core/v2";
 import {
   CLIENT_CAPABILITIES_META_KEY,
+  PROTOCOL_VERSION_META_KEY,
   ProtocolError,
   ProtocolErrorCode,
   type McpServer,
   type ServerContext,
 } from "@modelcontextprotocol/server";
+import * as z from "zod";
+import { LEGACY_TASKS_CAPABILITY, legacyCancel, legacyGet, legacyList, legacyResult } from "./legacy.js";
 import { describeProblem, MESSAGE_LIMITS, shapeProblem } from "../../schema/limits.js";
 import type { Tasks } from "./tasks.js";
 
@@ -49,14 +53,25 @@ function checkedResponses(value: unknown): Record<string, unknown> {
 
 const served = new WeakSet<McpServer>();
 
-/** Answers the extension's methods on `server` from `tasks`; once per server. */
+/** Whether a request comes on 2026-07-28 (its envelope says so); 2025 sessions have no envelope. */
+const modern = (ctx: ServerContext) =>
+  (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[PROTOCOL_VERSION_META_KEY] === "2026-07-28";
+
+/**
+ * Answers the task methods on `server` from `tasks`, once per server: the extension's for 2026-07-28
+ * requests, 2025-11-25's experimental ones (legacy.ts) for 2025 sessions.
+ */
 export function serveTasks(server: McpServer, tasks: Tasks, ownerOf: (ctx: ServerContext) => string): void {
   if (served.has(server)) return;
   served.add(server);
-  server.server.registerCapabilities({ extensions: { [TASKS_EXTENSION]: {} } });
-  const gated = <P extends { taskId: string }, R>(method: string, answer: (ctx: ServerContext, params: P, owner: string) => Promise<R>) => {
+  // 2026-07-28's discovery drops the `tasks` slot (the SDK strips it); 2025 sessions read it.
+  server.server.registerCapabilities({ extensions: { [TASKS_EXTENSION]: {} }, tasks: LEGACY_TASKS_CAPABILITY } as never);
+  type Answer<P> = (ctx: ServerContext, params: P, owner: string) => Promise<unknown>;
+  const byEra = <P extends { taskId?: string }>(method: string, extension: Answer<P> | undefined, legacy: Answer<P> | undefined) => {
     return async (params: P, ctx: ServerContext) => {
-      if (!declaresTasks(ctx)) throw missingTasksExtension(method);
+      const answer = modern(ctx) ? extension : legacy;
+      if (!answer) throw new ProtocolError(ProtocolErrorCode.MethodNotFound, "Method not found");
+      if (answer === extension && !declaresTasks(ctx)) throw missingTasksExtension(method);
       return answer(ctx, params, ownerOf(ctx));
     };
   };
@@ -65,26 +80,50 @@ export function serveTasks(server: McpServer, tasks: Tasks, ownerOf: (ctx: Serve
     schemas: object,
     handler: (params: never, ctx: ServerContext) => unknown,
   ) => void;
+  const taskId = { params: GetTaskRequestV2Schema.shape.params };
   set(
     "tasks/get",
-    { params: GetTaskRequestV2Schema.shape.params },
-    gated("tasks/get", (ctx, { taskId }, owner) => tasks.get(ctx, taskId, owner)),
+    taskId,
+    byEra<{ taskId: string }>(
+      "tasks/get",
+      (ctx, { taskId }, owner) => tasks.get(ctx, taskId, owner),
+      (_ctx, { taskId }, owner) => legacyGet(tasks, taskId, owner),
+    ),
   );
   set(
     "tasks/update",
     // The SDK lifts inputResponses out of the params (as for a tools/call round) into ctx.mcpReq.
     { params: UpdateTaskRequestV2Schema.shape.params.partial({ inputResponses: true }) },
-    gated("tasks/update", async (ctx, { taskId, inputResponses }: { taskId: string; inputResponses?: unknown }, owner) => {
-      await tasks.update(ctx, taskId, owner, checkedResponses(ctx.mcpReq.inputResponses ?? inputResponses));
-      return {};
-    }),
+    byEra<{ taskId: string; inputResponses?: unknown }>(
+      "tasks/update",
+      async (ctx, { taskId, inputResponses }, owner) => {
+        await tasks.update(ctx, taskId, owner, checkedResponses(ctx.mcpReq.inputResponses ?? inputResponses));
+        return {};
+      },
+      undefined,
+    ),
   );
   set(
     "tasks/cancel",
     { params: CancelTaskRequestV2Schema.shape.params },
-    gated("tasks/cancel", async (ctx, { taskId }, owner) => {
-      await tasks.cancel(ctx, taskId, owner);
-      return {};
-    }),
+    byEra<{ taskId: string }>(
+      "tasks/cancel",
+      async (ctx, { taskId }, owner) => {
+        await tasks.cancel(ctx, taskId, owner);
+        return {};
+      },
+      (ctx, { taskId }, owner) => legacyCancel(ctx, tasks, taskId, owner),
+    ),
+  );
+  // 2025-11-25 only: on 2026-07-28 the SDK answers both -32601 before any handler runs.
+  set(
+    "tasks/result",
+    taskId,
+    byEra<{ taskId: string }>("tasks/result", undefined, (ctx, { taskId }, owner) => legacyResult(ctx, tasks, taskId, owner)),
+  );
+  set(
+    "tasks/list",
+    { params: z.object({ cursor: z.string().optional() }).optional() },
+    byEra("tasks/list", undefined, (_ctx, _params, owner) => legacyList(tasks, owner)),
   );
 }

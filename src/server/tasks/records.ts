@@ -20,6 +20,8 @@ export interface TaskRecord {
   args: unknown;
   /** Who made it (the kit's principal): every tasks/* request must come from the same caller. */
   owner: string;
+  /** The revision the task was made on: 2026-07-28 (the extension) or 2025-11-25 (experimental tasks). */
+  protocol: "2025-11-25" | "2026-07-28";
   /** The creating request's _meta envelope (its revision and declared capabilities), for every later run. */
   envelope: Record<string, unknown>;
   status: TaskStatus;
@@ -82,6 +84,11 @@ export class TaskRecords {
 
   releaseLease(taskId: string): Promise<void> {
     return this.store.delete(`task:${taskId}:lease`);
+  }
+
+  /** The ids of the tasks in the store (2025-11-25's tasks/list; records only, not their side keys). */
+  async ids(): Promise<string[]> {
+    return (await this.store.keys("task:")).map((key) => key.slice(5)).filter((id) => !id.includes(":"));
   }
 
   requestCancel(taskId: string, ttlMs: number): Promise<unknown> {

@@ -5,13 +5,19 @@
 // so whichever process holds the task's lease can run it, after a restart or on another fleet member,
 // and ctx.step (the call ledger) still runs each side effect once.
 import { randomUUID } from "node:crypto";
-import { ProtocolError, ProtocolErrorCode, type CallToolResult, type ServerContext } from "@modelcontextprotocol/server";
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  ProtocolError,
+  ProtocolErrorCode,
+  type CallToolResult,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
 import type { CallLedger } from "../rounds/ledger.js";
 import { emptyJournal, ReplayRun, type Journal } from "../rounds/replay.js";
 import { TERMINAL, TaskRecords, type TaskRecord } from "./records.js";
 
 /** Runs one task's handler once over `run`, with `ctx` as the handler's request context and the call's arguments as sent. */
-export type TaskBody = (run: ReplayRun, ctx: ServerContext, args: unknown) => Promise<CallToolResult>;
+export type TaskBody = (run: ReplayRun, ctx: ServerContext, args: unknown, protocol: TaskRecord["protocol"]) => Promise<CallToolResult>;
 
 export interface TaskSettings {
   /** How long a task is kept from its creation (default 24 hours). */
@@ -24,6 +30,25 @@ export interface TaskSettings {
 function taskView(record: TaskRecord) {
   const { taskId, status, statusMessage, createdAt, lastUpdatedAt, ttlMs, pollIntervalMs } = record;
   return { taskId, status, ...(statusMessage ? { statusMessage } : {}), createdAt, lastUpdatedAt, ttlMs, pollIntervalMs };
+}
+
+/** The Task of 2025-11-25's experimental tasks (ttl and pollInterval, no inlined result). */
+export function legacyView(record: TaskRecord) {
+  const { taskId, status, statusMessage, createdAt, lastUpdatedAt, ttlMs, pollIntervalMs } = record;
+  return {
+    taskId,
+    status,
+    ...(statusMessage ? { statusMessage } : {}),
+    createdAt,
+    lastUpdatedAt,
+    ttl: ttlMs,
+    pollInterval: pollIntervalMs,
+  };
+}
+
+/** What a tools/call that made a task answers: the extension's handle, or 2025-11-25's `{ task }`. */
+export function createdHandle(record: TaskRecord) {
+  return record.protocol === "2026-07-28" ? { resultType: "task" as const, ...taskView(record) } : { task: legacyView(record) };
 }
 
 /** The handler's context for a run: the triggering request's, with the task's envelope and cancellation. */
@@ -43,6 +68,8 @@ export class Tasks {
   private readonly bodies = new Map<string, TaskBody>();
   /** Runs in this process, by task id: tasks/cancel aborts them at once. */
   private readonly running = new Map<string, AbortController>();
+  /** Who waits for a task's next change in this process (2025-11-25's tasks/result). */
+  private readonly waiters = new Map<string, Set<() => void>>();
   /** This process's name on the leases it holds. */
   private readonly runner = randomUUID();
 
@@ -61,14 +88,27 @@ export class Tasks {
    * Creates a task for a call and starts it. Resolves once the task is stored, so a tasks/get that
    * follows the CreateTaskResult finds it. `journal`: the answers the call already gathered in rounds.
    */
-  async create(ctx: ServerContext, tool: string, args: unknown, owner: string, journal: Journal = emptyJournal()) {
+  async create(
+    ctx: ServerContext,
+    tool: string,
+    args: unknown,
+    owner: string,
+    {
+      journal = emptyJournal(),
+      protocol = "2026-07-28",
+      clientCapabilities,
+    }: { journal?: Journal; protocol?: TaskRecord["protocol"]; clientCapabilities?: object } = {},
+  ) {
+    const capabilities = clientCapabilities ? { [CLIENT_CAPABILITIES_META_KEY]: clientCapabilities } : {};
     const now = new Date().toISOString();
     const record: TaskRecord = {
       taskId: randomUUID(),
       tool,
       args,
       owner,
-      envelope: { ...(ctx.mcpReq.envelope as Record<string, unknown> | undefined) },
+      protocol,
+      // A 2025 session declared its capabilities once: they are kept as a 2026 request would carry them.
+      envelope: { ...(ctx.mcpReq.envelope as Record<string, unknown> | undefined), ...capabilities },
       status: "working",
       createdAt: now,
       lastUpdatedAt: now,
@@ -81,7 +121,38 @@ export class Tasks {
     };
     await this.records.save(record);
     void this.kick(record.taskId, ctx);
-    return { resultType: "task" as const, ...taskView(record) };
+    return createdHandle(record);
+  }
+
+  /** The caller's task, as stored (2025-11-25's tasks/get, tasks/result and tasks/cancel shape it themselves). */
+  async record(taskId: string, owner: string): Promise<TaskRecord> {
+    return this.owned(taskId, owner);
+  }
+
+  /** The caller's tasks (2025-11-25's tasks/list). */
+  async list(owner: string): Promise<TaskRecord[]> {
+    const records = await Promise.all((await this.records.ids()).map((id) => this.records.get(id)));
+    return records.filter((r): r is TaskRecord => r?.owner === owner).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  }
+
+  /**
+   * Resolves when the task's record may have changed, or after `ms`: at once in
+   * this process (its runs tell), at the next look for runs elsewhere in a fleet.
+   */
+  async changed(taskId: string, ms: number, signal: AbortSignal): Promise<void> {
+    await new Promise<void>((resolve) => {
+      const done = () => (
+        clearTimeout(timer),
+        this.waiters.get(taskId)?.delete(done),
+        signal.removeEventListener("abort", done),
+        resolve()
+      );
+      const timer = setTimeout(done, ms);
+      signal.addEventListener("abort", done, { once: true });
+      let set = this.waiters.get(taskId);
+      if (!set) this.waiters.set(taskId, (set = new Set()));
+      set.add(done);
+    });
   }
 
   /** tasks/get: the task as the extension's DetailedTask; a working task whose runner died is picked up. */
@@ -193,7 +264,7 @@ export class Tasks {
       );
       let outcome;
       try {
-        outcome = await run.run(() => body(run, runContext(ctx, record, abort.signal), record.args));
+        outcome = await run.run(() => body(run, runContext(ctx, record, abort.signal), record.args, record.protocol));
       } catch (error) {
         if (abort.signal.aborted) return this.finish(record, { status: "cancelled", statusMessage: "Cancelled at the client's request." });
         return this.finish(record, { status: "failed", statusMessage: "The tool failed.", error: rpcError(error) });
@@ -213,6 +284,9 @@ export class Tasks {
   private async finish(record: TaskRecord, change: Partial<TaskRecord>): Promise<boolean> {
     const next: TaskRecord = { ...record, statusMessage: undefined, ...change };
     await this.records.save(next);
+    const waiting = this.waiters.get(record.taskId);
+    this.waiters.delete(record.taskId);
+    waiting?.forEach((wake) => wake());
     return next.status === "input_required";
   }
 }
