@@ -24,6 +24,7 @@ import { hideSpinner } from "./host-output.js";
 import { whenInterrupted } from "./interrupt.js";
 import { headlessPages, type HeadlessPages } from "./demo-browser.js";
 import { printResult } from "./result.js";
+import { taskReporter } from "./task-reports.js";
 import { startWebUI, type WebFlags } from "./web.js";
 
 export interface DemoOptions {
@@ -141,7 +142,7 @@ async function walk(host: Host, progress: Progress): Promise<number> {
   };
   const data = (r: CallToolResult) => (r.structuredContent ?? {}) as { top?: { id?: string }[]; reference?: string };
 
-  const search = await call("1 of 6: search flights", "search_flights", TRIP);
+  const search = await call("1 of 7: search flights", "search_flights", TRIP);
   const firstLine = (search.content[0] as { text?: string } | undefined)?.text?.split("\n")[0] ?? "";
   // The list itself is long: the model review in step 2 shows all of it.
   out(
@@ -152,7 +153,7 @@ async function walk(host: Host, progress: Progress): Promise<number> {
   const bestArgs = { ...TRIP, preferences: DEFAULT_PREFERENCES };
   let best: CallToolResult;
   try {
-    best = await call("2 of 6: the best flight, chosen by the client's model", "find_best_flight", bestArgs);
+    best = await call("2 of 7: the best flight, chosen by the client's model", "find_best_flight", bestArgs);
   } catch (error) {
     // On 2026-07-28 a refused model request ends the call at the client (the revision has no way to
     // answer it with an error), so the demo asks the server for its rule, as 2025 servers fall back by themselves.
@@ -167,7 +168,7 @@ async function walk(host: Host, progress: Progress): Promise<number> {
   if (best.isError) return finish(best);
   const flightId = data(best).top?.[0]?.id;
 
-  const booking = await call("3 of 6: book the trip", "book_trip", { ...TRIP, ...(flightId ? { flightId } : {}) });
+  const booking = await call("3 of 7: book the trip", "book_trip", { ...TRIP, ...(flightId ? { flightId } : {}) });
   printResult(booking, out);
   out("");
   const reference = data(booking).reference;
@@ -177,19 +178,33 @@ async function walk(host: Host, progress: Progress): Promise<number> {
   }
 
   // URL mode: the card goes to the server's own page and the SkyMiles sign-in to SkyMiles, never through this client.
-  const paid = await call("4 of 6: pay on the server's secure payment page", "pay_for_booking", { bookingReference: reference });
+  const paid = await call("4 of 7: pay on the server's secure payment page", "pay_for_booking", { bookingReference: reference });
   printResult(paid, out);
   out("");
-  const miles = await call("5 of 6: connect your SkyMiles frequent-flyer account", "connect_frequent_flyer", {
+  const miles = await call("5 of 7: connect your SkyMiles frequent-flyer account", "connect_frequent_flyer", {
     bookingReference: reference,
   });
   printResult(miles, out);
   out("");
 
-  const saved = await call("6 of 6: save the itinerary", "save_itinerary", { bookingReference: reference });
+  const saved = await call("6 of 7: save the itinerary", "save_itinerary", { bookingReference: reference });
   printResult(saved, out);
-  return finish(saved);
+  out("");
+  if (saved.isError) return finish(saved);
+
+  // A task: the call answers at once, the watch runs on the server and asks when the fare drops.
+  const tasks = taskReporter(out);
+  host.onTaskReport((report) => tasks.report(report));
+  const watch = await call("7 of 7: watch for a cheaper fare (a task that asks when the fare drops)", "watch_fare", {
+    ...TRIP,
+    below: FARE_WATCH_BELOW,
+  });
+  printResult(watch, out);
+  return finish(watch);
 }
+
+/** The fare the demo's watch waits for: Barcelona's cheapest is $835, and the watch finds $885 at its third check. */
+const FARE_WATCH_BELOW = 900;
 
 const finish = (result: CallToolResult) => (result.isError ? EXIT.toolError : EXIT.ok);
 

@@ -18,7 +18,7 @@ export const CLEANUP_DEADLINE_MS = 3000;
 export interface Interrupted {
   /** Clears what is drawn on the terminal (spinners), synchronously, before the sentence. */
   clearScreen?: () => void;
-  /** The sentence, e.g. "elicit demo: stopped (Ctrl-C) at step 4 of 6 …". `how` is "Ctrl-C", "SIGTERM"… */
+  /** The sentence, e.g. "elicit demo: stopped (Ctrl-C) at step 4 of 7 …". `how` is "Ctrl-C", "SIGTERM"… */
   say: (how: string) => string;
   /** Closes and removes what the command made. */
   cleanup: () => void | Promise<void>;

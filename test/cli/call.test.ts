@@ -232,11 +232,11 @@ describe("elicit demo --answers", () => {
       );
       const r = await runCli(["demo", "--answers", answers, "--root", root], { timeoutMs: 120_000 });
       assert.equal(r.code, 0, r.stderr);
-      assert.match(r.stdout, /1 of 6: search flights[\s\S]*44 round-trip fares/);
+      assert.match(r.stdout, /1 of 7: search flights[\s\S]*44 round-trip fares/);
       // The URL-mode steps, completed by the headless browser on the server's own pages.
       assert.match(
         r.stdout,
-        /── 4 of 6: pay on the server's secure payment page ──\n\(A headless browser completes the page at 127\.0\.0\.1/,
+        /── 4 of 7: pay on the server's secure payment page ──\n\(A headless browser completes the page at 127\.0\.0\.1/,
       );
       assert.match(
         r.stdout,
@@ -309,7 +309,7 @@ describe("elicit demo --answers", () => {
     );
     assert.match(r.stdout, /Nothing was charged: you declined to pay; the booking stays unpaid\./);
     assert.match(r.stdout, /No SkyMiles account was connected \(declined\)/);
-    assert.match(r.stdout, /── 6 of 6: save the itinerary ──\nSaved the itinerary/);
+    assert.match(r.stdout, /── 6 of 7: save the itinerary ──\nSaved the itinerary/);
   });
 
   test("without a terminal or --answers it exits 2 and says why", CLI_TEST, async () => {

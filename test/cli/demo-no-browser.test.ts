@@ -11,7 +11,7 @@ import { KEY, NO_MODEL_ENV, SLOW_MS, startProgram, tempDirs, type ProgramSession
 
 const tempDir = tempDirs("elicit-no-browser-");
 const TEST = { timeout: 150_000 };
-const STEP_4 = "── 4 of 6: pay on the server's secure payment page ──";
+const STEP_4 = "── 4 of 7: pay on the server's secure payment page ──";
 
 /** The demo's folders: a failed test SIGKILLs the demo, which cannot remove its own then. */
 const made: string[] = [];
@@ -32,7 +32,7 @@ async function toPaymentLink(s: ProgramSession): Promise<string> {
   made.push(root);
   await s.waitFor("? Send this request to the model?", { timeoutMs: SLOW_MS });
   s.press(KEY.down, KEY.down, KEY.down, KEY.enter); // Deny
-  await s.waitFor("? Answer this form?", { after: "── 3 of 6: book the trip ──", timeoutMs: SLOW_MS });
+  await s.waitFor("? Answer this form?", { after: "── 3 of 7: book the trip ──", timeoutMs: SLOW_MS });
   s.press(KEY.enter);
   await s.waitFor("? Confirm booking *");
   s.press(KEY.down, KEY.enter); // Yes
@@ -84,7 +84,7 @@ async function ctrlCWhileWaiting(s: ProgramSession, root: string, address: strin
   assert.ok(existsSync(root), "the demo's folder is there while it runs");
   s.press(KEY.ctrlC);
   await s.waitFor(
-    `elicit demo: stopped (Ctrl-C) at step 4 of 6: pay on the server's secure payment page. The travel server is stopped; its temporary folder ${root} is removed.`,
+    `elicit demo: stopped (Ctrl-C) at step 4 of 7: pay on the server's secure payment page. The travel server is stopped; its temporary folder ${root} is removed.`,
     { timeoutMs: SLOW_MS },
   );
   assert.equal(await s.exitCode(SLOW_MS), 130);

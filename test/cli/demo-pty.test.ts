@@ -31,9 +31,9 @@ async function throughModelReview(s: ProgramSession): Promise<void> {
   );
   assert.match(
     request,
-    /── 1 of 6: search flights ──\n44 round-trip fares from New York to Barcelona \(BCN\), June 15-22, per traveler\. The server hands them all to the model/,
+    /── 1 of 7: search flights ──\n44 round-trip fares from New York to Barcelona \(BCN\), June 15-22, per traveler\. The server hands them all to the model/,
   );
-  const review = request.slice(request.indexOf("── 2 of 6: the best flight, chosen by the client's model ──"));
+  const review = request.slice(request.indexOf("── 2 of 7: the best flight, chosen by the client's model ──"));
   assert.match(review, /^Model request from mcp-elicit-travel 1\.0\.0$/m, "says which server asks");
   assert.match(review, /No model is configured: if you approve, you type the answer yourself\./);
   assert.match(review, /System prompt:\n {4}You are a travel expert helping users find the best flights based on their preferences/);
@@ -82,7 +82,7 @@ async function throughModelReview(s: ProgramSession): Promise<void> {
 
 /** The booking confirmation form's opening screen: the seed's summary and total. */
 async function bookingForm(s: ProgramSession): Promise<string> {
-  const start = await s.waitFor("? Answer this form?", { after: "── 3 of 6: book the trip ──", timeoutMs: SLOW });
+  const start = await s.waitFor("? Answer this form?", { after: "── 3 of 7: book the trip ──", timeoutMs: SLOW });
   assert.match(
     start,
     /^Form from mcp-elicit-travel 1\.0\.0\n {2}Please confirm your Barcelona vacation booking details:\n {2}Barcelona flights June 15-22, beachfront hotel, total \$3,000\./m,
@@ -103,7 +103,7 @@ describe("elicit demo in a terminal, with no model configured", () => {
       await s.waitFor("? Send this request to the model?", { timeoutMs: SLOW });
       const seen = s.viewport();
       for (const line of [
-        "── 2 of 6: the best flight, chosen by the client's model ──",
+        "── 2 of 7: the best flight, chosen by the client's model ──",
         "Model request from mcp-elicit-travel 1.0.0",
         "Analyze these flight options",
         "? Send this request to the model?",
@@ -216,23 +216,35 @@ describe("elicit demo in a terminal, with no model configured", () => {
       );
       // Steps 4 and 5 (URL mode): the links to the server's payment page and to SkyMiles, declined at the consent (No is the default).
       const pay = await s.waitFor("? Open this link in your browser?", {
-        after: "── 4 of 6: pay on the server's secure payment page ──",
+        after: "── 4 of 7: pay on the server's secure payment page ──",
         timeoutMs: SLOW,
       });
       assert.match(pay, /Link from mcp-elicit-travel 1\.0\.0\n {2}Pay \$3,150 for booking ELC-[0-9A-Z]{6} \(Barcelona\)/);
       s.press(KEY.enter);
       await s.waitFor("Nothing was charged: you declined to pay; the booking stays unpaid.", { timeoutMs: SLOW });
       const miles = await s.waitFor("? Open this link in your browser?", {
-        after: "── 5 of 6: connect your SkyMiles frequent-flyer account ──",
+        after: "── 5 of 7: connect your SkyMiles frequent-flyer account ──",
         timeoutMs: SLOW,
       });
       assert.match(miles, /Connect your SkyMiles frequent-flyer account/);
       s.press(KEY.enter);
       const saved = await s.waitFor(/^Saved the itinerary for ELC-[0-9A-Z]{6} to .* \(\d+ bytes\) in the root /m, {
-        after: "── 6 of 6: save the itinerary ──",
+        after: "── 6 of 7: save the itinerary ──",
         timeoutMs: SLOW,
       });
       assert.match(saved, new RegExp(`Saved the itinerary for ${reference} to \\S*/itinerary-${reference}\\.md`));
+
+      // Step 7, a task: the call answers at once, the watch runs on the server, and its question comes when the fare drops.
+      const fare = await s.waitFor("? Answer this form?", { after: "── 7 of 7: watch for a cheaper fare", timeoutMs: SLOW });
+      assert.match(fare, /^elicit: task [0-9a-f-]{36} working$/m);
+      assert.match(fare, /Barcelona dropped to \$885 \(under your \$900\)\. Book this fare\?/);
+      s.press(KEY.enter); // Fill it in
+      const book = await s.waitFor(asking("Answer"), { after: "Book this fare?" });
+      assert.match(book, / {2}Yes\n❯ No\n/, "No is preselected: booking takes a yes");
+      s.press(KEY.up, KEY.enter); // Yes
+      await s.waitFor("? Send these answers?", { after: "✔ Answer * Yes" });
+      s.press(KEY.enter); // Submit
+      await s.waitFor("Booked the Barcelona fare at $885: reference FW-BCN-885.", { timeoutMs: SLOW });
 
       assert.equal(await s.exitCode(SLOW), 0);
       assert.ok(s.cursorVisible(), "the cursor is visible again");
@@ -263,7 +275,7 @@ describe("elicit demo in a terminal, with no model configured", () => {
         /^Declined: told mcp-elicit-travel 1\.0\.0 no\.\nNothing was booked: you declined the booking confirmation\.\n\nNothing was booked, so there is no itinerary to save\. The demo ends here\.$/m,
       );
       assert.equal(await s.exitCode(SLOW), 0);
-      assert.doesNotMatch(s.screen(), /of 6: pay|Who is traveling/, "no contact form, no payment");
+      assert.doesNotMatch(s.screen(), /of 7: pay|Who is traveling/, "no contact form, no payment");
       assert.deepEqual(readdirSync(root), [], "nothing in the root");
       assert.ok(s.cursorVisible(), "the cursor is visible again");
     } finally {

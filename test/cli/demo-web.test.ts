@@ -76,10 +76,17 @@ describe("elicit demo --web", { skip: needs("chromium") }, () => {
       // Step 5: SkyMiles, declined in the page.
       await page.getByText(/Connect your SkyMiles frequent-flyer account/).waitFor(SLOW);
       await page.getByRole("button", { name: "Decline" }).click();
+      // Step 7, a task: its question comes to the page when the fare drops.
+      await page.getByText("Barcelona dropped to $885 (under your $900). Book this fare?").waitFor(SLOW);
+      await page.getByRole("radiogroup", { name: "Answer" }).getByLabel("Yes").check();
+      await page.getByRole("button", { name: "Submit" }).click();
+      await page.getByRole("button", { name: "Send" }).click();
 
       assert.equal(await elicit.exit, 0, elicit.stderr());
+      assert.match(elicit.stdout(), /── 7 of 7: watch for a cheaper fare[^\n]*──\nelicit: task [0-9a-f-]{36} working\n/);
+      assert.match(elicit.stdout(), /Booked the Barcelona fare at \$885: reference FW-BCN-885\./);
       const out = elicit.stdout();
-      assert.match(out, /── 1 of 6: search flights ──\n44 round-trip fares from New York to Barcelona/);
+      assert.match(out, /── 1 of 7: search flights ──\n44 round-trip fares from New York to Barcelona/);
       assert.match(out, /Paid \$3,150 for booking ELC-[0-9A-Z]{6} with the Visa card ending 4242/);
       assert.match(out, /No SkyMiles account was connected \(declined\)/);
       assert.doesNotMatch(out + elicit.stderr(), /4242 4242 4242 4242|4242424242424242/, "the card never reaches the host");
@@ -93,7 +100,7 @@ describe("elicit demo --web", { skip: needs("chromium") }, () => {
       assert.match(out, new RegExp(`Saved the itinerary for ${reference} to \\S*/itinerary-${reference}\\.md`));
       // The terminal said when each question waited in the browser.
       assert.match(elicit.stderr(), /^elicit: in the browser: a model request to review from mcp-elicit-travel$/m);
-      assert.equal(elicit.stderr().match(/^elicit: in the browser: a form from mcp-elicit-travel$/gm)?.length, 2);
+      assert.equal(elicit.stderr().match(/^elicit: in the browser: a form from mcp-elicit-travel$/gm)?.length, 3);
 
       assert.deepEqual(readdirSync(root), [`itinerary-${reference}.md`]);
       const itinerary = readFileSync(join(root, `itinerary-${reference}.md`), "utf8");

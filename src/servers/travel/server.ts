@@ -11,6 +11,7 @@ import { dateRange, describeFlight, usd } from "./flights.js";
 import { itineraryFileName, itineraryMarkdown, UnsafeWriteError, writeInRoot } from "./itinerary.js";
 import { fail, resolveTrip, say, tripArgs } from "./trip.js";
 import { registerUrlTools, type TravelUrlTools } from "./url-tools.js";
+import { registerFareWatch } from "./fare-watch.js";
 
 export interface TravelServerOptions {
   /** Where bookings live; default: one Map per process, shared by every instance (the HTTP path makes one per request). */
@@ -142,6 +143,7 @@ export function createTravelServer(kit: Elicitation, options: TravelServerOption
       ({ bookingReference }, ctx) => saveItinerary(bookingReference, ctx, store),
     );
 
+    registerFareWatch(kit, server);
     if (options.url) registerUrlTools(kit, server, store, options.url);
     return server;
   };
