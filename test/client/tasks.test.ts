@@ -6,6 +6,9 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { McpServer, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import { attachElicitation } from "../../src/client/attach.js";
+import { attachRoots } from "../../src/client/roots.js";
+import { attachSampling } from "../../src/client/sampling.js";
+import { scratchFiles } from "../helpers/files.js";
 import { followTasks, type TaskReport } from "../../src/client/tasks/follow.js";
 import { form, yesNo } from "../../src/schema/builders.js";
 import { createElicitation } from "../../src/server/elicitation.js";
@@ -28,6 +31,16 @@ function server() {
     kit.registerTool(s, "bad_form", { description: "Asks with a form no client may show", task: "required" }, async (_args, ctx) => {
       await ctx.elicit("Sure?", form({ sure: yesNo() }));
       return { content: [] };
+    });
+    kit.registerTool(s, "plan", { description: "Asks the model, the folders, then the person", task: "required" }, async (_args, ctx) => {
+      const pick = await ctx.sample({
+        messages: [{ role: "user", content: { type: "text", text: "Best of BA-1, IB-2?" } }],
+        maxTokens: 50,
+      });
+      const [root] = await ctx.roots();
+      const ok = await ctx.elicit("Book it?", form({ sure: yesNo() }));
+      const text = `${JSON.stringify(pick.content)} in ${root?.name}: ${ok.action}`;
+      return { content: [{ type: "text", text }] };
     });
     kit.registerTool(s, "broken", { description: "Fails", task: "required" }, async () => {
       throw new ProtocolError(ProtocolErrorCode.InternalError, "backend down");
@@ -67,6 +80,29 @@ for (const kind of ["memory", "http"] as TransportKind[]) {
     });
   });
 }
+
+describe("followTasks: sampling and roots inside a task", () => {
+  test("the task's sampling, roots and form requests are answered by attachSampling, attachRoots and attachElicitation", async () => {
+    const { factory } = server();
+    const client = clientFor("2026-07-28", { extensions: TASKS });
+    const ui = scriptedUI([{ sample: { text: "IB-2" } }, { match: "Book it", action: "accept", content: { sure: true } }], {
+      log: () => {},
+    });
+    attachElicitation(client, { ui });
+    attachSampling(client, { ui });
+    const { dir } = scratchFiles("task-roots-");
+    attachRoots(client, [{ path: dir, name: "Trips" }]);
+    const conn = await connect(client, factory, "2026-07-28", "memory");
+    followTasks(client);
+    try {
+      const result = await client.callTool({ name: "plan", arguments: {} });
+      assert.deepEqual(result.content, [{ type: "text", text: '{"type":"text","text":"IB-2"} in Trips: accept' }]);
+      assert.deepEqual(ui.remaining(), []);
+    } finally {
+      await conn.close();
+    }
+  });
+});
 
 describe("followTasks: failures and cancellation", () => {
   test("a failed task rejects the call with its JSON-RPC error", async () => {

@@ -55,6 +55,18 @@ function taskServer(options: ElicitationOptions = {}) {
         return { content: [{ type: "text", text: `${id} for ${name.action === "accept" ? name.content.name : "nobody"}` }] };
       },
     );
+    kit.registerTool(server, "halfway", { description: "Reports progress, then waits", task: "required" }, async (_args, ctx) => {
+      const progressToken = ctx.mcpReq._meta?.progressToken;
+      if (progressToken !== undefined)
+        await ctx.mcpReq.notify({
+          method: "notifications/progress",
+          params: { progressToken, progress: 1, total: 2, message: "Halfway there" },
+        });
+      await new Promise((_resolve, reject) =>
+        ctx.mcpReq.signal.addEventListener("abort", () => reject(new Error("stopped")), { once: true }),
+      );
+      return { content: [] };
+    });
     kit.registerTool(server, "broken", { description: "Fails with a JSON-RPC error", task: "optional" }, async () => {
       throw new ProtocolError(ProtocolErrorCode.InternalError, "backend down");
     });
@@ -160,6 +172,46 @@ for (const kind of ["memory", "http"] as TransportKind[]) {
     });
   });
 }
+
+describe("tasks: progress and expiry", () => {
+  test("progress the handler reports becomes the task's statusMessage", async () => {
+    const { factory } = taskServer();
+    const conn = await connect(manualClient({ extensions: TASKS }), factory, "2026-07-28", "memory");
+    try {
+      const { taskId } = await request(conn.client, "tools/call", { name: "halfway", arguments: {} });
+      const deadline = Date.now() + 10_000;
+      let task = await getTask(conn.client, taskId);
+      while (task.statusMessage !== "Halfway there" && Date.now() < deadline) task = await getTask(conn.client, taskId);
+      assert.equal(task.status, "working");
+      assert.equal(task.statusMessage, "Halfway there");
+      await request(conn.client, "tasks/cancel", { taskId });
+      assert.equal((await settle(conn.client, taskId)).status, "cancelled");
+    } finally {
+      await conn.close();
+    }
+  });
+
+  test("a task is kept for its ttlMs and a minute after; then tasks/get says it is not found", async () => {
+    const store = memoryStore();
+    const { factory } = taskServer({ store, taskTtlMs: 1 });
+    const conn = await connect(manualClient({ elicitation: { form: {} }, extensions: TASKS }), factory, "2026-07-28", "memory");
+    try {
+      const { taskId, ttlMs } = await request(conn.client, "tools/call", { name: "pay", arguments: { amount: 1 } });
+      assert.equal(ttlMs, 1);
+      assert.equal((await getTask(conn.client, taskId)).taskId, taskId, "kept past its ttl, for the minute of grace");
+      // The store forgets it when its time is up (the memory store's clock, moved past the minute).
+      const realNow = Date.now;
+      Date.now = () => realNow() + 61_500;
+      try {
+        await assert.rejects(getTask(conn.client, taskId), (e: any) => e.rpcCode === -32602);
+      } finally {
+        Date.now = realNow;
+      }
+    } finally {
+      await conn.close();
+    }
+  });
+});
 
 describe("tasks on 2025-11-25 (experimental tasks)", () => {
   for (const kind of ["memory", "http"] as TransportKind[])

@@ -52,9 +52,37 @@ export function createdHandle(record: TaskRecord) {
 }
 
 /** The handler's context for a run: the triggering request's, with the task's envelope and cancellation. */
-function runContext(base: ServerContext, record: TaskRecord, signal: AbortSignal): ServerContext {
-  const mcpReq = { ...base.mcpReq, signal, envelope: record.envelope, inputResponses: undefined, requestState: () => undefined };
+/**
+ * The handler's context for a run: the triggering request's, with the task's envelope and cancellation.
+ * The extension has no progress notifications: a run's progress token is the task id, and what the
+ * handler reports becomes the task's statusMessage; its other notifications have no request to go on.
+ */
+function runContext(
+  base: ServerContext,
+  record: TaskRecord,
+  signal: AbortSignal,
+  progress: (message: string) => Promise<void>,
+): ServerContext {
+  const notify = async (notification: { method: string; params?: Record<string, unknown> }) => {
+    if (notification.method === "notifications/progress") await progress(progressText(notification.params ?? {}));
+  };
+  const _meta = { ...base.mcpReq._meta, progressToken: record.taskId };
+  const mcpReq = {
+    ...base.mcpReq,
+    _meta,
+    signal,
+    notify,
+    envelope: record.envelope,
+    inputResponses: undefined,
+    requestState: () => undefined,
+  };
   return { ...base, mcpReq } as ServerContext;
+}
+
+/** A progress notification as a status line: its message, else "3 of 10" (or "3"). */
+function progressText({ progress, total, message }: { progress?: unknown; total?: unknown; message?: unknown }): string {
+  if (typeof message === "string" && message.trim()) return message.slice(0, 500);
+  return typeof total === "number" ? `${String(progress)} of ${total}` : String(progress ?? "");
 }
 
 /** A JSON-RPC error for a task that failed: the handler's ProtocolError as it is, anything else -32603. */
@@ -263,12 +291,20 @@ export class Tasks {
         incoming,
       );
       let outcome;
+      // Progress is saved in order, and before the run's end is: a late save cannot undo the end.
+      let saving = Promise.resolve();
+      const progress = (message: string) => {
+        record.statusMessage = message;
+        return (saving = saving.then(() => this.records.save(record)).catch(() => {}));
+      };
       try {
-        outcome = await run.run(() => body(run, runContext(ctx, record, abort.signal), record.args, record.protocol));
+        outcome = await run.run(() => body(run, runContext(ctx, record, abort.signal, progress), record.args, record.protocol));
       } catch (error) {
+        await saving;
         if (abort.signal.aborted) return this.finish(record, { status: "cancelled", statusMessage: "Cancelled at the client's request." });
         return this.finish(record, { status: "failed", statusMessage: "The tool failed.", error: rpcError(error) });
       }
+      await saving;
       if (abort.signal.aborted || (await this.records.cancelRequested(taskId)))
         return this.finish(record, { status: "cancelled", statusMessage: "Cancelled at the client's request." });
       if (outcome.kind === "done") return this.finish(record, { status: "completed", result: outcome.result });
