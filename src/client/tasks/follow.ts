@@ -4,8 +4,10 @@
 // expect a result. While it runs, the task's questions (its inputRequests on tasks/get) are answered by
 // the client's own handlers, those attachElicitation, attachSampling and attachRoots installed, with
 // the same checks as any other question; tasks/update sends the answers.
+import { setTimeout as delay } from "node:timers/promises";
 import type { Client } from "@modelcontextprotocol/client";
 import { storedRequestHandler } from "../../common/sdk-internals.js";
+import { setOwn } from "../../schema/own.js";
 import { rawRequest, RawRequestError } from "./raw-request.js";
 
 /** The extension's name, as a client declares it under `capabilities.extensions`. */
@@ -27,8 +29,8 @@ export interface FollowTasksOptions {
   onReport?: (report: TaskReport) => void;
 }
 
-/** Poll no faster than this, whatever the server suggests, and no slower than the second bound. */
-const POLL_BOUNDS_MS = [100, 30_000] as const;
+/** The wait before the next poll: the server's suggestion (default 1 s), kept between 100 ms and 30 s. */
+const pollDelay = (suggested: number | undefined) => Math.min(Math.max(suggested ?? 1000, 100), 30_000);
 
 type Transport = { onmessage?: (message: never, extra?: never) => void; onclose?: () => void };
 type Message = { id?: string | number; method?: string; result?: Record<string, unknown> };
@@ -88,36 +90,32 @@ async function follow(
   const { taskId } = created;
   const answered = new Set<string>();
   let task = created;
-  try {
-    for (;;) {
-      report(task);
-      switch (task.status) {
-        case "completed":
-          return task.result ?? { content: [] };
-        case "failed":
-          throw new RawRequestError(task.error?.code ?? -32603, task.error?.message ?? "The task failed.", task.error?.data);
-        case "cancelled":
-          throw new RawRequestError(-32603, `The server cancelled the task${task.statusMessage ? `: ${task.statusMessage}` : "."}`);
-        case "input_required": {
-          // A request is shown once: a poll that comes before the server took the answer lists it again.
-          const fresh = Object.entries(task.inputRequests ?? {}).filter(([key]) => !answered.has(key));
-          if (fresh.length) {
-            const inputResponses: Record<string, unknown> = {};
-            for (const [key, request] of fresh) {
-              inputResponses[key] = await answerInput(client, key, request, signal);
-              answered.add(key);
-            }
-            await rawRequest(client, "tasks/update", { taskId, inputResponses }, signal);
+  for (;;) {
+    report(task);
+    switch (task.status) {
+      case "completed":
+        return task.result ?? { content: [] };
+      case "failed":
+        throw new RawRequestError(task.error?.code ?? -32603, task.error?.message ?? "The task failed.", task.error?.data);
+      case "cancelled":
+        throw new RawRequestError(-32603, `The server cancelled the task${task.statusMessage ? `: ${task.statusMessage}` : "."}`);
+      case "input_required": {
+        // A request is shown once: a poll that comes before the server took the answer lists it again.
+        const fresh = Object.entries(task.inputRequests ?? {}).filter(([key]) => !answered.has(key));
+        if (fresh.length) {
+          const inputResponses: Record<string, unknown> = {};
+          for (const [key, request] of fresh) {
+            // Keys are the server's: "__proto__" is a key like any other here.
+            setOwn(inputResponses, key, await answerInput(client, key, request, signal));
+            answered.add(key);
           }
-          break;
+          await rawRequest(client, "tasks/update", { taskId, inputResponses }, signal);
         }
+        break;
       }
-      const [min, max] = POLL_BOUNDS_MS;
-      await pause(Math.min(Math.max(task.pollIntervalMs ?? 1000, min), max), signal);
-      task = (await rawRequest(client, "tasks/get", { taskId }, signal)) as unknown as TaskReport;
     }
-  } finally {
-    answered.clear();
+    await delay(pollDelay(task.pollIntervalMs), undefined, { signal });
+    task = (await rawRequest(client, "tasks/get", { taskId }, signal)) as unknown as TaskReport;
   }
 }
 
@@ -147,8 +145,7 @@ async function followLegacy(
   const polling = (async () => {
     let interval = (created as { pollInterval?: number }).pollInterval;
     for (;;) {
-      const [min, max] = POLL_BOUNDS_MS;
-      await pause(Math.min(Math.max(interval ?? 1000, min), max), both);
+      await delay(pollDelay(interval), undefined, { signal: both });
       const task = (await rawRequest(client, "tasks/get", { taskId }, both)) as unknown as TaskReport & { pollInterval?: number };
       interval = task.pollInterval;
       last = task.status;
@@ -207,12 +204,4 @@ async function answerInput(
     notify: unavailable,
   };
   return handler({ jsonrpc: "2.0", id: key, method: request.method, ...(request.params ? { params: request.params } : {}) }, { mcpReq });
-}
-
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason as Error);
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => (clearTimeout(timer), reject(signal.reason as Error)), { once: true });
-  });
 }

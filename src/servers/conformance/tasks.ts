@@ -1,5 +1,6 @@
 // The tools the suite's tasks scenarios call (io.modelcontextprotocol/tasks, 2026-07-28): the same kit
 // handlers, registered with `task`, so each runs as a task for a client that takes tasks.
+import { setTimeout as delay } from "node:timers/promises";
 import { ProtocolError, ProtocolErrorCode, type McpServer } from "@modelcontextprotocol/server";
 import * as z from "zod";
 
@@ -10,15 +11,6 @@ import { describe, nameForm, say } from "./fixtures.js";
 const deleteForm = form({ confirm: yesNo({ description: "Delete the file?" }) });
 // Both parts of multi_input take the same fields, so one answer fits either.
 const partForm = form({ name: text().optional(), confirm: yesNo().optional() });
-
-/** Waits `ms`, or rejects as soon as `signal` aborts (a cancelled task stops here). */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason as Error);
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => (clearTimeout(timer), reject(signal.reason as Error)), { once: true });
-  });
-}
 
 export function registerTaskTools(s: McpServer, kit: Elicitation): void {
   s.registerTool("greet", { description: "Says hello (never a task)", inputSchema: z.object({ name: z.string() }) }, ({ name }) =>
@@ -33,7 +25,7 @@ export function registerTaskTools(s: McpServer, kit: Elicitation): void {
       task: "optional",
     },
     async ({ seconds, label }, ctx) => {
-      await pause(seconds * 1000, ctx.mcpReq.signal);
+      await delay(seconds * 1000, undefined, { signal: ctx.mcpReq.signal });
       return say(`Computed ${label ?? "result"} after ${seconds} s`);
     },
   );
@@ -42,7 +34,7 @@ export function registerTaskTools(s: McpServer, kit: Elicitation): void {
     "failing_job",
     { description: "Runs about a second, then reports a tool error (tasks only)", task: "required" },
     async (_args, ctx) => {
-      await pause(1000, ctx.mcpReq.signal);
+      await delay(1000, undefined, { signal: ctx.mcpReq.signal });
       return { ...say("The job failed: the input could not be processed."), isError: true };
     },
   );

@@ -2,6 +2,7 @@
 // traveler's limit (a simulated market: it falls a little at each check), then asks whether to book
 // it, and books on yes. Each check is a ctx.step, so a task picked up again after a restart does not
 // wait through the checks already made.
+import { setTimeout as delay } from "node:timers/promises";
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import * as z from "zod";
 import { yesNo } from "../../schema/builders.js";
@@ -12,13 +13,6 @@ import { fail, resolveTrip, say, tripArgs } from "./trip.js";
 
 /** How many checks a watch makes before it gives up, and how far apart. */
 export const FARE_WATCH = { checks: 8, everyMs: Number(process.env.ELICIT_FARE_WATCH_MS ?? 1000) };
-
-const pause = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason as Error);
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => (clearTimeout(timer), reject(signal.reason as Error)), { once: true });
-  });
 
 /** The fare at check `n` (0 first): the cheapest fare plus a markup that shrinks with each check. */
 export const fareAt = (cheapest: number, n: number) => cheapest + Math.max(0, 120 - 35 * n);
@@ -33,7 +27,7 @@ async function watchFare(
   const city = trip.destination.city;
   for (let n = 0; n < FARE_WATCH.checks; n++) {
     const fare = await ctx.step(`check-${n}`, async () => {
-      if (n > 0) await pause(FARE_WATCH.everyMs, ctx.mcpReq.signal);
+      if (n > 0) await delay(FARE_WATCH.everyMs, undefined, { signal: ctx.mcpReq.signal });
       return fareAt(cheapest, n);
     });
     if (fare >= args.below) continue;
