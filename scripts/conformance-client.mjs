@@ -172,6 +172,44 @@ Object.assign(PLAN, {
   ],
 });
 
+/**
+ * Enterprise-managed authorization (SEP-990): the person's identity token and their identity provider
+ * in an --id-jag-from file; elicit exchanges it there for an ID-JAG (RFC 8693), then the ID-JAG for a
+ * token at the MCP server's authorization server (JWT bearer grant), as --client-id with its secret.
+ */
+const enterprise = () => [
+  machine(
+    [
+      "--id-jag-from",
+      contextFile(
+        "id-jag.json",
+        JSON.stringify({
+          idToken: context.idp_id_token,
+          idp: { issuer: context.idp_issuer, tokenEndpoint: context.idp_token_endpoint, clientId: context.idp_client_id },
+        }),
+      ),
+      "--client-id",
+      context.client_id,
+    ],
+    { ELICIT_CLIENT_SECRET: context.client_secret },
+    "exchanges the identity token for an ID-JAG, then the ID-JAG for a token",
+  ),
+];
+PLAN["auth/cross-app-access-complete-flow"] = enterprise;
+PLAN["auth/enterprise-managed-authorization"] = enterprise;
+
+/**
+ * DPoP (RFC 9449, SEP-1932): a person's sign-in (consent from the answers file, the stand-in browser)
+ * with --dpop: a proof on the token request, `Authorization: DPoP` and a fresh proof on every MCP
+ * request, each server's DPoP-Nonce honoured once (the -nonce variant).
+ */
+const dpop = () => {
+  const [step] = authPlan("auth/dpop");
+  return [{ ...step, args: [...step.args, "--dpop"], why: "signs in with --dpop and calls test-tool with DPoP proofs" }];
+};
+PLAN["auth/dpop"] = dpop;
+PLAN["auth/dpop-nonce"] = dpop;
+
 /** Scenarios without an entry: the skills extension (sep-2640-*) gets a listing, like any server. */
 function planFor(name) {
   const plan = PLAN[name];

@@ -65,9 +65,6 @@ KNOWN_FAILURES='
 '
 KNOWN_CLIENT_FAILURES='
 auth/2025-03-26-oauth-metadata-backcompat:*  0.1.16 only: its authorization server metadata names an issuer other than the URL it is served for, which the MCP SDK refuses (RFC 8414 §3.3 issuer check); 0.2.0 serves a matching issuer and passes
-auth/cross-app-access-complete-flow:*  extension (enterprise-managed authorization, ID-JAG token exchange from the enterprise identity provider): elicit has no identity-provider token to exchange
-auth/enterprise-managed-authorization:*  extension (ID-JAG token exchange, as above): elicit has no identity-provider token to exchange
-auth/dpop*:*  extension (DPoP, RFC 9449): a DPoP-bound token is only usable with its private key, and elicit keeps tokens across runs but never writes a private key to disk, so it asks for bearer tokens
 sep-2322-client-request-state:elicit-*  the MCP SDK 2.4 client rejects a 2026-07-28 tools/call result without resultType ("servers implementing protocol revision 2026-07-28 MUST include it"), where SEP-2322 has clients assume complete: elicit call test_mrtr_no_result_type exits 2 (every check of the suite passes)
 '
 

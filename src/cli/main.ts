@@ -108,7 +108,18 @@ function serverOptions(command: Command): Command {
       "--jwt-bearer <file>",
       "sign in with no person: the workload's JWT in FILE (RFC 7523 JWT bearer grant), read again for each token",
     )
-    .option("--scope <scopes>", "with --client-credentials or --jwt-bearer: the scopes to ask for (default: those the server names)")
+    .option(
+      "--id-jag-from <file>",
+      "sign in with no browser (enterprise-managed): exchange the identity token in FILE at its identity provider for an ID-JAG, as --client-id",
+    )
+    .option(
+      "--dpop",
+      "ask for DPoP-bound tokens (RFC 9449) wherever the authorization server offers them; the key is kept with the sign-in",
+    )
+    .option(
+      "--scope <scopes>",
+      "with --client-credentials, --jwt-bearer or --id-jag-from: the scopes to ask for (default: those the server names)",
+    )
     .option("--no-browser", "print addresses to open (sign-in, links the server sends, the --web page) instead of opening a browser");
 }
 
@@ -120,7 +131,9 @@ http://127.0.0.1:PORT/callback (ELICIT_SIGN_IN_TIMEOUT seconds, default 300), an
 in $XDG_CONFIG_HOME/mcp-elicit/oauth/ (default ~/.config/mcp-elicit/oauth/), refreshing it when it
 expires. elicit logout forgets it. Without a terminal, an answers entry matching "Sign in" consents.
 With no person (CI, agents): --client-credentials --client-id ID with ELICIT_CLIENT_SECRET (or
---client-key FILE), or --jwt-bearer FILE: no browser, no question; a token is asked for on each run.`;
+--client-key FILE), or --jwt-bearer FILE, or --id-jag-from FILE (a person's identity token from the
+enterprise's identity provider, exchanged there for an ID-JAG): no browser, no question; a token is
+asked for on each run.`;
 
 /** --web, for the commands that ask a person (serverOptions' --no-browser applies to its page too). */
 function webOptions(command: Command): Command {

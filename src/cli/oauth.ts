@@ -23,6 +23,8 @@ export interface AuthFlags extends MachineFlags {
   clientMetadataUrl?: string;
   /** Commander's --no-browser: false when given. */
   browser?: boolean;
+  /** --dpop: DPoP-bound tokens wherever the authorization server offers them. */
+  dpop?: boolean;
 }
 
 /** How the host signs in to a server that asks for it. */
@@ -36,6 +38,8 @@ export interface HostAuth {
   machine?: MachineAuth;
   /** Print the sign-in address instead of opening a browser. */
   noBrowser: boolean;
+  /** --dpop: ask for DPoP-bound tokens wherever the authorization server offers them (else where the server also says it accepts them). */
+  dpop?: boolean;
   /** A person at a terminal answers the consent question (else the command's UI does, e.g. an answers file). */
   interactive: boolean;
   /** The command's UI opens a URL itself once consented to (the web page does; an answers file does not). */
@@ -53,6 +57,10 @@ export function hostAuthOf(flags: AuthFlags, interactive: boolean, uiOpensUrls =
   if (token !== undefined && !/^[\x21-\x7e]+$/.test(token))
     throw new HostError(
       `${flags.token !== undefined ? "--token" : "ELICIT_TOKEN"} must be a bearer token: printable ASCII without spaces.`,
+    );
+  if (flags.dpop === true && token !== undefined)
+    throw new HostError(
+      "--dpop binds the tokens elicit asks for to a key: it cannot go with --token (or ELICIT_TOKEN), which is sent as it is.",
     );
   if (clientSecret !== undefined && flags.clientId === undefined)
     throw new HostError("--client-secret (or ELICIT_CLIENT_SECRET) needs --client-id: the secret belongs to a pre-registered client.");
@@ -83,6 +91,7 @@ export function hostAuthOf(flags: AuthFlags, interactive: boolean, uiOpensUrls =
     ...(flags.clientMetadataUrl !== undefined ? { clientMetadataUrl: flags.clientMetadataUrl } : {}),
     ...(machine ? { machine } : {}),
     noBrowser: flags.browser === false,
+    ...(flags.dpop === true ? { dpop: true } : {}),
     interactive,
     uiOpensUrls,
     store: fileTokenStore(),
@@ -198,6 +207,7 @@ export async function signerFor(auth: HostAuth | undefined, url: URL | undefined
       auth.token !== undefined && "a token",
       auth.clientId !== undefined && "a client id",
       auth.machine?.grant.type === "jwt-bearer" && "a workload's JWT",
+      auth.machine?.grant.type === "id-jag" && "an identity token",
     ].filter(Boolean);
     if (given.length)
       process.stderr.write(`elicit: ${given.join(" and ")} was given but not used: a stdio server gets no HTTP authorization.\n`);
@@ -215,6 +225,7 @@ export async function signerFor(auth: HostAuth | undefined, url: URL | undefined
         ...(auth.machine.clientId !== undefined ? { clientId: auth.machine.clientId } : {}),
         ...(auth.machine.clientSecret !== undefined ? { clientSecret: auth.machine.clientSecret } : {}),
         clientName: "elicit (mcp-elicit CLI)",
+        ...(auth.dpop ? { dpop: true } : {}),
       }),
     };
   const provider = await OAuthProvider.create({
@@ -226,6 +237,7 @@ export async function signerFor(auth: HostAuth | undefined, url: URL | undefined
     ...(auth.clientSecret !== undefined ? { clientSecret: auth.clientSecret } : {}),
     ...(auth.clientMetadataUrl !== undefined ? { clientMetadataUrl: auth.clientMetadataUrl } : {}),
     ...(auth.signInTimeoutMs !== undefined ? { signInTimeoutMs: auth.signInTimeoutMs } : {}),
+    ...(auth.dpop ? { dpop: true } : {}),
     clientName: "elicit (mcp-elicit CLI)",
   });
   return { provider };

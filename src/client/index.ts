@@ -49,6 +49,7 @@ export {
 // errors and the token stores. UI-free: the host asks for consent and opens the browser (authorize).
 export { OAuthProvider, DEFAULT_SIGN_IN_TIMEOUT_MS, type OAuthProviderOptions, type SignInRequest } from "./oauth/provider.js";
 export { LoginError, loginErrorOf, type LoginFailure } from "./oauth/errors.js";
+export type { ClientCredentialsGrant, IdentityProvider, IdJagGrant, JwtBearerGrant, MachineGrant } from "./oauth/machine.js";
 export {
   memoryTokenStore,
   type IssuerCredentials,

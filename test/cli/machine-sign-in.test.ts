@@ -113,7 +113,7 @@ describe("elicit --client-credentials", () => {
       ],
       [["--client-credentials", "--client-id", "ci-job", "--client-key", RECORDER], /cannot sign: it is not a private key in PEM/],
       [["--client-key", KEY_FILE], /add --client-credentials/],
-      [["--scope", "mcp:tools"], /--scope applies to --client-credentials and --jwt-bearer/],
+      [["--scope", "mcp:tools"], /--scope applies to --client-credentials, --jwt-bearer and --id-jag-from/],
       [["--jwt-bearer", join(dir, "missing.jwt")], /the workload's JWT file ".*missing\.jwt" cannot be read \(ENOENT\)/],
       [["--client-credentials", "--jwt-bearer", KEY_FILE, "--client-id", "x"], /give one/],
     ];

@@ -38,10 +38,11 @@ export const oauthCode = (value: unknown) => (typeof value === "string" && /^[A-
 /**
  * What a machine grant's refusal means, by OAuth error code (RFC 6749 §5.2, RFC 7523 §3.1); undefined
  * for a code that says nothing about the credentials. `grant` is "client_credentials" or the JWT bearer
- * grant. "refused-client" is invalid_client or unauthorized_client, when it is not known which.
+ * grant ("id-jag" for it with an ID-JAG). "refused-client" is invalid_client or unauthorized_client, when it is not known which.
  */
 export function machineRefusal(grant: string, code: string): LoginError | undefined {
   const name = grant === "client_credentials" ? "client_credentials" : "JWT bearer";
+  const idJag = grant === "id-jag";
   const why: Record<string, string> = {
     invalid_client:
       "the authorization server refused the client's credentials (invalid_client): check the client id and its secret or key.",
@@ -50,8 +51,9 @@ export function machineRefusal(grant: string, code: string): LoginError | undefi
     unsupported_grant_type: `the authorization server does not offer the ${name} grant (unsupported_grant_type).`,
     invalid_scope:
       "the authorization server refused the scopes asked for (invalid_scope): check --scope, or the scopes the client may have.",
-    invalid_grant:
-      name === "JWT bearer"
+    invalid_grant: idJag
+      ? "the authorization server refused the ID-JAG from the identity provider (invalid_grant): it may have expired, or be meant for another client, resource or authorization server."
+      : name === "JWT bearer"
         ? "the authorization server refused the workload's JWT (invalid_grant): it may have expired, be meant for another audience, or come from an issuer it does not trust."
         : "the authorization server refused the grant (invalid_grant).",
   };

@@ -7,11 +7,16 @@
 //
 //   client_credentials  the client's own credentials: a secret, or a private key (OAuth 2.1 §4.2, SEP-1046)
 //   jwt-bearer          a JWT the workload was given (RFC 7523 §2.1, workload identity federation, SEP-1933)
+//   id-jag              a person's identity token, exchanged at the enterprise identity provider for an
+//                       ID-JAG, sent with the JWT bearer grant (SEP-990; id-jag.ts)
 //
 // Keys, secrets and assertions are never quoted in an error.
 import { createPrivateKey, type JsonWebKey as NodeJsonWebKey } from "node:crypto";
 import { createPrivateKeyJwtAuth, type AddClientAuthentication, type OAuthClientMetadata } from "@modelcontextprotocol/client";
 import { LoginError, machineRefusal } from "./errors.js";
+import { checkIdJagGrant, requestIdJag, type GrantTarget, type IdJagGrant } from "./id-jag.js";
+
+export type { IdentityProvider, IdJagGrant } from "./id-jag.js";
 
 export const JWT_BEARER_GRANT = "urn:ietf:params:oauth:grant-type:jwt-bearer";
 
@@ -38,7 +43,7 @@ export interface JwtBearerGrant {
 }
 
 /** How a provider gets tokens with no person; see OAuthProviderOptions.grant. */
-export type MachineGrant = ClientCredentialsGrant | JwtBearerGrant;
+export type MachineGrant = ClientCredentialsGrant | JwtBearerGrant | IdJagGrant;
 
 /** A private key checked and in JWK form, with the algorithm its assertions are signed with. */
 export interface ClientKey {
@@ -76,11 +81,15 @@ export function clientKeyOf(key: string | PrivateJwk, algorithm?: string): Clien
 
 /** What the provider takes from a machine grant: the token request, the client authentication, the metadata. */
 export interface MachineFlow {
+  /** The OAuth grant_type of its token requests. */
   readonly grantType: string;
+  /** What loginErrorOf is told: the grant type, or "id-jag" for the JWT bearer grant with an ID-JAG. */
+  readonly name: string;
   /** The client authentication to put on token requests, when it is not the SDK's (a secret, or client_id alone). */
   readonly addClientAuthentication?: AddClientAuthentication;
   readonly tokenEndpointAuthMethod: string;
-  prepareTokenRequest(scope?: string): Promise<URLSearchParams>;
+  /** `target`: the authorization server and resource the SDK discovered (the id-jag grant needs them). */
+  prepareTokenRequest(scope: string | undefined, target: Partial<GrantTarget>): Promise<URLSearchParams>;
   /**
    * Told when the SDK gives up credentials after a refused token request: it then asks again at once,
    * which for a machine grant would send the same refused credentials (a second refusal, whose code
@@ -106,12 +115,12 @@ export function machineFlowOf(grant: MachineGrant, clientId: string | undefined,
       // invalid_client and unauthorized_client invalidate "client" then "tokens"; invalid_grant "tokens" only.
       if ((scope === "client" || scope === "tokens") && !refused) refused = { what: scope, at: Date.now() };
     },
-    async prepareTokenRequest(scope) {
+    async prepareTokenRequest(scope, target) {
       const last = refused;
       refused = undefined;
       if (last && Date.now() - last.at < RETRY_WINDOW_MS)
-        throw machineRefusal(flow.grantType, last.what === "client" ? "refused-client" : "invalid_grant")!;
-      return flow.prepareTokenRequest(scope);
+        throw machineRefusal(flow.name, last.what === "client" ? "refused-client" : "invalid_grant")!;
+      return flow.prepareTokenRequest(scope, target);
     },
   };
 }
@@ -122,6 +131,15 @@ export function machineFlowOf(grant: MachineGrant, clientId: string | undefined,
  * the client but the assertion). Throws a TypeError for a combination that cannot work.
  */
 function grantFlow(grant: MachineGrant, clientId: string | undefined, clientSecret: string | undefined): Omit<MachineFlow, "invalidated"> {
+  const flow = grantFlowOf(grant, clientId, clientSecret);
+  return { ...flow, name: grant.type === "id-jag" ? "id-jag" : flow.grantType };
+}
+
+function grantFlowOf(
+  grant: MachineGrant,
+  clientId: string | undefined,
+  clientSecret: string | undefined,
+): Omit<MachineFlow, "invalidated" | "name"> {
   const scoped = (params: URLSearchParams, scope: string | undefined) => {
     // A scope given with the grant is asked for as it is; else what the server names (the SDK's choice).
     const asked = grant.scope ?? scope;
@@ -161,6 +179,24 @@ function grantFlow(grant: MachineGrant, clientId: string | undefined, clientSecr
         const assertion = (await grant.assertion()).trim();
         if (!/^[\w-]+\.[\w-]+\.[\w-]*$/.test(assertion))
           throw new LoginError("failed", "the workload's JWT is not a JWT (three base64url parts separated by dots); nothing was sent.");
+        return scoped(new URLSearchParams({ grant_type: JWT_BEARER_GRANT, assertion }), scope);
+      },
+    };
+  }
+  if (grant.type === "id-jag") {
+    checkIdJagGrant(grant, clientId);
+    return {
+      grantType: JWT_BEARER_GRANT,
+      // The SDK authenticates the client as its secret allows (client_secret_basic where offered).
+      tokenEndpointAuthMethod: clientSecret !== undefined ? "client_secret_basic" : "none",
+      prepareTokenRequest: async (scope, target) => {
+        if (!target.issuer || !target.resource)
+          throw new LoginError(
+            "failed",
+            "the MCP server's protected-resource metadata (RFC 9728) was not found: an ID-JAG needs its resource and authorization server.",
+          );
+        const asked = grant.scope ?? scope;
+        const assertion = await requestIdJag(grant, { issuer: target.issuer, resource: target.resource }, asked);
         return scoped(new URLSearchParams({ grant_type: JWT_BEARER_GRANT, assertion }), scope);
       },
     };

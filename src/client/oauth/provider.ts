@@ -16,6 +16,7 @@
 import { randomBytes } from "node:crypto";
 import type {
   AddClientAuthentication,
+  DpopSession,
   OAuthClientInformationContext,
   OAuthClientMetadata,
   OAuthClientProvider,
@@ -23,6 +24,7 @@ import type {
   StoredOAuthClientInformation,
   StoredOAuthTokens,
 } from "@modelcontextprotocol/client";
+import { dpopAlgorithmFor, dpopSessionFor } from "./dpop.js";
 import { LoginError } from "./errors.js";
 import { startLoopback, type Loopback } from "./loopback.js";
 import { machineClientMetadata, machineFlowOf, type MachineFlow, type MachineGrant } from "./machine.js";
@@ -78,6 +80,13 @@ export interface OAuthProviderOptions {
   /** Scopes to ask for when neither the server's challenge nor its metadata say which. */
   scope?: string;
   signInTimeoutMs?: number;
+  /**
+   * DPoP-bound tokens (RFC 9449): `true` wherever the authorization server offers them, `false` never;
+   * by default where the authorization server offers them and the server's protected-resource metadata
+   * says it accepts them. The key pair is kept in `store` with the sign-in (a private JWK: as secret as
+   * the tokens); the SDK signs the proofs and retries once with a server's DPoP-Nonce.
+   */
+  dpop?: boolean;
 }
 
 const base64url = (bytes: Buffer) => bytes.toString("base64url");
@@ -113,9 +122,13 @@ export class OAuthProvider implements OAuthClientProvider {
   private pending: { url: URL; state: string; reason: SignInRequest["reason"] } | undefined;
   /** Set when the SDK gave up a saved sign-in (a refresh the authorization server refused). */
   private tokensInvalidated = false;
+  /** The resource the SDK asks tokens for, once it has discovered it. */
+  private resource: string | undefined;
   /** Whether the SDK discovered afresh during the current attempt (else it used the saved discovery). */
   private discovered = false;
   private readonly abort = new AbortController();
+  /** The DPoP session once DPoP is in use (the same one every time: it holds the servers' nonces). */
+  private dpopSession: Promise<DpopSession> | undefined;
 
   private constructor(
     private readonly options: OAuthProviderOptions,
@@ -139,9 +152,12 @@ export class OAuthProvider implements OAuthClientProvider {
     return new OAuthProvider(options, await startLoopback(), undefined);
   }
 
-  /** The grant a machine signs in with, or undefined when a person signs in (authorization code). */
+  /**
+   * The grant a machine signs in with ("client_credentials", the JWT bearer grant's URN, or "id-jag"),
+   * or undefined when a person signs in (authorization code). What loginErrorOf takes.
+   */
   get grantType(): string | undefined {
-    return this.machine?.grantType;
+    return this.machine?.name;
   }
 
   /** The loopback address of a person's sign-in; undefined for a machine grant, which tells the SDK not to redirect. */
@@ -151,7 +167,41 @@ export class OAuthProvider implements OAuthClientProvider {
 
   /** The SDK's token request for a machine grant (undefined for a person's: the SDK builds the code exchange). */
   async prepareTokenRequest(scope?: string): Promise<URLSearchParams | undefined> {
-    return this.machine?.prepareTokenRequest(scope);
+    if (!this.machine) return undefined;
+    // Where the SDK is about to ask: the authorization server it discovered (saved just before) and the resource.
+    const discovery = (await this.load()).discovery;
+    const issuer = discovery?.authorizationServerMetadata?.issuer ?? discovery?.authorizationServerUrl;
+    return this.machine.prepareTokenRequest(scope, {
+      ...(issuer ? { issuer } : {}),
+      ...(this.resource ? { resource: this.resource } : {}),
+    });
+  }
+
+  /**
+   * The SDK's DPoP seam: a session (key pair and nonces) when tokens are to be DPoP-bound, else
+   * undefined (bearer tokens). Asked before every token request and every request to the server; decided
+   * from the saved discovery (see the `dpop` option), the key read from the store or made and saved once.
+   */
+  async dpop(): Promise<DpopSession | undefined> {
+    if (this.dpopSession) return this.dpopSession;
+    if (this.options.dpop === false) return undefined;
+    const saved = await this.load();
+    const alg = dpopAlgorithmFor(saved.discovery, this.options.dpop);
+    if (!alg) return undefined;
+    this.dpopSession ??= dpopSessionFor(alg, saved.dpop, (key) =>
+      this.update((all) => {
+        all.dpop = key;
+      }),
+    ).catch((error: unknown) => {
+      this.dpopSession = undefined;
+      throw error;
+    });
+    return this.dpopSession;
+  }
+
+  /** Told by the SDK after discovery: the resource identifier it asks tokens for (an ID-JAG is made for it). */
+  saveResourceUrl(resourceUrl: string): void {
+    this.resource = resourceUrl;
   }
 
   /** A machine grant's client authentication where it is not the SDK's own (private_key_jwt; no client at all). */
@@ -277,6 +327,8 @@ export class OAuthProvider implements OAuthClientProvider {
       return;
     }
     if (scope === "all") {
+      // The key pair goes with the sign-in: the next tokens are bound to a new one.
+      this.dpopSession = undefined;
       await this.store.delete(this.server);
       return;
     }

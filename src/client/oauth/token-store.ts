@@ -3,6 +3,7 @@
 // discovery results. Hosts plug in their own store (a keychain, a database); fileTokenStore keeps
 // them in the user's config folder, memoryTokenStore in the process.
 import type { OAuthDiscoveryState, StoredOAuthClientInformation, StoredOAuthTokens } from "@modelcontextprotocol/client";
+import type { SavedDpopKey } from "./dpop.js";
 
 /** Tokens as stored: the SDK's, plus when the access token expires (epoch ms), computed from expires_in at save time. */
 export type SavedTokens = StoredOAuthTokens & { expires_at?: number };
@@ -21,11 +22,13 @@ export interface ServerCredentials {
   lastIssuer?: string;
   /** Protected-resource and authorization-server metadata, so the next run skips discovery. */
   discovery?: OAuthDiscoveryState;
+  /** The key pair DPoP-bound tokens are bound to (RFC 9449), the private key as a JWK: as secret as the tokens. */
+  dpop?: SavedDpopKey;
 }
 
 /**
  * A pluggable store. Keys are MCP server URLs as given to the host. Values hold secrets (tokens,
- * client secrets): a store must keep them from other users and never log them.
+ * client secrets, DPoP private keys): a store must keep them from other users and never log them.
  */
 export interface TokenStore {
   get(server: string): Promise<ServerCredentials | undefined>;
