@@ -15,6 +15,7 @@ import { hideSpinner } from "./host-output.js";
 import { whenInterrupted } from "./interrupt.js";
 import { hostAuthOf } from "./oauth.js";
 import { printResult } from "./result.js";
+import { taskReporter } from "./task-reports.js";
 import { connectWeb } from "./connect-web.js";
 import type { WebFlags } from "./web.js";
 
@@ -47,6 +48,9 @@ export async function connect(command: string[], options: TargetOptions & WebFla
     async () => hostRequestOf(options, targetOf(options, command), terminal, hostAuthOf(options, true)),
     async (host, provider) => {
       await announceConnection(host, provider, out);
+      // A call the server turns into a task: its status and message, a line each change, as elicit call shows them.
+      const tasks = taskReporter(out);
+      host.onTaskReport((report) => tasks.report(report));
       await loop(host, calls);
       return EXIT.ok;
     },

@@ -130,7 +130,7 @@ describe("elicit call: exit codes", PARALLEL, () => {
     assert.equal(r.stdout, "");
     assert.match(
       r.stderr,
-      /^elicit: no tool named "no_such_tool": the server offers: search_flights, find_best_flight, book_trip, save_itinerary, pay_for_booking, connect_frequent_flyer\.$/m,
+      /^elicit: no tool named "no_such_tool": the server offers: search_flights, find_best_flight, book_trip, save_itinerary, watch_fare, pay_for_booking, connect_frequent_flyer\.$/m,
     );
   });
 

@@ -42,7 +42,7 @@ describe("elicit connect in a terminal", () => {
       assert.match(
         menu,
         new RegExp(
-          `❯ Call search_flights\\n {2}Call find_best_flight\\n {2}Call book_trip\\n {2}Call save_itinerary\\n {2}Call pay_for_booking\\n {2}Call connect_frequent_flyer\\n {2}Add a root directory\\n {2}Remove root ${basename(root)}\\n {2}Quit\\n`,
+          `❯ Call search_flights\\n {2}Call find_best_flight\\n {2}Call book_trip\\n {2}Call save_itinerary\\n {2}Call watch_fare\\n {2}Call pay_for_booking\\n {2}Call connect_frequent_flyer\\n {2}Add a root directory\\n {2}Remove root ${basename(root)}\\n {2}Quit\\n`,
         ),
       );
       assert.match(menu, /Round-trip fares from New York for a destination and dates/, "the highlighted tool's description");
@@ -79,7 +79,7 @@ describe("elicit connect in a terminal", () => {
       assert.doesNotMatch(result, /The tool reported an error/);
 
       // A second root, then it is listed.
-      s.press(KEY.down, KEY.down, KEY.down, KEY.down, KEY.down, KEY.down); // past the six tools
+      s.press(KEY.down, KEY.down, KEY.down, KEY.down, KEY.down, KEY.down, KEY.down); // past the seven tools
       await s.waitFor(new RegExp(`❯ Add a root directory[\\s\\S]*Roots now: ${basename(root)}$`, "m"), { after: "Hotel for the stay" });
       s.press(KEY.enter);
       await s.waitFor(asking("Directory to share with the server:"), { after: "✔ What next? Add a root directory" });
@@ -89,7 +89,7 @@ describe("elicit connect in a terminal", () => {
       s.press(KEY.enter);
       const added = await s.waitFor("? What next?", { after: `Added root ${pathToFileURL(second).href}` });
       assert.match(added, new RegExp(`Remove root ${basename(root)}\\n {2}Remove root ${basename(second)}\\n {2}Quit`));
-      s.press(KEY.down, KEY.down, KEY.down, KEY.down, KEY.down, KEY.down); // past the six tools
+      s.press(KEY.down, KEY.down, KEY.down, KEY.down, KEY.down, KEY.down, KEY.down); // past the seven tools
       await s.waitFor(`Roots now: ${basename(root)}, ${basename(second)}`, { after: `Added root` });
 
       s.press(KEY.down, KEY.down, KEY.down); // past both roots to Quit
@@ -98,6 +98,42 @@ describe("elicit connect in a terminal", () => {
       assert.equal(await s.exitCode(SLOW), 0);
       assert.match(s.screen(), /✔ What next\? Quit$/);
       assert.ok(s.cursorVisible(), "the cursor is visible again");
+    } finally {
+      s.close();
+    }
+  });
+
+  test("a call that becomes a task: its status lines, then its question when the fare drops, then its result", async () => {
+    const s = startConnect(tempDir());
+    try {
+      await s.waitFor("? What next?", { timeoutMs: SLOW });
+      s.press(KEY.down, KEY.down, KEY.down, KEY.down, KEY.enter); // Call watch_fare
+      await s.waitFor("? Answer this form?", { after: "✔ What next? Call watch_fare" });
+      s.press(KEY.enter);
+      for (const [label, value] of [
+        ["Destination", "Barcelona"],
+        ["Depart date", "2026-06-15"],
+        ["Return date", "2026-06-22"],
+        ["Below", "900"],
+      ] as const) {
+        await s.waitFor(asking(`${label} *`), { after: "✔ Answer this form?" });
+        s.type(value);
+        s.press(KEY.enter);
+      }
+      await s.waitFor("? Send these answers?", { after: "Review your answers" });
+      s.press(KEY.enter); // Submit
+      const asked = await s.waitFor("? Answer this form?", { after: "Calling watch_fare on mcp-elicit-travel 1.0.0…", timeoutMs: SLOW });
+      assert.match(asked, /^elicit: task [0-9a-f-]{36} working$/m, "the task's status, a line each change");
+      assert.match(asked, /Barcelona dropped to \$885 \(under your \$900\)\. Book this fare\?/);
+      s.press(KEY.enter); // Fill it in
+      await s.waitFor(asking("Answer"), { after: "Book this fare?" });
+      s.press(KEY.up, KEY.enter); // Yes
+      await s.waitFor("? Send these answers?", { after: "✔ Answer * Yes" });
+      s.press(KEY.enter);
+      await s.waitFor("? What next?", { after: "Booked the Barcelona fare at $885", timeoutMs: SLOW });
+      assert.match(s.screen(), /^elicit: task [0-9a-f-]{36} completed\nBooked the Barcelona fare at \$885: reference FW-BCN-885\.$/m);
+      s.press(KEY.ctrlC);
+      assert.equal(await s.exitCode(SLOW), 0);
     } finally {
       s.close();
     }
