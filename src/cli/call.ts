@@ -31,7 +31,7 @@ import {
 } from "./host.js";
 import { hideSpinner, printLine } from "./host-output.js";
 import { whenInterrupted } from "./interrupt.js";
-import { taskIdText, taskReporter } from "./task-reports.js";
+import { goesOn, taskReporter } from "./task-reports.js";
 import { hostAuthOf, type AuthFlags, type HostAuth } from "./oauth.js";
 
 export interface TargetOptions extends AuthFlags {
@@ -264,7 +264,7 @@ export async function call(tool: string, command: string[], options: CallOptions
     },
     say: (how) =>
       tasks.running
-        ? `elicit: stopped (${how}); task ${taskIdText(tasks.running)} goes on on the server: \`elicit tasks result ${taskIdText(tasks.running)}\` with the same server comes back to it.`
+        ? `elicit: stopped (${how}); ${goesOn(tasks.running)}`
         : calling
           ? `elicit: stopped (${how}) while waiting for ${label(tool)}: no result${remote ? " here (the server may still finish the call)" : ""}.`
           : `elicit: stopped (${how}) before ${label(tool)} was called.`,

@@ -15,7 +15,7 @@ import { hideSpinner } from "./host-output.js";
 import { whenInterrupted } from "./interrupt.js";
 import { hostAuthOf } from "./oauth.js";
 import { printResult } from "./result.js";
-import { taskReporter } from "./task-reports.js";
+import { goesOn, taskReporter } from "./task-reports.js";
 import { connectWeb } from "./connect-web.js";
 import type { WebFlags } from "./web.js";
 
@@ -35,21 +35,24 @@ export async function connect(command: string[], options: TargetOptions & WebFla
   }
   const terminal = terminalUI({ openUrl: browserOpener({ noBrowser: options.browser === false }) });
   const calls: Calls = { terminal, waitingOn: undefined };
+  // A call the server turns into a task: its status and message, a line each change, as elicit call shows them.
+  const tasks = taskReporter(out);
   // Ctrl-C in a prompt is a key (back or quit); while a tool runs it is a signal, and gets a sentence.
   const stopHandling = whenInterrupted({
     clearScreen() {
       hideSpinner();
       terminal.stopWaiting();
     },
-    say: (how) => `elicit connect: stopped (${how})${calls.waitingOn ? ` while waiting for ${calls.waitingOn}: no result here` : ""}.`,
+    say: (how) =>
+      tasks.running
+        ? `elicit connect: stopped (${how}); ${goesOn(tasks.running)}`
+        : `elicit connect: stopped (${how})${calls.waitingOn ? ` while waiting for ${calls.waitingOn}: no result here` : ""}.`,
     cleanup: () => {},
   });
   return withHost(
     async () => hostRequestOf(options, targetOf(options, command), terminal, hostAuthOf(options, true)),
     async (host, provider) => {
       await announceConnection(host, provider, out);
-      // A call the server turns into a task: its status and message, a line each change, as elicit call shows them.
-      const tasks = taskReporter(out);
       host.onTaskReport((report) => tasks.report(report));
       await loop(host, calls);
       return EXIT.ok;

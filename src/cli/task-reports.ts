@@ -8,6 +8,10 @@ const TERMINAL = new Set(["completed", "failed", "cancelled"]);
 /** A task id as printed: inert, and short enough for a line (ids are opaque, but chosen by the server). */
 export const taskIdText = (id: string) => sanitizeText(id, { maxLength: 80, multiline: false });
 
+/** What stopping elicit leaves running, and how to come back to it. */
+export const goesOn = (id: string) =>
+  `task ${taskIdText(id)} goes on on the server: \`elicit tasks result ${taskIdText(id)}\` with the same server comes back to it.`;
+
 export function taskReporter(print: (line: string) => void) {
   let last = "";
   let open: string | undefined;
