@@ -15,7 +15,9 @@ import { hideSpinner } from "./host-output.js";
 import { whenInterrupted } from "./interrupt.js";
 import { hostAuthOf } from "./oauth.js";
 import { printResult } from "./result.js";
-import { goesOn, taskReporter } from "./task-reports.js";
+import { describeTask, goesOn, taskIdText, taskReporter } from "./task-reports.js";
+import { rawRequest } from "../client/tasks/raw-request.js";
+import type { TaskReport } from "../client/tasks/follow.js";
 import { connectWeb } from "./connect-web.js";
 import type { WebFlags } from "./web.js";
 
@@ -54,7 +56,7 @@ export async function connect(command: string[], options: TargetOptions & WebFla
     async (host, provider) => {
       await announceConnection(host, provider, out);
       host.onTaskReport((report) => tasks.report(report));
-      await loop(host, calls);
+      await loop(host, calls, tasks);
       return EXIT.ok;
     },
   ).finally(stopHandling);
@@ -66,7 +68,7 @@ interface Calls {
   waitingOn: string | undefined;
 }
 
-async function loop(host: Host, calls: Calls): Promise<void> {
+async function loop(host: Host, calls: Calls, tasks: ReturnType<typeof taskReporter>): Promise<void> {
   for (;;) {
     const tools = await host.listTools();
     const roots = host.roots.list();
@@ -77,6 +79,10 @@ async function loop(host: Host, calls: Calls): Promise<void> {
         pageSize: 15,
         choices: [
           ...tools.map((t) => ({ name: `Call ${line(t.name)}`, value: `tool:${t.name}`, description: line(t.description ?? "") })),
+          // Tasks this session's calls became (and, on 2025-11-25, the server's list of yours).
+          ...(tasks.seen.length || host.protocol === "2025-11-25"
+            ? [{ name: "Show tasks", value: "tasks", description: "Their status now, and the questions they wait for" }]
+            : []),
           {
             name: "Add a root directory",
             value: "root:add",
@@ -92,7 +98,9 @@ async function loop(host: Host, calls: Calls): Promise<void> {
     }
     if (choice === "quit") return;
     try {
-      if (choice === "root:add") {
+      if (choice === "tasks") {
+        out(await showTasks(host, tasks.seen));
+      } else if (choice === "root:add") {
         const dir = await input({
           message: "Directory to share with the server:",
           validate: (v) => (v.trim() ? true : "Type a directory path"),
@@ -114,6 +122,25 @@ async function loop(host: Host, calls: Calls): Promise<void> {
       process.stderr.write(`elicit: ${sanitizeText((error as Error).message, { maxLength: 2000 })}\n`);
     }
   }
+}
+
+/** Each task's status now (tasks/get), those seen here first, then the server's list on 2025-11-25. */
+async function showTasks(host: Host, seen: string[]): Promise<string> {
+  const ids = [...seen];
+  if (host.protocol === "2025-11-25") {
+    const listed = (await rawRequest(host.client, "tasks/list", {}).catch(() => ({}))) as { tasks?: TaskReport[] };
+    for (const task of listed.tasks ?? []) if (typeof task?.taskId === "string" && !ids.includes(task.taskId)) ids.push(task.taskId);
+  }
+  if (!ids.length) return "No tasks.";
+  const lines = await Promise.all(
+    ids.map((taskId) =>
+      rawRequest(host.client, "tasks/get", { taskId }).then(
+        (task) => describeTask(task as unknown as TaskReport),
+        () => `${taskIdText(taskId)}  (the server no longer has it)`,
+      ),
+    ),
+  );
+  return lines.join("\n");
 }
 
 async function callOne(host: Host, tool: Tool, calls: Calls): Promise<void> {

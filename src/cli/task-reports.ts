@@ -12,15 +12,30 @@ export const taskIdText = (id: string) => sanitizeText(id, { maxLength: 80, mult
 export const goesOn = (id: string) =>
   `task ${taskIdText(id)} goes on on the server: \`elicit tasks result ${taskIdText(id)}\` with the same server comes back to it.`;
 
+/** A task as one readable line (or several: its pending questions); every server text made inert. */
+export function describeTask(task: TaskReport): string {
+  const inert = (text: string) => sanitizeText(text, { maxLength: MAX_LABEL_LENGTH, multiline: false });
+  const lines = [`${taskIdText(task.taskId)}  ${task.status}${task.statusMessage ? `  ${inert(task.statusMessage)}` : ""}`];
+  for (const [key, request] of Object.entries(task.inputRequests ?? {}))
+    lines.push(`  waiting for ${inert(key)}: ${inert(String(request?.params?.message ?? request?.method ?? ""))}`);
+  return lines.join("\n");
+}
+
 export function taskReporter(print: (line: string) => void) {
   let last = "";
   let open: string | undefined;
+  const seen = new Set<string>();
   return {
     report(task: TaskReport) {
+      seen.add(task.taskId);
       const message = task.statusMessage ? `: ${sanitizeText(task.statusMessage, { maxLength: MAX_LABEL_LENGTH, multiline: false })}` : "";
       const line = `elicit: task ${taskIdText(task.taskId)} ${task.status}${message}`;
       open = TERMINAL.has(task.status) ? undefined : task.taskId;
       if (line !== last) print((last = line));
+    },
+    /** The ids of the tasks reported so far, oldest first. */
+    get seen(): string[] {
+      return [...seen];
     },
     /** The task still running, if any: stopping elicit leaves it running on the server. */
     get running(): string | undefined {

@@ -4,28 +4,19 @@
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import { followTask, type TaskReport } from "../client/tasks/follow.js";
 import { rawRequest, RawRequestError } from "../client/tasks/raw-request.js";
-import { MAX_LABEL_LENGTH, sanitizeText } from "../common/sanitize.js";
+import { sanitizeText } from "../common/sanitize.js";
 import { scriptedUI } from "../ui/scripted.js";
 import { hostRequestOf, targetOf, uiFor, atTerminal, type CallOptions } from "./call.js";
 import { EXIT, HostError, inertJson } from "./exit.js";
 import { withHost, type Host } from "./host.js";
 import { printLine } from "./host-output.js";
 import { hostAuthOf } from "./oauth.js";
-import { taskIdText, taskReporter } from "./task-reports.js";
+import { describeTask, taskIdText, taskReporter } from "./task-reports.js";
 
 export type TasksAction = "get" | "result" | "cancel" | "list";
 
 export interface TasksOptions extends CallOptions {
   json?: boolean;
-}
-
-/** A task as one readable line (or several: its pending questions); every server text made inert. */
-function describeTask(task: TaskReport & { createdAt?: string }): string {
-  const inert = (text: string) => sanitizeText(text, { maxLength: MAX_LABEL_LENGTH, multiline: false });
-  const lines = [`${taskIdText(task.taskId)}  ${task.status}${task.statusMessage ? `  ${inert(task.statusMessage)}` : ""}`];
-  for (const [key, request] of Object.entries(task.inputRequests ?? {}))
-    lines.push(`  waiting for ${inert(key)}: ${inert(String(request?.params?.message ?? request?.method ?? ""))}`);
-  return lines.join("\n");
 }
 
 /** The server's refusal of a task request, as elicit says it (an unknown id is the usual one). */

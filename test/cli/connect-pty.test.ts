@@ -132,6 +132,12 @@ describe("elicit connect in a terminal", () => {
       s.press(KEY.enter);
       await s.waitFor("? What next?", { after: "Booked the Barcelona fare at $885", timeoutMs: SLOW });
       assert.match(s.screen(), /^elicit: task [0-9a-f-]{36} completed\nBooked the Barcelona fare at \$885: reference FW-BCN-885\.$/m);
+      const id = /^elicit: task ([0-9a-f-]{36}) completed$/m.exec(s.screen())![1]!;
+      // The menu now shows the tasks of this session, as the server has them now.
+      s.press(KEY.down, KEY.down, KEY.down, KEY.down, KEY.down, KEY.down, KEY.down); // past the seven tools
+      await s.waitFor(/❯ Show tasks/, { after: "Booked the Barcelona fare" });
+      s.press(KEY.enter);
+      await s.waitFor("? What next?", { after: `${id}  completed` });
       s.press(KEY.ctrlC);
       assert.equal(await s.exitCode(SLOW), 0);
     } finally {
