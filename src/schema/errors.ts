@@ -25,7 +25,8 @@ export const ERROR_CODES = {
   // Thrown to the code that called the library.
   "url-elicitation-ended": "A tool call that needed a URL flow did not go on (declined, cancelled, refused, repeated).",
   "server-gone": "A 2026-07-28 round could not be delivered again before the deadline.",
-  "server-refused": "The server answered a task request (tasks/get, tasks/update, tasks/cancel, a task's tools/call) with a JSON-RPC error; `rpcCode` is its code.",
+  "server-refused":
+    "The server answered a task request (tasks/get, tasks/update, tasks/cancel, a task's tools/call) with a JSON-RPC error; `rpcCode` is its code.",
   "login-failed": "Signing in to a protected server failed; `reason` says how.",
   "token-folder-unsafe": "The token folder is a symbolic link, not a directory, or another user's.",
   "provider-failed": "The model provider refused or failed a completion; `kind` says how.",
