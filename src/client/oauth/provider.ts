@@ -28,12 +28,11 @@ import { dpopAlgorithmFor, dpopSessionFor } from "./dpop.js";
 import { LoginError } from "./errors.js";
 import { startLoopback, type Loopback } from "./loopback.js";
 import { machineClientMetadata, machineFlowOf, type MachineFlow, type MachineGrant } from "./machine.js";
-import { memoryTokenStore, type SavedTokens, type ServerCredentials, type TokenStore } from "./token-store.js";
+import { SavedSignIn } from "./saved-sign-in.js";
+import { memoryTokenStore, type ServerCredentials, type TokenStore } from "./token-store.js";
 
 /** How long a sign-in may take, from the consent question to the redirect back, unless told otherwise. */
 export const DEFAULT_SIGN_IN_TIMEOUT_MS = 300_000;
-/** An access token this close to its expiry is not sent: the server would refuse it on the way. */
-const EXPIRY_MARGIN_MS = 10_000;
 
 export interface SignInRequest {
   /** The authorization URL, with its state, PKCE challenge and resource. */
@@ -90,9 +89,6 @@ export interface OAuthProviderOptions {
 }
 
 const base64url = (bytes: Buffer) => bytes.toString("base64url");
-/** How long before its expiry a token stops being sent: EXPIRY_MARGIN_MS, or a quarter of a shorter life. */
-const marginFor = (tokens: SavedTokens) =>
-  typeof tokens.expires_in === "number" ? Math.min(EXPIRY_MARGIN_MS, (tokens.expires_in * 1000) / 4) : EXPIRY_MARGIN_MS;
 
 /**
  * The SDK's `OAuthClientProvider` for hosts: a loopback redirect, your consent (`authorize`), a token store, and
@@ -113,7 +109,8 @@ const marginFor = (tokens: SavedTokens) =>
 export class OAuthProvider implements OAuthClientProvider {
   readonly clientMetadataUrl?: string;
   private readonly server: string;
-  private readonly store: TokenStore;
+  /** This server's sign-in in the token store (saved-sign-in.ts). */
+  private readonly saved: SavedSignIn;
   /** Bound for person sign-ins only: a machine grant has no redirect. */
   private loopback: Loopback | undefined;
   private readonly machine: MachineFlow | undefined;
@@ -136,7 +133,7 @@ export class OAuthProvider implements OAuthClientProvider {
     machine: MachineFlow | undefined,
   ) {
     this.server = new URL(options.serverUrl).href;
-    this.store = options.store ?? memoryTokenStore();
+    this.saved = new SavedSignIn(options.store ?? memoryTokenStore(), this.server);
     this.loopback = loopback;
     this.machine = machine;
     if (options.clientMetadataUrl && !machine) this.clientMetadataUrl = options.clientMetadataUrl;
@@ -228,14 +225,12 @@ export class OAuthProvider implements OAuthClientProvider {
     return this.currentState;
   }
 
-  private async load(): Promise<ServerCredentials> {
-    return (await this.store.get(this.server)) ?? { issuers: {} };
+  private load(): Promise<ServerCredentials> {
+    return this.saved.load();
   }
 
-  private async update(change: (saved: ServerCredentials) => void): Promise<void> {
-    const saved = await this.load();
-    change(saved);
-    await this.store.set(this.server, saved);
+  private update(change: (saved: ServerCredentials) => void): Promise<void> {
+    return this.saved.update(change);
   }
 
   async clientInformation(ctx?: OAuthClientInformationContext): Promise<StoredOAuthClientInformation | undefined> {
@@ -249,55 +244,28 @@ export class OAuthProvider implements OAuthClientProvider {
         // Stamped with the issuer asked about, so the SDK does not warn about an unstamped credential (SEP-2352).
         ...(this.machine && ctx ? { issuer: ctx.issuer } : {}),
       };
-    const saved = await this.load();
-    const issuer = ctx?.issuer ?? saved.lastIssuer;
-    return issuer ? saved.issuers[issuer]?.client : undefined;
+    return this.saved.client(ctx);
   }
 
   async saveClientInformation(info: StoredOAuthClientInformation, ctx?: OAuthClientInformationContext): Promise<void> {
     // A client given by hand stays in memory: its secret is not ours to write down.
     if (this.options.clientId || this.machine) return;
-    const issuer = ctx?.issuer ?? info.issuer;
-    if (!issuer) return;
-    await this.update((saved) => {
-      saved.issuers[issuer] = { ...saved.issuers[issuer], client: info };
-    });
+    await this.saved.saveClient(info, ctx);
   }
 
-  async tokens(ctx?: OAuthClientInformationContext): Promise<StoredOAuthTokens | undefined> {
-    const saved = await this.load();
-    const issuer = ctx?.issuer ?? saved.lastIssuer;
-    const tokens = issuer ? saved.issuers[issuer]?.tokens : undefined;
-    if (!tokens) return undefined;
-    // The per-request read (no ctx) gets nothing for an expired token: the server's 401 then has the
-    // SDK refresh it, instead of sending a token we know is dead.
-    if (!ctx && tokens.expires_at !== undefined && Date.now() >= tokens.expires_at - marginFor(tokens)) return undefined;
-    const { expires_at: _expiresAt, ...sdkTokens } = tokens;
-    return sdkTokens;
+  tokens(ctx?: OAuthClientInformationContext): Promise<StoredOAuthTokens | undefined> {
+    return this.saved.tokens(ctx);
   }
 
   async saveTokens(tokens: StoredOAuthTokens, ctx?: OAuthClientInformationContext): Promise<void> {
-    const issuer = ctx?.issuer ?? tokens.issuer;
-    if (!issuer) return;
-    const saved: SavedTokens = {
-      ...tokens,
-      ...(typeof tokens.expires_in === "number" ? { expires_at: Date.now() + tokens.expires_in * 1000 } : {}),
-    };
-    await this.update((all) => {
-      // A refresh response may leave out the refresh token: the one we had stays valid (RFC 6749 §6).
-      const previous = all.issuers[issuer]?.tokens;
-      if (!saved.refresh_token && previous?.refresh_token) saved.refresh_token = previous.refresh_token;
-      all.issuers[issuer] = { ...all.issuers[issuer], tokens: saved };
-      all.lastIssuer = issuer;
-    });
-    this.tokensInvalidated = false;
+    if (await this.saved.saveTokens(tokens, ctx)) this.tokensInvalidated = false;
   }
 
   async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
     // Recorded only: withSignIn() asks, opens and waits once the request that needed it has failed.
     const state = authorizationUrl.searchParams.get("state") ?? this.currentState;
     if (!state) throw new LoginError("failed", "the authorization request carries no state.");
-    this.pending = { url: authorizationUrl, state, reason: await this.reasonFor(authorizationUrl) };
+    this.pending = { url: authorizationUrl, state, reason: await this.saved.reasonFor(authorizationUrl, this.tokensInvalidated) };
   }
 
   saveCodeVerifier(codeVerifier: string): void {
@@ -329,34 +297,10 @@ export class OAuthProvider implements OAuthClientProvider {
     if (scope === "all") {
       // The key pair goes with the sign-in: the next tokens are bound to a new one.
       this.dpopSession = undefined;
-      await this.store.delete(this.server);
+      await this.saved.delete();
       return;
     }
-    await this.update((saved) => {
-      if (scope === "discovery") delete saved.discovery;
-      for (const credentials of Object.values(saved.issuers)) {
-        if (scope === "client") delete credentials.client;
-        if (scope === "tokens" && credentials.tokens) {
-          delete credentials.tokens;
-          this.tokensInvalidated = true;
-        }
-      }
-    });
-  }
-
-  /**
-   * Why the SDK asks for a sign-in: tokens still held while it asks for scopes they lack is a step-up
-   * (403 insufficient_scope); tokens held or just given up otherwise mean the saved sign-in ran out.
-   */
-  private async reasonFor(url: URL): Promise<SignInRequest["reason"]> {
-    const saved = await this.load();
-    const tokens = saved.lastIssuer ? saved.issuers[saved.lastIssuer]?.tokens : undefined;
-    if (!tokens) return this.tokensInvalidated ? "expired" : "new";
-    // Scopes every sign-in adds, granted or not, say nothing about what the server asked for.
-    const implicit = new Set(["offline_access", "openid"]);
-    const granted = new Set((tokens.scope ?? "").split(" "));
-    const asked = (url.searchParams.get("scope") ?? "").split(" ").filter((s) => s && !implicit.has(s));
-    return asked.some((s) => !granted.has(s)) ? "step-up" : "expired";
+    if (await this.saved.forget(scope)) this.tokensInvalidated = true;
   }
 
   /** True while a sign-in has been asked for by the SDK and not done yet. */
