@@ -1,9 +1,12 @@
 // The HTTP side of `serveHttp(factory, { auth })`: serves the protected-resource metadata (RFC 9728)
-// and lets a request reach the MCP endpoint only with a valid bearer token, answering 401/403 with
-// the SDK's WWW-Authenticate challenge otherwise. A verified token rides on `req.auth`, which the
+// and lets a request reach the MCP endpoint only with a valid bearer token, or a DPoP-bound token with
+// its proof (RFC 9449, dpop.ts), answering 401/403 with the SDK's WWW-Authenticate challenge (or a DPoP
+// one, §7.1) otherwise. A verified token rides on `req.auth`, which the
 // SDK's Node adapters hand to handlers as `ctx.http.authInfo`.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import {
+  OAuthError,
+  OAuthErrorCode,
   bearerAuthChallengeResponse,
   getOAuthProtectedResourceMetadataUrl,
   oauthMetadataResponse,
@@ -14,7 +17,9 @@ import {
 } from "@modelcontextprotocol/server";
 import { discoverIssuer, issuerUrl, type IssuerMetadata } from "./discovery.js";
 import { jwtAccessTokenVerifier } from "./jwt-verifier.js";
-import type { HttpAuthOptions } from "./options.js";
+import { createDpopVerifier, type DpopVerifier } from "./dpop.js";
+import type { DpopOptions, HttpAuthOptions } from "./options.js";
+import type { KeyValueStore } from "../../store/types.js";
 
 export interface AuthGate {
   /** The protected-resource metadata URL advertised in challenges. */
@@ -42,8 +47,19 @@ export async function prepareAuth(options: HttpAuthOptions): Promise<IssuerMetad
   issuerUrl(options.issuer);
   for (const scope of options.scopes ?? [])
     if (!/^[\x21\x23-\x5B\x5D-\x7E]+$/.test(scope)) throw new TypeError(`auth.scopes: "${scope}" is not an OAuth scope token`);
+  if (options.dpop !== undefined && typeof options.dpop !== "boolean" && (typeof options.dpop !== "object" || options.dpop === null))
+    throw new TypeError("auth.dpop: true, false or { required, algorithms, maxAgeSeconds, nonce, store }");
+  if (typeof options.dpop === "object") createDpopVerifier(options.dpop); // checks the options before the server listens
   return discoverIssuer(options.issuer);
 }
+
+/** The key a verified token is bound to (`extra.cnf.jkt`), if any. */
+function boundKeyOf(auth: AuthInfo): string | undefined {
+  const cnf = (auth.extra as { cnf?: { jkt?: unknown } } | undefined)?.cnf;
+  return typeof cnf?.jkt === "string" ? cnf.jkt : undefined;
+}
+
+const quoted = (value: string) => `"${value.replace(/["\\]/g, "")}"`;
 
 async function send(res: ServerResponse, response: Response): Promise<void> {
   const headers: Record<string, string> = {};
@@ -67,6 +83,7 @@ export function createAuthGate(
   metadata: IssuerMetadata,
   endpoint: URL,
   onerror: ((error: Error) => void) | undefined,
+  store?: KeyValueStore,
 ): AuthGate {
   const resource = new URL(options.resource ?? endpoint.href);
   const resourceMetadataUrl = getOAuthProtectedResourceMetadataUrl(resource);
@@ -90,6 +107,63 @@ export function createAuthGate(
   };
   const endpointPath = endpoint.pathname;
   const rootDocument = "/.well-known/oauth-protected-resource";
+  const dpopOptions: DpopOptions | undefined = options.dpop === false ? undefined : options.dpop === true ? {} : (options.dpop ?? {});
+  const dpop: DpopVerifier | undefined = dpopOptions ? createDpopVerifier({ ...(store ? { store } : {}), ...dpopOptions }) : undefined;
+  /** DPoP is advertised (metadata, challenges) only when asked for; without the option it is accepted quietly. */
+  const advertised = dpop && options.dpop !== undefined ? dpop : undefined;
+  // A proof's htu may name the endpoint as clients know it (the resource) or as it is served.
+  const targets = [resource, endpoint];
+
+  /** RFC 9449 §7.1: `DPoP error=…, algs=…`, with the scope and the metadata URL as the bearer challenge has them. */
+  function dpopRefusal(error: OAuthError): Response {
+    const status = error.code === OAuthErrorCode.InsufficientScope ? 403 : 401;
+    const parts = [`error=${quoted(error.code)}`, `error_description=${quoted(error.message)}`];
+    if (required.requiredScopes.length > 0) parts.push(`scope=${quoted(required.requiredScopes.join(" "))}`);
+    parts.push(`resource_metadata=${quoted(resourceMetadataUrl)}`, `algs=${quoted((dpop?.algorithms ?? []).join(" "))}`);
+    const headers: Record<string, string> = { "WWW-Authenticate": `DPoP ${parts.join(", ")}`, "Cache-Control": "no-store" };
+    const nonce = error.code === OAuthErrorCode.UseDpopNonce ? dpop?.nonce() : undefined;
+    if (nonce) headers["DPoP-Nonce"] = nonce;
+    return Response.json(error.toResponseObject(), { status, headers });
+  }
+
+  /** The bearer answer, naming DPoP too (a second challenge) where it is advertised. */
+  function bearerRefusal(error: unknown): Response {
+    const response = bearerAuthChallengeResponse(error, required);
+    const challenge = response.headers.get("www-authenticate");
+    if (advertised && challenge)
+      response.headers.set("www-authenticate", `${challenge}, DPoP algs=${quoted(advertised.algorithms.join(" "))}`);
+    return response;
+  }
+
+  async function checkDpop(req: IncomingMessage, token: string | undefined): Promise<AuthInfo> {
+    if (!dpop || !token) throw new OAuthError(OAuthErrorCode.InvalidToken, "Invalid Authorization header format, expected 'DPoP TOKEN'");
+    const proofHeader = req.headers.dpop;
+    // One proof, one header (§4.3 step 1); Node joins repeated headers with a comma, which a JWT never holds.
+    if (Array.isArray(proofHeader) || proofHeader?.includes(","))
+      throw new OAuthError(OAuthErrorCode.InvalidDpopProof, "The request has more than one DPoP proof");
+    const { jkt, jti } = await dpop.check(proofHeader, req.method ?? "GET", targets, token);
+    const auth = await verifyBearerToken(`Bearer ${token}`, required);
+    const bound = boundKeyOf(auth);
+    if (bound === undefined) throw new OAuthError(OAuthErrorCode.InvalidToken, "The access token is not bound to a DPoP key (cnf.jkt)");
+    if (bound !== jkt)
+      throw new OAuthError(
+        OAuthErrorCode.InvalidDpopProof,
+        "The DPoP proof is signed with another key than the token is bound to (cnf.jkt)",
+      );
+    if (!(await dpop.spend(jti))) throw new OAuthError(OAuthErrorCode.InvalidDpopProof, "The DPoP proof was used before (jti)");
+    return auth;
+  }
+
+  /** The protected-resource metadata with DPoP's two members (RFC 9449 §5.2), where it is advertised. */
+  async function withDpop(response: Response, request: Request): Promise<Response> {
+    if (!advertised || request.method !== "GET" || !response.ok) return response;
+    const document = (await response.json()) as Record<string, unknown>;
+    document.dpop_signing_alg_values_supported = advertised.algorithms;
+    if (advertised.required) document.dpop_bound_access_tokens_required = true;
+    const headers = new Headers(response.headers);
+    headers.delete("content-length");
+    return Response.json(document, { status: response.status, headers });
+  }
 
   return {
     resourceMetadataUrl,
@@ -101,18 +175,44 @@ export function createAuthGate(
         const asked = pathname === rootDocument ? new Request(new URL(new URL(resourceMetadataUrl).pathname, endpoint), request) : request;
         const response = oauthMetadataResponse(asked, documents);
         if (!response) return false;
-        await send(res, response);
+        const isResourceDocument = new URL(asked.url).pathname !== "/.well-known/oauth-authorization-server";
+        await send(res, isResourceDocument ? await withDpop(response, asked) : response);
         return true;
       }
       if (pathname !== endpointPath) return false;
-      const [authorization] = (req.headers.authorization ?? "").split(",");
+      const [authorization = ""] = (req.headers.authorization ?? "").split(",");
+      const [scheme = "", token] = authorization.trim().split(" ");
+      if (scheme.toLowerCase() === "dpop" || dpop?.required) {
+        try {
+          if (scheme.toLowerCase() !== "dpop")
+            throw new OAuthError(OAuthErrorCode.InvalidToken, "This server accepts DPoP-bound access tokens only (the DPoP scheme)");
+          (req as RequestWithAuth).auth = await checkDpop(req, token);
+          return false;
+        } catch (error) {
+          if (!(error instanceof OAuthError) || error.code === OAuthErrorCode.ServerError)
+            await send(res, bearerAuthChallengeResponse(error, required));
+          else await send(res, dpopRefusal(error));
+          return true;
+        }
+      }
+      let auth: AuthInfo;
       try {
-        (req as RequestWithAuth).auth = await verifyBearerToken(authorization || undefined, required);
-        return false;
+        auth = await verifyBearerToken(authorization || undefined, required);
       } catch (error) {
-        await send(res, bearerAuthChallengeResponse(error, required));
+        await send(res, bearerRefusal(error));
         return true;
       }
+      // RFC 9449 §7.1: a bound token is no bearer token; whoever holds it must also prove the key.
+      if (boundKeyOf(auth) !== undefined) {
+        const refused = new OAuthError(
+          OAuthErrorCode.InvalidToken,
+          "The access token is bound to a DPoP key: send it with the DPoP scheme and a proof",
+        );
+        await send(res, dpop ? dpopRefusal(refused) : bearerRefusal(refused));
+        return true;
+      }
+      (req as RequestWithAuth).auth = auth;
+      return false;
     },
   };
 }

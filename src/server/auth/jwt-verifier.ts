@@ -129,13 +129,17 @@ export function jwtAccessTokenVerifier(options: JwtVerifierOptions): OAuthTokenV
       const clientId =
         typeof payload.client_id === "string" ? payload.client_id : typeof payload.azp === "string" ? payload.azp : undefined;
       if (!clientId) throw invalid("The access token names no client (client_id)");
+      // A DPoP-bound token (RFC 9449 §6.1): the thumbprint of the key its holder must prove.
+      const cnf = payload.cnf as { jkt?: unknown } | undefined;
+      const jkt = cnf && typeof cnf === "object" ? cnf.jkt : undefined;
+      if (jkt !== undefined && typeof jkt !== "string") throw invalid("The access token's cnf.jkt is not a key thumbprint");
       const info: AuthInfo = {
         token,
         clientId,
         scopes: scopesOf(payload),
         expiresAt: payload.exp,
         resource: new URL(options.resource ?? options.audience),
-        extra: { sub: payload.sub, issuer: payload.iss },
+        extra: { sub: payload.sub, issuer: payload.iss, ...(jkt !== undefined ? { cnf: { jkt } } : {}) },
       };
       verified.set(info);
       return info;

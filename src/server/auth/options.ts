@@ -1,5 +1,6 @@
 // What `serveHttp(factory, { auth })` takes, and who a verified token says is calling.
 import type { OAuthTokenVerifier } from "@modelcontextprotocol/server";
+import type { KeyValueStore } from "../../store/types.js";
 
 export interface HttpAuthOptions {
   /** The authorization server's issuer identifier (its metadata is discovered from it, once). */
@@ -27,6 +28,27 @@ export interface HttpAuthOptions {
    * for {@link Principal}; it throws the SDK's `OAuthError` with `invalid_token` to refuse.
    */
   verifier?: OAuthTokenVerifier;
+  /**
+   * DPoP-bound tokens (RFC 9449). `Authorization: DPoP` with a proof is always checked, and a token
+   * bound to a key (`cnf.jkt`) is refused as a bearer token. `true` or an object also advertises DPoP in
+   * the protected-resource metadata (`dpop_signing_alg_values_supported`), so clients ask for bound
+   * tokens; `false` refuses the DPoP scheme. A custom `verifier` reports a bound token's key as
+   * `AuthInfo.extra.cnf: { jkt }`.
+   */
+  dpop?: boolean | DpopOptions;
+}
+
+export interface DpopOptions {
+  /** Only DPoP-bound tokens: a bearer token (bound or not) is refused. Default false. */
+  required?: boolean;
+  /** The proof algorithms accepted, advertised as `dpop_signing_alg_values_supported`. Default: ES256/384/512, EdDSA, PS256, RS256. */
+  algorithms?: string[];
+  /** How far a proof's `iat` may be from now, in seconds, either way (and how long its `jti` is remembered). Default 60. */
+  maxAgeSeconds?: number;
+  /** Ask for a server nonce in every proof (RFC 9449 §9): a proof without a current one gets 401 `use_dpop_nonce` and a `DPoP-Nonce`. Default false. */
+  nonce?: boolean;
+  /** Where used `jti`s are remembered (`dpop-jti:` keys); the fleet's store when serving a fleet, else memory. */
+  store?: KeyValueStore;
 }
 
 /** Who is calling, from a verified access token. */

@@ -295,7 +295,7 @@ export async function serveHttp(factory: ServerFactory, options: ServeHttpOption
 
   const { port } = server.address() as AddressInfo;
   const url = new URL(`http://${host.includes(":") ? `[${host}]` : host}:${port}${path}`);
-  if (options.auth && issuerMetadata) gate = createAuthGate(options.auth, issuerMetadata, url, options.onerror);
+  if (options.auth && issuerMetadata) gate = createAuthGate(options.auth, issuerMetadata, url, options.onerror, options.fleet?.store);
   try {
     if (options.urlKit) mountUrlKit(options.urlKit, url, path, options.auth?.issuer);
     await fleetSessions?.registry.start(url);
