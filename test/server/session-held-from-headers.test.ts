@@ -11,7 +11,9 @@ import { makeFactory } from "./fixtures.js";
 
 const REVISION = "2025-11-25";
 const HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-const IDLE_MS = 300;
+// Long enough that the slow request's headers reach the server inside session 0's window on a busy
+// machine (300 ms was not: under two CI runs at once the session expired first, a 404).
+const IDLE_MS = 1000;
 /** Generous next to IDLE_MS plus one sweep: a deadline for events, not a pause. */
 const DEADLINE_MS = 15_000;
 
@@ -81,8 +83,8 @@ describe("a session held from a request's headers", () => {
     const { handle, closed } = await serve();
     try {
       const slow = await initialize(handle.url); // session 0: its request's body will be late
+      const post = await slowPost(handle, slow, PING); // at once: the hold starts inside session 0's window
       await initialize(handle.url); // session 1: opened later, so it expires no earlier than session 0 would
-      const post = await slowPost(handle, slow, PING);
       let slowClosed = false;
       void closed[0]!.then(() => (slowClosed = true));
       // The idle window has passed for both once the later session has expired.
