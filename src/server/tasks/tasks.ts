@@ -169,12 +169,14 @@ export class Tasks {
    */
   async changed(taskId: string, ms: number, signal: AbortSignal): Promise<void> {
     await new Promise<void>((resolve) => {
-      const done = () => (
-        clearTimeout(timer),
-        this.waiters.get(taskId)?.delete(done),
-        signal.removeEventListener("abort", done),
-        resolve()
-      );
+      const done = () => {
+        clearTimeout(timer);
+        signal.removeEventListener("abort", done);
+        const set = this.waiters.get(taskId);
+        // Waiting on a task another process runs leaves no empty set behind.
+        if (set?.delete(done) && set.size === 0) this.waiters.delete(taskId);
+        resolve();
+      };
       const timer = setTimeout(done, ms);
       signal.addEventListener("abort", done, { once: true });
       let set = this.waiters.get(taskId);
