@@ -46,6 +46,17 @@ after(async () => {
   await op.close();
 });
 
+/** Resolves once the token the store holds has expired by its own expires_at (within 10 s, else fails). */
+async function pastExpiry(store: OAuthProviderOptions["store"]): Promise<void> {
+  const saved = await store?.get(http.url.href);
+  const expiresAt = Math.max(
+    0,
+    ...Object.values(saved?.issuers ?? {}).map((i) => (i as { tokens?: { expires_at?: number } }).tokens?.expires_at ?? 0),
+  );
+  assert.ok(expiresAt > 0 && expiresAt - Date.now() < 10_000, "the provider saved a short-lived token");
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, expiresAt - Date.now()) + 50));
+}
+
 async function whoami(options: Omit<OAuthProviderOptions, "serverUrl">, calls = 1) {
   const provider = await OAuthProvider.create({ serverUrl: http.url, ...options });
   const client = new Client({ name: "machine", version: "1.0.0" });
@@ -53,7 +64,7 @@ async function whoami(options: Omit<OAuthProviderOptions, "serverUrl">, calls = 
     await client.connect(new StreamableHTTPClientTransport(http.url, { authProvider: provider }));
     const said: string[] = [];
     for (let i = 0; i < calls; i++) {
-      if (i > 0) await new Promise((resolve) => setTimeout(resolve, 2_600)); // past the 2 s token's life
+      if (i > 0) await pastExpiry(options.store);
       const { content } = await client.callTool({ name: "whoami", arguments: {} });
       said.push(content[0]?.type === "text" ? content[0].text : "");
     }

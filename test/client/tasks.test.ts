@@ -14,7 +14,7 @@ import { form, yesNo } from "../../src/schema/builders.js";
 import { createElicitation } from "../../src/server/elicitation.js";
 import { scriptedUI } from "../../src/ui/scripted.js";
 import { rawRequest } from "../../src/client/tasks/raw-request.js";
-import { deferred } from "../helpers/deferred.js";
+import { deferred, within } from "../helpers/deferred.js";
 import { clientFor, connect, type TransportKind } from "../helpers/mcp.js";
 
 const TASKS = { "io.modelcontextprotocol/tasks": {} };
@@ -22,6 +22,7 @@ const TASKS = { "io.modelcontextprotocol/tasks": {} };
 function server() {
   const kit = createElicitation({ taskPollIntervalMs: 50 });
   const stopped: string[] = [];
+  const stoppedNow = deferred();
   const factory = () => {
     const s = new McpServer({ name: "tasks", version: "1.0.0" });
     kit.registerTool(s, "delete_files", { description: "Asks, then deletes", task: "required" }, async (_args, ctx) => {
@@ -47,13 +48,13 @@ function server() {
     });
     kit.registerTool(s, "forever", { description: "Runs until cancelled", task: "required" }, async (_args, ctx) => {
       await new Promise((_r, reject) =>
-        ctx.mcpReq.signal.addEventListener("abort", () => (stopped.push("forever"), reject(new Error("stop")))),
+        ctx.mcpReq.signal.addEventListener("abort", () => (stopped.push("forever"), stoppedNow.resolve(), reject(new Error("stop")))),
       );
       return { content: [] };
     });
     return s;
   };
-  return { factory, stopped };
+  return { factory, stopped, stoppedNow };
 }
 
 for (const kind of ["memory", "http"] as TransportKind[]) {
@@ -122,7 +123,7 @@ describe("followTasks: failures and cancellation", () => {
   });
 
   test("a call the host gives up on leaves its task running on the server, for tasks/cancel or a later tasks/get", async () => {
-    const { factory, stopped } = server();
+    const { factory, stopped, stoppedNow } = server();
     const client = clientFor("2026-07-28", { extensions: TASKS });
     attachElicitation(client, { ui: scriptedUI([], { log: () => {} }) });
     const conn = await connect(client, factory, "2026-07-28", "memory");
@@ -137,8 +138,7 @@ describe("followTasks: failures and cancellation", () => {
       await assert.rejects(call);
       assert.equal((await rawRequest(client, "tasks/get", { taskId })).status, "working");
       await rawRequest(client, "tasks/cancel", { taskId });
-      const deadline = Date.now() + 10_000;
-      while (!stopped.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      await within(stoppedNow.promise, 10_000, "the handler's signal to fire");
       assert.deepEqual(stopped, ["forever"], "tasks/cancel reached the handler's signal");
     } finally {
       await conn.close();
