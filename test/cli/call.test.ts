@@ -7,10 +7,9 @@ import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer as createNetServer } from "node:net";
 import { join } from "node:path";
-import { BIN, CLI_TEST, runCli } from "../helpers/cli.js";
+import { BIN, CLI_TEST, runCli, serveBinHttp } from "../helpers/cli.js";
 import { scratchFiles } from "../helpers/files.js";
 import { killOnExit } from "../helpers/cleanup.js";
-import { within } from "../helpers/deferred.js";
 import { BOOT_STDERR, HOSTILE, MARKERS } from "../fixtures/hostile-server.js";
 import { startRecorder, type Recorder } from "../fixtures/mcp-recorder.js";
 
@@ -34,20 +33,7 @@ const ANSWERS = file(
 const STDIO = ["--", process.execPath, BIN, "serve", "travel"];
 const REVISIONS = ["2025-06-18", "2025-11-25", "2026-07-28"] as const;
 
-/** `elicit serve travel --http 0` in the background; resolves with its URL. */
-function serveHttp(): Promise<{ url: string; child: ChildProcess }> {
-  const listening = new Promise<{ url: string; child: ChildProcess }>((resolve, reject) => {
-    const child = killOnExit(spawn(process.execPath, [BIN, "serve", "travel", "--http", "0"], { stdio: ["ignore", "ignore", "pipe"] }));
-    let stderr = "";
-    child.stderr!.on("data", (d) => {
-      stderr += d;
-      const m = /listening on (http:\/\/\S+)/.exec(stderr);
-      if (m) resolve({ url: m[1]!, child });
-    });
-    child.on("exit", (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
-  });
-  return within(listening, 60_000, "elicit serve travel --http to listen");
-}
+const serveHttp = () => serveBinHttp("travel");
 
 describe("elicit call book_trip with an answers file", PARALLEL, () => {
   let http: { url: string; child: ChildProcess };

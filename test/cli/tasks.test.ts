@@ -3,7 +3,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
-import { BIN, CLI_TEST, runCli } from "../helpers/cli.js";
+import { BIN, CLI_TEST, runCli, serveBinHttp } from "../helpers/cli.js";
 import { killOnExit } from "../helpers/cleanup.js";
 import { within } from "../helpers/deferred.js";
 import { scratchFiles } from "../helpers/files.js";
@@ -12,21 +12,7 @@ const { file } = scratchFiles("elicit-tasks-");
 const DELETE = file("delete.yaml", "- match: Delete\n  action: accept\n  content: { confirm: true }\n");
 const ID = /task ([0-9a-f-]{36})/;
 
-function serveConformance(): Promise<{ url: string; child: ChildProcess }> {
-  const listening = new Promise<{ url: string; child: ChildProcess }>((resolve, reject) => {
-    const child = killOnExit(
-      spawn(process.execPath, [BIN, "serve", "conformance", "--http", "0"], { stdio: ["ignore", "ignore", "pipe"] }),
-    );
-    let stderr = "";
-    child.stderr!.on("data", (d) => {
-      stderr += d;
-      const m = /listening on (http:\/\/\S+)/.exec(stderr);
-      if (m) resolve({ url: m[1]!, child });
-    });
-    child.on("exit", (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
-  });
-  return within(listening, 60_000, "elicit serve conformance --http to listen");
-}
+const serveConformance = () => serveBinHttp("conformance");
 
 /** Runs `elicit call` until its first task report, then stops it with SIGINT; resolves with its stderr. */
 function callThenStop(args: string[]): Promise<{ code: number | null; stderr: string }> {

@@ -1,5 +1,6 @@
 // Runs the built `elicit` bin (npm test builds first), as a user would.
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
+import { within } from "./deferred.js";
 import { fileURLToPath } from "node:url";
 import { killOnExit } from "./cleanup.js";
 
@@ -43,4 +44,19 @@ export function runCli(
     });
     child.stdin.end(options.input ?? "");
   });
+}
+
+/** `elicit serve NAME --http 0` in the background; resolves with its URL once it listens (within 60 s). */
+export function serveBinHttp(name: string): Promise<{ url: string; child: ChildProcess }> {
+  const listening = new Promise<{ url: string; child: ChildProcess }>((resolve, reject) => {
+    const child = killOnExit(spawn(process.execPath, [BIN, "serve", name, "--http", "0"], { stdio: ["ignore", "ignore", "pipe"] }));
+    let stderr = "";
+    child.stderr!.on("data", (d) => {
+      stderr += d;
+      const m = /listening on (http:\/\/\S+)/.exec(stderr);
+      if (m) resolve({ url: m[1]!, child });
+    });
+    child.on("exit", (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
+  });
+  return within(listening, 60_000, `elicit serve ${name} --http to listen`);
 }
