@@ -7,3 +7,7 @@ export type ServerName = (typeof SERVER_NAMES)[number];
 
 /** How long connecting may take unless told otherwise (--connect-timeout, ELICIT_CONNECT_TIMEOUT). */
 export const DEFAULT_CONNECT_TIMEOUT_S = 30;
+
+/** The hosts `elicit gateway --print-config` writes a snippet for. */
+export const PRINT_CONFIG_HOSTS = ["claude-desktop", "claude-code", "vscode", "cursor"] as const;
+export type PrintConfigHost = (typeof PRINT_CONFIG_HOSTS)[number];

@@ -16,6 +16,7 @@ import { attachElicitation, type ElicitationHandle, type ElicitationMode } from 
 import { followTasks, TASKS_EXTENSION, type TaskReport } from "../client/tasks/follow.js";
 import type { ModelProvider } from "../client/providers/provider.js";
 import { attachRoots, type RootsHandle } from "../client/roots.js";
+import type { Forward } from "../client/attached.js";
 import { MAX_LABEL_LENGTH, sanitizeText } from "../common/sanitize.js";
 import { attachSampling } from "../client/sampling.js";
 import { recoveredNotice, resendingFetch, resendNotice, type FetchLike } from "../client/resend.js";
@@ -49,6 +50,8 @@ export interface HostOptions {
   serverStderr?: "show" | "ignore";
   /** Signing in to a Streamable HTTP server that requires authorization (none: a 401 ends the connection). */
   auth?: HostAuth;
+  /** Hands the server's questions to another client first (`elicit gateway`'s host). */
+  forward?: Forward;
 }
 
 export interface Host {
@@ -234,11 +237,12 @@ export async function openHost(options: HostOptions): Promise<Host> {
     capabilities: { extensions: { [TASKS_EXTENSION]: {} } },
     ...clientOptions(options.protocol),
   } as never);
-  const elicitation = attachElicitation(client, { ui: options.ui, modes: options.modes });
-  attachSampling(client, { ui: options.ui, ...(options.provider ? { provider: options.provider } : {}) });
+  const forward = options.forward ? { forward: options.forward } : {};
+  const elicitation = attachElicitation(client, { ui: options.ui, modes: options.modes, ...forward });
+  attachSampling(client, { ui: options.ui, ...(options.provider ? { provider: options.provider } : {}), ...forward });
   let roots: RootsHandle;
   try {
-    roots = attachRoots(client, options.roots);
+    roots = attachRoots(client, options.roots, forward);
   } catch (error) {
     throw new HostError((error as Error).message);
   }

@@ -3,7 +3,7 @@
 // or `elicit lint` does not load the terminal UI, the SDK, the servers or the model provider.
 import { Command } from "commander";
 import { createRequire } from "node:module";
-import { DEFAULT_CONNECT_TIMEOUT_S, SERVER_NAMES } from "./constants.js";
+import { DEFAULT_CONNECT_TIMEOUT_S, PRINT_CONFIG_HOSTS, SERVER_NAMES } from "./constants.js";
 import { LATEST_REVISION, PROTOCOL_REVISIONS } from "../schema/types.js";
 
 const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
@@ -296,6 +296,52 @@ Examples:
     // list takes no id: a first word after it is the server command's.
     const words = action === "list" && id !== undefined ? [id, ...server] : server;
     process.exitCode = await tasks(action as "get", action === "list" ? undefined : id, words, opts);
+  });
+
+serverOptions(
+  program
+    .command("gateway")
+    .description(
+      "Serve an MCP server to a host that lacks what it asks for: the host launches this (stdio) or connects to it (--http); questions the host cannot answer (forms, URL mode, sampling, roots) are asked in this gateway's page, and revisions are translated both ways.",
+    )
+    .argument("[server...]", "after --: the command that starts a stdio server")
+    .option("--http [[host:]port]", "serve the host over Streamable HTTP at http://HOST:PORT/mcp instead of stdio (host default 127.0.0.1)")
+    .option(
+      "--ui <who>",
+      "who answers the server's questions: host (where it can; else the page), web (the page) or terminal (needs --http)",
+      "host",
+    )
+    .option("--policy <kind=who,...>", "who answers each kind of question (form, url, sampling, roots), e.g. url=web,sampling=host")
+    .option("--log <file>", "append what was asked and answered to FILE, one JSON object a line (secrets redacted)")
+    .option("--print-config <host>", `print the snippet that makes a host launch this gateway: ${PRINT_CONFIG_HOSTS.join(", ")}`)
+    .option("--name <name>", "with --print-config: the name the host lists the server under (default: from the command)"),
+)
+  .addHelpText(
+    "after",
+    `
+Everything the host and the server say to each other passes through unchanged, except what the gateway
+adds: it declares elicitation (form and URL), sampling and roots to the server; a question goes to the
+host when the host declared that kind (and --ui/--policy let it), else to the gateway's own page, printed
+on stderr and opened in the browser when the first question waits. A 2026-07-28 server's rounds are run
+by the gateway and a 2025 host sees an ordinary call; a 2026-07-28 host in front of a 2025 server gets
+rounds, held in the gateway. Tasks are followed to their end here. Signing in to the server is done here too.
+${SIGN_IN_HELP}
+${MODEL_ENV}
+
+Examples:
+  elicit gateway -- elicit serve travel
+  elicit gateway --http 3000 --url https://mcp.example.com/mcp
+  elicit gateway --policy url=web --log ~/elicit-gateway.jsonl -- npx -y @modelcontextprotocol/server-everything
+  elicit gateway --print-config claude-desktop -- elicit serve travel`,
+  )
+  .action(async (server: string[], opts) => {
+    if (opts.printConfig !== undefined) {
+      const { printConfig } = await import("./gateway/print-config.js");
+      process.exitCode = printConfig(opts.printConfig, server, opts);
+      return;
+    }
+    const { gateway } = await import("./gateway/command.js");
+    process.exitCode = await gateway(server, opts);
   });
 
 program

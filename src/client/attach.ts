@@ -23,7 +23,7 @@ import { MAX_LABEL_LENGTH, MAX_LONG_TEXT_LENGTH, sanitizeText } from "../common/
 import type { ElicitationUI, FormAnswer, FormRequest, UIContext, UrlAnswer } from "./ui.js";
 import { checkRendererAnswer } from "./renderer-answer.js";
 import { watchDropped } from "../common/dropped.js";
-import type { Attached } from "./attached.js";
+import type { Attached, Forward } from "./attached.js";
 import { wrapClientHandlers } from "../common/sdk-internals.js";
 import { callToolWithUrlFlows, PendingUrlElicitations, UrlElicitationEndedError } from "./url-flow.js";
 import { analyzeUrl, hostForDisplay, type UrlAnalysis } from "./url-safety/analyze.js";
@@ -59,6 +59,8 @@ export interface AttachOptions {
    * exactly as it was, and the host calls the handle's `callTool` itself.
    */
   routeClientCallTool?: boolean;
+  /** Hands each checked request to another client first (a gateway's host); see `Forward`. */
+  forward?: Forward;
 }
 
 const invalidParams = (message: string) => new ProtocolError(ProtocolErrorCode.InvalidParams, message);
@@ -165,6 +167,8 @@ export function attachElicitation(client: Client, options: AttachOptions): Elici
     if (mode !== "form" && mode !== "url") throw invalidParams(`Unknown elicitation mode ${JSON.stringify(mode)}.`);
     if (!modes.has(mode))
       throw invalidParams(`This client did not declare ${mode}-mode elicitation; it supports: ${[...modes].join(", ")}.`);
+    const forwarded = options.forward?.({ method: "elicitation/create", params }, ctx.mcpReq.signal);
+    if (forwarded) return forwarded;
     const context = contextFor(ctx.mcpReq.signal);
     const message = sanitizeText(params.message, { maxLength: MAX_LONG_TEXT_LENGTH });
 

@@ -3,7 +3,7 @@ import { statSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Client, Root } from "@modelcontextprotocol/client";
-import type { Attached } from "./attached.js";
+import type { Attached, Forward } from "./attached.js";
 
 export type RootInput = string | { path: string; name?: string };
 
@@ -44,11 +44,17 @@ const uriOf = (dirOrUri: string) =>
  * attachRoots(client, [{ path: trips, name: "Trips" }]);
  * ```
  */
-export function attachRoots(client: Client, initial: RootInput[] = []): RootsHandle {
+export function attachRoots(client: Client, initial: RootInput[] = [], options: { forward?: Forward } = {}): RootsHandle {
   const roots = new Map<string, Root>();
   for (const r of initial.map(toRoot)) roots.set(r.uri, r);
   client.registerCapabilities({ roots: { listChanged: true } });
-  client.setRequestHandler("roots/list", async () => ({ roots: [...roots.values()] }));
+  client.setRequestHandler(
+    "roots/list",
+    async (request, ctx) =>
+      ((await options.forward?.({ method: "roots/list", params: request.params ?? {} }, ctx.mcpReq.signal)) as never) ?? {
+        roots: [...roots.values()],
+      },
+  );
 
   // 2026-07-28 has no list_changed notification: servers ask for roots in each call instead.
   const changed = async () => {

@@ -8,7 +8,7 @@ import { sanitizeText } from "../common/sanitize.js";
 import { answerView, applyEdit, requestView, typedAnswer } from "./sampling-view.js";
 import { uiContextFor } from "./context.js";
 import type { SamplingUI, UIContext } from "./ui.js";
-import type { Attached } from "./attached.js";
+import type { Attached, Forward } from "./attached.js";
 import { pausingUI, personAskedOn } from "./request-clock.js";
 
 export interface SamplingOptions {
@@ -18,6 +18,8 @@ export interface SamplingOptions {
   provider?: ModelProvider;
   /** Per-server limit on sampling requests shown to the person (default 10 per 60 s). */
   rateLimit?: RateLimitOptions;
+  /** Hands each request to another client first (a gateway's host); see `Forward`. */
+  forward?: Forward;
 }
 
 /** The spec's code for a person rejecting a sampling request. */
@@ -50,6 +52,8 @@ export function attachSampling(client: Client, options: SamplingOptions): Sampli
 
   client.setRequestHandler("sampling/createMessage", async (request, ctx) => {
     const params = request.params as SamplingParams;
+    const forwarded = options.forward?.({ method: "sampling/createMessage", params: request.params as never }, ctx.mcpReq.signal);
+    if (forwarded) return forwarded as never;
     const context = uiContextFor(client, ctx.mcpReq.signal);
     if (!limiter.take()) {
       ui.notice(

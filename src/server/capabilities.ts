@@ -1,7 +1,14 @@
 // What the client of one call can be asked. On 2025 eras the client declared its capabilities once,
 // at initialize; on 2026-07-28 every request carries them in its _meta envelope
 // (io.modelcontextprotocol/clientCapabilities), so they are read per call.
-import { CLIENT_CAPABILITIES_META_KEY, type ClientCapabilities, type McpServer, type ServerContext } from "@modelcontextprotocol/server";
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  PROTOCOL_VERSION_META_KEY,
+  type ClientCapabilities,
+  type McpServer,
+  type Server,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
 import type { ProtocolRevision } from "../schema/types.js";
 
 /** A feature a tool may need from the client; `ctx.supports(feature)` says whether it can be used. */
@@ -10,11 +17,20 @@ export type ClientFeature = "elicitation.form" | "elicitation.url" | "sampling" 
 export const CLIENT_FEATURES: readonly ClientFeature[] = ["elicitation.form", "elicitation.url", "sampling", "sampling.tools", "roots"];
 
 /** The capabilities the client declared for this call (empty when it declared none). */
-export function clientCapabilities(server: McpServer, ctx: ServerContext, protocol: ProtocolRevision): ClientCapabilities {
+export function clientCapabilities(server: McpServer | Server, ctx: ServerContext, protocol: ProtocolRevision): ClientCapabilities {
   // A 2025-11-25 task's runs carry the capabilities its session declared in the same place (tasks/).
   const carried = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY];
-  const declared = protocol === "2026-07-28" || carried !== undefined ? carried : server.server.getClientCapabilities();
+  const low = "server" in server ? server.server : server;
+  const declared = protocol === "2026-07-28" || carried !== undefined ? carried : low.getClientCapabilities();
   return declared && typeof declared === "object" ? (declared as ClientCapabilities) : {};
+}
+
+/** The revision a request is served on: the 2026 envelope, else what initialize negotiated. */
+export function requestRevision(server: McpServer | Server, ctx: ServerContext): ProtocolRevision {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  if (envelope?.[PROTOCOL_VERSION_META_KEY] === "2026-07-28") return "2026-07-28";
+  const negotiated = ("server" in server ? server.server : server).getNegotiatedProtocolVersion?.();
+  return negotiated !== undefined && negotiated >= "2025-11-25" ? "2025-11-25" : "2025-06-18";
 }
 
 const declared = (value: unknown) => value !== undefined && value !== null;

@@ -2,7 +2,6 @@
 // ctx.roots) as straight-line code and run unchanged on 2025-06-18, 2025-11-25 (live requests)
 // and 2026-07-28 (replay).
 import {
-  PROTOCOL_VERSION_META_KEY,
   ProtocolError,
   ProtocolErrorCode,
   type CallToolResult,
@@ -15,6 +14,7 @@ import {
 } from "@modelcontextprotocol/server";
 import type { ProtocolRevision } from "../schema/types.js";
 import { toToolError } from "./tool-errors.js";
+import { requestRevision } from "./capabilities.js";
 import { clientInputs, type ClientInputs } from "./inputs/client-inputs.js";
 import { liveDelivery, type LiveStep } from "./inputs/live-delivery.js";
 import { roundDelivery } from "./rounds/round-delivery.js";
@@ -140,14 +140,6 @@ export function defaultPrincipal(ctx: ServerContext): string {
   // The issuer too: two authorization servers may both have a user "alice".
   if (typeof sub === "string") return typeof issuer === "string" ? `sub:${issuer} ${sub}` : `sub:${sub}`;
   return `client:${auth.clientId}`;
-}
-
-/** The revision a call is served on: the 2026 envelope, else what initialize negotiated. */
-function revisionOf(server: McpServer, ctx: ServerContext): ProtocolRevision {
-  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-  if (envelope?.[PROTOCOL_VERSION_META_KEY] === "2026-07-28") return "2026-07-28";
-  const negotiated = server.server.getNegotiatedProtocolVersion?.();
-  return negotiated !== undefined && negotiated >= "2025-11-25" ? "2025-11-25" : "2025-06-18";
 }
 
 /** A task's arguments as its tool's schema parses them (again on each run: the task keeps them as sent). */
@@ -304,7 +296,7 @@ export function createElicitation(options: ElicitationOptions = {}) {
         return result;
       };
       const run = async (args: unknown, ctx: ServerContext) => {
-        const protocol = revisionOf(server, ctx);
+        const protocol = requestRevision(server, ctx);
         const url = urlCallFor(ctx, name, args);
         const guarded = guard.callOf(ctx);
         // A 2025-11-25 client asks for a task with the call's `task` param (experimental tasks).
@@ -339,7 +331,7 @@ export function createElicitation(options: ElicitationOptions = {}) {
       const admit =
         task?.support === "required"
           ? (ctx: ServerContext) => {
-              if (revisionOf(server, ctx) === "2026-07-28" && !declaresTasks(ctx)) throw missingTasksExtension(`the tool "${name}"`);
+              if (requestRevision(server, ctx) === "2026-07-28" && !declaresTasks(ctx)) throw missingTasksExtension(`the tool "${name}"`);
             }
           : undefined;
       guard.add(name, (ctx, guarded, state) => calls.open(ctx, name, guarded, state), admit);

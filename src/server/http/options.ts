@@ -1,11 +1,12 @@
 // serveHttp's options, their defaults and their checks.
 import type { Server } from "node:http";
-import type { McpServer } from "@modelcontextprotocol/server";
+import type { McpServer, Server as McpLowLevelServer } from "@modelcontextprotocol/server";
 import type { FleetStore } from "../../store/types.js";
 import type { HttpAuthOptions } from "../auth/options.js";
 import type { UrlKit } from "../url/url-kit.js";
 
-export type ServerFactory = (ctx: { era: "legacy" | "modern" }) => McpServer | Promise<McpServer>;
+/** Makes the server for a session (2025 eras) or a request (2026-07-28): an McpServer, or the SDK's low-level Server. */
+export type ServerFactory = (ctx: { era: "legacy" | "modern" }) => McpServer | McpLowLevelServer | Promise<McpServer | McpLowLevelServer>;
 
 export interface ServeHttpOptions {
   host?: string;

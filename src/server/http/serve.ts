@@ -9,7 +9,13 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createMcpHandler, isJsonContentType, type JSONRPCMessage, type McpServer } from "@modelcontextprotocol/server";
+import {
+  createMcpHandler,
+  isJsonContentType,
+  type JSONRPCMessage,
+  type McpServer,
+  type Server as McpLowLevelServer,
+} from "@modelcontextprotocol/server";
 import { localhostHostValidation, toNodeHandler } from "@modelcontextprotocol/node";
 import { createAuthGate, ownerOf, prepareAuth, type AuthGate, type RequestWithAuth } from "../auth/gate.js";
 import { inRequestScope } from "../fleet/events.js";
@@ -101,7 +107,7 @@ export async function serveHttp(factory: ServerFactory, options: ServeHttpOption
       ...(fleetSessions && { eventStore: fleetSessions.eventStoreFor(id) }),
     });
     if (fleetSessions) transport.activity.calls = fleetSessions.callObserver(id, transport);
-    let server: McpServer | undefined;
+    let server: McpServer | McpLowLevelServer | undefined;
     starting++;
     try {
       server = await factory({ era: "legacy" });

@@ -1,5 +1,5 @@
 // One 2025-era session of serveHttp: its transport, its server, and what is open or pending on it.
-import type { JSONRPCMessage, McpServer, RequestId } from "@modelcontextprotocol/server";
+import type { JSONRPCMessage, McpServer, RequestId, Server as McpLowLevelServer } from "@modelcontextprotocol/server";
 import { NodeStreamableHTTPServerTransport } from "@modelcontextprotocol/node";
 
 export type Message = Record<string, unknown>;
@@ -94,7 +94,7 @@ export class TrackedTransport extends NodeStreamableHTTPServerTransport {
 
 export interface Session {
   transport: TrackedTransport;
-  server: McpServer;
+  server: McpServer | McpLowLevelServer;
   closed: boolean;
   /** With auth: who opened it (issuer and subject); only they may use it. */
   owner?: string;

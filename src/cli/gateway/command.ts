@@ -1,0 +1,143 @@
+// `elicit gateway -- <server command>` / `--url URL`: a server for hosts that lack what the server asks
+// for. The host launches it (stdio) or connects to it (--http); it connects to the server as an
+// `elicit` client that declares every kind of question, hands each question to the host where the
+// host can answer it, and answers the rest in its own page (or terminal).
+import { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
+import { browserOpener } from "../../common/open-url.js";
+import { providerFromEnv } from "../../client/providers/openai.js";
+import type { ElicitationUI, SamplingUI } from "../../client/ui.js";
+import { serveHttp } from "../../server/http/serve.js";
+import { terminalUI } from "../../ui/terminal/index.js";
+import { webUI, type WebUI } from "../../ui/web/server/web-ui.js";
+import { atTerminal, targetOf, type TargetOptions } from "../call.js";
+import { reportFailure, HostError } from "../exit.js";
+import { describeTarget, openHost, parseConnectTimeout, parseModes, parseProtocol, serverLabel, type Host } from "../host.js";
+import { printLine } from "../host-output.js";
+import { hostAuthOf } from "../oauth.js";
+import { parseListen } from "../serve.js";
+import { hostFacing } from "./host-facing.js";
+import { HostLinks } from "./links.js";
+import { questionLog } from "./question-log.js";
+import { gatewayUI, localAnswererOf, localAnswerersNeeded, parseRouting, routeQuestions } from "./route.js";
+
+export interface GatewayOptions extends TargetOptions {
+  /** --http [HOST:]PORT: serve the host over Streamable HTTP instead of stdio (true: a free port). */
+  http?: string | boolean;
+  ui: string;
+  policy?: string;
+  log?: string;
+}
+
+/** The gateway's own page: opened when the first question waits in it, not when a host starts the gateway. */
+async function startPage(noBrowser: boolean): Promise<WebUI> {
+  let opened = false;
+  const open = noBrowser ? undefined : browserOpener();
+  const ui: WebUI = await webUI({
+    open: false,
+    log: (line) => printLine(`elicit gateway: ${line}`),
+    onChange(pending) {
+      if (pending.length === 0 || opened) return;
+      opened = true;
+      printLine(`elicit gateway: a question waits in the browser: ${ui.pageUrl}`);
+      open?.(ui.pageUrl).catch(() => printLine("elicit gateway: could not open a browser; open the address above yourself."));
+    },
+  });
+  printLine(`elicit gateway: questions the host cannot answer are asked at ${ui.pageUrl}`);
+  return ui;
+}
+
+/** Runs until the host goes away (stdio), SIGINT/SIGTERM, or the server goes away. Returns the exit code. */
+export async function gateway(command: string[], options: GatewayOptions): Promise<number> {
+  const cleanups: Array<() => Promise<unknown>> = [];
+  const closeAll = async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
+  };
+  try {
+    const target = targetOf(options, command);
+    const routing = parseRouting(options.ui, options.policy);
+    const stdio = options.http === undefined || options.http === false;
+    const listen = stdio ? undefined : parseListen(options.http === true ? "0" : (options.http as string));
+    const needed = localAnswerersNeeded(routing);
+    if (needed.has("terminal") && (stdio || !atTerminal()))
+      throw new HostError(
+        stdio
+          ? "--ui terminal (or a terminal in --policy) needs --http: on stdio the host holds standard input and output."
+          : "--ui terminal (or a terminal in --policy) needs a terminal; use the web page instead (--ui web).",
+      );
+    const log = options.log !== undefined ? questionLog(options.log) : undefined;
+    const uis: Partial<Record<"web" | "terminal", ElicitationUI & SamplingUI>> = {};
+    if (needed.has("web")) {
+      const page = await startPage(options.browser === false);
+      cleanups.push(() => page.close());
+      uis.web = page;
+    }
+    if (needed.has("terminal"))
+      uis.terminal = terminalUI({ output: process.stderr, openUrl: browserOpener({ noBrowser: options.browser === false }) });
+    const composite = gatewayUI(routing, uis);
+    const ui = log ? log.wrap(composite, (kind) => localAnswererOf(routing, kind)) : composite;
+
+    const links = new HostLinks();
+    const provider = providerFromEnv();
+    const host: Host = await openHost({
+      target,
+      ui,
+      modes: parseModes(options.modes),
+      protocol: parseProtocol(options.protocol),
+      roots: options.root,
+      connectTimeoutS: parseConnectTimeout(options.connectTimeout),
+      auth: hostAuthOf(options, needed.has("terminal"), needed.has("web")),
+      forward: routeQuestions(links, routing, log?.routed),
+      ...(provider ? { provider } : {}),
+    });
+    cleanups.push(() => host.close());
+    // The tools once: the SDK keeps them for callTool's output checks, and a 2026-07-28 server may give its name only here.
+    await host.listTools();
+    const label = serverLabel(host.serverInfo(), describeTarget(target));
+    const front = hostFacing({ client: host.client, elicitation: host.elicitation, serverInfo: () => host.serverInfo() }, links, (error) =>
+      printLine(`elicit gateway: ${error.message}`),
+    );
+    cleanups.push(async () => front.close());
+    const onerror = (error: Error) => printLine(`elicit gateway: ${error.message}`);
+
+    return await new Promise<number>((resolve) => {
+      let stopping = false;
+      const stop = (code: number, why?: string) => {
+        if (stopping) return;
+        stopping = true;
+        if (why) printLine(`elicit gateway: ${why}`);
+        void closeAll().finally(() => resolve(code));
+      };
+      process.once("SIGINT", () => stop(0, "SIGINT, stopping"));
+      process.once("SIGTERM", () => stop(0, "SIGTERM, stopping"));
+      const upstreamClosed = host.client.onclose;
+      host.client.onclose = () => {
+        upstreamClosed?.();
+        stop(1, `${label} closed the connection; stopping.`);
+      };
+      if (stdio) {
+        const transport = new StdioServerTransport();
+        const handle = serveStdio((ctx) => front.factory({ era: ctx.era }), { onerror, transport });
+        cleanups.push(() => handle.close());
+        const served = transport.onclose;
+        transport.onclose = () => {
+          served?.();
+          stop(0);
+        };
+        printLine(`elicit gateway: ${label} (protocol ${host.protocol}) served to the host on stdio.`);
+      } else {
+        serveHttp(front.factory, { host: listen!.host, port: listen!.port, onerror }).then(
+          (handle) => {
+            cleanups.push(() => handle.close());
+            printLine(
+              `elicit gateway: ${label} (protocol ${host.protocol}) served to hosts at ${handle.url.href} (Streamable HTTP); Ctrl-C stops it.`,
+            );
+          },
+          (error: unknown) => stop(2, `cannot listen on ${options.http}: ${(error as Error).message}`),
+        );
+      }
+    });
+  } catch (error) {
+    await closeAll();
+    return reportFailure(error);
+  }
+}

@@ -1,0 +1,159 @@
+// A 2026-07-28 host's tool call, held open in the gateway while the host answers its questions. The
+// host sees rounds (input_required, then the same call again with inputResponses and requestState);
+// the call to the server runs on in this process and is never replayed: each round hands the host's
+// answers to the questions waiting in it, and ends at the next questions or at the call's result.
+import { randomBytes } from "node:crypto";
+import { inputRequired, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
+import type { ServerQuestion } from "../../client/attached.js";
+
+type Result = Record<string, unknown>;
+
+interface Question {
+  question: ServerQuestion;
+  resolve(result: Result): void;
+  reject(error: Error): void;
+  /** Sent to the host in the last input_required, not answered yet. */
+  sent: boolean;
+}
+
+/** How long a held call waits for the host to come back with answers (default 30 minutes). */
+export const HELD_IDLE_MS = 30 * 60_000;
+
+export class HeldCall {
+  /** The requestState the host echoes: unguessable, known only to this process and the host. */
+  readonly token = randomBytes(32).toString("base64url");
+  readonly abort = new AbortController();
+  /** Where the call's progress goes: the host request waiting in the latest round. */
+  progress?: (progress: Record<string, unknown>) => void;
+  private readonly questions = new Map<string, Question>();
+  private waiters: Array<() => void> = [];
+  private outcome: { value: Result } | { error: unknown } | undefined;
+  private next = 0;
+  private idle: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly idleMs: number,
+    private readonly forget: (call: HeldCall) => void,
+  ) {}
+
+  /** A question for the host, answered by a later round. */
+  ask(question: ServerQuestion, signal: AbortSignal): Promise<Result> {
+    const key = `q${++this.next}`;
+    return new Promise<Result>((resolve, reject) => {
+      const withdrawn = () => {
+        this.questions.delete(key);
+        reject(signal.reason instanceof Error ? signal.reason : new Error("The server withdrew the question."));
+      };
+      if (signal.aborted) return withdrawn();
+      signal.addEventListener("abort", withdrawn, { once: true });
+      const done = () => signal.removeEventListener("abort", withdrawn);
+      this.questions.set(key, {
+        question,
+        resolve: (result) => (done(), resolve(result)),
+        reject: (error) => (done(), reject(error)),
+        sent: false,
+      });
+      this.wake();
+    });
+  }
+
+  /** The call to the server ended. */
+  settle(outcome: { value: Result } | { error: unknown }): void {
+    this.outcome = outcome;
+    this.wake();
+  }
+
+  /** The host's answers to the questions last sent; one it did not answer is asked again. */
+  answer(responses: Record<string, unknown> | undefined): void {
+    for (const [key, q] of this.questions) {
+      if (!q.sent) continue;
+      const response = responses && Object.hasOwn(responses, key) ? responses[key] : undefined;
+      if (response !== null && typeof response === "object" && !Array.isArray(response)) {
+        this.questions.delete(key);
+        q.resolve(response as Result);
+      } else q.sent = false;
+    }
+  }
+
+  /** What this round answers the host: the next questions (input_required) or the call's result. */
+  async round(signal: AbortSignal): Promise<Result> {
+    clearTimeout(this.idle);
+    for (;;) {
+      if (this.outcome) {
+        this.forget(this);
+        if ("error" in this.outcome) throw this.outcome.error;
+        return this.outcome.value;
+      }
+      if ([...this.questions.values()].some((q) => !q.sent)) {
+        // Questions the server sends together (one input_required of its own) reach the host together.
+        await new Promise((resolve) => setImmediate(resolve));
+        const inputRequests: Record<string, { method: string; params: Record<string, unknown> }> = {};
+        for (const [key, q] of this.questions) {
+          q.sent = true;
+          inputRequests[key] = { method: q.question.method, params: q.question.params };
+        }
+        this.idle = setTimeout(() => this.giveUp(), this.idleMs);
+        this.idle.unref();
+        return inputRequired({ inputRequests: inputRequests as never, requestState: this.token }) as never;
+      }
+      await new Promise<void>((resolve, reject) => {
+        if (signal.aborted) return reject(signal.reason);
+        const waiter = () => (signal.removeEventListener("abort", onAbort), resolve());
+        const onAbort = () => {
+          this.waiters = this.waiters.filter((w) => w !== waiter);
+          reject(signal.reason);
+        };
+        signal.addEventListener("abort", onAbort, { once: true });
+        this.waiters.push(waiter);
+      });
+    }
+  }
+
+  /** The host did not come back: the call to the server is cancelled. */
+  giveUp(): void {
+    this.forget(this);
+    this.abort.abort(new Error("The host did not answer the gateway's questions in time."));
+    for (const q of this.questions.values()) q.reject(new Error("The host did not answer."));
+    this.questions.clear();
+  }
+
+  private wake(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const waiter of waiters) waiter();
+  }
+}
+
+/** The calls held for 2026-07-28 hosts, by the requestState each round carries. */
+export class HeldCalls {
+  private readonly calls = new Map<string, HeldCall>();
+
+  constructor(private readonly idleMs = HELD_IDLE_MS) {}
+
+  /** Starts `run` (the call to the server) as a held call; its questions go to the host in rounds. */
+  start(run: (call: HeldCall) => Promise<Result>): HeldCall {
+    const call = new HeldCall(this.idleMs, (c) => this.calls.delete(c.token));
+    this.calls.set(call.token, call);
+    run(call).then(
+      (value) => call.settle({ value }),
+      (error: unknown) => call.settle({ error }),
+    );
+    return call;
+  }
+
+  /** The held call a retry names; -32602 when there is none (it ended, timed out, or the gateway restarted). */
+  resume(requestState: unknown): HeldCall {
+    const call = typeof requestState === "string" ? this.calls.get(requestState) : undefined;
+    if (!call)
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        "Invalid requestState: the gateway holds no call for it (it ended, waited too long for answers, or the gateway restarted); call the tool again.",
+      );
+    return call;
+  }
+
+  /** Cancels every held call (the gateway stops). */
+  close(): void {
+    for (const call of [...this.calls.values()]) call.giveUp();
+  }
+}

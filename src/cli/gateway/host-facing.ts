@@ -1,0 +1,158 @@
+// The gateway as its host sees it: a server with the upstream server's name, capabilities and
+// instructions, that answers each request with the upstream server's answer. Requests and results pass
+// as they are; what changes is listed in docs/cli/use-a-gateway.md (progress tokens, the revision's
+// envelope, 2026-07-28 rounds held here, tasks followed here).
+import {
+  Server,
+  type JSONRPCRequest,
+  type Implementation,
+  type ServerCapabilities,
+  type ServerContext,
+  type StandardSchemaV1,
+} from "@modelcontextprotocol/server";
+import type { Client, CallToolResult } from "@modelcontextprotocol/client";
+import { CALL_TIMEOUT_MS, type ElicitationHandle } from "../../client/attach.js";
+import { TASKS_EXTENSION } from "../../client/tasks/follow.js";
+import { clientCapabilities, requestRevision } from "../../server/capabilities.js";
+import type { ProtocolRevision } from "../../schema/types.js";
+import { HeldCalls, type HeldCall } from "./held-calls.js";
+import type { HostLinks, HostLink } from "./links.js";
+
+type Result = Record<string, unknown>;
+
+/** Takes any result as it is: the host checks what it receives, as it would without the gateway. */
+const AS_SENT: StandardSchemaV1<unknown, Result> = {
+  "~standard": { version: 1, vendor: "mcp-elicit", validate: (value) => ({ value: value as Result }) },
+};
+
+export interface Upstream {
+  client: Client;
+  elicitation: ElicitationHandle;
+  serverInfo(): Implementation | undefined;
+}
+
+/** Where a forwarded request's progress goes: the host's own token, on the host request that waits. */
+type Progress = (progress: Record<string, unknown>) => void;
+
+/**
+ * The capabilities the host is shown: the server's, less what the gateway answers itself (the tasks
+ * extension: a call that becomes a task is followed here, and the host sees an ordinary call) and what
+ * the host's revision cannot express (2025-11-25 tasks on a 2026-07-28 connection).
+ */
+export function hostCapabilities(server: ServerCapabilities | undefined, era: "legacy" | "modern"): ServerCapabilities {
+  const capabilities = { ...(server ?? {}) } as ServerCapabilities & { extensions?: Record<string, unknown>; tasks?: unknown };
+  if (capabilities.extensions) {
+    const { [TASKS_EXTENSION]: _followed, ...others } = capabilities.extensions;
+    if (Object.keys(others).length) capabilities.extensions = others;
+    else delete capabilities.extensions;
+  }
+  if (era === "modern") delete capabilities.tasks;
+  return capabilities;
+}
+
+export interface HostFacing {
+  factory(ctx: { era: "legacy" | "modern" }): Server;
+  close(): void;
+}
+
+export function hostFacing(upstream: Upstream, links: HostLinks, onerror: (error: Error) => void): HostFacing {
+  const held = new HeldCalls();
+  const { client } = upstream;
+  const info: Implementation = upstream.serverInfo() ?? { name: "mcp-server", version: "0.0.0" };
+  const instructions = client.getInstructions();
+
+  // What the server says outside any request reaches the hosts connected with a session.
+  client.fallbackNotificationHandler = async (notification) => {
+    const targets = links.connected().length > 0 ? links.connected() : [links.current()].filter((l) => l !== undefined);
+    for (const link of targets) await link.notify(notification as never).catch(onerror);
+  };
+
+  /** Sends the host's request on to the server, its progress token replaced by one of the gateway's own. */
+  function forward(request: JSONRPCRequest, signal: AbortSignal, progress: Progress | undefined): Promise<Result> {
+    const params = { ...(request.params ?? {}) } as Result & { _meta?: Record<string, unknown> };
+    let token: unknown;
+    if (params._meta && typeof params._meta === "object") {
+      const { progressToken, ...meta } = params._meta;
+      token = progressToken;
+      if (Object.keys(meta).length) params._meta = meta;
+      else delete params._meta;
+    }
+    const options = {
+      signal,
+      timeout: CALL_TIMEOUT_MS,
+      resetTimeoutOnProgress: true,
+      ...(token !== undefined && progress ? { onprogress: (p: Record<string, unknown>) => progress({ ...p, progressToken: token }) } : {}),
+    };
+    // A call goes through the handle: -32042 URL flows, tasks followed to their end, the clock that waits for the person.
+    if (request.method === "tools/call" && params.task === undefined)
+      return upstream.elicitation.callTool(params as never, options) as Promise<CallToolResult> as Promise<Result>;
+    return client.request({ method: request.method, params }, AS_SENT, options);
+  }
+
+  const progressOf =
+    (ctx: ServerContext): Progress =>
+    (params) =>
+      void ctx.mcpReq.notify({ method: "notifications/progress", params } as never).catch(onerror);
+
+  /** A 2026-07-28 host's tool call: held here, its questions sent to the host as rounds. */
+  async function heldCall(request: JSONRPCRequest, ctx: ServerContext, link: Omit<HostLink, "ask">): Promise<Result> {
+    let call: HeldCall;
+    const state = ctx.mcpReq.requestState();
+    if (state !== undefined) {
+      call = held.resume(state);
+      call.answer(ctx.mcpReq.inputResponses);
+    } else {
+      call = held.start((c) =>
+        links.within({ ...link, ask: (question, signal) => c.ask(question, signal) }, () =>
+          forward(request, c.abort.signal, (p) => c.progress?.(p)),
+        ),
+      );
+    }
+    call.progress = progressOf(ctx);
+    return call.round(ctx.mcpReq.signal);
+  }
+
+  function factory({ era }: { era: "legacy" | "modern" }): Server {
+    const capabilities = hostCapabilities(client.getServerCapabilities(), era);
+    const server = new Server(info, { capabilities, ...(instructions ? { instructions } : {}) });
+    const serve = (request: JSONRPCRequest, ctx: ServerContext): Promise<Result> => {
+      const protocol: ProtocolRevision = requestRevision(server, ctx);
+      const link = {
+        protocol,
+        capabilities: clientCapabilities(server, ctx, protocol),
+        notify: (n: { method: string; params?: Record<string, unknown> }) => ctx.mcpReq.notify(n as never),
+      };
+      if (protocol === "2026-07-28" && request.method === "tools/call") return heldCall(request, ctx, link);
+      const ask = (question: { method: string; params: Record<string, unknown> }, signal: AbortSignal) =>
+        ctx.mcpReq.send({ method: question.method, params: question.params } as never, {
+          signal,
+          timeout: CALL_TIMEOUT_MS,
+        }) as Promise<Result>;
+      return links.within({ ...link, ask }, () => forward(request, ctx.mcpReq.signal, progressOf(ctx)));
+    };
+    server.fallbackRequestHandler = serve as never;
+    // The SDK answers logging/setLevel itself where logging is declared: the server is the one to hear it.
+    if (capabilities.logging) server.setRequestHandler("logging/setLevel", (request, ctx) => serve(request as never, ctx) as never);
+    // What the host says (roots changed, a progress of its own) goes on to the server.
+    server.fallbackNotificationHandler = async (notification) => {
+      await client.notification(notification as never).catch(() => {});
+    };
+    if (era === "legacy") {
+      let remove: (() => void) | undefined;
+      server.oninitialized = () => {
+        const protocol = (server.getNegotiatedProtocolVersion() ?? "2025-06-18") >= "2025-11-25" ? "2025-11-25" : "2025-06-18";
+        remove = links.addSession({
+          protocol,
+          capabilities: server.getClientCapabilities() ?? {},
+          ask: (q, signal) =>
+            server.request({ method: q.method, params: q.params } as never, { signal, timeout: CALL_TIMEOUT_MS }) as never,
+          notify: (n) => server.notification(n as never),
+        });
+      };
+      server.onclose = () => remove?.();
+    }
+    return server;
+  }
+
+  return { factory, close: () => held.close() };
+}

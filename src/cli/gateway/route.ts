@@ -1,0 +1,113 @@
+// Who answers each question the server asks through the gateway: the host, where it declared that
+// kind of question and the gateway is told to let it (`--ui host`, the default), or the gateway's own
+// page or terminal. `--policy url=web,...` sets it per kind.
+import type { Forward, ServerQuestion } from "../../client/attached.js";
+import type { ElicitationUI, SamplingUI } from "../../client/ui.js";
+import { InvalidSchemaError } from "../../schema/errors.js";
+import { encodeSchema } from "../../schema/encode.js";
+import type { ProtocolRevision, RequestedSchema } from "../../schema/types.js";
+import { supportsFeature, type ClientFeature } from "../../server/capabilities.js";
+import { HostError } from "../exit.js";
+import type { HostLinks } from "./links.js";
+
+export const ANSWERERS = ["host", "web", "terminal"] as const;
+export type Answerer = (typeof ANSWERERS)[number];
+export const QUESTION_KINDS = ["form", "url", "sampling", "roots"] as const;
+export type QuestionKind = (typeof QUESTION_KINDS)[number];
+
+export interface Routing {
+  /** --ui: who answers by default. */
+  ui: Answerer;
+  /** --policy: who answers each kind, where it differs. */
+  policy: Partial<Record<QuestionKind, Answerer>>;
+}
+
+const isAnswerer = (value: string): value is Answerer => (ANSWERERS as readonly string[]).includes(value);
+
+/** `--ui` and `--policy kind=answerer,…`, checked. */
+export function parseRouting(ui: string, policy: string | undefined): Routing {
+  if (!isAnswerer(ui)) throw new HostError(`--ui takes ${ANSWERERS.join(", ")}; got ${JSON.stringify(ui)}.`);
+  const routing: Routing = { ui, policy: {} };
+  for (const entry of (policy ?? "").split(",").filter((e) => e.trim())) {
+    const [kind, who] = entry.split("=").map((s) => s.trim());
+    if (!kind || !(QUESTION_KINDS as readonly string[]).includes(kind) || !who || !isAnswerer(who))
+      throw new HostError(
+        `--policy takes KIND=WHO pairs, KIND one of ${QUESTION_KINDS.join(", ")} and WHO one of ${ANSWERERS.join(", ")} (e.g. url=web,sampling=terminal); got ${JSON.stringify(entry)}.`,
+      );
+    routing.policy[kind as QuestionKind] = who;
+  }
+  return routing;
+}
+
+export const answererOf = (routing: Routing, kind: QuestionKind): Answerer => routing.policy[kind] ?? routing.ui;
+
+/** Which of its own UIs the gateway answers `kind` with, when the host does not: web unless told terminal. */
+export const localAnswererOf = (routing: Routing, kind: QuestionKind): "web" | "terminal" =>
+  answererOf(routing, kind) === "terminal" ? "terminal" : "web";
+
+/** The gateway's own UIs it needs for `routing` (roots need none: they come from --root). */
+export function localAnswerersNeeded(routing: Routing): Set<"web" | "terminal"> {
+  return new Set((["form", "url", "sampling"] as const).map((kind) => localAnswererOf(routing, kind)));
+}
+
+export function kindOf(question: ServerQuestion): QuestionKind {
+  if (question.method === "sampling/createMessage") return "sampling";
+  if (question.method === "roots/list") return "roots";
+  return question.params.mode === "url" ? "url" : "form";
+}
+
+function featureOf(question: ServerQuestion): ClientFeature {
+  const kind = kindOf(question);
+  if (kind === "sampling") return question.params.tools !== undefined ? "sampling.tools" : "sampling";
+  return kind === "roots" ? "roots" : kind === "url" ? "elicitation.url" : "elicitation.form";
+}
+
+/**
+ * The question as the host's revision writes it, or undefined when that revision cannot express it (a
+ * multi-select for a 2025-06-18 host): the gateway answers it itself then.
+ */
+export function forHost(question: ServerQuestion, protocol: ProtocolRevision): ServerQuestion | undefined {
+  if (question.method !== "elicitation/create" || protocol !== "2025-06-18") return question;
+  const { mode: _form, requestedSchema, ...params } = question.params;
+  try {
+    return { method: question.method, params: { ...params, requestedSchema: encodeSchema(requestedSchema as RequestedSchema, protocol) } };
+  } catch (error) {
+    if (error instanceof InvalidSchemaError) return undefined;
+    throw error;
+  }
+}
+
+/** What the router tells the log: the question went to the host. */
+export type Routed = (question: ServerQuestion, answer: Promise<Record<string, unknown>>) => void;
+
+/** The `forward` hook of the gateway's client: questions the host may and can answer go to it. */
+export function routeQuestions(links: HostLinks, routing: Routing, routed?: Routed): Forward {
+  return (question, signal) => {
+    if (answererOf(routing, kindOf(question)) !== "host") return undefined;
+    const link = links.current();
+    if (!link || !supportsFeature(link.capabilities, link.protocol, featureOf(question))) return undefined;
+    const asked = forHost(question, link.protocol);
+    if (!asked) return undefined;
+    const answer = link.ask(asked, signal);
+    routed?.(question, answer);
+    return answer;
+  };
+}
+
+/** One UI over the gateway's own: each kind of question to the page or the terminal, as routed. */
+export function gatewayUI(
+  routing: Routing,
+  uis: Partial<Record<"web" | "terminal", ElicitationUI & SamplingUI>>,
+): ElicitationUI & SamplingUI {
+  const local = (kind: QuestionKind) => uis[localAnswererOf(routing, kind)]!;
+  const url = local("url");
+  return {
+    form: (request, context) => local("form").form(request, context),
+    url: (request, context) => url.url(request, context),
+    ...(url.waitForUrl ? { waitForUrl: (wait, context) => url.waitForUrl!(wait, context) } : {}),
+    ...(url.urlAskedAgain ? { urlAskedAgain: (request, context) => url.urlAskedAgain!(request, context) } : {}),
+    notice: (message, context) => local("form").notice(message, context),
+    reviewRequest: (request, context) => local("sampling").reviewRequest(request, context),
+    reviewAnswer: (answer, request, context) => local("sampling").reviewAnswer(answer, request, context),
+  };
+}
