@@ -4,6 +4,7 @@
 // nothing here asserts on them. Add a bench by adding an entry to BENCHES.
 import { benchAuth, formatAuthTable } from "./auth.js";
 import { benchFleet, formatFleetTables } from "./fleet.js";
+import { benchGateway, formatGatewayTable } from "./gateway.js";
 import { benchInputs, formatInputsTables } from "./inputs.js";
 import { benchScale, formatScaleTables } from "./scale.js";
 import { benchServer, formatServerTables } from "./server.js";
@@ -31,6 +32,11 @@ const BENCHES: { name: string; title: string; run: () => Promise<string> }[] = [
     name: "auth",
     title: "Bearer auth: a plain tools/call over Streamable HTTP with and without serveHttp's auth, and the JWT check alone",
     run: async () => formatAuthTable(await benchAuth()),
+  },
+  {
+    name: "gateway",
+    title: "elicit gateway: a forwarded tools/call round trip vs a direct one, stdio and Streamable HTTP, 2025-11-25 and 2026-07-28 hosts",
+    run: async () => formatGatewayTable(await benchGateway()),
   },
   {
     name: "web-render",
