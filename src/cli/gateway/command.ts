@@ -2,12 +2,9 @@
 // for. The host launches it (stdio) or connects to it (--http); it connects to the server as an
 // `elicit` client that declares every kind of question, hands each question to the host where the
 // host can answer it, and answers the rest in its own page (or terminal).
-import { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import { browserOpener } from "../../common/open-url.js";
 import { providerFromEnv } from "../../client/providers/openai.js";
 import type { ElicitationUI, SamplingUI } from "../../client/ui.js";
-import { serveHttp } from "../../server/http/serve.js";
-import { terminalUI } from "../../ui/terminal/index.js";
 import { webUI, type WebUI } from "../../ui/web/server/web-ui.js";
 import { atTerminal, targetOf, type TargetOptions } from "../call.js";
 import { reportFailure, HostError } from "../exit.js";
@@ -72,7 +69,10 @@ export async function gateway(command: string[], options: GatewayOptions): Promi
       uis.web = page;
     }
     if (needed.has("terminal"))
-      uis.terminal = terminalUI({ output: process.stderr, openUrl: browserOpener({ noBrowser: options.browser === false }) });
+      uis.terminal = (await import("../../ui/terminal/index.js")).terminalUI({
+        output: process.stderr,
+        openUrl: browserOpener({ noBrowser: options.browser === false }),
+      });
     const composite = gatewayUI(routing, uis);
     const ui = log ? log.wrap(composite, (kind) => localAnswererOf(routing, kind)) : composite;
 
@@ -99,43 +99,42 @@ export async function gateway(command: string[], options: GatewayOptions): Promi
     cleanups.push(async () => front.close());
     const onerror = (error: Error) => printLine(`elicit gateway: ${error.message}`);
 
-    return await new Promise<number>((resolve) => {
-      let stopping = false;
-      const stop = (code: number, why?: string) => {
-        if (stopping) return;
-        stopping = true;
-        if (why) printLine(`elicit gateway: ${why}`);
-        void closeAll().finally(() => resolve(code));
+    let exited!: (code: number) => void;
+    const exit = new Promise<number>((resolve) => (exited = resolve));
+    let stopping = false;
+    const stop = (code: number, why?: string) => {
+      if (stopping) return;
+      stopping = true;
+      if (why) printLine(`elicit gateway: ${why}`);
+      void closeAll().finally(() => exited(code));
+    };
+    process.once("SIGINT", () => stop(0, "SIGINT, stopping"));
+    process.once("SIGTERM", () => stop(0, "SIGTERM, stopping"));
+    const upstreamClosed = host.client.onclose;
+    host.client.onclose = () => {
+      upstreamClosed?.();
+      stop(1, `${label} closed the connection; stopping.`);
+    };
+    if (stdio) {
+      const { serveStdio, StdioServerTransport } = await import("@modelcontextprotocol/server/stdio");
+      const transport = new StdioServerTransport();
+      const handle = serveStdio((ctx) => front.factory({ era: ctx.era }), { onerror, transport });
+      cleanups.push(() => handle.close());
+      const served = transport.onclose;
+      transport.onclose = () => {
+        served?.();
+        stop(0);
       };
-      process.once("SIGINT", () => stop(0, "SIGINT, stopping"));
-      process.once("SIGTERM", () => stop(0, "SIGTERM, stopping"));
-      const upstreamClosed = host.client.onclose;
-      host.client.onclose = () => {
-        upstreamClosed?.();
-        stop(1, `${label} closed the connection; stopping.`);
-      };
-      if (stdio) {
-        const transport = new StdioServerTransport();
-        const handle = serveStdio((ctx) => front.factory({ era: ctx.era }), { onerror, transport });
-        cleanups.push(() => handle.close());
-        const served = transport.onclose;
-        transport.onclose = () => {
-          served?.();
-          stop(0);
-        };
-        printLine(`elicit gateway: ${label} (protocol ${host.protocol}) served to the host on stdio.`);
-      } else {
-        serveHttp(front.factory, { host: listen!.host, port: listen!.port, onerror }).then(
-          (handle) => {
-            cleanups.push(() => handle.close());
-            printLine(
-              `elicit gateway: ${label} (protocol ${host.protocol}) served to hosts at ${handle.url.href} (Streamable HTTP); Ctrl-C stops it.`,
-            );
-          },
-          (error: unknown) => stop(2, `cannot listen on ${options.http}: ${(error as Error).message}`),
-        );
-      }
-    });
+      printLine(`elicit gateway: ${label} (protocol ${host.protocol}) served to the host on stdio.`);
+    } else {
+      const { serveHttp } = await import("../../server/http/serve.js");
+      const handle = await serveHttp(front.factory, { host: listen!.host, port: listen!.port, onerror });
+      cleanups.push(() => handle.close());
+      printLine(
+        `elicit gateway: ${label} (protocol ${host.protocol}) served to hosts at ${handle.url.href} (Streamable HTTP); Ctrl-C stops it.`,
+      );
+    }
+    return await exit;
   } catch (error) {
     await closeAll();
     return reportFailure(error);
