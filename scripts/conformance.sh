@@ -145,5 +145,8 @@ if [[ ",$parts," == *",client,"* ]]; then
   echo "conformance: client scenarios took $((SECONDS - client_started)) s" >&2
 fi
 
+# ================= the same suites through elicit gateway (scripts/conformance/gateway.sh; CONFORMANCE_PARTS=gateway alone) =================
+if [[ ",${CONFORMANCE_PARTS:-gateway}," == *",gateway,"* ]]; then CONFORMANCE_OUT="$OUT" bash scripts/conformance/gateway.sh || failed=1; fi
+
 echo "conformance: done in $((SECONDS - started)) s; logs in $OUT" >&2
 exit "$failed"
