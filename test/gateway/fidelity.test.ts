@@ -2,8 +2,7 @@
 // (a) host → server and (b) host → gateway → server over stdio, is the same message for message on the
 // host's wire and on the server's wire once the differences the gateway is meant to make are
 // normalised away. Those differences are listed once, in DIFFERENCES below, and in docs/cli/gateway-wire.md
-// (a test checks the two lists agree). KNOWN_BUGS are differences the gateway should not make: the
-// strict comparison (documented differences only) is a todo until they are fixed.
+// (a test checks the two lists agree).
 import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -131,69 +130,6 @@ export const DIFFERENCES: { id: string; normalise: Normaliser }[] = [
         return { dir, message: m };
       });
     },
-  },
-];
-
-/**
- * Differences the gateway makes that it should not (each reported with a reproduction and a fix): the
- * comparison that leaves them in is a todo until they are fixed.
- */
-export const KNOWN_BUGS: { id: string; normalise: Normaliser }[] = [
-  {
-    // A progress notification that arrives in the same read as its request's result is lost: the SDK
-    // client dispatches notifications a microtask late and responses at once, so the gateway's onprogress
-    // is gone when the progress is dispatched ("unknown token"), and the host never hears it.
-    id: "progress-before-result-lost",
-    normalise(messages, side) {
-      if (side !== "host") return messages;
-      const tokens = new Map<unknown, unknown>();
-      for (const { dir, message } of messages)
-        if (dir === "out" && isRequest(message) && message.params?._meta?.progressToken !== undefined)
-          tokens.set(message.params._meta.progressToken, message.id);
-      // Drops each progress that is followed (past other progress) by its request's response.
-      return messages.filter((x, at) => {
-        if (x.dir !== "in" || x.message.method !== "notifications/progress") return true;
-        const id = tokens.get(x.message.params.progressToken);
-        const next = messages.slice(at + 1).find((y) => y.message.method !== "notifications/progress");
-        return !(next && isResponse(next.message) && next.dir === "in" && next.message.id === id);
-      });
-    },
-  },
-  {
-    // The progress the gateway forwards has progressToken last ({ ...p, progressToken }), not first.
-    id: "progress-member-order",
-    normalise: each((m, msg, side) => {
-      if (side !== "host" || m.method !== "notifications/progress") return;
-      const { progressToken, ...rest } = m.params;
-      m.params = { progressToken, ...rest };
-    }),
-  },
-  {
-    // A 2026-07-28 host's tools/call is held in the gateway; when the host cancels it, the call to the
-    // server goes on (it is aborted only when the held call gives up, or the gateway stops): the server
-    // never hears notifications/cancelled.
-    id: "held-call-cancel-not-forwarded",
-    normalise: each((m, msg, side, _mode, revision) => {
-      if (revision === "2026-07-28" && side === "server" && m.method === "notifications/cancelled") return false;
-    }),
-  },
-  {
-    // A 2026-07-28 host's log level (`_meta["io.modelcontextprotocol/logLevel"]`) is not passed on: the
-    // host-facing SDK server lifts the envelope out of `_meta`, and the gateway's own envelope has none,
-    // so the server logs nothing to the host.
-    id: "log-level-dropped",
-    normalise: each((m, msg, side, _mode, revision) => {
-      if (revision !== "2026-07-28") return;
-      if (m.method === "notifications/message") return false;
-      if (side === "server" && isRequest(m)) dropMeta(m.params, ["io.modelcontextprotocol/logLevel"]);
-    }),
-  },
-  {
-    // A request the host sent without params reaches the server with "params": {}.
-    id: "empty-params-added",
-    normalise: each((m, msg, side) => {
-      if (side === "server" && msg.dir === "in" && isRequest(m) && m.params && Object.keys(m.params).length === 0) delete m.params;
-    }),
   },
 ];
 
@@ -325,10 +261,6 @@ test("the documented differences are the ones docs/cli/gateway-wire.md lists", (
     listed("What the gateway changes"),
     DIFFERENCES.map((d) => d.id),
   );
-  assert.deepEqual(
-    listed("Not fixed yet"),
-    KNOWN_BUGS.map((d) => d.id),
-  );
 });
 
 for (const revision of REVISIONS) {
@@ -342,26 +274,13 @@ for (const revision of REVISIONS) {
       }))());
 
     for (const side of ["host", "server"] as const) {
-      test(`the ${side}'s wire is the same through the gateway, but for the documented differences and the known bugs`, async () => {
+      test(`the ${side}'s wire is the same through the gateway, but for the documented differences`, async () => {
         const { direct, gateway } = await both();
-        const normalisers = [...KNOWN_BUGS, ...DIFFERENCES];
         assert.deepEqual(
-          lines(gateway[side], side, "gateway", revision, normalisers),
-          lines(direct[side], side, "direct", revision, normalisers),
+          lines(gateway[side], side, "gateway", revision, DIFFERENCES),
+          lines(direct[side], side, "direct", revision, DIFFERENCES),
         );
       });
-
-      test(
-        `the ${side}'s wire is the same through the gateway, but for the documented differences`,
-        { todo: KNOWN_BUGS.length ? `gateway bugs: ${KNOWN_BUGS.map((b) => b.id).join(", ")}` : false },
-        async () => {
-          const { direct, gateway } = await both();
-          assert.deepEqual(
-            lines(gateway[side], side, "gateway", revision, DIFFERENCES),
-            lines(direct[side], side, "direct", revision, DIFFERENCES),
-          );
-        },
-      );
     }
 
     test("the session had every kind of message on the server's wire", async () => {

@@ -78,6 +78,18 @@ export class HeldCall {
   /** What this round answers the host: the next questions (input_required) or the call's result. */
   async round(signal: AbortSignal): Promise<Result> {
     clearTimeout(this.idle);
+    // The host cancelling a round cancels the call: the server hears it as it would have without the gateway.
+    const cancel = () => this.end(signal.reason ?? "The host cancelled the call.");
+    if (signal.aborted) cancel();
+    signal.addEventListener("abort", cancel, { once: true });
+    try {
+      return await this.answerOrAsk(signal);
+    } finally {
+      signal.removeEventListener("abort", cancel);
+    }
+  }
+
+  private async answerOrAsk(signal: AbortSignal): Promise<Result> {
     for (;;) {
       if (this.outcome) {
         this.forget(this);
@@ -92,7 +104,7 @@ export class HeldCall {
           q.sent = true;
           inputRequests[key] = { method: q.question.method, params: q.question.params };
         }
-        this.idle = setTimeout(() => this.giveUp(), this.idleMs);
+        this.idle = setTimeout(() => this.end(new Error("The host did not answer the gateway's questions in time.")), this.idleMs);
         this.idle.unref();
         return inputRequired({ inputRequests: inputRequests as never, requestState: this.token }) as never;
       }
@@ -109,11 +121,12 @@ export class HeldCall {
     }
   }
 
-  /** The host did not come back: the call to the server is cancelled. */
-  giveUp(): void {
+  /** The host cancelled, did not come back, or the gateway stops: the call to the server is cancelled. */
+  end(why: unknown): void {
     this.forget(this);
-    this.abort.abort(new Error("The host did not answer the gateway's questions in time."));
-    for (const q of this.questions.values()) q.reject(new Error("The host did not answer."));
+    // The reason as given (a host's cancel reason goes on to the server as it sent it).
+    this.abort.abort(why);
+    for (const q of this.questions.values()) q.reject(new Error(String(why)));
     this.questions.clear();
   }
 
@@ -154,6 +167,6 @@ export class HeldCalls {
 
   /** Cancels every held call (the gateway stops). */
   close(): void {
-    for (const call of [...this.calls.values()]) call.giveUp();
+    for (const call of [...this.calls.values()]) call.end(new Error("The gateway stopped."));
   }
 }

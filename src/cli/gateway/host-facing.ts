@@ -3,6 +3,7 @@
 // as they are; what changes is listed in docs/cli/use-a-gateway.md (progress tokens, the revision's
 // envelope, 2026-07-28 rounds held here, tasks followed here).
 import {
+  LOG_LEVEL_META_KEY,
   Server,
   type JSONRPCRequest,
   type Implementation,
@@ -29,6 +30,21 @@ export interface Upstream {
   client: Client;
   elicitation: ElicitationHandle;
   serverInfo(): Implementation | undefined;
+}
+
+/**
+ * The SDK client handles a response as it arrives but a notification a microtask later, so a progress
+ * notification read together with its request's result (one stdio chunk) finds its handler gone and is
+ * dropped. Each response is handed on a microtask later here, after the notifications read before it.
+ */
+function progressBeforeResults(client: Client): void {
+  const transport = client.transport;
+  if (!transport) return;
+  const theirs = transport.onmessage;
+  transport.onmessage = (message, extra) => {
+    if ("method" in message) theirs?.(message, extra);
+    else queueMicrotask(() => theirs?.(message, extra));
+  };
 }
 
 /** Where a forwarded request's progress goes: the host's own token, on the host request that waits. */
@@ -61,6 +77,8 @@ export function hostFacing(upstream: Upstream, links: HostLinks, onerror: (error
   const info: Implementation = upstream.serverInfo() ?? { name: "mcp-server", version: "0.0.0" };
   const instructions = client.getInstructions();
 
+  progressBeforeResults(client);
+
   // What the server says outside any request reaches the hosts connected with a session.
   client.fallbackNotificationHandler = async (notification) => {
     const targets = links.connected().length > 0 ? links.connected() : [links.current()].filter((l) => l !== undefined);
@@ -68,25 +86,29 @@ export function hostFacing(upstream: Upstream, links: HostLinks, onerror: (error
   };
 
   /** Sends the host's request on to the server, its progress token replaced by one of the gateway's own. */
-  function forward(request: JSONRPCRequest, signal: AbortSignal, progress: Progress | undefined): Promise<Result> {
-    const params = { ...(request.params ?? {}) } as Result & { _meta?: Record<string, unknown> };
+  function forward(request: JSONRPCRequest, ctx: ServerContext, signal: AbortSignal, progress: Progress | undefined): Promise<Result> {
+    const params = request.params === undefined ? undefined : ({ ...request.params } as Result & { _meta?: Record<string, unknown> });
     let token: unknown;
-    if (params._meta && typeof params._meta === "object") {
+    if (params?._meta && typeof params._meta === "object") {
       const { progressToken, ...meta } = params._meta;
       token = progressToken;
       if (Object.keys(meta).length) params._meta = meta;
       else delete params._meta;
     }
+    // A 2026-07-28 host's log level travels in its envelope, which its SDK server lifted off: put back for a 2026-07-28 server.
+    const logLevel = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[LOG_LEVEL_META_KEY];
+    if (logLevel !== undefined && client.getNegotiatedProtocolVersion() === "2026-07-28" && params)
+      params._meta = { ...params._meta, [LOG_LEVEL_META_KEY]: logLevel };
     const options = {
       signal,
       timeout: CALL_TIMEOUT_MS,
       resetTimeoutOnProgress: true,
-      ...(token !== undefined && progress ? { onprogress: (p: Record<string, unknown>) => progress({ ...p, progressToken: token }) } : {}),
+      ...(token !== undefined && progress ? { onprogress: (p: Record<string, unknown>) => progress({ progressToken: token, ...p }) } : {}),
     };
     // A call goes through the handle: -32042 URL flows, tasks followed to their end, the clock that waits for the person.
-    if (request.method === "tools/call" && params.task === undefined)
+    if (request.method === "tools/call" && params?.task === undefined)
       return upstream.elicitation.callTool(params as never, options) as Promise<CallToolResult> as Promise<Result>;
-    return client.request({ method: request.method, params }, AS_SENT, options);
+    return client.request({ method: request.method, ...(params ? { params } : {}) } as never, AS_SENT, options);
   }
 
   const progressOf =
@@ -104,7 +126,7 @@ export function hostFacing(upstream: Upstream, links: HostLinks, onerror: (error
     } else {
       call = held.start((c) =>
         links.within({ ...link, ask: (question, signal) => c.ask(question, signal) }, () =>
-          forward(request, c.abort.signal, (p) => c.progress?.(p)),
+          forward(request, ctx, c.abort.signal, (p) => c.progress?.(p)),
         ),
       );
     }
@@ -128,7 +150,7 @@ export function hostFacing(upstream: Upstream, links: HostLinks, onerror: (error
           signal,
           timeout: CALL_TIMEOUT_MS,
         }) as Promise<Result>;
-      return links.within({ ...link, ask }, () => forward(request, ctx.mcpReq.signal, progressOf(ctx)));
+      return links.within({ ...link, ask }, () => forward(request, ctx, ctx.mcpReq.signal, progressOf(ctx)));
     };
     server.fallbackRequestHandler = serve as never;
     // The SDK answers logging/setLevel itself where logging is declared: the server is the one to hear it.
