@@ -1,5 +1,6 @@
 // The test files of one group, one path a line, for the npm scripts: `node scripts/test-files.mjs unit`.
-// `node scripts/test-files.mjs --list` prints every file with its group and why.
+// `node scripts/test-files.mjs --list` prints every file with its group and why; `--all` prints every file in
+// the order npm test runs them (below).
 //
 // A file's group is the first that matches, from what the file itself says (its path, and what it
 // imports or starts), so a new file lands in a group without being listed anywhere:
@@ -40,6 +41,40 @@ const RULES = [
   ["unit", () => "Node alone"],
 ];
 
+// npm test runs every file, three at a time, taking them in the order given: the longest first, so that none
+// of them starts late and runs on alone at the end while the other workers have nothing left to do. SLOWEST:
+// the files that took longest in a quiet CI run (seconds, Node 22, three at a time; rounded). The other
+// files follow by group, the groups that start programs before the in-process ones, each group sorted.
+const SLOWEST = {
+  "test/cli/call.test.ts": 115,
+  "test/ui/terminal.test.ts": 110,
+  "test/package/pack.test.ts": 95,
+  "test/peers/server-everything.test.ts": 90,
+  "test/docs/examples.test.ts": 75,
+  "test/fleet/rounds.test.ts": 65,
+  "test/web/form.test.ts": 60,
+  "test/cli/oauth-cli.test.ts": 60,
+  "test/cli/demo-answers.test.ts": 55,
+  "test/cli/connect-pty.test.ts": 55,
+  "test/server/sessions.test.ts": 50,
+  "test/cli/restart-under-retry.test.ts": 45,
+  "test/fleet/load-sessions.test.ts": 45,
+  "test/web/webui.test.ts": 40,
+  "test/cli/connect-web.test.ts": 40,
+  "test/cli/demo-no-browser.test.ts": 40,
+  "test/fleet/load.test.ts": 35,
+  "test/server/url-pages-refusals.test.ts": 30,
+  "test/cli/call-web.test.ts": 30,
+  "test/cli/tasks.test.ts": 30,
+  "test/web/url-consent.test.ts": 30,
+  "test/cli/machine-sign-in.test.ts": 30,
+  "test/cli/demo-pty.test.ts": 30,
+  "test/web/sampling-review.test.ts": 25,
+  "test/web/webui-flows.test.ts": 25,
+  "test/server/url-pages.test.ts": 25,
+};
+const GROUP_ORDER = ["load", "fleet", "browser", "process", "fuzz", "unit"];
+
 function testFiles(dir = join(root, "test")) {
   return readdirSync(dir, { withFileTypes: true })
     .flatMap((e) => (e.isDirectory() ? testFiles(join(dir, e.name)) : e.name.endsWith(".test.ts") ? [join(dir, e.name)] : []))
@@ -58,7 +93,13 @@ function classify(path) {
 
 const [arg] = process.argv.slice(2);
 const groups = RULES.map(([group]) => group);
-if (arg === "--list") {
+if (arg === "--all") {
+  const rank = (path) => SLOWEST[path] ?? -GROUP_ORDER.indexOf(classify(path).group) - 1;
+  const files = testFiles();
+  for (const path of Object.keys(SLOWEST)) if (!files.includes(path)) throw new Error(`SLOWEST names ${path}, which is gone`);
+  // Array.prototype.sort is stable: within a group the files stay in path order.
+  console.log(files.sort((a, b) => rank(b) - rank(a)).join("\n"));
+} else if (arg === "--list") {
   for (const path of testFiles()) {
     const { group, why } = classify(path);
     console.log(`${group.padEnd(8)} ${path}  (${why})`);
@@ -69,6 +110,6 @@ if (arg === "--list") {
   if (files.length === 0) throw new Error(`no test files in group ${arg}`);
   console.log(files.join("\n"));
 } else {
-  console.error(`usage: node scripts/test-files.mjs ${groups.join("|")}|--list`);
+  console.error(`usage: node scripts/test-files.mjs ${groups.join("|")}|--list|--all`);
   process.exit(2);
 }
