@@ -63,7 +63,9 @@ describe("pages show examples verbatim", () => {
   });
 });
 
-describe("examples print what their comments say", () => {
+// Each example is its own process and waits mostly on its own timers and sockets (a task's polls, a retry's
+// wait): four at a time, not one after another.
+describe("examples print what their comments say", { concurrency: 4 }, () => {
   for (const example of printing) {
     test(example, async () => {
       const { stdout } = await run(process.execPath, ["--import", "tsx", example], { cwd: root });
@@ -72,7 +74,7 @@ describe("examples print what their comments say", () => {
   }
 });
 
-describe("console blocks print what they show", () => {
+describe("console blocks print what they show", { concurrency: true }, () => {
   for (const { page, command, output, exit } of consoles) {
     test(`${page}: ${command}`, async () => {
       const [npx, elicit, ...args] = words(command);

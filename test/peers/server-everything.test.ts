@@ -126,6 +126,10 @@ const ANSWERS = {
   sample: file("sample.yaml", '- match: "capital of france"\n  sample: { text: "Paris, said the scripted person." }\n'),
 };
 
+// The tests of a group share nothing they change (each call is its own elicit process, and over stdio its
+// own server, whose exit the SDK waits up to 2 s for after closing its stdin): three at a time.
+const PARALLEL = { concurrency: 3 };
+
 const URL_MESSAGE = "Please open the link to complete this action.";
 const PREREQUISITE = "Open this link to satisfy the prerequisite, then retry the request.";
 
@@ -151,7 +155,7 @@ for (const transport of ["stdio", "http"] as const) {
     const call = (tool: string, args: object | undefined, ...rest: string[]) =>
       runCli(["call", tool, ...(args ? ["--args", JSON.stringify(args)] : []), ...rest, ...server], { timeoutMs: 30_000 });
 
-    describe("form elicitation (trigger-elicitation-request)", () => {
+    describe("form elicitation (trigger-elicitation-request)", PARALLEL, () => {
       test("partial content: every default of the form is applied and sent", async () => {
         const r = await call("trigger-elicitation-request", undefined, "--answers", ANSWERS.partial);
         assert.equal(r.code, 0, r.stderr);
@@ -218,7 +222,7 @@ for (const transport of ["stdio", "http"] as const) {
       });
     });
 
-    describe("URL elicitation (trigger-url-elicitation)", () => {
+    describe("URL elicitation (trigger-url-elicitation)", PARALLEL, () => {
       test("request path: elicitation/create mode url, consented from the answers file", async () => {
         const r = await call("trigger-url-elicitation", { url: "https://example.com/x" }, "--answers", ANSWERS.urlAny);
         assert.equal(r.code, 0, r.stderr);
