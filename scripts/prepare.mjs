@@ -5,48 +5,8 @@
 // after every `npm install <pkg>`: the second and later runs leave a fresh dist/ alone instead of building
 // again, or deleting it under a test or a command that is using it. `npm run build` always builds.
 import { spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
-
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const STAMP = join(root, "dist", ".prepared");
-
-/** Files under `dir`, relative to the root, sorted. */
-const filesUnder = (dir) =>
-  readdirSync(join(root, dir), { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => relative(root, join(e.parentPath ?? e.path, e.name)))
-    .sort();
-
-/** name@version of every package at the top of node_modules: what the compiler and the bundles come from. */
-function installed() {
-  const modules = join(root, "node_modules");
-  if (!existsSync(modules)) return [];
-  const names = readdirSync(modules).flatMap((n) =>
-    n.startsWith("@") ? readdirSync(join(modules, n)).map((m) => `${n}/${m}`) : n.startsWith(".") ? [] : [n],
-  );
-  return names.sort().map((name) => {
-    try {
-      return `${name}@${JSON.parse(readFileSync(join(modules, name, "package.json"), "utf8")).version}`;
-    } catch {
-      return name;
-    }
-  });
-}
-
-function inputsHash() {
-  const hash = createHash("sha256");
-  for (const file of [...filesUnder("src"), "scripts/build-web.mjs", "tsconfig.json", "tsconfig.build.json"]) {
-    hash
-      .update(`${file}\0`)
-      .update(readFileSync(join(root, file)))
-      .update("\0");
-  }
-  hash.update(installed().join("\n"));
-  return hash.digest("hex");
-}
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { inputsHash, STAMP } from "./build-inputs.mjs";
 
 const hash = inputsHash();
 if (existsSync(STAMP) && readFileSync(STAMP, "utf8").trim() === hash) {

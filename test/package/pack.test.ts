@@ -5,9 +5,10 @@
 // and type-checked, `npx elicit` run, and the module graph of `mcp-elicit/client` checked for the terminal
 // UI and model libraries it must not load. Needs the npm registry (or npm's cache); takes 60-120 s.
 //
-// The library's tarball is packed from a staging folder (package.json, README.md and a fresh build of src/
-// into its dist/), not from the repo, so that this test neither packs a stale dist/ nor rewrites the dist/
-// that other test files are running at the same time; `files` and `exports` are the repo's own package.json.
+// The library's tarball is packed from a staging folder (package.json, README.md and a build of src/ as it is
+// into its dist/: a copy of dist/ when its stamp says it is that build, else a fresh one), not from the repo,
+// so that this test neither packs a stale dist/ nor rewrites the dist/ that other test files are running at
+// the same time; `files` and `exports` are the repo's own package.json.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
@@ -28,6 +29,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { distIsCurrent } from "../../scripts/build-inputs.mjs";
 import { buildWeb } from "../../scripts/build-web.mjs";
 import { removeOnExit } from "../helpers/cleanup.js";
 
@@ -154,10 +156,16 @@ before(async () => {
   mkdirSync(stage);
   for (const file of ["package.json", "README.md", "LICENSE", "CHANGELOG.md"])
     if (existsSync(join(root, file))) copyFileSync(join(root, file), join(stage, file));
-  await run(process.execPath, [TSC, "-p", join(root, "tsconfig.build.json"), "--outDir", join(stage, "dist")], root);
-  chmodSync(join(stage, "dist", "cli", "main.js"), 0o755);
-  // The browser bundles, as `npm run build` makes them.
-  await buildWeb({ outdir: join(stage, "dist", "web") });
+  if (distIsCurrent()) {
+    // dist/ is the build of the sources as they are (its stamp is their hash: npm test's prepare built it or
+    // found it current), so a copy of it is what a fresh build would make, without compiling src/ again.
+    cpSync(join(root, "dist"), join(stage, "dist"), { recursive: true });
+  } else {
+    await run(process.execPath, [TSC, "-p", join(root, "tsconfig.build.json"), "--outDir", join(stage, "dist")], root);
+    chmodSync(join(stage, "dist", "cli", "main.js"), 0o755);
+    // The browser bundles, as `npm run build` makes them.
+    await buildWeb({ outdir: join(stage, "dist", "web") });
+  }
   const { stdout } = await run("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", dir], stage);
   packed = (JSON.parse(stdout) as (typeof packed)[])[0]!;
   // The CLI's folder as it is: its bin and package.json need no build.
@@ -173,9 +181,9 @@ before(async () => {
     return run("npm", ["install", ...tarballs.map((t) => join(dir, t)), "--prefer-offline", "--no-audit", "--no-fund"], project, 150_000);
   };
   lib = join(dir, "lib");
-  await install(lib, [packed.filename]);
   app = join(dir, "app");
-  await install(app, [packed.filename, packedCli.filename]);
+  // Two projects, two installs at once (npm's cache takes concurrent readers and writers).
+  await Promise.all([install(lib, [packed.filename]), install(app, [packed.filename, packedCli.filename])]);
 });
 
 after(() => {
