@@ -13,6 +13,7 @@ import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as V1StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { startServer } from "../../src/cli/serve.js";
 import { BIN, serveBinHttp } from "../helpers/cli.js";
 import { killOnExit } from "../helpers/cleanup.js";
 import { scratchFiles } from "../helpers/files.js";
@@ -20,7 +21,18 @@ import { needs } from "../helpers/needs.js";
 import { stopChild } from "../helpers/processes.js";
 import { NO_MODEL_ENV } from "../helpers/pty.js";
 import { browserForTests } from "../web/webui-helpers.js";
-import { answerBooking, answerPayment, answerSampling, BEST_ARGS, bookingAnswer, GATEWAY_PAGE, SLOW, textOf, TRIP } from "./travel-page.js";
+import {
+  answerBooking,
+  answerFareDrop,
+  answerPayment,
+  answerSampling,
+  BEST_ARGS,
+  bookingAnswer,
+  GATEWAY_PAGE,
+  SLOW,
+  textOf,
+  TRIP,
+} from "./travel-page.js";
 
 const { browser } = browserForTests();
 const scratch = scratchFiles("elicit-gateway-");
@@ -166,8 +178,8 @@ function inspectorHost(gatewayArgs: string[], opened: string): Host {
   };
 }
 
-/** The whole booking through the gateway; `hostAnswersForms`: the host answers the two forms itself. */
-async function book(host: Host, root: string, hostAnswersForms = false): Promise<void> {
+/** The whole booking through the gateway; `hostAnswersForms`: the host answers the two forms itself; `task`: the fare watch too. */
+async function book(host: Host, root: string, { hostAnswersForms = false, task = false } = {}): Promise<void> {
   const page = await browser().newPage();
   const toPage = async () => {
     const address = await host.page();
@@ -202,6 +214,14 @@ async function book(host: Host, root: string, hostAnswersForms = false): Promise
     assert.deepEqual(readdirSync(root), [`itinerary-${reference}.md`]);
     assert.match(readFileSync(join(root, `itinerary-${reference}.md`), "utf8"), /Traveler: Ana Garcia/);
     assert.doesNotMatch(host.stderr(), /4242 4242 4242 4242|4242424242424242/, "the card never reaches the host");
+
+    if (task) {
+      // A task on the server: the gateway follows it, its question comes to the page, the host sees one call.
+      const watchCall = host.call("watch_fare", { ...TRIP, below: 900 });
+      await toPage();
+      await answerFareDrop(page);
+      assert.match(textOf(await watchCall), /Booked the Barcelona fare at \$885: reference FW-BCN-885\./);
+    }
   } finally {
     await page.close();
   }
@@ -244,11 +264,11 @@ describe("elicit gateway: hosts that lack elicitation book the trip", { skip: ne
     assert.match(String(entries[4]!.url), /^http:\/\/127\.0\.0\.1:\d+\/[^?#]*$/);
   });
 
-  test("an SDK v2 client pinned to 2025-06-18 that declares nothing", async () => {
+  test("an SDK v2 client pinned to 2025-06-18 that declares nothing, with the fare watch (a task on the server)", async () => {
     const root = newRoot("v2-2025-06-18");
     const host = await v2Host("2025-06-18", [...gatewayCommand(root), ...travelStdio]);
     hosts.push(host);
-    await book(host, root);
+    await book(host, root, { task: true });
   });
 
   test("a 2026-07-28 client that answers forms itself, in front of a 2025-only server: its forms come as rounds held in the gateway", async () => {
@@ -257,7 +277,7 @@ describe("elicit gateway: hosts that lack elicitation book the trip", { skip: ne
       answer: bookingAnswer,
     });
     hosts.push(host);
-    await book(host, root, true);
+    await book(host, root, { hostAnswersForms: true });
     assert.match(host.stderr(), /\(protocol 2025-11-25\) served to the host on stdio\./);
   });
 
@@ -279,6 +299,53 @@ describe("elicit gateway: hosts that lack elicitation book the trip", { skip: ne
       await book(host, root);
     } finally {
       await stopChild(travel.child);
+    }
+  });
+});
+
+describe("elicit gateway signs in to a protected server for its host", { skip: needs("chromium"), timeout: 300_000 }, () => {
+  test("consent and sign-in on the gateway's page while the host waits to connect; the next gateway reuses the saved sign-in", async () => {
+    const served = await startServer("travel", { http: "0", auth: true });
+    const config = join(scratch.dir, "config");
+    const args = [BIN, "gateway", "--no-browser", "--url", served.url!.href];
+    // No BROWSER: the page opens the sign-in itself (in Chromium here).
+    const { BROWSER: _none, ...rest } = ENV;
+    const env = { ...rest, XDG_CONFIG_HOME: config };
+    const page = await browser().newPage();
+    const clients: Client[] = [];
+    try {
+      const connect = async () => {
+        const client = new Client({ name: "test-host", version: "1.0.0" }, { supportedProtocolVersions: ["2025-06-18"] });
+        clients.push(client);
+        const transport = new StdioClientTransport({ command: process.execPath, args, env, stderr: "pipe" });
+        const stderr = watchText(transport.stderr as Readable);
+        return { connected: client.connect(transport, { timeout: 120_000 }).then(() => client), stderr };
+      };
+      const first = await connect();
+      await page.goto((await first.stderr.waitFor(GATEWAY_PAGE))[1]!);
+      await page.getByText(/Sign in to 127\.0\.0\.1:\d+: it requires authorization/).waitFor(SLOW);
+      await page.getByLabel("I checked the address and want to open it").check();
+      const popup = page.context().waitForEvent("page");
+      await page.getByRole("button", { name: "Open link" }).click();
+      const tab = await popup;
+      await tab.getByLabel("Username").fill("demo");
+      await tab.getByLabel("Password").fill("demo");
+      await tab.getByRole("button", { name: "Sign in" }).click();
+      await tab.getByRole("button", { name: "Allow" }).click();
+      const host = await first.connected;
+      const found = await host.callTool({ name: "search_flights", arguments: TRIP });
+      assert.match(textOf(found), /44 round-trip fares from New York to Barcelona/);
+      await host.close();
+
+      // The sign-in was saved: a new gateway connects with no question.
+      const second = await connect();
+      const again = await (await second.connected).callTool({ name: "search_flights", arguments: TRIP });
+      assert.match(textOf(again), /44 round-trip fares/);
+      assert.doesNotMatch(second.stderr.text(), /a question waits/);
+    } finally {
+      await Promise.all(clients.map((c) => c.close().catch(() => {})));
+      await page.close();
+      await served.close();
     }
   });
 });

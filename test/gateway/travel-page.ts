@@ -63,6 +63,14 @@ export async function answerPayment(page: Page): Promise<void> {
   await tab.close();
 }
 
+/** watch_fare (a task): the question it asks when the fare drops, answered yes. */
+export async function answerFareDrop(page: Page): Promise<void> {
+  await page.getByText("Barcelona dropped to $885 (under your $900). Book this fare?").waitFor(SLOW);
+  await page.getByRole("radiogroup", { name: "Answer" }).getByLabel("Yes").check();
+  await page.getByRole("button", { name: "Submit" }).click();
+  await page.getByRole("button", { name: "Send" }).click();
+}
+
 /** What a tool call's result says, as text. */
 export const textOf = (result: { content?: unknown }): string =>
   ((result.content ?? []) as Array<{ type: string; text?: string }>)
