@@ -60,7 +60,7 @@ describe("who answers", () => {
 });
 
 describe("a 2026-07-28 host's held call", () => {
-  test("a round asks the questions, the next hands the answers on and ends with the result; an unknown requestState is -32602", async () => {
+  test("a round asks the questions, the next hands the answers on and ends with the result; an earlier round's requestState is -32602", async () => {
     const held = new HeldCalls();
     const call = held.start(async (c) => {
       const answer = await c.ask(form({ a: { type: "string" } }), c.abort.signal);
@@ -73,8 +73,10 @@ describe("a 2026-07-28 host's held call", () => {
     assert.equal(held.resume(first.requestState), call);
     // No answer for q1: asked again.
     call.answer({});
-    const again = (await call.round(signal)) as { inputRequests?: Record<string, unknown> };
+    const again = (await call.round(signal)) as { inputRequests?: Record<string, unknown>; requestState?: string };
     assert.deepEqual(Object.keys(again.inputRequests!), ["q1"]);
+    assert.notEqual(again.requestState, first.requestState, "each round has its own state");
+    assert.equal(held.resume(again.requestState), call);
     call.answer({ q1: { action: "accept", content: { a: "x" } } });
     assert.deepEqual(await call.round(signal), { content: [{ type: "text", text: '{"action":"accept","content":{"a":"x"}}' }] });
     assert.throws(

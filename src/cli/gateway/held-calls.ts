@@ -16,12 +16,14 @@ interface Question {
   sent: boolean;
 }
 
+const newToken = () => randomBytes(32).toString("base64url");
+
 /** How long a held call waits for the host to come back with answers (default 30 minutes). */
 export const HELD_IDLE_MS = 30 * 60_000;
 
 export class HeldCall {
-  /** The requestState the host echoes: unguessable, known only to this process and the host. */
-  readonly token = randomBytes(32).toString("base64url");
+  /** The requestState of the latest round, which the host echoes: unguessable, new each round, known only to this process and the host. */
+  token = newToken();
   readonly abort = new AbortController();
   /** Where the call's progress goes: the host request waiting in the latest round. */
   progress?: (progress: Record<string, unknown>) => void;
@@ -34,6 +36,7 @@ export class HeldCall {
   constructor(
     private readonly idleMs: number,
     private readonly forget: (call: HeldCall) => void,
+    private readonly rekey: (call: HeldCall, old: string) => void,
   ) {}
 
   /** A question for the host, answered by a later round. */
@@ -106,6 +109,10 @@ export class HeldCall {
         }
         this.idle = setTimeout(() => this.end(new Error("The host did not answer the gateway's questions in time.")), this.idleMs);
         this.idle.unref();
+        // Each round its own state: a retry of an earlier round no longer names the call.
+        const old = this.token;
+        this.token = newToken();
+        this.rekey(this, old);
         return inputRequired({ inputRequests: inputRequests as never, requestState: this.token }) as never;
       }
       await new Promise<void>((resolve, reject) => {
@@ -145,7 +152,14 @@ export class HeldCalls {
 
   /** Starts `run` (the call to the server) as a held call; its questions go to the host in rounds. */
   start(run: (call: HeldCall) => Promise<Result>): HeldCall {
-    const call = new HeldCall(this.idleMs, (c) => this.calls.delete(c.token));
+    const call = new HeldCall(
+      this.idleMs,
+      (c) => this.calls.delete(c.token),
+      (c, old) => {
+        this.calls.delete(old);
+        this.calls.set(c.token, c);
+      },
+    );
     this.calls.set(call.token, call);
     run(call).then(
       (value) => call.settle({ value }),

@@ -4,6 +4,8 @@
 // envelope, 2026-07-28 rounds held here, tasks followed here).
 import {
   LOG_LEVEL_META_KEY,
+  ProtocolError,
+  ProtocolErrorCode,
   Server,
   type JSONRPCRequest,
   type Implementation,
@@ -53,9 +55,14 @@ type Progress = (progress: Record<string, unknown>) => void;
 /**
  * The capabilities the host is shown: the server's, less what the gateway answers itself (the tasks
  * extension: a call that becomes a task is followed here, and the host sees an ordinary call) and what
- * the host's revision cannot express (2025-11-25 tasks on a 2026-07-28 connection).
+ * the host's revision cannot express (2025-11-25 tasks on a 2026-07-28 connection; resources/subscribe
+ * for a 2025 host when the server speaks 2026-07-28).
  */
-export function hostCapabilities(server: ServerCapabilities | undefined, era: "legacy" | "modern"): ServerCapabilities {
+export function hostCapabilities(
+  server: ServerCapabilities | undefined,
+  era: "legacy" | "modern",
+  modernServer: boolean,
+): ServerCapabilities {
   const capabilities = { ...(server ?? {}) } as ServerCapabilities & { extensions?: Record<string, unknown>; tasks?: unknown };
   if (capabilities.extensions) {
     const { [TASKS_EXTENSION]: _followed, ...others } = capabilities.extensions;
@@ -63,8 +70,16 @@ export function hostCapabilities(server: ServerCapabilities | undefined, era: "l
     else delete capabilities.extensions;
   }
   if (era === "modern") delete capabilities.tasks;
+  // A 2025 host's resources/subscribe has no counterpart on a 2026-07-28 server's connection: not offered.
+  if (era === "legacy" && modernServer && capabilities.resources?.subscribe) {
+    const { subscribe: _none, ...resources } = capabilities.resources;
+    capabilities.resources = resources;
+  }
   return capabilities;
 }
+
+/** The requests a 2026-07-28 server may answer with input_required: held in rounds for a 2026-07-28 host. */
+const HELD_METHODS = new Set(["tools/call", "prompts/get", "resources/read"]);
 
 export interface HostFacing {
   factory(ctx: { era: "legacy" | "modern" }): Server;
@@ -76,6 +91,7 @@ export function hostFacing(upstream: Upstream, links: HostLinks, onerror: (error
   const { client } = upstream;
   const info: Implementation = upstream.serverInfo() ?? { name: "mcp-server", version: "0.0.0" };
   const instructions = client.getInstructions();
+  const modernServer = () => client.getNegotiatedProtocolVersion() === "2026-07-28";
 
   progressBeforeResults(client);
 
@@ -86,7 +102,7 @@ export function hostFacing(upstream: Upstream, links: HostLinks, onerror: (error
   };
 
   /** Sends the host's request on to the server, its progress token replaced by one of the gateway's own. */
-  function forward(request: JSONRPCRequest, ctx: ServerContext, signal: AbortSignal, progress: Progress | undefined): Promise<Result> {
+  async function forward(request: JSONRPCRequest, logLevel: unknown, signal: AbortSignal, progress: Progress | undefined): Promise<Result> {
     const params = request.params === undefined ? undefined : ({ ...request.params } as Result & { _meta?: Record<string, unknown> });
     let token: unknown;
     if (params?._meta && typeof params._meta === "object") {
@@ -95,10 +111,9 @@ export function hostFacing(upstream: Upstream, links: HostLinks, onerror: (error
       if (Object.keys(meta).length) params._meta = meta;
       else delete params._meta;
     }
-    // A 2026-07-28 host's log level travels in its envelope, which its SDK server lifted off: put back for a 2026-07-28 server.
-    const logLevel = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[LOG_LEVEL_META_KEY];
-    if (logLevel !== undefined && client.getNegotiatedProtocolVersion() === "2026-07-28" && params)
-      params._meta = { ...params._meta, [LOG_LEVEL_META_KEY]: logLevel };
+    // A 2026-07-28 server takes the log level with each request.
+    let sent = params;
+    if (logLevel !== undefined && modernServer()) sent = { ...params, _meta: { ...params?._meta, [LOG_LEVEL_META_KEY]: logLevel } };
     const options = {
       signal,
       timeout: CALL_TIMEOUT_MS,
@@ -107,8 +122,18 @@ export function hostFacing(upstream: Upstream, links: HostLinks, onerror: (error
     };
     // A call goes through the handle: -32042 URL flows, tasks followed to their end, the clock that waits for the person.
     if (request.method === "tools/call" && params?.task === undefined)
-      return upstream.elicitation.callTool(params as never, options) as Promise<CallToolResult> as Promise<Result>;
-    return client.request({ method: request.method, ...(params ? { params } : {}) } as never, AS_SENT, options);
+      return upstream.elicitation.callTool(sent as never, options) as Promise<CallToolResult> as Promise<Result>;
+    try {
+      return await client.request({ method: request.method, ...(sent ? { params: sent } : {}) } as never, AS_SENT, options);
+    } catch (error) {
+      // A 2025 method the server's revision does not have (resources/subscribe on 2026-07-28): the spec's answer for it.
+      if (/not supported by the negotiated protocol version/.test((error as Error).message))
+        throw new ProtocolError(
+          ProtocolErrorCode.MethodNotFound,
+          `Method not found: ${request.method} does not exist on ${client.getNegotiatedProtocolVersion()}, the revision the server speaks.`,
+        );
+      throw error;
+    }
   }
 
   const progressOf =
@@ -116,8 +141,8 @@ export function hostFacing(upstream: Upstream, links: HostLinks, onerror: (error
     (params) =>
       void ctx.mcpReq.notify({ method: "notifications/progress", params } as never).catch(onerror);
 
-  /** A 2026-07-28 host's tool call: held here, its questions sent to the host as rounds. */
-  async function heldCall(request: JSONRPCRequest, ctx: ServerContext, link: Omit<HostLink, "ask">): Promise<Result> {
+  /** A 2026-07-28 host's call (tools/call, prompts/get, resources/read): held here, its questions sent to the host as rounds. */
+  async function heldCall(request: JSONRPCRequest, ctx: ServerContext, link: Omit<HostLink, "ask">, logLevel: unknown): Promise<Result> {
     let call: HeldCall;
     const state = ctx.mcpReq.requestState();
     if (state !== undefined) {
@@ -126,7 +151,7 @@ export function hostFacing(upstream: Upstream, links: HostLinks, onerror: (error
     } else {
       call = held.start((c) =>
         links.within({ ...link, ask: (question, signal) => c.ask(question, signal) }, () =>
-          forward(request, ctx, c.abort.signal, (p) => c.progress?.(p)),
+          forward(request, logLevel, c.abort.signal, (p) => c.progress?.(p)),
         ),
       );
     }
@@ -135,26 +160,36 @@ export function hostFacing(upstream: Upstream, links: HostLinks, onerror: (error
   }
 
   function factory({ era }: { era: "legacy" | "modern" }): Server {
-    const capabilities = hostCapabilities(client.getServerCapabilities(), era);
+    const capabilities = hostCapabilities(client.getServerCapabilities(), era, modernServer());
     const server = new Server(info, { capabilities, ...(instructions ? { instructions } : {}) });
+    // A 2025 host's logging/setLevel, kept for a 2026-07-28 server (which takes the level with each request).
+    let sessionLevel: unknown;
     const serve = (request: JSONRPCRequest, ctx: ServerContext): Promise<Result> => {
       const protocol: ProtocolRevision = requestRevision(server, ctx);
+      // A 2026-07-28 host's level travels in its envelope, which its SDK server lifted off.
+      const logLevel = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[LOG_LEVEL_META_KEY] ?? sessionLevel;
       const link = {
         protocol,
         capabilities: clientCapabilities(server, ctx, protocol),
         notify: (n: { method: string; params?: Record<string, unknown> }) => ctx.mcpReq.notify(n as never),
       };
-      if (protocol === "2026-07-28" && request.method === "tools/call") return heldCall(request, ctx, link);
+      if (protocol === "2026-07-28" && HELD_METHODS.has(request.method)) return heldCall(request, ctx, link, logLevel);
       const ask = (question: { method: string; params: Record<string, unknown> }, signal: AbortSignal) =>
         ctx.mcpReq.send({ method: question.method, params: question.params } as never, {
           signal,
           timeout: CALL_TIMEOUT_MS,
         }) as Promise<Result>;
-      return links.within({ ...link, ask }, () => forward(request, ctx, ctx.mcpReq.signal, progressOf(ctx)));
+      return links.within({ ...link, ask }, () => forward(request, logLevel, ctx.mcpReq.signal, progressOf(ctx)));
     };
     server.fallbackRequestHandler = serve as never;
-    // The SDK answers logging/setLevel itself where logging is declared: the server is the one to hear it.
-    if (capabilities.logging) server.setRequestHandler("logging/setLevel", (request, ctx) => serve(request as never, ctx) as never);
+    // The SDK answers logging/setLevel itself where logging is declared: the server is the one to hear it
+    // (a 2026-07-28 server has no setLevel: the level goes with each later request instead).
+    if (capabilities.logging)
+      server.setRequestHandler("logging/setLevel", async (request, ctx) => {
+        if (!modernServer()) return (await serve(request as never, ctx)) as never;
+        sessionLevel = request.params.level;
+        return {};
+      });
     // What the host says (roots changed, a progress of its own) goes on to the server.
     server.fallbackNotificationHandler = async (notification) => {
       await client.notification(notification as never).catch(() => {});
