@@ -3,7 +3,11 @@
 // host's configuration file.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { ProtocolError } from "@modelcontextprotocol/server";
+import { questionLog, REDACTED } from "../../src/cli/gateway/question-log.js";
 import { HeldCalls } from "../../src/cli/gateway/held-calls.js";
 import { HostLinks } from "../../src/cli/gateway/links.js";
 import { forHost, parseRouting, routeQuestions } from "../../src/cli/gateway/route.js";
@@ -100,6 +104,34 @@ describe("a 2026-07-28 host's held call", () => {
     host.abort("no longer needed");
     await assert.rejects(round);
     assert.equal(cancelled.abort.signal.reason, "no longer needed", "the host's reason goes on to the server");
+  });
+});
+
+describe("--log", () => {
+  test("a form's answer is written down with sensitive fields redacted, a link without its query", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "elicit-gateway-log-"));
+    try {
+      const file = join(dir, "log.jsonl");
+      const log = questionLog(file);
+      const question = form({ user: { type: "string", title: "User" }, password: { type: "string", title: "Password" } });
+      log.routed(question, Promise.resolve({ action: "accept", content: { user: "ana", password: "hunter2" } }));
+      const url = {
+        method: "elicitation/create",
+        params: { mode: "url", message: "Pay", url: "https://pay.example.com/p?token=abc#x", elicitationId: "e" },
+      };
+      log.routed(url, Promise.resolve({ action: "accept" }));
+      await new Promise((resolve) => setImmediate(resolve));
+      const entries = readFileSync(file, "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      assert.deepEqual(entries[0]!.content, { user: "ana", password: REDACTED });
+      assert.equal(entries[1]!.url, "https://pay.example.com/p");
+      assert.doesNotMatch(readFileSync(file, "utf8"), /hunter2|token=abc/);
+      assert.equal(statSync(file).mode & 0o777, 0o600);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
