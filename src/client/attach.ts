@@ -161,13 +161,13 @@ export function attachElicitation(client: Client, options: AttachOptions): Elici
     client.setRequestHandler("elicitation/create", { params: AS_SENT }, (params, ctx) => handler(params, ctx as never)),
   );
 
-  async function handler(params: Record<string, unknown>, ctx: { mcpReq: { signal: AbortSignal } }) {
+  async function handler(params: Record<string, unknown>, ctx: { mcpReq: { signal: AbortSignal; id?: string | number } }) {
     checkShape(params);
     const mode = (params.mode ?? "form") as string;
     if (mode !== "form" && mode !== "url") throw invalidParams(`Unknown elicitation mode ${JSON.stringify(mode)}.`);
     if (!modes.has(mode))
       throw invalidParams(`This client did not declare ${mode}-mode elicitation; it supports: ${[...modes].join(", ")}.`);
-    const forwarded = options.forward?.({ method: "elicitation/create", params }, ctx.mcpReq.signal);
+    const forwarded = options.forward?.({ method: "elicitation/create", params, id: ctx.mcpReq.id }, ctx.mcpReq.signal);
     if (forwarded) return forwarded;
     const context = contextFor(ctx.mcpReq.signal);
     const message = sanitizeText(params.message, { maxLength: MAX_LONG_TEXT_LENGTH });

@@ -10,6 +10,8 @@ export interface Attached {
 export interface ServerQuestion {
   method: string;
   params: Record<string, unknown>;
+  /** Its id as the client got it: a JSON-RPC id, or on 2026-07-28 the server's key for it in `inputRequests`. */
+  id?: string | number;
 }
 
 /**

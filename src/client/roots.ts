@@ -51,7 +51,10 @@ export function attachRoots(client: Client, initial: RootInput[] = [], options: 
   client.setRequestHandler(
     "roots/list",
     async (request, ctx) =>
-      ((await options.forward?.({ method: "roots/list", params: request.params ?? {} }, ctx.mcpReq.signal)) as never) ?? {
+      ((await options.forward?.(
+        { method: "roots/list", params: request.params ?? {}, id: ctx.mcpReq.id },
+        ctx.mcpReq.signal,
+      )) as never) ?? {
         roots: [...roots.values()],
       },
   );

@@ -52,7 +52,10 @@ export function attachSampling(client: Client, options: SamplingOptions): Sampli
 
   client.setRequestHandler("sampling/createMessage", async (request, ctx) => {
     const params = request.params as SamplingParams;
-    const forwarded = options.forward?.({ method: "sampling/createMessage", params: request.params as never }, ctx.mcpReq.signal);
+    const forwarded = options.forward?.(
+      { method: "sampling/createMessage", params: request.params as never, id: ctx.mcpReq.id },
+      ctx.mcpReq.signal,
+    );
     if (forwarded) return forwarded as never;
     const context = uiContextFor(client, ctx.mcpReq.signal);
     if (!limiter.take()) {

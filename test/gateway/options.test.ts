@@ -83,6 +83,15 @@ describe("a 2026-07-28 host's held call", () => {
     assert.equal(held.resume(again.requestState), call);
     call.answer({ q1: { action: "accept", content: { a: "x" } } });
     assert.deepEqual(await call.round(signal), { content: [{ type: "text", text: '{"action":"accept","content":{"a":"x"}}' }] });
+    // A 2026-07-28 server's own key is kept; a clash with one still pending gets one of the gateway's.
+    const keyed = held.start(async (c) => {
+      const question = { ...form({ a: { type: "string" } }), id: "user_name" };
+      await Promise.all([c.ask(question, c.abort.signal), c.ask(question, c.abort.signal)]);
+      return {};
+    });
+    const keys = (await keyed.round(signal)) as { inputRequests?: Record<string, unknown> };
+    assert.deepEqual(Object.keys(keys.inputRequests!), ["user_name", "q1"]);
+    keyed.end("done");
     assert.throws(
       () => held.resume(first.requestState),
       (error: unknown) => error instanceof ProtocolError && error.code === -32602 && /holds no call for it/.test(error.message),

@@ -41,7 +41,9 @@ export class HeldCall {
 
   /** A question for the host, answered by a later round. */
   ask(question: ServerQuestion, signal: AbortSignal): Promise<Result> {
-    const key = `q${++this.next}`;
+    // The server's own key for it where it gave one (a 2026-07-28 server's inputRequests), else one of ours.
+    let key = typeof question.id === "string" ? question.id : `q${++this.next}`;
+    while (this.questions.has(key)) key = `q${++this.next}`;
     return new Promise<Result>((resolve, reject) => {
       const withdrawn = () => {
         this.questions.delete(key);
