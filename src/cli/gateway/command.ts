@@ -93,11 +93,9 @@ export async function gateway(command: string[], options: GatewayOptions): Promi
     // The tools once: the SDK keeps them for callTool's output checks, and a 2026-07-28 server may give its name only here.
     await host.listTools();
     const label = serverLabel(host.serverInfo(), describeTarget(target));
-    const front = hostFacing({ client: host.client, elicitation: host.elicitation, serverInfo: () => host.serverInfo() }, links, (error) =>
-      printLine(`elicit gateway: ${error.message}`),
-    );
-    cleanups.push(async () => front.close());
     const onerror = (error: Error) => printLine(`elicit gateway: ${error.message}`);
+    const front = hostFacing({ client: host.client, elicitation: host.elicitation, serverInfo: () => host.serverInfo() }, links, onerror);
+    cleanups.push(async () => front.close());
 
     let exited!: (code: number) => void;
     const exit = new Promise<number>((resolve) => (exited = resolve));

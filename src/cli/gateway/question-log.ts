@@ -47,7 +47,7 @@ export interface QuestionLog {
   /** The router's hook: a question that went to the host. */
   routed: Routed;
   /** The gateway's own UI, with each answer written down. */
-  wrap<U extends ElicitationUI & SamplingUI>(ui: U, answeredBy: "web" | "terminal" | ((kind: "form" | "url" | "sampling") => string)): U;
+  wrap<U extends ElicitationUI & SamplingUI>(ui: U, answeredBy: (kind: "form" | "url" | "sampling") => string): U;
 }
 
 /** Opens (creates, appends to) `file`, mode 0600: it says what the person answered. */
@@ -81,8 +81,7 @@ export function questionLog(file: string): QuestionLog {
         () => write({ ...asked(question), answeredBy: "host", action: "error" }),
       );
     },
-    wrap(ui, answeredBy) {
-      const by = (kind: "form" | "url" | "sampling") => (typeof answeredBy === "function" ? answeredBy(kind) : answeredBy);
+    wrap(ui, by) {
       const server = (context: UIContext) => context.server.name;
       return {
         ...ui,
