@@ -7,7 +7,7 @@ import { startServer, type RunningServer } from "../../src/cli/serve.js";
 import { BIN } from "../helpers/cli.js";
 import { scratchFiles } from "../helpers/files.js";
 import { NO_MODEL_ENV } from "../helpers/pty.js";
-import { ADDRESS_LINE, browserForTests, startElicit } from "../web/webui-helpers.js";
+import { ADDRESS_LINE, browserForTests, signInFromPage, startElicit } from "../web/webui-helpers.js";
 import { needs } from "../helpers/needs.js";
 
 const { dir } = scratchFiles("elicit-oauth-web-");
@@ -32,14 +32,7 @@ describe("elicit call --web against a server that requires sign-in", { skip: nee
       await page.getByText(/Sign in to 127\.0\.0\.1:\d+: it requires authorization/).waitFor(SLOW);
       // The sign-in address, shown in full before anyone goes there.
       await page.getByText(`${served.signIn!.issuer}/auth?`).first().waitFor();
-      await page.getByLabel("I checked the address and want to open it").check();
-      const popup = page.context().waitForEvent("page");
-      await page.getByRole("button", { name: "Open link" }).click();
-      const tab = await popup;
-      await tab.getByLabel("Username").fill("demo");
-      await tab.getByLabel("Password").fill("demo");
-      await tab.getByRole("button", { name: "Sign in" }).click();
-      await tab.getByRole("button", { name: "Allow" }).click();
+      const tab = await signInFromPage(page);
       await tab.getByText("You are signed in").waitFor(SLOW);
       assert.equal(await elicit.exit, 0, elicit.stderr());
       assert.ok(Array.isArray(JSON.parse(elicit.stdout()).structuredContent.flights));

@@ -20,7 +20,7 @@ import { scratchFiles } from "../helpers/files.js";
 import { needs } from "../helpers/needs.js";
 import { stopChild } from "../helpers/processes.js";
 import { NO_MODEL_ENV } from "../helpers/pty.js";
-import { browserForTests } from "../web/webui-helpers.js";
+import { browserForTests, signInFromPage } from "../web/webui-helpers.js";
 import {
   answerBooking,
   answerFareDrop,
@@ -317,14 +317,7 @@ describe("elicit gateway signs in to a protected server for its host", { skip: n
       const first = await connect();
       await page.goto((await first.stderr.waitFor(GATEWAY_PAGE))[1]!);
       await page.getByText(/Sign in to 127\.0\.0\.1:\d+: it requires authorization/).waitFor(SLOW);
-      await page.getByLabel("I checked the address and want to open it").check();
-      const popup = page.context().waitForEvent("page");
-      await page.getByRole("button", { name: "Open link" }).click();
-      const tab = await popup;
-      await tab.getByLabel("Username").fill("demo");
-      await tab.getByLabel("Password").fill("demo");
-      await tab.getByRole("button", { name: "Sign in" }).click();
-      await tab.getByRole("button", { name: "Allow" }).click();
+      await signInFromPage(page);
       const host = await first.connected;
       const found = await host.callTool({ name: "search_flights", arguments: TRIP });
       assert.match(textOf(found), /44 round-trip fares from New York to Barcelona/);

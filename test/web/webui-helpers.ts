@@ -8,7 +8,7 @@ import { request } from "node:http";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { McpServer } from "@modelcontextprotocol/server";
-import type { Browser } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import * as z from "zod";
 import { buildWeb, WEB_ENTRIES } from "../../scripts/build-web.mjs";
 import { createElicitation } from "../../src/server/elicitation.js";
@@ -154,4 +154,17 @@ export function startElicit(bin: string, args: string[], env: Record<string, str
       });
     },
   };
+}
+
+/** A sign-in consent card in the page: consented to, and the sign-in done as demo/demo in the tab it opens; the tab is returned. */
+export async function signInFromPage(page: Page): Promise<Page> {
+  await page.getByLabel("I checked the address and want to open it").check();
+  const popup = page.context().waitForEvent("page");
+  await page.getByRole("button", { name: "Open link" }).click();
+  const tab = await popup;
+  await tab.getByLabel("Username").fill("demo");
+  await tab.getByLabel("Password").fill("demo");
+  await tab.getByRole("button", { name: "Sign in" }).click();
+  await tab.getByRole("button", { name: "Allow" }).click();
+  return tab;
 }
