@@ -1,27 +1,44 @@
-// The web components as a person meets them: the size of the bundle a host serves (dist/web/elements.js, what
-// `npm run build` ships), and the time from setting a form request on <mcp-elicit-form> to the form rendered with
-// its first field focused, in headless Chromium. Each run hands the element a fresh copy of the schema, so the
-// field model is built every time (no cache hit). "Fresh page" runs are each the first form of a newly loaded
-// page (the code not yet warmed up); "same page" runs replace the form on one page.
+// The web components as a person meets them: the size of each file a host serves (dist/web/, what `npm run build`
+// ships: the whole bundle and each element's own file), and the time from setting a form request on
+// <mcp-elicit-form> to the form rendered with its first field focused, in headless Chromium. Each run hands the
+// element a fresh copy of the schema, so the field model is built every time (no cache hit). "Fresh page" runs are
+// each the first form of a newly loaded page (the code not yet warmed up); "same page" runs replace the form on one
+// page. The form is timed from elements/form.js and from elements.js, alternating run by run (the machine is shared:
+// a paired comparison); BENCH_WEB_BASELINE=DIR adds DIR/elements.js (another build's dist/web) to the rotation.
 import { createServer } from "node:http";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { brotliCompressSync, gzipSync } from "node:zlib";
-import type { Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { launchChromium } from "../test/web/chromium.js";
 import { TRIP } from "../test/web/trip-form.js";
 
 const RUNS = 20;
-const bundlePath = fileURLToPath(new URL("../dist/web/elements.js", import.meta.url));
+const distWeb = fileURLToPath(new URL("../dist/web/", import.meta.url));
+/** The files a host may serve, as built into dist/web/ (scripts/build-web.mjs). */
+const FILES = ["elements/form.js", "elements/url-consent.js", "elements/sampling-review.js", "elements.js", "page.js", "url-form.js"];
 
-export interface WebRenderResult {
+export interface FileSize {
+  file: string;
   bytes: number;
   gzip: number;
   brotli: number;
-  fields: number;
+}
+
+export interface FormTiming {
+  /** What defined <mcp-elicit-form>: "elements/form.js", "elements.js", or "baseline elements.js". */
+  source: string;
+  gzip: number;
   /** Median ms from `request` set to the form rendered and focused, and to the next frame after that. */
   fresh: { focused: number; frame: number };
   same: { focused: number; frame: number };
+}
+
+export interface WebRenderResult {
+  files: FileSize[];
+  fields: number;
+  forms: FormTiming[];
 }
 
 const median = (xs: number[]) => {
@@ -47,63 +64,103 @@ function renderOnce(page: Page, schemaJson: string): Promise<[number, number]> {
   }, schemaJson);
 }
 
-export async function benchWebRender(): Promise<WebRenderResult> {
-  const bundle = readFileSync(bundlePath);
-  const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bench</title><script type="module" src="/elements.js"></script></head><body><main></main></body></html>`;
+function sizeOf(file: string, path: string): FileSize {
+  const bytes = readFileSync(path);
+  return { file, bytes: bytes.length, gzip: gzipSync(bytes).length, brotli: brotliCompressSync(bytes).length };
+}
+
+/** Serves each source's script at /N.js and a page that loads it at /N/ (a strict CSP, as a host would). */
+async function serve(scripts: Buffer[]) {
   const server = createServer((req, res) => {
-    const js = req.url === "/elements.js";
-    res.writeHead(req.url === "/" || js ? 200 : 404, {
+    const m = /^\/(\d+)(\/|\.js)$/.exec(req.url ?? "");
+    const script = m ? scripts[Number(m[1])] : undefined;
+    const js = m?.[2] === ".js";
+    const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bench</title><script type="module" src="/${m?.[1]}.js"></script></head><body><main></main></body></html>`;
+    res.writeHead(script ? 200 : 404, {
       "content-type": js ? "text/javascript" : "text/html",
       "content-security-policy": "default-src 'self'",
     });
-    res.end(js ? bundle : req.url === "/" ? page : "");
+    res.end(script ? (js ? script : page) : "");
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const address = server.address();
-  const url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/`;
+  return { server, base: `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}` };
+}
+
+async function open(browser: Browser, url: string): Promise<Page> {
+  const p = await browser.newPage();
+  await p.goto(url);
+  await p.waitForFunction(() => customElements.get("mcp-elicit-form") !== undefined);
+  return p;
+}
+
+export async function benchWebRender(): Promise<WebRenderResult> {
+  const files = FILES.map((f) => sizeOf(f, join(distWeb, f)));
+  const sources = [
+    { source: "elements/form.js", path: join(distWeb, "elements/form.js") },
+    { source: "elements.js", path: join(distWeb, "elements.js") },
+  ];
+  const baseline = process.env.BENCH_WEB_BASELINE;
+  if (baseline) {
+    const path = join(baseline, "elements.js");
+    if (!existsSync(path)) throw new Error(`BENCH_WEB_BASELINE: ${path} does not exist (point it at another build's dist/web)`);
+    sources.push({ source: "baseline elements.js", path });
+  }
+  const scripts = sources.map((s) => readFileSync(s.path));
+  const { server, base } = await serve(scripts);
   const browser = await launchChromium();
   const schema = JSON.stringify(TRIP);
-  const open = async () => {
-    const p = await browser.newPage();
-    await p.goto(url);
-    await p.waitForFunction(() => customElements.get("mcp-elicit-form") !== undefined);
-    return p;
-  };
+  const fresh: [number, number][][] = sources.map(() => []);
+  const same: [number, number][][] = sources.map(() => []);
   try {
-    const fresh: [number, number][] = [];
+    // Fresh pages: each round opens one page per source, in an order that rotates, so load drifts hit all alike.
     for (let i = 0; i < RUNS; i++) {
-      const p = await open();
-      fresh.push(await renderOnce(p, schema));
-      await p.close();
+      for (let k = 0; k < sources.length; k++) {
+        const s = (i + k) % sources.length;
+        const p = await open(browser, `${base}/${s}/`);
+        fresh[s]!.push(await renderOnce(p, schema));
+        await p.close();
+      }
     }
-    const p = await open();
-    for (let i = 0; i < 5; i++) await renderOnce(p, schema); // warm-up
-    const same: [number, number][] = [];
-    for (let i = 0; i < RUNS; i++) same.push(await renderOnce(p, schema));
-    return {
-      bytes: bundle.length,
-      gzip: gzipSync(bundle).length,
-      brotli: brotliCompressSync(bundle).length,
-      fields: Object.keys(TRIP.properties).length,
-      fresh: { focused: median(fresh.map((r) => r[0])), frame: median(fresh.map((r) => r[1])) },
-      same: { focused: median(same.map((r) => r[0])), frame: median(same.map((r) => r[1])) },
-    };
+    // Same page: one warm page per source, the renders alternating between them.
+    const pages = await Promise.all(sources.map((_, s) => open(browser, `${base}/${s}/`)));
+    for (const p of pages) for (let i = 0; i < 5; i++) await renderOnce(p, schema); // warm-up
+    for (let i = 0; i < RUNS; i++) for (let s = 0; s < pages.length; s++) same[s]!.push(await renderOnce(pages[s]!, schema));
   } finally {
     await browser.close();
     server.close();
   }
+  const timing = (runs: [number, number][]) => ({ focused: median(runs.map((r) => r[0])), frame: median(runs.map((r) => r[1])) });
+  return {
+    files,
+    fields: Object.keys(TRIP.properties).length,
+    forms: sources.map((s, i) => ({
+      source: s.source,
+      gzip: gzipSync(scripts[i]!).length,
+      fresh: timing(fresh[i]!),
+      same: timing(same[i]!),
+    })),
+  };
 }
 
 export function formatWebRenderTable(r: WebRenderResult): string {
   const kb = (n: number) => `${(n / 1024).toFixed(1)} kB`;
   const ms = (n: number) => `${n.toFixed(1)} ms`;
+  // Ratios against the last source: the baseline build when given, else the whole bundle of this build.
+  const ref = r.forms.at(-1)!;
+  const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
   return [
-    `dist/web/elements.js: ${kb(r.bytes)}, ${kb(r.gzip)} gzip, ${kb(r.brotli)} brotli`,
+    "| file in dist/web/ | minified | gzip | brotli |",
+    "| --- | --- | --- | --- |",
+    ...r.files.map((f) => `| \`${f.file}\` | ${kb(f.bytes)} | ${kb(f.gzip)} | ${kb(f.brotli)} |`),
     "",
-    `| <mcp-elicit-form>, ${r.fields} fields, median of ${RUNS} | rendered and focused | next frame |`,
-    "| --- | --- | --- |",
-    `| fresh page (first form) | ${ms(r.fresh.focused)} | ${ms(r.fresh.frame)} |`,
-    `| same page (form replaced) | ${ms(r.same.focused)} | ${ms(r.same.frame)} |`,
+    `| <mcp-elicit-form>, ${r.fields} fields, median of ${RUNS}, defined by | gzip | fresh page: focused (next frame) | same page: focused (next frame) | fresh / same vs ${ref.source} |`,
+    "| --- | --- | --- | --- | --- |",
+    ...r.forms.map(
+      (f) =>
+        `| \`${f.source}\` | ${kb(f.gzip)} | ${ms(f.fresh.focused)} (${ms(f.fresh.frame)}) | ${ms(f.same.focused)} (${ms(f.same.frame)}) | ` +
+        `${ratio(f.fresh.focused, ref.fresh.focused)} / ${ratio(f.same.focused, ref.same.focused)} |`,
+    ),
   ].join("\n");
 }
 

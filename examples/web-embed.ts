@@ -1,4 +1,4 @@
-// A host page that embeds <mcp-elicit-form>: it serves the package's bundle, hands the element a request and
+// A host page that embeds <mcp-elicit-form>: it serves the form's own file, hands the element a request and
 // takes the person's answer back, under a strict Content-Security-Policy. It answers one form, then stops.
 // Run: npx tsx examples/web-embed.ts, and open the address it prints.
 import { createServer } from "node:http";
@@ -6,8 +6,9 @@ import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { choice, form, validateContent, yesNo } from "mcp-elicit/schema";
 
-// The bundle defines the elements; it needs nothing else (no framework, no other file).
-const bundle = await readFile(fileURLToPath(import.meta.resolve("mcp-elicit/web/elements")));
+// The form's own file defines <mcp-elicit-form> and needs nothing else (no framework, no other file); it leaves out
+// what the other elements need, such as the link analysis' public suffix list ("mcp-elicit/web/elements" has all three).
+const formElement = await readFile(fileURLToPath(import.meta.resolve("mcp-elicit/web/elements/form")));
 
 const request = {
   message: "Confirm your Barcelona booking",
@@ -20,7 +21,7 @@ const request = {
 
 const page = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Booking</title>
-<script type="module" src="/elements.js"></script><script type="module" src="/app.js"></script></head>
+<script type="module" src="/mcp-elicit-form.js"></script><script type="module" src="/app.js"></script></head>
 <body><main><h1>Booking</h1><mcp-elicit-form></mcp-elicit-form></main></body></html>`;
 
 // The page's own script is a file too: the CSP below allows no inline script.
@@ -30,7 +31,7 @@ form.addEventListener("mcp-elicit-answer", (event) => fetch("/answer", { method:
 
 const files: Record<string, [string, string | Buffer]> = {
   "/": ["text/html", page],
-  "/elements.js": ["text/javascript", bundle],
+  "/mcp-elicit-form.js": ["text/javascript", formElement],
   "/app.js": ["text/javascript", app],
   "/request": ["application/json", JSON.stringify(request)],
 };

@@ -1,15 +1,22 @@
 // Bundles the browser code of the web surface with esbuild: each entry becomes one self-contained ESM file
 // in dist/web/ (lit, the schema engine and the sanitizer included), so a host serves one file and installs
-// nothing. Run by `npm run build`; tests and the bench import `buildWeb` to build the same way.
+// nothing. Each element also has a file of its own (dist/web/elements/NAME.js) with only what it uses.
+// Run by `npm run build`; tests and the bench import `buildWeb` to build the same way.
 import { build } from "esbuild";
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const schemaDir = join(root, "src/schema");
 
 /** The bundles: source entry (from the repository root) -> output file (in dist/web/). */
 export const WEB_ENTRIES = [
+  // The three elements in one file (first: the browser tests read its size from the first output).
   { in: "src/ui/web/elements/index.ts", out: "elements" },
+  // One element each: only the URL consent carries the link analysis and tldts' public suffix list.
+  { in: "src/ui/web/elements/entries/form.ts", out: "elements/form" },
+  { in: "src/ui/web/elements/entries/url-consent.ts", out: "elements/url-consent" },
+  { in: "src/ui/web/elements/entries/sampling-review.ts", out: "elements/sampling-review" },
   // The page webUI() serves; it finds the elements in elements.js, loaded next to it.
   { in: "src/ui/web/page/main.ts", out: "page" },
   // The URL kit's hosted form page (src/server/url/pages/form.ts); it too finds the elements in elements.js.
@@ -18,7 +25,7 @@ export const WEB_ENTRIES = [
 
 // The one Node module the shared code imports (`domainToUnicode` in the URL analysis) has a browser
 // equivalent in src/ui/web/elements/domain-to-unicode.ts; any other `node:` import is a mistake in a
-// browser bundle and fails the build instead of failing in a person's browser.
+// browser bundle and fails the build instead of failing in a person's browser. The same for zod.
 const nodeSeams = {
   name: "node-seams",
   setup(b) {
@@ -26,11 +33,20 @@ const nodeSeams = {
       if (args.path === "node:url") return { path: join(root, "src/ui/web/elements/domain-to-unicode.ts") };
       return { errors: [{ text: `${args.path} cannot be bundled for the browser (imported by ${args.importer})` }] };
     });
+    // The schema engine reaches fromZod (src/schema/zod.ts) through normalize(); an element only gets JSON schemas,
+    // so the browser gets src/ui/web/elements/no-zod.ts instead, and zod itself (about 7 kB gzipped) never loads.
+    b.onResolve({ filter: /^\.\/zod\.js$/ }, (args) => {
+      if (args.importer.startsWith(schemaDir)) return { path: join(root, "src/ui/web/elements/no-zod.ts") };
+      return undefined;
+    });
+    b.onResolve({ filter: /^zod(\/|$)/ }, (args) => ({
+      errors: [{ text: `zod cannot be bundled for the browser (imported by ${args.importer})` }],
+    }));
   },
 };
 
 /**
- * Builds the bundles into `outdir` (default dist/web). Returns each output file with its size in bytes.
+ * Builds the bundles into `outdir` (default dist/web). Returns each output file with its size in bytes and its inputs.
  * @param {{ outdir?: string, entries?: { in: string, out: string }[] }} [options]
  */
 export async function buildWeb(options = {}) {
@@ -50,7 +66,12 @@ export async function buildWeb(options = {}) {
     logLevel: "warning",
     plugins: [nodeSeams],
   });
-  return Object.entries(result.metafile.outputs).map(([file, out]) => ({ file: join(root, file), bytes: out.bytes }));
+  // `inputs`: the source files inside each output (repository-relative), so a test can tell what a file carries.
+  return Object.entries(result.metafile.outputs).map(([file, out]) => ({
+    file: join(root, file),
+    bytes: out.bytes,
+    inputs: Object.keys(out.inputs),
+  }));
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

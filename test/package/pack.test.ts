@@ -108,7 +108,12 @@ const ENTRIES: Record<string, string[]> = {
 };
 
 /** Browser bundles: exported for hosts to serve, not to import in Node. Export -> the file it points at. */
-const BUNDLES: Record<string, string> = { "web/elements": "dist/web/elements.js" };
+const BUNDLES: Record<string, string> = {
+  "web/elements": "dist/web/elements.js",
+  "web/elements/form": "dist/web/elements/form.js",
+  "web/elements/url-consent": "dist/web/elements/url-consent.js",
+  "web/elements/sampling-review": "dist/web/elements/sampling-review.js",
+};
 
 /** The `elicit` command: run when imported (by mcp-elicit-cli's bin), so not imported by the tests here. */
 const COMMAND: Record<string, string> = { cli: "dist/cli/run.js" };
@@ -206,8 +211,10 @@ test("the tarball holds package.json, README.md, LICENSE, CHANGELOG.md and dist/
     "every export is tested here",
   );
   for (const [entry, file] of Object.entries(BUNDLES)) {
-    assert.equal((pkg.exports[`./${entry}`] as { import?: string }).import, `./${file}`, entry);
+    const { import: path, types } = pkg.exports[`./${entry}`] as { import?: string; types?: string };
+    assert.equal(path, `./${file}`, entry);
     assert.ok(paths.includes(file), file);
+    assert.ok(types && paths.includes(types.slice(2)), `${entry}: its types ${types}`);
   }
   assert.ok(paths.includes("dist/web/page.js"), "the page webUI serves");
   for (const [entry, file] of Object.entries(COMMAND)) {

@@ -28,9 +28,12 @@ const newest = (dir: string): number =>
     ),
   );
 
-/** dist/web/elements.js and page.js, rebuilt only when a source under src/ is newer (other tests may be reading them). */
+/**
+ * dist/web/'s bundles (elements.js, each element's file, page.js), rebuilt only when a source under src/ is newer
+ * (other tests may be reading them).
+ */
 export async function ensureBundles(): Promise<void> {
-  const outputs = ["elements.js", "page.js"].map((f) => join(root, "dist/web", f));
+  const outputs = WEB_ENTRIES.map((e) => join(root, "dist/web", `${e.out}.js`));
   const built = Math.min(...outputs.map((f) => (existsSync(f) ? statSync(f).mtimeMs : 0)));
   if (built > newest(join(root, "src"))) return;
   const entries = WEB_ENTRIES.some((e) => e.out === "page") ? WEB_ENTRIES : [...WEB_ENTRIES, PAGE_ENTRY];
