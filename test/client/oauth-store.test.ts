@@ -59,3 +59,20 @@ test("a file that is not ours, or not JSON, counts as no sign-in", async () => {
   assert.deepEqual(await store.servers(), ["https://other.example/mcp"]);
   assert.deepEqual(await fileTokenStore({ dir: join(dir, "missing") }).servers(), []);
 });
+
+test("get() sees another process's save and delete at once, and what it returns is the caller's own copy", async () => {
+  const folder = join(dir, "shared");
+  const mine = fileTokenStore({ dir: folder });
+  const theirs = fileTokenStore({ dir: folder });
+  const server = "https://d.example/mcp";
+  assert.equal(await mine.get(server), undefined);
+  await theirs.set(server, credentials("first"));
+  assert.deepEqual(await mine.get(server), credentials("first"));
+  const copy = (await mine.get(server))!;
+  copy.lastIssuer = "https://changed.example";
+  assert.deepEqual(await mine.get(server), credentials("first"), "a change to a returned value stays the caller's");
+  await theirs.set(server, credentials("refreshed"));
+  assert.deepEqual(await mine.get(server), credentials("refreshed"));
+  await theirs.delete(server);
+  assert.equal(await mine.get(server), undefined);
+});

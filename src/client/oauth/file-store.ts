@@ -6,7 +6,7 @@
 // have us chmod, and write tokens into, a folder somewhere else.
 import { createHash, randomBytes } from "node:crypto";
 import { constants } from "node:fs";
-import { chmod, lstat, mkdir, open, readdir, readFile, rename, rm } from "node:fs/promises";
+import { chmod, lstat, mkdir, open, readdir, readFile, rename, rm, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { ServerCredentials, TokenStore } from "./token-store.js";
@@ -50,8 +50,19 @@ interface FileContent extends ServerCredentials {
   server: string;
 }
 
+/** A file as last read: what it held, and what identifies that version (each save is a new inode; an edit by hand changes the size or time). */
+interface ReadFile {
+  version: string;
+  content: FileContent | undefined;
+}
+
+const versionOf = (stats: { ino: number; size: number; mtimeMs: number }) => `${stats.ino}:${stats.size}:${stats.mtimeMs}`;
+
 export function fileTokenStore(options: FileTokenStoreOptions = {}): TokenStore & { dir: string } {
   const dir = options.dir ?? join(configFolder(), "oauth");
+  // The SDK asks for the tokens before every request: a file unchanged since it was last read (one stat)
+  // is not read and parsed again. Another process's save replaces the file, so it is seen at once.
+  const lastRead = new Map<string, ReadFile>();
 
   /** False when the folder does not exist (no sign-in yet); refuses one that is not a real directory of ours. */
   async function folderReadable(): Promise<boolean> {
@@ -115,8 +126,18 @@ export function fileTokenStore(options: FileTokenStoreOptions = {}): TokenStore 
   return {
     dir,
     async get(server) {
-      if (!(await folderReadable())) return undefined;
-      const content = await read(fileFor(server));
+      const file = fileFor(server);
+      // "absent": no such file (a first full check found no folder or no file; a new file changes that).
+      const version = await stat(join(dir, file)).then(versionOf, () => "absent");
+      const known = lastRead.get(file);
+      let content: FileContent | undefined;
+      if (known?.version === version) content = known.content && structuredClone(known.content);
+      else {
+        lastRead.delete(file);
+        content = (await folderReadable()) ? await read(file) : undefined;
+        // A save between the stat and the read leaves a version that the next stat no longer matches.
+        lastRead.set(file, { version, content: content && structuredClone(content) });
+      }
       if (!content || content.server !== server) return undefined;
       const { server: _server, ...credentials } = content;
       return credentials;
