@@ -3,6 +3,7 @@
 // The benches time the compiled package in ../dist, i.e. what ships. Timings are informative only:
 // nothing here asserts on them. Add a bench by adding an entry to BENCHES.
 import { benchAuth, formatAuthTable } from "./auth.js";
+import { benchCliStart, formatCliStartTable } from "./cli-start.js";
 import { benchFleet, formatFleetTables } from "./fleet.js";
 import { benchGateway, formatGatewayTable } from "./gateway.js";
 import { benchInputs, formatInputsTables } from "./inputs.js";
@@ -52,6 +53,11 @@ const BENCHES: { name: string; title: string; run: () => Promise<string> }[] = [
     name: "scale",
     title: "At scale: BENCH_SCALE_N (default 10,000) concurrent elicitations on one server process, ours vs the raw SDK (takes minutes)",
     run: async () => formatScaleTables(await benchScale()),
+  },
+  {
+    name: "cli-start",
+    title: "elicit start-up: node dist/cli/main.js --help, --version, tools --help, lint, and npx elicit --help, against node -e 0 (wall, peak RSS)",
+    run: async () => formatCliStartTable(await benchCliStart()),
   },
   {
     name: "fleet",
