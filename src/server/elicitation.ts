@@ -17,7 +17,6 @@ import { toToolError } from "./tool-errors.js";
 import { requestRevision } from "./capabilities.js";
 import { clientInputs, type ClientInputs } from "./inputs/client-inputs.js";
 import { liveDelivery, type LiveStep } from "./inputs/live-delivery.js";
-import { roundDelivery } from "./rounds/round-delivery.js";
 import { liveCallOf } from "./fleet/calls.js";
 import { memoryStore } from "../store/memory.js";
 import type { KeyValueStore } from "../store/types.js";
@@ -29,6 +28,8 @@ import { watchRootsChanges } from "./roots.js";
 import { StateGuard } from "./rounds/guard.js";
 import { DEFAULT_MAX_STATE_BYTES, issuerKey, RecentStates, toStateKey, toStateKeys, type StateKeyInput } from "./rounds/state.js";
 import { serverName } from "../common/sdk-internals.js";
+import { SuspendedRuns, warmBounds, type WarmRoundOptions } from "./rounds/warm.js";
+import { roundDelivery } from "./rounds/round-delivery.js";
 import type { Principal } from "./auth/options.js";
 import { principalOf as verifiedPrincipal } from "./auth/principal.js";
 import type { UrlCall } from "./url/elicit-url.js";
@@ -75,6 +76,13 @@ export interface ElicitationOptions {
   urlKit?: UrlKit;
   /** Tools registered with `task`: how long a task is kept (default 24 hours), in the same `store`. */
   taskTtlMs?: number;
+  /**
+   * Warm rounds of 2026-07-28: a retry that comes back to this process resumes the handler where it waits
+   * instead of replaying it (same checks of its requestState, same result, same single side effects).
+   * Held handlers are bounded: `maxHandlers` (default 1,000), `maxBytes` (estimated, default 64 MiB),
+   * `idleMs` (default 5 minutes); one let go replays on its retry. `false`: every retry replays.
+   */
+  warmRounds?: WarmRoundOptions | false;
   /** How often task clients are asked to poll (default 1 s). */
   taskPollIntervalMs?: number;
   /** How long a task's runner holds it without renewing (default 30 s): a task whose process died is picked up after this. */
@@ -190,6 +198,8 @@ export function createElicitation(options: ElicitationOptions = {}) {
     ttlMs: settings.taskTtlMs,
     pollIntervalMs: settings.taskPollIntervalMs,
   });
+  // Checked now, so a bad bound fails here rather than at the first tool.
+  const warm = options.warmRounds === false ? undefined : warmBounds(options.warmRounds ?? {}, settings.stateTtlMs);
   const fixedIssuer = options.issuer ?? (process.env[ISSUER_ENV]?.trim() || undefined);
   // One sealer per issuer, its keys derived once; each remembers only the states it sealed itself.
   const sealers = new Map<string, ReplayCalls>();
@@ -207,6 +217,7 @@ export function createElicitation(options: ElicitationOptions = {}) {
           tool,
           args,
         }),
+        warm && new SuspendedRuns(warm),
       );
       sealers.set(issuer, calls);
     }
@@ -232,15 +243,22 @@ export function createElicitation(options: ElicitationOptions = {}) {
     url?: UrlCall,
     inTask = false,
   ): ElicitContext => {
-    const delivery = run
-      ? roundDelivery(server, ctx, run, inTask ? { protocol } : undefined)
-      : liveDelivery(server, ctx, protocol, settings, liveStepFor(ctx));
+    const rounds = run && roundDelivery(server, ctx, run, inTask ? { protocol } : undefined);
+    const delivery = rounds ?? liveDelivery(server, ctx, protocol, settings, liveStepFor(ctx));
     const inputs = clientInputs(delivery, settings, url);
     // Object.assign rather than two spreads: V8 copies into a fresh literal many times faster, and a
     // context is made on every call and every round.
     const ectx = Object.assign({}, ctx, inputs) as ElicitContext;
     ectx.protocol = protocol;
     ectx.principal = verifiedPrincipal(ctx);
+    // A warm round resumes the handler in a later request: its context then is that request's (its
+    // signal, its envelope), as a replay's would be.
+    if (rounds && !inTask)
+      run.onResume = (next) => {
+        rounds.rebind(next);
+        Object.assign(ectx, next, inputs);
+        ectx.principal = verifiedPrincipal(next);
+      };
     return ectx;
   };
   // This kit's guard in front of each server's tools/call, made with the server's first tool.

@@ -12,6 +12,7 @@ export { InvalidAnswerError, type ElicitOutcome, type ElicitOptions } from "./el
 export { InputUnavailableError, InvalidClientResultError, MissingCapabilityError, SamplingParamsError } from "./tool-errors.js";
 export { InputTimeoutError } from "./live.js";
 export { ReplayMismatchError } from "./rounds/replay.js";
+export type { WarmRoundOptions, EvictReason } from "./rounds/warm.js";
 export { StepBusyError, StepLostError } from "./rounds/ledger.js";
 export { StateError, DEFAULT_MAX_STATE_BYTES, type StateProblem } from "./rounds/state.js";
 export { TASKS_EXTENSION, type TaskSupport } from "./tasks/protocol.js";

@@ -1,15 +1,19 @@
 // One 2026-07-28 tool call across its rounds: the sealed journal (state.ts) carries the answers, the
-// call ledger (ledger.ts) makes old states harmless, and ReplayRun (replay.ts) runs the handler again.
+// call ledger (ledger.ts) makes old states harmless, and ReplayRun (replay.ts) runs the handler again,
+// or resumes it where it waits when the retry comes back to this process (warm.ts).
 import { inputRequired, type CallToolResult, type InputRequiredResult, type ServerContext } from "@modelcontextprotocol/server";
 import type { CallLedger } from "./ledger.js";
-import { emptyJournal, ReplayRun, stepId, type Journal } from "./replay.js";
+import { emptyJournal, ReplayRun, stepId, type Journal, type ReplayOutcome } from "./replay.js";
 import type { GuardedCall } from "./guard.js";
-import { digest, open, seal, StateError, type SealOptions, type StateBinding } from "./state.js";
+import { checkTerms, digest, open, sealed, StateError, type SealOptions, type StateBinding } from "./state.js";
+import type { Suspended, SuspendedRuns } from "./warm.js";
 
 /** What the state guard hands a replayed call: its journal, and the result when the call already finished. */
 interface OpenedCall {
   journal: Journal & { unsettled?: Record<string, unknown> };
   done?: CallToolResult;
+  /** The handler this process holds suspended on the state's round (a warm round): resumed, not replayed. */
+  warm?: Suspended;
 }
 
 /** A journal as the format before issuers sealed it: step values inside, answers raw. */
@@ -20,6 +24,8 @@ export class ReplayCalls {
     private readonly ledger: CallLedger,
     private readonly sealOptions: SealOptions,
     private readonly bindingFor: (ctx: ServerContext, tool: string, args: unknown) => StateBinding,
+    /** The handlers held for warm rounds; without it every retry replays. */
+    private readonly suspended?: SuspendedRuns,
   ) {}
 
   /**
@@ -27,9 +33,24 @@ export class ReplayCalls {
    * with its result, an old round is refused, and so is a round already answered with other answers.
    */
   async open(ctx: ServerContext, tool: string, guarded: GuardedCall, state: string): Promise<OpenedCall> {
+    const held = this.suspended?.peek(state);
+    if (held) {
+      // Issued by this process and held since: authentic as it is string-equal to what was sealed; its
+      // terms are checked as open() checks them, and only then is the handler taken (a stranger's retry
+      // with the state is refused without costing its owner the warm round).
+      checkTerms(held.terms, this.binding(ctx, tool, guarded));
+      const warm = this.suspended!.take(state);
+      if (warm) return { ...(await this.admit(ctx, warm.run.journal)), warm };
+    }
     const journal = open<Journal | LegacyJournal>(state, this.binding(ctx, tool, guarded), this.sealOptions);
+    const admitted = await this.admit(ctx, journal as Journal);
+    return admitted.done ? admitted : { journal: await this.upgrade(journal) };
+  }
+
+  /** The call ledger's word on a state of `journal`'s round: the call's result if it finished, else the round claimed, or refused. */
+  private async admit(ctx: ServerContext, journal: Journal): Promise<OpenedCall> {
     const { done, latest } = await this.ledger.status(journal.call);
-    if (done) return { journal: journal as Journal, done };
+    if (done) return { journal, done };
     if (journal.round < latest) {
       throw new StateError(
         "replayed",
@@ -42,7 +63,7 @@ export class ReplayCalls {
         `round ${journal.round} of this tool call was already answered with other answers; a round takes one answer. Use the requestState that answer returned, or call the tool again.`,
       );
     }
-    return { journal: await this.upgrade(journal) };
+    return { journal };
   }
 
   /**
@@ -67,10 +88,22 @@ export class ReplayCalls {
   ): Promise<CallToolResult | InputRequiredResult> {
     const opened = guarded?.opened as OpenedCall | undefined;
     if (opened?.done) return opened.done;
-    const { unsettled, ...journal }: OpenedCall["journal"] = opened?.journal ?? emptyJournal();
-    const incoming = { ...unsettled, ...(ctx.mcpReq.inputResponses as Record<string, unknown> | undefined) };
-    const run = new ReplayRun(journal, (name, fn, recorded) => this.ledger.step(journal.call, name, fn, recorded), incoming, !!detach);
-    const outcome = await run.run(() => handler(run));
+    let run: ReplayRun;
+    let outcome: ReplayOutcome<CallToolResult>;
+    if (opened?.warm) {
+      // A warm round: the handler goes on in this request (its context points here now) with the answers.
+      run = opened.warm.run;
+      run.canDetach = !!detach;
+      run.onResume?.(ctx);
+      outcome = await run.resume<CallToolResult>({ ...(ctx.mcpReq.inputResponses as Record<string, unknown> | undefined) });
+    } else {
+      const { unsettled, ...journal }: OpenedCall["journal"] = opened?.journal ?? emptyJournal();
+      const incoming = { ...unsettled, ...(ctx.mcpReq.inputResponses as Record<string, unknown> | undefined) };
+      run = new ReplayRun(journal, (name, fn, recorded) => this.ledger.step(journal.call, name, fn, recorded), incoming, !!detach);
+      const started = run;
+      outcome = await run.run(() => handler(started));
+    }
+    const journal = run.journal;
     if (outcome.kind === "detach") {
       // The same state sent again gets the same task, not a second one.
       const handle = await detach!(outcome.journal);
@@ -87,8 +120,11 @@ export class ReplayCalls {
     if (journal.round > 1) await this.ledger.recordRound(journal.call, journal.round);
     // Bound to the arguments as sent (the guard saw them before any schema parsing).
     const binding = this.binding(ctx, tool, guarded ?? { args: {} });
+    const { token, terms } = sealed(outcome.journal, binding, this.sealOptions);
+    // Held for a retry that comes back here; the state it sealed stays complete for one that does not.
+    this.suspended?.hold(token, run, terms);
     // The run's pending requests are already { method, params } by key: handed over as they are.
-    return inputRequired({ inputRequests: outcome.inputRequests as never, requestState: seal(outcome.journal, binding, this.sealOptions) });
+    return inputRequired({ inputRequests: outcome.inputRequests as never, requestState: token });
   }
 
   /** The binding of this request's state; the arguments' digest is kept on the guarded call, so a round hashes them once. */

@@ -1,7 +1,9 @@
-// Replay of a tool handler across 2026-07-28 round trips. The handler runs again on every retry;
-// each input request it makes is answered from the journal when the answer is known, and otherwise
-// suspends the run. Requests made in the same tick (Promise.all) go out together in one round.
+// Replay of a tool handler across 2026-07-28 round trips. A retry that comes back to the process that
+// asked resumes the suspended run in memory (resume(), a warm round: warm.ts); any other retry runs the
+// handler again, each input request it makes answered from the journal when the answer is known, and
+// otherwise suspending the run. Requests made in the same tick (Promise.all) go out together in one round.
 import { randomUUID } from "node:crypto";
+import type { ServerContext } from "@modelcontextprotocol/server";
 import { isSharedEncoding } from "../../schema/compiled.js";
 import { setOwn } from "../../schema/own.js";
 import { sha256 } from "./state.js";
@@ -59,6 +61,14 @@ export type ReplayOutcome<R> =
 /** Thrown into nothing: a suspended run's promise simply never settles and is dropped. */
 const never = <T>() => new Promise<T>(() => {});
 
+/** A question of this run that waits for its answer: settled in place when a warm round brings it. */
+interface Waiter {
+  request: InputRequest;
+  settle: Settle<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
 /** Thrown when a replayed handler asks something other than what it asked before. */
 export class ReplayMismatchError extends ElicitError {
   constructor(key: string) {
@@ -76,16 +86,22 @@ export class ReplayRun {
   private pending: Record<string, InputRequest> = {};
   private stepsInFlight = 0;
   private suspend?: (outcome: ReplayOutcome<never>) => void;
+  private fail?: (error: unknown) => void;
+  private ended = false;
   private flushScheduled = false;
   private detached = false;
+  /** The questions the handler waits on, in the order asked: what a warm round answers. */
+  private waiters = new Map<string, Waiter>();
+  /** Set by the handler's context: points it at the request a warm round resumes it in (its signal, its envelope). */
+  onResume?: (ctx: ServerContext) => void;
 
   constructor(
     readonly journal: Journal,
     private readonly runStep: StepRunner,
     /** The client's answers to the last round's keys, raw: each is settled when the handler reaches it. */
-    private readonly incoming: Record<string, unknown> = {},
+    private incoming: Record<string, unknown> = {},
     /** ctx.detach ends the round with a task (the client takes tasks); otherwise it has nothing to do. */
-    private readonly canDetach = false,
+    public canDetach = false,
   ) {}
 
   /**
@@ -132,9 +148,12 @@ export class ReplayRun {
       return Promise.resolve(settled);
     }
     setOwn(this.journal.asked, key, fingerprint);
-    setOwn(this.pending, key, { method, params });
+    const request = { method, params };
+    setOwn(this.pending, key, request);
     this.scheduleFlush();
-    return never<T>();
+    return new Promise<T>((resolve, reject) => {
+      this.waiters.set(key, { request, settle, resolve: resolve as (value: unknown) => void, reject });
+    });
   }
 
   /** Runs `fn` once across all rounds; later rounds get the value the ledger recorded. */
@@ -164,9 +183,64 @@ export class ReplayRun {
 
   /** Runs the handler until it completes or waits on answers nobody has given yet. */
   run<R>(handler: () => Promise<R>): Promise<ReplayOutcome<R>> {
+    const round = this.nextRound<R>();
+    // Whichever round is current when the handler ends hears of it.
+    handler().then(
+      (result) => {
+        this.ended = true;
+        this.suspend!({ kind: "done", result: result as never });
+      },
+      (error: unknown) => {
+        this.ended = true;
+        this.fail!(error);
+      },
+    );
+    return round;
+  }
+
+  /**
+   * Whether a warm round can resume this run: it waits on questions, and its handler has not ended
+   * meanwhile (a handler that went on without its answers, e.g. a race it lost, is replayed instead).
+   */
+  get resumable(): boolean {
+    return !this.ended && this.waiters.size > 0;
+  }
+
+  /**
+   * A warm round: the client's answers to the suspended run's questions, settled in the order asked and
+   * handed to the handler where it waits; it goes on from there until it completes or waits again. A
+   * question left unanswered is asked again, as a replay would ask it.
+   */
+  resume<R>(incoming: Record<string, unknown>): Promise<ReplayOutcome<R>> {
+    const round = this.nextRound<R>();
+    this.incoming = incoming;
+    this.pending = {};
+    this.detached = false;
+    for (const [key, waiter] of [...this.waiters]) {
+      if (!Object.hasOwn(incoming, key)) {
+        setOwn(this.pending, key, waiter.request);
+        continue;
+      }
+      this.waiters.delete(key);
+      let settled: unknown;
+      try {
+        settled = waiter.settle(incoming[key]);
+      } catch (error) {
+        waiter.reject(error);
+        continue;
+      }
+      setOwn(this.journal.answers, key, settled);
+      waiter.resolve(settled);
+    }
+    if (Object.keys(this.pending).length) this.scheduleFlush();
+    return round;
+  }
+
+  /** The promise of the round that starts now: settled by the handler's end, or by its next suspension. */
+  private nextRound<R>(): Promise<ReplayOutcome<R>> {
     return new Promise<ReplayOutcome<R>>((resolve, reject) => {
       this.suspend = resolve as (o: ReplayOutcome<never>) => void;
-      handler().then((result) => resolve({ kind: "done", result }), reject);
+      this.fail = reject;
     });
   }
 

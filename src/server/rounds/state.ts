@@ -153,11 +153,7 @@ function nextIv(): Buffer {
   return Buffer.from(ivPool.subarray(ivOffset, (ivOffset += IV_BYTES)));
 }
 
-interface Envelope<T> {
-  p: string;
-  t: string;
-  a: string;
-  e: number;
+interface Envelope<T> extends StateTerms {
   d: T;
 }
 
@@ -203,7 +199,20 @@ export interface SealOptions {
   now?: number;
 }
 
+/** What a state is checked against when it comes back, besides its integrity: who, which tool, which arguments, until when. */
+export interface StateTerms {
+  p: string;
+  t: string;
+  a: string;
+  e: number;
+}
+
 export function seal<T>(data: T, binding: StateBinding, options: SealOptions): string {
+  return sealed(data, binding, options).token;
+}
+
+/** seal(), also handing back the terms sealed with it (a warm round checks a retry against them without opening the token). */
+export function sealed<T>(data: T, binding: StateBinding, options: SealOptions): { token: string; terms: StateTerms } {
   const envelope: Envelope<T> = {
     p: binding.principal,
     t: binding.tool,
@@ -226,7 +235,7 @@ export function seal<T>(data: T, binding: StateBinding, options: SealOptions): s
     );
   }
   options.recent?.remember(token, json);
-  return token;
+  return { token, terms: { p: envelope.p, t: envelope.t, a: envelope.a, e: envelope.e } };
 }
 
 /** The plaintext when `key` authenticates the token, else undefined. */
@@ -272,11 +281,15 @@ export function open<T>(token: unknown, binding: StateBinding, options: SealOpti
     throw new StateError("malformed", "requestState is not a state this server issued (not base64url text).");
   const envelope = recent !== undefined ? (JSON.parse(recent) as Envelope<T>) : decryptEnvelope<T>(token, options, max);
   if (!envelope) throw new StateError("tampered", "requestState failed its integrity check: it was modified, or sealed with another key.");
-  if ((options.now ?? Date.now()) > envelope.e)
-    throw new StateError("expired", `requestState expired at ${new Date(envelope.e).toISOString()}; call the tool again.`);
-  if (envelope.p !== binding.principal) throw new StateError("principal", "requestState was issued to another principal.");
-  if (envelope.t !== binding.tool) throw new StateError("tool", `requestState was issued for tool "${envelope.t}", not "${binding.tool}".`);
-  if (envelope.a !== (binding.argsDigest ?? digest(binding.args)))
-    throw new StateError("arguments", "requestState was issued for a call with other arguments.");
+  checkTerms(envelope, binding, options.now);
   return envelope.d;
+}
+
+/** Refuses an authentic state that expired, or was issued to another principal, tool or arguments. */
+export function checkTerms(terms: StateTerms, binding: StateBinding, now = Date.now()): void {
+  if (now > terms.e) throw new StateError("expired", `requestState expired at ${new Date(terms.e).toISOString()}; call the tool again.`);
+  if (terms.p !== binding.principal) throw new StateError("principal", "requestState was issued to another principal.");
+  if (terms.t !== binding.tool) throw new StateError("tool", `requestState was issued for tool "${terms.t}", not "${binding.tool}".`);
+  if (terms.a !== (binding.argsDigest ?? digest(binding.args)))
+    throw new StateError("arguments", "requestState was issued for a call with other arguments.");
 }

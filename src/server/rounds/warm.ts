@@ -1,0 +1,124 @@
+// Warm rounds of 2026-07-28: the handlers this process suspended when a round went out, by the
+// requestState it issued. A retry that comes back here (always on stdio, usually behind a sticky
+// balancer) resumes its handler where it waits instead of replaying it: the state is still checked
+// (its terms here, the call ledger as for any state), but its journal is not opened and the handler's
+// prefix does not run again. Held handlers are bounded by count, by an estimate of their memory and
+// by idle time; one let go is simply dropped (never resumed, never rejected, so nothing in it runs),
+// and its retry replays from the state, as one landing on another process does.
+import type { ReplayRun } from "./replay.js";
+import type { StateTerms } from "./state.js";
+
+export interface WarmRoundOptions {
+  /** Most suspended handlers held at once (default 1,000); the oldest is let go first. 0 turns warm rounds off. */
+  maxHandlers?: number;
+  /** Most memory they may hold, by estimate (default 64 MiB): a fixed cost per handler plus twice its journal. */
+  maxBytes?: number;
+  /** How long a handler is held waiting for its retry (default 5 minutes, never longer than the state lives). */
+  idleMs?: number;
+  /** Told when a held handler is let go, and why (for metrics; its retry replays). */
+  onEvict?: (reason: EvictReason) => void;
+}
+
+export type EvictReason = "count" | "bytes" | "idle";
+
+export const WARM_DEFAULTS = { maxHandlers: 1_000, maxBytes: 64 * 1024 * 1024, idleMs: 5 * 60_000 };
+
+/**
+ * A suspended handler's memory beyond its journal: its async frames, closures, context and promises.
+ * Measured with bench/server.ts's heap probe (about 5-7 KiB for the booking flow), rounded up.
+ */
+export const HANDLER_BASE_BYTES = 8 * 1024;
+
+/** One held handler: its run, the terms its state was sealed with, and the call and round it answers. */
+export interface Suspended {
+  run: ReplayRun;
+  terms: StateTerms;
+  bytes: number;
+  /** When it was suspended (ms since the epoch). */
+  at: number;
+}
+
+/** The bounds of warm rounds, checked (a RangeError names a bad one); `idleMs` never past the state's lifetime. */
+export function warmBounds(options: WarmRoundOptions, stateTtlMs: number): Required<Omit<WarmRoundOptions, "onEvict">> & WarmRoundOptions {
+  return {
+    ...options,
+    maxHandlers: check("maxHandlers", options.maxHandlers ?? WARM_DEFAULTS.maxHandlers),
+    maxBytes: check("maxBytes", options.maxBytes ?? WARM_DEFAULTS.maxBytes),
+    idleMs: Math.min(check("idleMs", options.idleMs ?? WARM_DEFAULTS.idleMs), stateTtlMs),
+  };
+}
+
+export class SuspendedRuns {
+  // Insertion order is suspension order: the first entry is the oldest, which is let go first.
+  private readonly held = new Map<string, Suspended>();
+  private bytes = 0;
+  private timer?: NodeJS.Timeout;
+
+  constructor(private readonly bounds: ReturnType<typeof warmBounds>) {}
+
+  /** How many handlers are held, and their estimated bytes. */
+  get size(): { handlers: number; bytes: number } {
+    return { handlers: this.held.size, bytes: this.bytes };
+  }
+
+  /** Holds `run`, suspended on the round whose state is `token`, letting the oldest go past the bounds. */
+  hold(token: string, run: ReplayRun, terms: StateTerms): void {
+    if (this.bounds.maxHandlers === 0 || this.bounds.idleMs === 0) return;
+    const bytes = HANDLER_BASE_BYTES + 2 * token.length;
+    if (bytes > this.bounds.maxBytes) return;
+    this.held.set(token, { run, terms, bytes, at: Date.now() });
+    this.bytes += bytes;
+    while (this.held.size > this.bounds.maxHandlers) this.evictOldest("count");
+    while (this.bytes > this.bounds.maxBytes) this.evictOldest("bytes");
+    this.timer ??= this.schedule();
+  }
+
+  /** The held handler of `token`, left in place (the caller checks the state's terms first). */
+  peek(token: string): Suspended | undefined {
+    return this.held.get(token);
+  }
+
+  /**
+   * Takes the handler of `token` out, so no other retry resumes it: the first retry with a state wins
+   * the handler, any later one replays (and the call ledger decides, as for any state).
+   */
+  take(token: string): Suspended | undefined {
+    const entry = this.held.get(token);
+    if (!entry) return undefined;
+    this.held.delete(token);
+    this.bytes -= entry.bytes;
+    return entry.run.resumable ? entry : undefined;
+  }
+
+  private evictOldest(reason: EvictReason): void {
+    const [token, entry] = this.held.entries().next().value!;
+    this.held.delete(token);
+    this.bytes -= entry.bytes;
+    this.bounds.onEvict?.(reason);
+  }
+
+  /** One timer for the oldest handler's idle deadline; unref'd, so held handlers never keep a process alive. */
+  private schedule(): NodeJS.Timeout | undefined {
+    const oldest = this.held.values().next().value;
+    if (!oldest) return undefined;
+    const timer = setTimeout(() => this.sweep(), Math.min(Math.max(0, oldest.at + this.bounds.idleMs - Date.now()) + 1, 2 ** 31 - 1));
+    timer.unref();
+    return timer;
+  }
+
+  private sweep(): void {
+    this.timer = undefined;
+    const now = Date.now();
+    for (const entry of this.held.values()) {
+      if (entry.at + this.bounds.idleMs > now) break;
+      this.evictOldest("idle");
+    }
+    this.timer = this.schedule();
+  }
+}
+
+function check(name: string, value: number): number {
+  if (!(value >= 0) || (name !== "maxBytes" && !Number.isInteger(value) && value !== Infinity))
+    throw new RangeError(`warmRounds.${name} must be a whole number, 0 or more; got ${value}`);
+  return value;
+}
