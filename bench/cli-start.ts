@@ -3,7 +3,8 @@
 // --help` (the workspace's bin through npx), which is how the issue's 8.8× was measured.
 // Paired: each round runs `node -e 0` and every command once, in an order rotated per round; a
 // command's ratio is the median of its per-round ratios to that round's `node -e 0`. Peak RSS is
-// /usr/bin/time's %M (the largest process of the run: for npx, npm itself), where it is installed.
+// /usr/bin/time's %M (the largest process of the run: for npx, npm itself), where it is installed, and
+// CPU time its %U + %S (medians; not paired).
 // Then which modules --help loads (test/cli/loaded-modules.ts), largest first.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -25,18 +26,20 @@ interface Case {
 interface Sample {
   ms: number;
   kib: number | undefined;
+  /** User + system CPU ms (/usr/bin/time, 10 ms resolution): moves less than wall when others take the cores. */
+  cpuMs: number | undefined;
 }
 
 /** One run: wall ms from spawn to exit (in this process) and the peak RSS /usr/bin/time saw. */
 function runOnce(command: string[]): Sample {
   const timed = existsSync(TIME);
-  const argv = timed ? [TIME, "-f", "peak-rss-kib %M", ...command] : command;
+  const argv = timed ? [TIME, "-f", "peak-rss-kib %M cpu-s %U %S", ...command] : command;
   const start = process.hrtime.bigint();
   const run = spawnSync(argv[0]!, argv.slice(1), { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   if (run.status !== 0) throw new Error(`${command.join(" ")} exited ${run.status}: ${run.stderr.slice(-400)}`);
-  const kib = /peak-rss-kib (\d+)/.exec(run.stderr)?.[1];
-  return { ms, kib: kib === undefined ? undefined : Number(kib) };
+  const m = /peak-rss-kib (\d+) cpu-s ([\d.]+) ([\d.]+)/.exec(run.stderr);
+  return m ? { ms, kib: Number(m[1]), cpuMs: 1000 * (Number(m[2]) + Number(m[3])) } : { ms, kib: undefined, cpuMs: undefined };
 }
 
 export interface CliStartRow {
@@ -46,6 +49,7 @@ export interface CliStartRow {
   ratioMin: number;
   ratioMax: number;
   kib: number | undefined;
+  cpuMs: number | undefined;
 }
 
 export interface CliStartResult {
@@ -85,6 +89,7 @@ export async function benchCliStart(): Promise<CliStartResult> {
     const rows = all.map((c): CliStartRow => {
       const s = samples.get(c.name)!;
       const kibs = s.map((x) => x.kib).filter((k) => k !== undefined);
+      const cpus = s.map((x) => x.cpuMs).filter((k) => k !== undefined);
       const rs = ratios.get(c.name) ?? [1];
       return {
         name: c.name,
@@ -93,6 +98,7 @@ export async function benchCliStart(): Promise<CliStartResult> {
         ratioMin: Math.min(...rs),
         ratioMax: Math.max(...rs),
         kib: kibs.length ? median(kibs) : undefined,
+        cpuMs: cpus.length ? median(cpus) : undefined,
       };
     });
     const { files } = await modulesLoadedBy(["--help"]);
@@ -106,12 +112,23 @@ export function formatCliStartTable(r: CliStartResult): string {
   const base = r.rows[0]!;
   const mib = (kib: number | undefined) => (kib === undefined ? "-" : (kib / 1024).toFixed(1));
   const rows = table([
-    ["command", "wall ms (median)", "/ node -e 0 (paired)", "(per-round range)", "peak RSS MiB", "RSS / node -e 0"],
+    [
+      "command",
+      "wall ms (median)",
+      "/ node -e 0 (paired)",
+      "(per-round range)",
+      "CPU ms",
+      "CPU / node -e 0",
+      "peak RSS MiB",
+      "RSS / node -e 0",
+    ],
     ...r.rows.map((row) => [
       row.name,
       row.ms.toFixed(1),
       row === base ? "1" : row.ratio.toFixed(2),
       row === base ? "" : `${row.ratioMin.toFixed(2)}–${row.ratioMax.toFixed(2)}`,
+      row.cpuMs === undefined ? "-" : row.cpuMs.toFixed(0),
+      row.cpuMs !== undefined && base.cpuMs ? (row.cpuMs / base.cpuMs).toFixed(2) : "-",
       mib(row.kib),
       row.kib !== undefined && base.kib !== undefined ? (row.kib / base.kib).toFixed(2) : "-",
     ]),

@@ -7,6 +7,7 @@ import { benchCliStart, formatCliStartTable } from "./cli-start.js";
 import { benchFleet, formatFleetTables } from "./fleet.js";
 import { benchGateway, formatGatewayTable } from "./gateway.js";
 import { benchInputs, formatInputsTables } from "./inputs.js";
+import { benchInstructions, formatInstructionsTable } from "./instructions.js";
 import { benchScale, formatScaleTables } from "./scale.js";
 import { benchServer, formatServerTables } from "./server.js";
 import { benchValidate, formatValidateTable } from "./validate.js";
@@ -53,6 +54,11 @@ const BENCHES: { name: string; title: string; run: () => Promise<string> }[] = [
     name: "scale",
     title: "At scale: BENCH_SCALE_N (default 10,000) concurrent elicitations on one server process, ours vs the raw SDK (takes minutes)",
     run: async () => formatScaleTables(await benchScale()),
+  },
+  {
+    name: "instructions",
+    title: "Instructions per call (valgrind callgrind): 2026-07-28 ctx.elicit vs a bare raw inputRequired tool, in-memory and the HTTP server process",
+    run: async () => formatInstructionsTable(await benchInstructions()),
   },
   {
     name: "cli-start",
