@@ -1,186 +1,148 @@
-// The fleet against one instance: 3 serveHttp members on one real Redis behind a real HAProxy (sticky
-// on Mcp-Session-Id), against 1 member behind the same proxy, so only the member count differs. Both
-// run test/fixtures/fleet-server.ts's tools in member processes (test/helpers/fleet.ts). Measured:
-// - throughput of complete elicitation round trips from WORKERS concurrent lean clients
-//   (bench/scale-client.ts) for DURATION_MS: 2026-07-28 (tool `book`: first round, then the retry with
-//   the answer; any member serves any round) and 2025-11-25 (a session: initialize, the call, its
-//   elicitation answered, the result, DELETE; sticky to its member);
+// The fleet against one instance, each member under the same CPU quota: 3 serveHttp members on one real
+// Redis behind a real HAProxy (sticky on Mcp-Session-Id), against 1 member behind its own HAProxy on the
+// same Redis, both up at once so only the member count differs. Each member process gets a cgroup of its
+// own capped at BENCH_FLEET_CPU CPUs (default 0.3) every BENCH_FLEET_CPU_PERIOD_US (default 10,000 µs;
+// bench/cpu-quota.ts), so three members have three times the CPU of one while the clients, HAProxy and
+// Redis run uncapped beside them: on a small machine the fleet's scaling shows. BENCH_FLEET_CPU=0 runs
+// uncapped. Members run test/fixtures/fleet-server.ts's tools (test/helpers/fleet.ts). Measured:
+// - throughput of complete round trips from WORKERS lean clients (bench/fleet-load.ts) for DURATION_MS,
+//   2026-07-28 and 2025-11-25, REPS times, 1 member and 3 members alternating (ABBA);
 // - completion delivery across members: a 2025-11-25 session held by member A, a URL flow finished on
-//   member B's page, and the time until the client on A hears of it (notifications/elicitation/complete,
-//   else the tool's result), through Redis pub/sub. COMPLETIONS samples, one at a time.
+//   member B's page, and the time from the page's request until the client on A hears of it
+//   (notifications/elicitation/complete, else the tool's result), through Redis pub/sub; COMPLETIONS
+//   samples one at a time, on the idle fleet and under 2026-07-28 load (forked, so the timing client's
+//   event loop is not the load's).
 // The machine's load average is printed before and after each part. Run alone: `npx tsx bench/fleet.ts`.
+import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { startFleet, type Fleet } from "../test/helpers/fleet.js";
-import { watchGetStream } from "../test/helpers/get-stream.js";
 import { startRedis } from "../test/helpers/redis.js";
+import { openCpuQuota, type CpuQuota, type GroupStats } from "./cpu-quota.js";
+import { throughput, type Era, type Throughput as Trips } from "./fleet-load.js";
+import { completionDelivery, pct, underLoad, type Delivery } from "./fleet-delivery.js";
 import { table } from "./harness.js";
-import { kindOf, makeAgent, modernCall, startLegacyCall, type Wire } from "./scale-client.js";
 
 const WORKERS = Number(process.env.BENCH_FLEET_WORKERS ?? 32);
 const DURATION_MS = Number(process.env.BENCH_FLEET_DURATION_MS ?? 8_000);
+const REPS = Number(process.env.BENCH_FLEET_REPS ?? 2);
+const WARM_MS = Number(process.env.BENCH_FLEET_WARM_MS ?? 3_000);
 const COMPLETIONS = Number(process.env.BENCH_FLEET_COMPLETIONS ?? 200);
+const CPU = Number(process.env.BENCH_FLEET_CPU ?? 0.3);
+const PERIOD_US = Number(process.env.BENCH_FLEET_CPU_PERIOD_US ?? 10_000);
+const WEIGHT = Number(process.env.BENCH_FLEET_CPU_WEIGHT ?? 100);
+const SATURATED_COMPLETIONS = Number(process.env.BENCH_FLEET_SATURATED_COMPLETIONS ?? 50);
+/** The open-loop load delivery is timed under, as a share of the 3 members' measured 2026-07-28 round trips/s. */
+const LOAD_SHARE = Number(process.env.BENCH_FLEET_LOAD_SHARE ?? 0.5);
+const ERAS: Era[] = ["2026-07-28", "2025-11-25"];
 
-interface Throughput {
-  rounds: number;
-  perSecond: number;
-  errors: Record<string, number>;
-}
-
-async function throughput(url: URL, trip: (wire: Wire) => Promise<void>): Promise<Throughput> {
-  const wire: Wire = { url, agent: makeAgent(WORKERS * 4) };
-  const errors: Record<string, number> = {};
-  let rounds = 0;
-  const start = performance.now();
-  const end = start + DURATION_MS;
-  await Promise.all(
-    Array.from({ length: WORKERS }, async () => {
-      while (performance.now() < end) {
-        try {
-          await trip(wire);
-          rounds++;
-        } catch (error) {
-          const kind = kindOf(error);
-          errors[kind] = (errors[kind] ?? 0) + 1;
-        }
-      }
-    }),
-  );
-  wire.agent.destroy();
-  return { rounds, perSecond: rounds / ((performance.now() - start) / 1000), errors };
-}
-
-/** One 2026-07-28 call of `book`: the first round, then the retry carrying the answer. */
-async function modernTrip(wire: Wire): Promise<void> {
-  const first = await modernCall(wire, "book", {});
-  const key = Object.keys(first.inputRequests ?? {})[0];
-  if (!key) throw new Error(`book: expected input_required, got ${JSON.stringify(first).slice(0, 200)}`);
-  const done = await modernCall(
-    wire,
-    "book",
-    {},
-    { inputResponses: { [key]: { action: "accept", content: { confirm: true } } }, requestState: first.requestState },
-  );
-  if (!String(done.content?.[0]?.text).startsWith("booked=true")) throw new Error(`book: ${JSON.stringify(done).slice(0, 200)}`);
-}
-
-/** One 2025-11-25 session of `book`: initialize, the call, its elicitation answered, the result, DELETE. */
-async function legacyTrip(wire: Wire): Promise<void> {
-  const call = await startLegacyCall(wire, "book", {});
-  await call.answer({ confirm: true });
-  const result = await call.result;
-  await call.close();
-  if (!String(result.content?.[0]?.text).startsWith("booked=true")) throw new Error(`book: ${JSON.stringify(result).slice(0, 200)}`);
-}
-
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
-
-/** A session on one member, URL flows finished on another member's page: ms from the page's answer to the client hearing of it. */
-async function completionDelivery(
-  fleet: Fleet,
-): Promise<{ samples: number[]; timedOut: number; notified: number; holder: string; pageOn: string }> {
-  let holder = "";
-  // The page is finished only once the client's GET stream is open, so a notice sent at once is heard.
-  const getStream = watchGetStream();
-  const recording: typeof fetch = async (input, init) => {
-    const response = await getStream.fetch(input, init);
-    holder ||= response.headers.get("x-served-by") ?? "";
-    return response;
-  };
-  const client = new Client({ name: "fleet-bench", version: "1.0.0" }, {
-    capabilities: { elicitation: { url: {} } },
-    supportedProtocolVersions: ["2025-11-25"],
-  } as never);
-  let pageFinished = 0;
-  let heard: ((at: number) => void) | undefined;
-  let notified = 0;
-  client.setNotificationHandler("notifications/elicitation/complete", () => {
-    notified++;
-    heard?.(performance.now());
-  });
-  client.setRequestHandler("elicitation/create", async (request) => {
-    const flowId = new URL((request.params as { url: string }).url).pathname.split("/").pop()!;
-    const page = fleet.members.find((m) => m.name !== holder)!;
-    // The person's browser, after the client has answered: the page on another member ends the flow.
-    const pageUrl = new URL(`done/${flowId}`, page.pageUrl.href.endsWith("/") ? page.pageUrl.href : `${page.pageUrl.href}/`);
-    setImmediate(() => {
-      void getStream.opened
-        .then(() => fetch(pageUrl))
-        .then(async (r) => {
-          pageFinished = performance.now();
-          const body = await r.text();
-          if (!r.ok) console.error(`page ${pageUrl.href}: ${r.status} ${body}`);
-        })
-        .catch((error: unknown) => console.error(`page ${pageUrl.href}: ${(error as Error).message}`));
-    });
-    return { action: "accept" };
-  });
-  await client.connect(new StreamableHTTPClientTransport(fleet.url, { fetch: recording }));
-  const samples: number[] = [];
-  let timedOut = 0;
+/** Round trips, the CPU each member used meanwhile (in CPUs, from /proc/<pid>/stat: utime + stime), and the machine's idle share (/proc/stat). */
+type Throughput = Trips & { memberCpus?: number[]; machineIdle?: number };
+const machineTimes = (): { idle: number; total: number } => {
+  const [, ...ticks] = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).map(Number);
+  return { idle: ticks[3]! + ticks[4]!, total: ticks.reduce((a, b) => a + b, 0) };
+};
+const TICKS_PER_SECOND = 100; // USER_HZ, 100 on every Linux
+const cpuSeconds = (pid: number): number => {
   try {
-    // A flow that does not complete within 10 s is counted, not waited for; three in a row end the part.
-    for (let i = 0; i < COMPLETIONS && timedOut < 3; i++) {
-      const notice = new Promise<number>((resolve) => (heard = resolve));
-      const result = client.callTool({ name: "connect", arguments: { via: "request" } }, { timeout: 10_000 }).then(() => performance.now());
-      try {
-        const at = await Promise.race([notice, result]);
-        await result;
-        samples.push(Math.max(0, at - pageFinished));
-      } catch {
-        timedOut++;
-      }
-    }
-  } finally {
-    await client.close();
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8")
+      .replace(/^.*\) /, "")
+      .split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  } catch {
+    return NaN;
   }
-  samples.sort((a, b) => a - b);
-  return { samples, timedOut, notified, holder, pageOn: fleet.members.find((m) => m.name !== holder)!.name };
+};
+
+/** `run` with the CPU each of `fleet`'s members used meanwhile. */
+async function withMemberCpu(fleet: Fleet, run: () => Promise<Trips>): Promise<Throughput> {
+  const before = fleet.members.map((m) => cpuSeconds(m.pid));
+  const machine = machineTimes();
+  const start = performance.now();
+  const trips = await run();
+  const seconds = (performance.now() - start) / 1000;
+  const after = machineTimes();
+  return {
+    ...trips,
+    memberCpus: fleet.members.map((m, i) => (cpuSeconds(m.pid) - before[i]!) / seconds),
+    machineIdle: (after.idle - machine.idle) / (after.total - machine.total),
+  };
 }
 
 export interface FleetBenchResult {
-  rows: { what: string; one: Throughput; fleet: Throughput }[];
-  delivery: Awaited<ReturnType<typeof completionDelivery>>;
+  quota: CpuQuota;
+  rows: { era: Era; rep: number; one: Throughput; fleet: Throughput }[];
+  delivery: { label: string; value: Delivery; load?: Trips }[];
+  throttling: { label: string; groups: GroupStats[] }[];
   load: { label: string; before: number[]; after: number[] }[];
 }
 
-async function measured<T>(load: FleetBenchResult["load"], label: string, run: () => Promise<T>): Promise<T> {
-  const before = loadavg();
-  const value = await run();
-  load.push({ label, before, after: loadavg() });
-  return value;
-}
-
 export async function benchFleet(): Promise<FleetBenchResult> {
+  const quota = openCpuQuota({ cpus: CPU, periodUs: PERIOD_US, weight: WEIGHT });
+  // This process, and what it starts (Redis, HAProxy, the forked load), weigh more than other work on the machine but are not capped.
+  quota.boost(process.pid, "driver");
   const redis = await startRedis();
+  if (!quota.mechanism)
+    console.error(`fleet bench: members run UNCAPPED (${quota.reason}); the fleet/one ratio then shows the shared machine, not scale.`);
   const load: FleetBenchResult["load"] = [];
+  const throttling: FleetBenchResult["throttling"] = [];
+  const measured = async <T>(label: string, run: () => Promise<T>): Promise<T> => {
+    const before = loadavg();
+    const stats = quota.stats();
+    const value = await run();
+    load.push({ label, before, after: loadavg() });
+    throttling.push({
+      label,
+      groups: quota.stats().map((s, i) => ({
+        ...s,
+        periods: s.periods - (stats[i]?.periods ?? 0),
+        throttled: s.throttled - (stats[i]?.throttled ?? 0),
+        throttledMs: s.throttledMs - (stats[i]?.throttledMs ?? 0),
+      })),
+    });
+    return value;
+  };
+  let one: Fleet | undefined, three: Fleet | undefined;
   try {
-    const one = await startFleet({ size: 1, redisUrl: redis.url, sticky: true });
-    let oneModern: Throughput, oneLegacy: Throughput;
-    try {
-      oneModern = await measured(load, "2026-07-28, 1 member", () => throughput(one.url, modernTrip));
-      oneLegacy = await measured(load, "2025-11-25, 1 member", () => throughput(one.url, legacyTrip));
-    } finally {
-      await one.stop();
-    }
-    const fleet = await startFleet({ size: 3, redisUrl: redis.url, sticky: true });
-    try {
-      const fleetModern = await measured(load, "2026-07-28, 3 members", () => throughput(fleet.url, modernTrip));
-      const fleetLegacy = await measured(load, "2025-11-25, 3 members", () => throughput(fleet.url, legacyTrip));
-      const delivery = await measured(load, "completion delivery", () => completionDelivery(fleet));
-      return {
-        rows: [
-          { what: "2026-07-28 calls (2 rounds each)", one: oneModern, fleet: fleetModern },
-          { what: "2025-11-25 sessions (sticky)", one: oneLegacy, fleet: fleetLegacy },
-        ],
-        delivery,
-        load,
-      };
-    } finally {
-      await fleet.stop();
-    }
+    [one, three] = await Promise.all([1, 3].map((size) => startFleet({ size, redisUrl: redis.url, sticky: true })));
+    for (const m of one!.members) quota.cap(m.pid, `one-${m.name}`);
+    for (const m of three!.members) quota.cap(m.pid, `three-${m.name}`);
+    // Unmeasured warm-up: each member's code compiled and optimized (slow under a quota) before anything is timed.
+    for (const era of ERAS) for (const f of [one!, three!]) await throughput(f.url, era, WORKERS, { durationMs: WARM_MS });
+    const rows: FleetBenchResult["rows"] = [];
+    for (let rep = 1; rep <= REPS; rep++)
+      for (const era of ERAS) {
+        const run = (f: Fleet, n: number) =>
+          measured(`${era}, ${n} member${n > 1 ? "s" : ""}, run ${rep}`, () =>
+            withMemberCpu(f, () => throughput(f.url, era, WORKERS, { durationMs: DURATION_MS })),
+          );
+        // ABBA: even runs start with the fleet, so a drift in the machine's load favours neither.
+        const first = rep % 2 ? await run(one!, 1) : await run(three!, 3);
+        const second = rep % 2 ? await run(three!, 3) : await run(one!, 1);
+        rows.push({ era, rep, one: rep % 2 ? first : second, fleet: rep % 2 ? second : first });
+      }
+    const fleetRate = rows
+      .filter((row) => row.era === "2026-07-28")
+      .reduce((sum, row, _, all) => sum + row.fleet.perSecond / all.length, 0);
+    const rate = Math.max(1, Math.round(fleetRate * LOAD_SHARE));
+    const delivery: FleetBenchResult["delivery"] = [];
+    const time = async (label: string, count: number, loadRate?: number | "saturated") => {
+      const value = await measured(`completion delivery, ${label}`, () =>
+        loadRate === undefined
+          ? completionDelivery(three!, redis.url, count).then((d): { value: Delivery; load?: Trips } => ({ value: d }))
+          : underLoad(three!.url, "2026-07-28", WORKERS, loadRate === "saturated" ? undefined : loadRate, () =>
+              completionDelivery(three!, redis.url, count),
+            ),
+      );
+      delivery.push({ label, ...value });
+    };
+    await time("idle", COMPLETIONS);
+    await time(`2026-07-28 load started at ${rate}/s (${LOAD_SHARE} of the fleet's measured rate)`, COMPLETIONS, rate);
+    await time(`saturated: ${WORKERS} clients of 2026-07-28 back to back`, SATURATED_COMPLETIONS, "saturated");
+    return { quota, rows, delivery, throttling, load };
   } finally {
+    await Promise.all([one?.stop(), three?.stop()]);
+    quota.close();
     await redis.stop();
   }
 }
@@ -190,35 +152,88 @@ const errorsText = (errors: Record<string, number>) =>
     .map(([kind, n]) => `${kind} × ${n}`)
     .join(", ") || "none";
 
+const ms = (x: number) => x.toFixed(1);
+const cpus = (t: Throughput) => (t.memberCpus ?? []).map((c) => c.toFixed(2)).join(" ");
+
 export function formatFleetTables(r: FleetBenchResult): string {
+  const q = r.quota;
+  const capped = q.mechanism ? "capped" : "uncapped";
+  const quotaLine = q.mechanism
+    ? `Each member in a cgroup of its own: ${q.cpus} CPU every ${q.periodUs / 1000} ms period (${q.mechanism}); clients, HAProxy and Redis uncapped; every group weighs as ${q.weight} ordinary processes.`
+    : `Members UNCAPPED: ${q.reason}.`;
   const through = table([
-    ["complete round trips / s", "1 member", "3 members", "fleet/one", "errors (1 / 3)"],
-    ...r.rows.map(({ what, one, fleet }) => [
-      what,
+    [
+      "complete round trips / s",
+      `1 ${capped} member`,
+      `3 ${capped} members`,
+      "fleet/one",
+      "CPUs used per member (1 / 3)",
+      "machine idle (1 / 3)",
+      "errors (1 / 3)",
+    ],
+    ...r.rows.map(({ era, rep, one, fleet }) => [
+      `${era === "2026-07-28" ? "2026-07-28 calls (2 rounds each)" : "2025-11-25 sessions (sticky)"}, run ${rep}`,
       one.perSecond.toFixed(0),
       fleet.perSecond.toFixed(0),
       (fleet.perSecond / one.perSecond).toFixed(2),
+      `${cpus(one)} / ${cpus(fleet)}`,
+      `${((one.machineIdle ?? NaN) * 100).toFixed(0)}% / ${((fleet.machineIdle ?? NaN) * 100).toFixed(0)}%`,
       `${errorsText(one.errors)} / ${errorsText(fleet.errors)}`,
     ]),
+    ...ERAS.map((era) => {
+      const rows = r.rows.filter((row) => row.era === era);
+      const one = rows.reduce((s, row) => s + row.one.rounds, 0);
+      const fleet = rows.reduce((s, row) => s + row.fleet.rounds, 0);
+      return [`${era}, all runs (rounds)`, String(one), String(fleet), (fleet / one).toFixed(2), "", "", ""];
+    }),
   ]);
-  const d = r.delivery;
+  const p50p99 = (list: number[]) => `${ms(pct(list, 50))} / ${ms(pct(list, 99))}`;
   const delivery = table([
-    ["completion delivery, page on B to client on A", "ms"],
-    ["p50", pct(d.samples, 50).toFixed(1)],
-    ["p99", pct(d.samples, 99).toFixed(1)],
-    ["max", (d.samples.at(-1) ?? NaN).toFixed(1)],
+    [
+      "completion delivery, page on B to client on A (ms)",
+      "flows",
+      "p50",
+      "p90",
+      "p99",
+      "max",
+      "B: to published p50 / p99",
+      "A: published to heard p50 / p99",
+      "load done / s",
+    ],
+    ...r.delivery.map(({ label, value: d, load }) => [
+      label,
+      `${d.samples.length} (${d.notified} notified, ${d.timedOut} timed out)`,
+      ms(pct(d.samples, 50)),
+      ms(pct(d.samples, 90)),
+      ms(pct(d.samples, 99)),
+      ms(d.samples.at(-1) ?? NaN),
+      p50p99(d.published),
+      p50p99(d.afterPublish),
+      load ? `${load.perSecond.toFixed(0)}${Object.keys(load.errors).length ? ` (${errorsText(load.errors)})` : ""}` : "",
+    ]),
   ]);
+  const throttled = r.throttling
+    .filter((t) => t.groups.length && t.label.startsWith("completion"))
+    .map(
+      (t) =>
+        `- ${t.label}: ${t.groups
+          .filter((g) => g.name.startsWith("three"))
+          .map((g) => `${g.name.slice(6)} throttled in ${g.throttled} of ${g.periods} periods (${g.throttledMs.toFixed(0)} ms)`)
+          .join("; ")}`,
+    );
   return [
     `${WORKERS} concurrent clients for ${DURATION_MS / 1000} s per row, through HAProxy (sticky on Mcp-Session-Id), members on one Redis.`,
+    quotaLine,
     "",
     through,
     "",
-    `${d.samples.length} URL flows one at a time, session on ${d.holder}, pages finished on ${d.pageOn}; ${d.notified} notifications/elicitation/complete heard (else the tool's result counts); ${d.timedOut} flows not completed within 10 s.`,
+    `URL flows one at a time on the 3 ${capped} members (10 unmeasured first), the session on one member (${r.delivery.map((d) => d.value.holder).join(", ")}), each finished on another member's page (${r.delivery.map((d) => d.value.pageOn).join(", ")}); the time runs from the page's request until the client hears (a flow's tool result counts when no notification was heard).`,
     "",
     delivery,
+    ...(throttled.length ? ["", "CPU quota throttling of the 3 members while delivery was timed:", ...throttled] : []),
     "",
     "Load average (1, 5, 15 min) before → after each part:",
-    ...r.load.map((l) => `- ${l.label}: ${l.before.map((x) => x.toFixed(2)).join(" ")} → ${l.after.map((x) => x.toFixed(2)).join(" ")}`),
+    ...r.load.map((x) => `- ${x.label}: ${x.before.map((v) => v.toFixed(2)).join(" ")} → ${x.after.map((v) => v.toFixed(2)).join(" ")}`),
   ].join("\n");
 }
 

@@ -57,17 +57,20 @@ const BENCHES: { name: string; title: string; run: () => Promise<string> }[] = [
   },
   {
     name: "instructions",
-    title: "Instructions per call (valgrind callgrind): 2026-07-28 ctx.elicit vs a bare raw inputRequired tool, in-memory and the HTTP server process",
+    title:
+      "Instructions per call (valgrind callgrind): 2026-07-28 ctx.elicit vs a bare raw inputRequired tool, in-memory and the HTTP server process",
     run: async () => formatInstructionsTable(await benchInstructions()),
   },
   {
     name: "cli-start",
-    title: "elicit start-up: node dist/cli/main.js --help, --version, tools --help, lint, and npx elicit --help, against node -e 0 (wall, peak RSS)",
+    title:
+      "elicit start-up: node dist/cli/main.js --help, --version, tools --help, lint, and npx elicit --help, against node -e 0 (wall, peak RSS)",
     run: async () => formatCliStartTable(await benchCliStart()),
   },
   {
     name: "fleet",
-    title: "Fleet: 3 members on Redis behind HAProxy against 1, round-trip throughput and URL-completion delivery across members",
+    title:
+      "Fleet: 3 CPU-capped members on Redis behind HAProxy against 1 capped member, round-trip throughput and URL-completion delivery across members",
     run: async () => formatFleetTables(await benchFleet()),
   },
 ];

@@ -1,0 +1,154 @@
+// Completion delivery across fleet members, for bench/fleet.ts: a 2025-11-25 session held by member A
+// (an SDK Client through HAProxy), URL flows finished one at a time on member B's page, and the time from
+// the page's request until the client on A hears of it (notifications/elicitation/complete, else the
+// tool's result). A Redis subscriber of the bench's own on the flow-end channel splits that time into B's
+// part (the page's request until the end is published) and A's (the publish until the client hears).
+import { fork } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { createClient } from "redis";
+import { killOnExit } from "../test/helpers/cleanup.js";
+import type { Fleet } from "../test/helpers/fleet.js";
+import { watchGetStream } from "../test/helpers/get-stream.js";
+import type { Era, Throughput } from "./fleet-load.js";
+
+const LOAD_SCRIPT = fileURLToPath(new URL("./fleet-load.ts", import.meta.url));
+
+export const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+
+export interface Delivery {
+  /** ms from the page's request to the client hearing of the end, sorted. */
+  samples: number[];
+  /** ms the page took to answer (it answers after storing and publishing the end), sorted. */
+  page: number[];
+  /** ms from the page's request until the bench's subscriber heard the end published (B's part), sorted. */
+  published: number[];
+  /** ms from that until the client heard (A's part: its subscriber, the store read, the notification through its event store and HAProxy), sorted. */
+  afterPublish: number[];
+  timedOut: number;
+  notified: number;
+  holder: string;
+  pageOn: string;
+}
+
+/** A session on one member, URL flows finished on another member's page, one at a time; the first `warm` are not counted. */
+export async function completionDelivery(fleet: Fleet, redisUrl: string, count: number, warm = 10): Promise<Delivery> {
+  let holder = "";
+  // When each flow's end was published: the members' channel, as the holder's subscriber hears it.
+  const publishedAt = new Map<string, number>();
+  const spy = createClient({ url: redisUrl });
+  spy.on("error", () => {});
+  await spy.connect();
+  await spy.subscribe(`${fleet.prefix}ch:flow-end`, (message) => {
+    publishedAt.set((JSON.parse(message) as { id: string }).id, performance.now());
+  });
+  let flowId = "";
+  // The page is finished only once the client's GET stream is open, so a notice sent at once is heard.
+  const getStream = watchGetStream();
+  const recording: typeof fetch = async (input, init) => {
+    const response = await getStream.fetch(input, init);
+    holder ||= response.headers.get("x-served-by") ?? "";
+    return response;
+  };
+  const client = new Client({ name: "fleet-bench", version: "1.0.0" }, {
+    capabilities: { elicitation: { url: {} } },
+    supportedProtocolVersions: ["2025-11-25"],
+  } as never);
+  let clicked = 0;
+  const page: number[] = [];
+  let heard: ((at: number) => void) | undefined;
+  let notified = 0;
+  client.setNotificationHandler("notifications/elicitation/complete", () => {
+    notified++;
+    heard?.(performance.now());
+  });
+  client.setRequestHandler("elicitation/create", async (request) => {
+    flowId = new URL((request.params as { url: string }).url).pathname.split("/").pop()!;
+    const on = fleet.members.find((m) => m.name !== holder)!;
+    // The person's browser, after the client has answered: the page on another member ends the flow.
+    const pageUrl = new URL(`done/${flowId}`, on.pageUrl.href.endsWith("/") ? on.pageUrl.href : `${on.pageUrl.href}/`);
+    setImmediate(() => {
+      void getStream.opened
+        .then(() => {
+          clicked = performance.now();
+          return fetch(pageUrl);
+        })
+        .then(async (r) => {
+          page.push(performance.now() - clicked);
+          const body = await r.text();
+          if (!r.ok) console.error(`page ${pageUrl.href}: ${r.status} ${body}`);
+        })
+        .catch((error: unknown) => console.error(`page ${pageUrl.href}: ${(error as Error).message}`));
+    });
+    return { action: "accept" };
+  });
+  await client.connect(new StreamableHTTPClientTransport(fleet.url, { fetch: recording }));
+  const samples: number[] = [];
+  const published: number[] = [];
+  const afterPublish: number[] = [];
+  let timedOut = 0;
+  try {
+    // A flow that does not complete within 10 s is counted, not waited for; three in a row end the part.
+    for (let i = 0; i < warm + count && timedOut < 3; i++) {
+      if (i === warm) {
+        notified = 0;
+        page.length = 0;
+      }
+      const notice = new Promise<number>((resolve) => (heard = resolve));
+      const result = client.callTool({ name: "connect", arguments: { via: "request" } }, { timeout: 10_000 }).then(() => performance.now());
+      try {
+        const at = await Promise.race([notice, result]);
+        await result;
+        if (i < warm) continue;
+        samples.push(at - clicked);
+        const end = publishedAt.get(flowId);
+        if (end !== undefined) {
+          published.push(end - clicked);
+          afterPublish.push(at - end);
+        }
+      } catch {
+        timedOut++;
+      }
+    }
+  } finally {
+    await client.close();
+    await spy.close();
+  }
+  for (const list of [samples, page, published, afterPublish]) list.sort((a, b) => a - b);
+  return { samples, page, published, afterPublish, timedOut, notified, holder, pageOn: fleet.members.find((m) => m.name !== holder)!.name };
+}
+
+/**
+ * `during` timed while a forked process (its own event loop, not the timing client's) runs `workers`
+ * clients of `era` round trips on `url`: back to back, or starting `rate` per second.
+ */
+export async function underLoad<T>(
+  url: URL,
+  era: Era,
+  workers: number,
+  rate: number | undefined,
+  during: () => Promise<T>,
+): Promise<{ value: T; load: Throughput }> {
+  const args = [url.href, era, String(workers), ...(rate ? [String(rate)] : [])];
+  const child = killOnExit(fork(LOAD_SCRIPT, args, { execArgv: ["--import", "tsx"], stdio: "inherit" }));
+  const messages: unknown[] = [];
+  let wake: (() => void) | undefined;
+  child.on("message", (m) => (messages.push(m), wake?.()));
+  const next = (what: string) =>
+    new Promise<unknown>((resolve, reject) => {
+      const check = () => (messages.length ? resolve(messages.shift()) : undefined);
+      child.once("exit", (code) => reject(new Error(`fleet-load exited (${code}) before ${what}`)));
+      wake = check;
+      check();
+    });
+  await next("starting");
+  // A second of load first, so delivery is timed at the load's steady state.
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  try {
+    const value = await during();
+    child.send("stop");
+    return { value, load: (await next("reporting")) as Throughput };
+  } finally {
+    if (child.exitCode === null) child.kill();
+  }
+}
