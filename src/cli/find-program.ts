@@ -60,7 +60,11 @@ function executable(path: string): boolean {
 
 /** The program's path, or why there is none (said as is: it names the environment variable to set). */
 export function findProgram(name: ProgramName, env: NodeJS.ProcessEnv = process.env): FoundProgram {
-  const info: ProgramInfo = PROGRAMS[name];
+  return locateProgram(name, PROGRAMS[name], env);
+}
+
+/** findProgram for a program that is not one of PROGRAMS (nothing the suite needs, so CI installs nothing for it). */
+export function locateProgram(name: string, info: ProgramInfo, env: NodeJS.ProcessEnv = process.env): FoundProgram {
   const given = env[info.env];
   if (given) {
     if (executable(given)) return { path: given };

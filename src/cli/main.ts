@@ -313,6 +313,7 @@ serverOptions(
     )
     .option("--policy <kind=who,...>", "who answers each kind of question (form, url, sampling, roots), e.g. url=web,sampling=host")
     .option("--log <file>", "append what was asked and answered to FILE, one JSON object a line (secrets redacted)")
+    .option("--no-notify", "no desktop notification (notify-send, osascript) when a question waits on the page")
     .option("--print-config <host>", `print the snippet that makes a host launch this gateway: ${PRINT_CONFIG_HOSTS.join(", ")}`)
     .option("--name <name>", "with --print-config: the name the host lists the server under (default: from the command)"),
 )

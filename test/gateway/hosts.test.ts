@@ -40,6 +40,7 @@ const scratch = scratchFiles("elicit-gateway-");
 const INSPECTOR = fileURLToPath(new URL("../../node_modules/@modelcontextprotocol/inspector-cli/build/index.js", import.meta.url));
 const ENV = { ...process.env, ...NO_MODEL_ENV } as Record<string, string>;
 const RECORD_BROWSER = fileURLToPath(new URL("../fixtures/record-browser.mjs", import.meta.url));
+const RECORD_NOTIFY = fileURLToPath(new URL("../fixtures/record-notify.mjs", import.meta.url));
 const CALL = { timeout: 120_000 };
 
 /** Text read from a stream, waited on with a deadline. */
@@ -121,15 +122,20 @@ async function v1Host(gatewayArgs: string[]): Promise<Host> {
 
 /** Resolves with line `index` of `file` once it is written (watching its folder), within the deadline. */
 function lineOf(file: string, index: number, ms = SLOW.timeout): Promise<string> {
+  return whenFileHas(file, (text) => text.split("\n")[index] || undefined, `no line ${index + 1}`, ms);
+}
+
+/** Resolves with what `pick` finds in `file`'s text once it does (watching its folder), within the deadline. */
+function whenFileHas<T>(file: string, pick: (text: string) => T | undefined, missing: string, ms = SLOW.timeout): Promise<T> {
   return new Promise((resolve, reject) => {
     const watcher = watch(dirname(file), () => check());
-    const timer = setTimeout(() => (watcher.close(), reject(new Error(`${file} has no line ${index + 1} after ${ms} ms`))), ms);
+    const timer = setTimeout(() => (watcher.close(), reject(new Error(`${file} has ${missing} after ${ms} ms`))), ms);
     const check = () => {
-      const line = existsSync(file) ? readFileSync(file, "utf8").split("\n")[index] : undefined;
-      if (!line) return;
+      const found = existsSync(file) ? pick(readFileSync(file, "utf8")) : undefined;
+      if (found === undefined) return;
       clearTimeout(timer);
       watcher.close();
-      resolve(line);
+      resolve(found);
     };
     check();
   });
@@ -138,9 +144,10 @@ function lineOf(file: string, index: number, ms = SLOW.timeout): Promise<string>
 /**
  * MCP Inspector's CLI: one process (and one gateway) per call, in front of the travel server over HTTP.
  * It keeps the gateway's stderr to itself, as hosts do: the person learns of a question when the
- * gateway opens its page in the browser (BROWSER, recorded here).
+ * gateway opens its page in the browser (BROWSER, recorded here), and from each question that waits
+ * there, a desktop notification (recorded in `notified`).
  */
-function inspectorHost(gatewayArgs: string[], opened: string): Host {
+function inspectorHost(gatewayArgs: string[], opened: string, notified: string): Host {
   let current: ReturnType<typeof watchText> | undefined;
   let seen = "";
   let calls = 0;
@@ -156,7 +163,12 @@ function inspectorHost(gatewayArgs: string[], opened: string): Host {
           // It finds its own package.json relative to the working directory.
           {
             stdio: ["ignore", "pipe", "pipe"],
-            env: { ...ENV, BROWSER: `${process.execPath} ${RECORD_BROWSER} ${opened}` },
+            env: {
+              ...ENV,
+              BROWSER: `${process.execPath} ${RECORD_BROWSER} ${opened}`,
+              ELICIT_NOTIFY_SEND: RECORD_NOTIFY,
+              RECORD_NOTIFY_FILE: notified,
+            },
             cwd: dirname(INSPECTOR),
           },
         ),
@@ -286,10 +298,28 @@ describe("elicit gateway: hosts that lack elicitation book the trip", { skip: ne
     try {
       const root = newRoot("inspector");
       const opened = join(scratch.dir, "opened.txt");
+      const notified = join(scratch.dir, "notified.txt");
       const args = gatewayCommand(root).filter((a) => a !== "--no-browser");
-      const host = inspectorHost([...args, "--url", travel.url], opened);
+      const host = inspectorHost([...args, "--url", travel.url], opened, notified);
       hosts.push(host);
       await book(host, root);
+      // Each question that waited on the page was a notification naming the server and the kind only:
+      // never the page's address (it holds the page's secret) nor the server's message.
+      // The notifier is a process of its own: its last line is waited for, as the person would see it late.
+      const lines = await whenFileHas(notified, (text) => (text.includes("a link to open") ? text : undefined), "no link's notification");
+      const notes = lines
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line) as string[]);
+      for (const note of notes) {
+        assert.deepEqual(note.slice(0, 2), ["--app-name=elicit", "elicit gateway"]);
+        assert.match(
+          note[2]!,
+          /^mcp-elicit-travel waits for you: (a form to fill in|a link to open|a model request to review|a model's answer to review), in your browser\.$/,
+        );
+      }
+      const said = notes.map((note) => note[2]).join("\n");
+      for (const kind of ["a form to fill in", "a link to open", "a model request to review"]) assert.ok(said.includes(`: ${kind},`), said);
     } finally {
       await stopChild(travel.child);
     }

@@ -3,10 +3,12 @@
 // host's configuration file.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, watch, type FSWatcher } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { ProtocolError } from "@modelcontextprotocol/server";
+import { desktopNotifier } from "../../src/cli/gateway/notify.js";
 import { questionLog, REDACTED } from "../../src/cli/gateway/question-log.js";
 import { HeldCalls } from "../../src/cli/gateway/held-calls.js";
 import { HostLinks } from "../../src/cli/gateway/links.js";
@@ -159,5 +161,36 @@ describe("elicit gateway refuses", () => {
     const log = await runCli(["gateway", "--log", "/proc/no/such/dir/log.jsonl", "--", "elicit", "serve", "travel"]);
     assert.equal(log.code, 2);
     assert.match(log.stderr, /--log "\/proc\/no\/such\/dir\/log\.jsonl": cannot write there \(ENOENT\)/);
+  });
+});
+
+describe("desktop notifications", () => {
+  const RECORD_NOTIFY = fileURLToPath(new URL("../fixtures/record-notify.mjs", import.meta.url));
+
+  test("a hostile server name is shown inert and without markup; a URL's wait is not told; no notifier, no notification", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "elicit-notify-"));
+    try {
+      const file = join(dir, "notified.txt");
+      const env = { ...process.env, ELICIT_NOTIFY_SEND: RECORD_NOTIFY, RECORD_NOTIFY_FILE: file };
+      const notify = desktopNotifier(env, "linux")!;
+      notify("url-wait-server", "url-wait");
+      notify("<b>Evil</b> & \u001b[31mRed\u001b[0m\u202Eoh", "form");
+      // The notifier is a process of its own: its line is waited for (fs.watch on the folder).
+      let watcher: FSWatcher | undefined;
+      const written = new Promise<string>((resolve) => {
+        const check = () => {
+          const text = existsSync(file) ? readFileSync(file, "utf8") : "";
+          if (text.endsWith("\n")) resolve(text);
+        };
+        watcher = watch(dir, check);
+        check();
+      });
+      const notes = (await within(written, 60_000, "the notification").finally(() => watcher?.close())).trim().split("\n");
+      const [note] = notes.map((line) => JSON.parse(line) as string[]);
+      assert.deepEqual(note, ["--app-name=elicit", "elicit gateway", "bEvil/b  Redoh waits for you: a form to fill in, in your browser."]);
+      assert.equal(desktopNotifier({ PATH: "", ELICIT_NOTIFY_SEND: join(dir, "missing") }, "linux"), undefined);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

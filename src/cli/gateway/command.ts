@@ -14,6 +14,7 @@ import { hostAuthOf } from "../oauth.js";
 import { parseListen } from "../serve.js";
 import { hostFacing } from "./host-facing.js";
 import { HostLinks } from "./links.js";
+import { desktopNotifier, type Notify } from "./notify.js";
 import { questionLog } from "./question-log.js";
 import { gatewayUI, localAnswererOf, localAnswerersNeeded, parseRouting, routeQuestions } from "./route.js";
 
@@ -23,16 +24,25 @@ export interface GatewayOptions extends TargetOptions {
   ui: string;
   policy?: string;
   log?: string;
+  /** --no-notify: no desktop notification when a question waits on the page. */
+  notify?: boolean;
 }
 
-/** The gateway's own page: opened when the first question waits in it, not when a host starts the gateway. */
-async function startPage(noBrowser: boolean): Promise<WebUI> {
+/**
+ * The gateway's own page: opened when the first question waits in it, not when a host starts the
+ * gateway; each question that comes to wait there is also a desktop notification, where there is one.
+ */
+async function startPage(noBrowser: boolean, notify: Notify | undefined): Promise<WebUI> {
   let opened = false;
+  let waiting = 0;
   const open = noBrowser ? undefined : browserOpener();
   const ui: WebUI = await webUI({
     open: false,
     log: (line) => printLine(`elicit gateway: ${line}`),
     onChange(pending) {
+      // The queue keeps its order: what is new is at its end.
+      for (const question of pending.slice(waiting)) notify?.(question.server, question.kind);
+      waiting = pending.length;
       if (pending.length === 0 || opened) return;
       opened = true;
       printLine(`elicit gateway: a question waits in the browser: ${ui.pageUrl}`);
@@ -64,7 +74,7 @@ export async function gateway(command: string[], options: GatewayOptions): Promi
     const log = options.log !== undefined ? questionLog(options.log) : undefined;
     const uis: Partial<Record<"web" | "terminal", ElicitationUI & SamplingUI>> = {};
     if (needed.has("web")) {
-      const page = await startPage(options.browser === false);
+      const page = await startPage(options.browser === false, options.notify === false ? undefined : desktopNotifier());
       cleanups.push(() => page.close());
       uis.web = page;
     }
