@@ -5,7 +5,8 @@
 // elicitation path differs; a plain tools/call (no elicitation) is timed alongside as the unit.
 // Then a 10-step flow on 2026-07-28 (ten `ctx.elicit` in sequence, replayed every round):
 // total time, per-round time and requestState size, and heap before/after. Setups and timing are
-// harness.ts's.
+// harness.ts's. On 2026-07-28 "ours" is warm (the retry resumes the held handler); server-rounds.ts
+// has ours warm and cold at equal function against three raw tools, and the n-round curve.
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { Client } from "@modelcontextprotocol/client";
@@ -35,6 +36,7 @@ import {
   type Setup,
   type TransportKind,
 } from "./harness.js";
+import { benchCurve, benchEqualFunction, formatCurve, heapPerHeld, type CurveRow } from "./server-rounds.js";
 
 const FLOW_STEPS = 10;
 const FLOW_WARMUP_MS = 1000;
@@ -188,6 +190,12 @@ export interface ServerBenchResult {
   heap: { before: number; after: number; afterGc: number | undefined; flowRuns: number };
   /** Heap bytes each finished call leaves behind (in-memory, 2026-07-28, after gc), ours and raw. */
   keptPerCall?: { ours: number; raw: number; calls: number };
+  /** 2026-07-28 in memory at equal function: ours warm and cold against bare, codec and sealed raw tools. */
+  equal: RoundTripRow[];
+  /** Total CPU of flows of n questions. */
+  curve: CurveRow[];
+  /** Heap per held (suspended) handler, against the estimate the warmRounds.maxBytes bound counts. */
+  held?: Awaited<ReturnType<typeof heapPerHeld>>;
 }
 
 /**
@@ -232,6 +240,8 @@ async function keptPerCall(gc: () => Promise<void>): Promise<ServerBenchResult["
 }
 
 export async function benchServer(): Promise<ServerBenchResult> {
+  const equal = await benchEqualFunction();
+  const curve = await benchCurve();
   const roundTrips: RoundTripRow[] = [];
   for (const kind of ["memory", "http"] as const) {
     for (const era of ["legacy", "modern"] as const) {
@@ -270,7 +280,39 @@ export async function benchServer(): Promise<ServerBenchResult> {
     afterGc = process.memoryUsage().heapUsed;
   }
   const kept = gc && (await keptPerCall(gc));
-  return { roundTrips, flows, heap: { before, after, afterGc, flowRuns }, ...(kept && { keptPerCall: kept }) };
+  const held = gc && (await heapPerHeld(gc));
+  return {
+    roundTrips,
+    flows,
+    heap: { before, after, afterGc, flowRuns },
+    ...(kept && { keptPerCall: kept }),
+    equal,
+    curve,
+    ...(held && { held }),
+  };
+}
+
+/** The equal-function table, the n-round curve and the heap per held handler. */
+function formatEqual(r: ServerBenchResult): string {
+  const held = r.held
+    ? `heap per held handler (in memory, ${r.held.count} suspended on one booking question, after gc): ${r.held.perHandler.toFixed(0)} B; ` +
+      `the maxBytes bound counts ${r.held.estimate.toFixed(0)} B for each`
+    : "heap per held handler: gc unavailable";
+  return [
+    "2026-07-28 in memory, at equal function: ours warm (the retry resumes the held handler) and cold (warmRounds: false, replayed),",
+    "each against the bare raw tool (no state), raw + createRequestStateCodec (HMAC, readable) and raw + a journal it seals (AES-256-GCM).",
+    "One tools/call with one question (booking form, a sampling request, roots/list), µs per call; ours/raw < 1.0 means ours is faster.",
+    "",
+    formatRoundTrips(r.equal, { what: "kind, ours / baseline" }),
+    "",
+    "n-round curve: one tool asking n small forms in sequence (n input_required rounds, then the result), total CPU of the flow",
+    "(client + server, one process); linear cost keeps the slope flat and CPU(n) / (n × CPU(1)) at or under 1.",
+    "",
+    formatCurve(r.curve),
+    "",
+    held,
+    "",
+  ].join("\n");
 }
 
 export function formatServerTables(r: ServerBenchResult): string {
@@ -314,6 +356,8 @@ export function formatServerTables(r: ServerBenchResult): string {
       : " (gc unavailable)");
   return [
     loadLine(),
+    formatEqual(r),
+    "",
     "One tools/call with one elicitation (booking form, client accepts), µs per call; ours/raw < 1.0 means ours is faster.",
     "raw = ctx.mcpReq.elicitInput({ relatedRequestId }) on 2025-11-25, inputRequired() + inputResponses on 2026-07-28 (auto-fulfil);",
     '"legacy shim" rows: raw = that inputRequired() tool on 2025-11-25, fulfilled by the SDK\'s legacy shim (a live request, the handler re-entered);',

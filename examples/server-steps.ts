@@ -1,4 +1,4 @@
-// On 2026-07-28 the handler runs again for every answer; ctx.step runs a side effect once per tool call.
+// On 2026-07-28 a retry that lands on another process (or after a restart) runs the handler again; ctx.step runs a side effect once per tool call.
 // The call ledger behind it lives in the kit's store: here SQLite, which survives restarts. Run: npx tsx examples/server-steps.ts
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -20,7 +20,7 @@ let charges = 0;
 const http = await serveHttp(() => {
   const server = new McpServer({ name: "shop", version: "1.0.0" });
   kit.registerTool(server, "checkout", { description: "Pays, then asks for a rating" }, async (_args, ctx) => {
-    runs++; // code outside ctx.step runs on every round: keep it free of side effects
+    runs++; // code outside ctx.step runs again when a round is replayed: keep it free of side effects
     const pay = await ctx.ask("Pay $3,000?", yesNo()); // ctx.ask: a one-field form whose answer is the value (boolean)
     if (pay.action !== "accept" || !pay.content) return { content: [{ type: "text", text: "Not paid." }] };
     const receipt = await ctx.step("charge", () => `receipt-${++charges}`); // once per call, whatever is replayed
@@ -35,7 +35,8 @@ client.setRequestHandler("elicitation/create", async ({ params }) => ({ action: 
 await client.connect(new StreamableHTTPClientTransport(http.url));
 const result = await client.callTool({ name: "checkout", arguments: {} });
 console.log((result.content as { text: string }[])[0]!.text); // -> receipt-1, rated 5
-console.log(`handler runs: ${runs}, charges: ${charges}`); // -> handler runs: 3, charges: 1
+// Every retry came back to this process, which resumed the handler (warm rounds): it ran once.
+console.log(`handler runs: ${runs}, charges: ${charges}`); // -> handler runs: 1, charges: 1
 await client.close();
 await http.close();
 await store.close();
