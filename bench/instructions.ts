@@ -163,6 +163,30 @@ export interface InstructionRow {
   /** Instructions per call, median of the windows, and each window's. */
   perCall: Record<Tool, number>;
   windows: Record<Tool, number[]>;
+  /** The same without V8's compilers and garbage collector (by function name): the calls' own work. */
+  running: Record<Tool, number>;
+  /** Per call, median over the windows: compiling and collecting. */
+  compile: Record<Tool, number>;
+  gc: Record<Tool, number>;
+}
+
+// V8's own functions, by name: the garbage collector, and the compilers (a window that still
+// compiles counts the JIT's work, not the call's; with --single-threaded both run on the counted thread).
+const GC_FN =
+  /Heap|Scaveng|Marking|MarkCompact|Sweep|heap::base|cppgc|Evacuat|Worklist|RememberedSet|SlotSet|MemoryAllocator|PagedSpace|MemoryChunk|GCTracer|ObjectCache|BodyDescriptor|Compactor/;
+const COMPILE_FN =
+  /compiler::|maglev::|baseline::|BytecodeGenerator|Parser|Compiler|Deoptimiz|turboshaft|Scanner|AstNode|Zone::|interpreter::/;
+
+function split(file: string): { total: number; gc: number; compile: number } {
+  let total = 0;
+  let gc = 0;
+  let compile = 0;
+  for (const [fn, n] of selfByFunction(file)) {
+    total += n;
+    if (GC_FN.test(fn)) gc += n;
+    else if (COMPILE_FN.test(fn)) compile += n;
+  }
+  return { total, gc, compile };
 }
 
 export interface FunctionDelta {
@@ -184,9 +208,20 @@ function rowOf(setup: string, files: string[]): InstructionRow {
   const order = windowOrder();
   if (files.length !== order.length) throw new Error(`instructions (${setup}): ${files.length} callgrind dumps, expected ${order.length}`);
   const windows = { plain: [], raw: [], ours: [] } as Record<Tool, number[]>;
-  order.forEach((tool, k) => windows[tool].push(instructionsIn(files[k]!) / N));
-  const perCall = Object.fromEntries(TOOLS.map((t) => [t, median(windows[t])])) as Record<Tool, number>;
-  return { setup, perCall, windows };
+  const parts = {
+    running: { plain: [], raw: [], ours: [] },
+    compile: { plain: [], raw: [], ours: [] },
+    gc: { plain: [], raw: [], ours: [] },
+  } as Record<"running" | "compile" | "gc", Record<Tool, number[]>>;
+  order.forEach((tool, k) => {
+    windows[tool].push(instructionsIn(files[k]!) / N);
+    const { total, gc, compile } = split(files[k]!);
+    parts.running[tool].push((total - gc - compile) / N);
+    parts.compile[tool].push(compile / N);
+    parts.gc[tool].push(gc / N);
+  });
+  const med = (xs: Record<Tool, number[]>) => Object.fromEntries(TOOLS.map((t) => [t, median(xs[t])])) as Record<Tool, number>;
+  return { setup, perCall: med(windows), windows, running: med(parts.running), compile: med(parts.compile), gc: med(parts.gc) };
 }
 
 /**
@@ -329,6 +364,19 @@ export async function benchInstructions(): Promise<InstructionsResult> {
 export function formatInstructionsTable(r: InstructionsResult): string {
   const k = (n: number) => `${(n / 1000).toFixed(0)}k`;
   const range = (xs: number[]) => `${k(Math.min(...xs))}–${k(Math.max(...xs))}`;
+  const parts = table([
+    ["setup (2026-07-28), per call", "raw: running", "compile", "GC", "ours: running", "compile", "GC", "ours/raw running"],
+    ...r.rows.map((row) => [
+      row.setup,
+      k(row.running.raw),
+      k(row.compile.raw),
+      k(row.gc.raw),
+      k(row.running.ours),
+      k(row.compile.ours),
+      k(row.gc.ours),
+      (row.running.ours / row.running.raw).toFixed(3),
+    ]),
+  ]);
   const rows = table([
     ["setup (2026-07-28)", "plain", "raw SDK", "ours", "ours/raw", "ours/plain", "raw/plain", "raw windows", "ours windows"],
     ...r.rows.map((row) => [
@@ -362,6 +410,11 @@ export function formatInstructionsTable(r: InstructionsResult): string {
     "ours = kit.registerTool + ctx.elicit; plain = a tool without elicitation. Windows = the range over the windows.",
     "",
     rows,
+    "",
+    "The same split by V8 function: compile = its compilers (the JIT still at work in the window), GC = the collector,",
+    "running = the rest (the calls' own work, in JIT-compiled code, builtins and the runtime).",
+    "",
+    parts,
     "",
     functions,
   ].join("\n");
