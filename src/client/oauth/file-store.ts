@@ -5,8 +5,8 @@
 // The folder must be a real directory of this user: a symlink planted at its path would otherwise
 // have us chmod, and write tokens into, a folder somewhere else.
 import { createHash, randomBytes } from "node:crypto";
-import { constants } from "node:fs";
-import { chmod, lstat, mkdir, open, readdir, readFile, rename, rm, stat } from "node:fs/promises";
+import { constants, statSync } from "node:fs";
+import { chmod, lstat, mkdir, open, readdir, readFile, rename, rm } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { ServerCredentials, TokenStore } from "./token-store.js";
@@ -128,7 +128,14 @@ export function fileTokenStore(options: FileTokenStoreOptions = {}): TokenStore 
     async get(server) {
       const file = fileFor(server);
       // "absent": no such file (a first full check found no folder or no file; a new file changes that).
-      const version = await stat(join(dir, file)).then(versionOf, () => "absent");
+      // Synchronous: a stat takes microseconds, where a trip through libuv's thread pool before every
+      // request would add its wait to each call's latency on a busy machine.
+      let version = "absent";
+      try {
+        version = versionOf(statSync(join(dir, file)));
+      } catch {
+        // No file (or no folder): "absent", checked in full below the first time.
+      }
       const known = lastRead.get(file);
       let content: FileContent | undefined;
       if (known?.version === version) content = known.content && structuredClone(known.content);
