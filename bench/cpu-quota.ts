@@ -53,6 +53,8 @@ interface Backend {
   group(name: string, capped: boolean): string;
   /** Where a process goes back to before its group is removed. */
   parentProcs: string;
+  /** The directory holding the groups (none for systemd scopes). */
+  base: string;
   remove(dir: string): void;
   removeBase(): void;
 }
@@ -111,6 +113,7 @@ function cgroupV2(root: string, { cpus, periodUs, weight = 100 }: CpuQuotaOption
   }
   return {
     mechanism: `cgroup v2 at ${root} (cpu.max)`,
+    base,
     parentProcs: join(root, "cgroup.procs"),
     group(name, capped) {
       const dir = join(base, name);
@@ -131,6 +134,7 @@ function cgroupV1(root: string, { cpus, periodUs, weight = 100 }: CpuQuotaOption
   write(join(base, "cpu.shares"), String(Math.min(262_144, weight * 1024 * 6)));
   return {
     mechanism: `cgroup v1 at ${root} (cpu.cfs_quota_us / cpu.cfs_period_us)`,
+    base,
     parentProcs: join(root, "cgroup.procs"),
     group(name, capped) {
       const dir = join(base, name);
@@ -158,6 +162,7 @@ function systemdScopes(where: { v2?: string; v1cpu?: string }, { cpus, periodUs,
   return {
     mechanism: `systemd-run ${user.join(" ")} --scope -p CPUQuota=${Math.round(cpus * 100)}% -p CPUQuotaPeriodSec=${periodUs / 1000}ms`,
     parentProcs: "",
+    base: "/nonexistent",
     group(name, capped) {
       const unit = `${BASE}-${name}.scope`;
       const limits = capped ? ["-p", `CPUQuota=${Math.round(cpus * 100)}%`, "-p", `CPUQuotaPeriodSec=${periodUs / 1000}ms`] : [];
@@ -205,6 +210,11 @@ export function openCpuQuota(options: CpuQuotaOptions): CpuQuota {
   if (!(options.cpus > 0)) return uncapped("no quota was asked for (BENCH_FLEET_CPU=0)");
   if (!(Number.isInteger(options.periodUs) && options.periodUs >= 1000 && options.periodUs <= 1_000_000))
     throw new RangeError(`cpu quota: the period must be 1,000–1,000,000 µs, got ${options.periodUs}`);
+  // The kernel refuses a quota under 1 ms (EINVAL), in cgroup v1 and v2 alike.
+  if (options.cpus * options.periodUs < 1000)
+    throw new RangeError(
+      `cpu quota: ${options.cpus} CPU of a ${options.periodUs} µs period is under the kernel's 1 ms minimum quota; use a period of at least ${Math.ceil(1000 / options.cpus)} µs`,
+    );
   if (options.weight !== undefined && !(Number.isInteger(options.weight) && options.weight >= 1 && options.weight <= 100))
     throw new RangeError(`cpu quota: the weight must be an integer 1–100, got ${options.weight}`);
   if (process.platform !== "linux") return uncapped(`cgroups are Linux only (this is ${process.platform})`);
@@ -236,8 +246,14 @@ export function openCpuQuota(options: CpuQuotaOptions): CpuQuota {
     backend.removeBase();
   };
   const enter = (pid: number, name: string, capped: boolean) => {
-    const dir = backend.group(name, capped);
-    groups.set(name, dir);
+    let dir: string | undefined;
+    try {
+      dir = backend.group(name, capped);
+      groups.set(name, dir);
+    } finally {
+      // A group made but refused its settings would keep the base from being removed.
+      if (!dir) emptyAndRemove(join(backend.base, name), backend.parentProcs);
+    }
     write(join(dir, "cgroup.procs"), String(pid));
   };
   // Ctrl-C, SIGTERM and errors end the process through 'exit' (test/helpers/cleanup.ts), which removes the groups.

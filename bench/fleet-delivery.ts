@@ -45,9 +45,13 @@ export async function completionDelivery(fleet: Fleet, redisUrl: string, count: 
   let flowId = "";
   // The page is finished only once the client's GET stream is open, so a notice sent at once is heard.
   const getStream = watchGetStream();
+  // The client's answer to elicitation/create, POSTed to A: the page is opened once A has taken it, as a
+  // person's browser finishes long after, so A's handling of the answer is not timed as delivery.
+  let answered: (() => void) | undefined;
   const recording: typeof fetch = async (input, init) => {
     const response = await getStream.fetch(input, init);
     holder ||= response.headers.get("x-served-by") ?? "";
+    if (typeof init?.body === "string" && /"result":\{"action":"accept"/.test(init.body)) answered?.();
     return response;
   };
   const client = new Client({ name: "fleet-bench", version: "1.0.0" }, {
@@ -67,8 +71,9 @@ export async function completionDelivery(fleet: Fleet, redisUrl: string, count: 
     const on = fleet.members.find((m) => m.name !== holder)!;
     // The person's browser, after the client has answered: the page on another member ends the flow.
     const pageUrl = new URL(`done/${flowId}`, on.pageUrl.href.endsWith("/") ? on.pageUrl.href : `${on.pageUrl.href}/`);
+    const taken = new Promise<void>((resolve) => (answered = resolve));
     setImmediate(() => {
-      void getStream.opened
+      void Promise.all([getStream.opened, taken])
         .then(() => {
           clicked = performance.now();
           return fetch(pageUrl);
