@@ -6,7 +6,11 @@
 // that names it.
 import { loadWithPeers } from "../common/optional-peers.js";
 
-const provider = await loadWithPeers("mcp-elicit/oidc", () => import("./openid-provider.js"));
+// oidc-provider is loaded here, not at the first start, so that a missing peer is said on import.
+const provider = await loadWithPeers("mcp-elicit/oidc", async () => {
+  await import("./provider-app.js");
+  return import("./openid-provider.js");
+});
 
 /** Starts the provider on 127.0.0.1; resolves once it listens. */
 export const startOpenIdProvider: typeof provider.startOpenIdProvider = provider.startOpenIdProvider;

@@ -27,22 +27,9 @@ export interface TravelUrlMode {
   close(): Promise<void>;
 }
 
-/**
- * The local OpenID provider's module, loaded on demand (oidc-provider and koa are a large import nobody
- * else needs). oidc-provider prints a notice on every Node before 22 when it loads; this package
- * supports Node 20 and tests the provider there, so in the demo's output the notice would only mislead.
- */
-export async function loadOpenIdProvider(): Promise<typeof import("../../oidc/openid-provider.js")> {
-  const warn = console.warn;
-  console.warn = (...args: unknown[]) => {
-    if (typeof args[0] === "string" && args[0].startsWith("oidc-provider WARNING: Unsupported runtime")) return;
-    warn(...args);
-  };
-  try {
-    return await import("../../oidc/openid-provider.js");
-  } finally {
-    console.warn = warn;
-  }
+/** The local OpenID provider's module (light: oidc-provider itself loads on the provider's first request when `lazy`). */
+export function loadOpenIdProvider(): Promise<typeof import("../../oidc/openid-provider.js")> {
+  return import("../../oidc/openid-provider.js");
 }
 
 /** Starts SkyMiles and makes the kit that connects to it. */
@@ -55,6 +42,8 @@ export async function startTravelUrlMode(options: TravelUrlModeOptions): Promise
       { id: "bob", password: "bob", name: "Bob" },
     ],
     signInHint: "SkyMiles demo accounts: demo / demo, alice / alice, bob / bob.",
+    // Most runs of the demo never connect a frequent-flyer account: oidc-provider loads when one does.
+    lazy: true,
     ...(options.onerror ? { onerror: options.onerror } : {}),
   });
   try {
