@@ -3,7 +3,8 @@
 // Streamable HTTP (the host connects to `elicit gateway --http` in front of the server's URL, or to the
 // URL), for a 2025-11-25 host and a 2026-07-28 host. Direct and forwarded calls are timed in turns on
 // connections open side by side, after a warm-up, so a busy machine slows both alike; the table gives
-// the median and p90 of each and their ratios.
+// the median and p90 of each and their ratios. A third connection goes through bench/relay-floor.ts, a
+// process that only parses and writes each message on: the floor of any process in between.
 // BENCH_GATEWAY_CPU_PROF=DIR writes a V8 CPU profile of each gateway process to DIR (node --cpu-prof).
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -12,6 +13,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 
 const BIN = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
 const SERVER = fileURLToPath(new URL("./gateway-server.ts", import.meta.url));
+const RELAY = fileURLToPath(new URL("./relay-floor.ts", import.meta.url));
 const REVISIONS = ["2025-11-25", "2026-07-28"] as const;
 type Revision = (typeof REVISIONS)[number];
 
@@ -19,6 +21,7 @@ export interface GatewayBenchRow {
   transport: "stdio" | "HTTP";
   revision: Revision;
   direct: { medianMs: number; p90Ms: number };
+  relay: { medianMs: number; p90Ms: number };
   gateway: { medianMs: number; p90Ms: number };
 }
 
@@ -68,15 +71,23 @@ function startAndRead(args: string[], pattern: RegExp, children: ChildProcess[])
   });
 }
 
-/** A direct and a forwarded connection of one transport and revision: the two calls to time. */
+/** A direct, a relayed and a forwarded connection of one transport and revision: the three calls to time. */
 async function connections(transport: "stdio" | "HTTP", revision: Revision, clients: Client[], children: ChildProcess[]) {
   const server = ["--import", "tsx", SERVER];
   const gatewayArgs = [...nodeArgs(), BIN, "gateway", "--no-browser", "--protocol", revision];
   const direct = clientFor(revision);
+  const relayed = clientFor(revision);
   const forwarded = clientFor(revision);
-  clients.push(direct, forwarded);
+  clients.push(direct, relayed, forwarded);
   if (transport === "stdio") {
     await direct.connect(new StdioClientTransport({ command: process.execPath, args: [...server, "stdio"], stderr: "ignore" }));
+    await relayed.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: ["--import", "tsx", RELAY, "stdio", "--", process.execPath, ...server, "stdio"],
+        stderr: "ignore",
+      }),
+    );
     await forwarded.connect(
       new StdioClientTransport({
         command: process.execPath,
@@ -91,11 +102,13 @@ async function connections(transport: "stdio" | "HTTP", revision: Revision, clie
       /served to hosts at (\S+) \(Streamable HTTP\)/,
       children,
     );
+    const relay = await startAndRead(["--import", "tsx", RELAY, "http", url], /relaying on (\S+)/, children);
     await direct.connect(new StreamableHTTPClientTransport(new URL(url)));
+    await relayed.connect(new StreamableHTTPClientTransport(new URL(relay)));
     await forwarded.connect(new StreamableHTTPClientTransport(new URL(front)));
   }
   const call = (client: Client) => () => client.callTool({ name: "echo", arguments: { text: "hello" } });
-  return [call(direct), call(forwarded)];
+  return [call(direct), call(relayed), call(forwarded)];
 }
 
 export async function benchGateway(options: { turns?: number; warmup?: number } = {}): Promise<GatewayBenchRow[]> {
@@ -109,9 +122,9 @@ export async function benchGateway(options: { turns?: number; warmup?: number } 
       try {
         const calls = await connections(transport, revision, clients, children);
         await interleaved(calls, warmup);
-        const [direct, gateway] = await interleaved(calls, turns);
+        const [direct, relay, gateway] = await interleaved(calls, turns);
         const stats = (xs: number[]) => ({ medianMs: quantile(xs, 0.5), p90Ms: quantile(xs, 0.9) });
-        rows.push({ transport, revision, direct: stats(direct!), gateway: stats(gateway!) });
+        rows.push({ transport, revision, direct: stats(direct!), relay: stats(relay!), gateway: stats(gateway!) });
       } finally {
         await Promise.allSettled(clients.map((c) => c.close()));
         // SIGINT: the gateway stops as at Ctrl-C (and writes its CPU profile).
@@ -125,12 +138,23 @@ export async function benchGateway(options: { turns?: number; warmup?: number } 
 export function formatGatewayTable(rows: GatewayBenchRow[]): string {
   const ms = (x: number) => x.toFixed(3);
   const table = [
-    ["tools/call round trip", "direct median / p90 ms", "gateway median / p90 ms", "gateway/direct median / p90"],
+    [
+      "tools/call round trip",
+      "direct median / p90 ms",
+      "bare relay median / p90 ms",
+      "gateway median / p90 ms",
+      "relay/direct median",
+      "gateway/direct median / p90",
+      "gateway/relay median",
+    ],
     ...rows.map((r) => [
       `${r.transport}, ${r.revision} host`,
       `${ms(r.direct.medianMs)} / ${ms(r.direct.p90Ms)}`,
+      `${ms(r.relay.medianMs)} / ${ms(r.relay.p90Ms)}`,
       `${ms(r.gateway.medianMs)} / ${ms(r.gateway.p90Ms)}`,
+      (r.relay.medianMs / r.direct.medianMs).toFixed(2),
       `${(r.gateway.medianMs / r.direct.medianMs).toFixed(2)} / ${(r.gateway.p90Ms / r.direct.p90Ms).toFixed(2)}`,
+      (r.gateway.medianMs / r.relay.medianMs).toFixed(2),
     ]),
   ];
   const widths = table[0]!.map((_, col) => Math.max(...table.map((row) => row[col]!.length)));
