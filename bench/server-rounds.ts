@@ -317,7 +317,11 @@ export function formatCurve(rows: CurveRow[]): string {
 }
 
 /** Heap a held handler takes (in memory, after gc), against the estimate the maxBytes bound counts. */
-export async function heapPerHeld(gc: () => Promise<void>, count = 2000): Promise<{ perHandler: number; estimate: number; count: number }> {
+export async function heapPerHeld(
+  gc: () => Promise<void>,
+  count = 2000,
+  kind: "memory" | "http" = "memory",
+): Promise<{ perHandler: number; estimate: number; count: number }> {
   const kit = createElicitation({ warmRounds: { maxHandlers: count * 2, idleMs: TTL_MS } });
   const server = () => {
     const s = new McpServer({ name: "bench-held", version: "1.0.0" });
@@ -332,7 +336,7 @@ export async function heapPerHeld(gc: () => Promise<void>, count = 2000): Promis
     versionNegotiation: { mode: { pin: "2026-07-28" } },
     inputRequired: { autoFulfill: false },
   } as never);
-  const setup = await openSetup("memory", "modern", server, () => client);
+  const setup = await openSetup(kind, "modern", server, () => client);
   const call = (i: number) => client.callTool({ name: "held", arguments: { hotel: `h${i}` } }, { allowInputRequired: true } as never);
   try {
     for (let i = 0; i < 200; i++) await call(i); // caches filled

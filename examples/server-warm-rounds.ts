@@ -15,7 +15,7 @@ const kit = createElicitation({
   store,
   warmRounds: {
     maxHandlers: 1_000, // held at once; past it the oldest is let go (its retry replays)
-    maxBytes: 64 * 1024 * 1024, // their estimated memory: 8 KiB each plus twice their requestState
+    maxBytes: 64 * 1024 * 1024, // estimated: 8 KiB each (32 KiB over HTTP) plus twice their requestState
     idleMs: 5 * 60_000, // how long one waits for its retry (never longer than stateTtlMs)
     onEvict: (reason) => console.log(`let go: ${reason}`), // "count", "bytes" or "idle"
   },

@@ -122,7 +122,7 @@ export class ReplayCalls {
     const binding = this.binding(ctx, tool, guarded ?? { args: {} });
     const { token, terms } = sealed(outcome.journal, binding, this.sealOptions);
     // Held for a retry that comes back here; the state it sealed stays complete for one that does not.
-    this.suspended?.hold(token, run, terms);
+    this.suspended?.hold(token, run, terms, ctx.http !== undefined);
     // The run's pending requests are already { method, params } by key: handed over as they are.
     return inputRequired({ inputRequests: outcome.inputRequests as never, requestState: token });
   }

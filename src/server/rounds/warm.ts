@@ -11,7 +11,7 @@ import type { StateTerms } from "./state.js";
 export interface WarmRoundOptions {
   /** Most suspended handlers held at once (default 1,000); the oldest is let go first. 0 turns warm rounds off. */
   maxHandlers?: number;
-  /** Most memory they may hold, by estimate (default 64 MiB): a fixed cost per handler plus twice its journal. */
+  /** Most memory they may hold, by estimate (default 64 MiB): 8 KiB per handler (32 KiB over HTTP) plus twice its requestState. */
   maxBytes?: number;
   /** How long a handler is held waiting for its retry (default 5 minutes, never longer than the state lives). */
   idleMs?: number;
@@ -28,6 +28,8 @@ export const WARM_DEFAULTS = { maxHandlers: 1_000, maxBytes: 64 * 1024 * 1024, i
  * bench/server-rounds.ts measures about 8.5 KiB per handler held on one booking form, its state included.
  */
 export const HANDLER_BASE_BYTES = 8 * 1024;
+/** The same over HTTP, where a handler also keeps its request's server and HTTP objects: measured about 32 KiB. */
+export const HTTP_HANDLER_BASE_BYTES = 32 * 1024;
 
 /** One held handler: its run, the terms its state was sealed with, and the call and round it answers. */
 export interface Suspended {
@@ -61,10 +63,13 @@ export class SuspendedRuns {
     return { handlers: this.held.size, bytes: this.bytes };
   }
 
-  /** Holds `run`, suspended on the round whose state is `token`, letting the oldest go past the bounds. */
-  hold(token: string, run: ReplayRun, terms: StateTerms): void {
+  /**
+   * Holds `run`, suspended on the round whose state is `token`, letting the oldest go past the bounds;
+   * `http`: it was asked over HTTP (a larger estimate).
+   */
+  hold(token: string, run: ReplayRun, terms: StateTerms, http = false): void {
     if (this.bounds.maxHandlers === 0 || this.bounds.idleMs === 0) return;
-    const bytes = HANDLER_BASE_BYTES + 2 * token.length;
+    const bytes = (http ? HTTP_HANDLER_BASE_BYTES : HANDLER_BASE_BYTES) + 2 * token.length;
     if (bytes > this.bounds.maxBytes) return;
     this.held.set(token, { run, terms, bytes, at: Date.now() });
     this.bytes += bytes;
