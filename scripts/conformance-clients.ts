@@ -45,7 +45,7 @@ export function revisionsOf(s: ListedScenario): (string | undefined)[] {
   return mine.length > 0 ? mine : [undefined];
 }
 
-interface Job {
+export interface Job {
   version: string;
   cli: string;
   scenario: string;
@@ -53,7 +53,7 @@ interface Job {
   dir: string;
 }
 
-function exec(command: string, args: string[], logFile?: string, timeoutMs = 0): Promise<{ code: number | null; output: string }> {
+export function exec(command: string, args: string[], logFile?: string, timeoutMs = 0): Promise<{ code: number | null; output: string }> {
   return new Promise((resolveRun) => {
     const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" } });
     let output = "";
@@ -87,14 +87,17 @@ const ours = (id: string, failed: boolean, message: string): Check => ({
   ...(failed ? { errorMessage: message } : {}),
 });
 
-/** One scenario run: the suite's checks plus ours; undefined when the suite skipped the scenario. */
-async function runJob(job: Job, timeoutMs: number): Promise<ScenarioRun | undefined> {
+/**
+ * One scenario run, with `client` (a script node runs) as the suite's client command: the suite's checks
+ * plus ours; undefined when the suite skipped the scenario.
+ */
+export async function runJob(job: Job, timeoutMs: number, client = DISPATCHER): Promise<ScenarioRun | undefined> {
   mkdirSync(job.dir, { recursive: true });
   const args = [
     job.cli,
     "client",
     "--command",
-    `${process.execPath} ${DISPATCHER}`,
+    `${process.execPath} ${client}`,
     "--scenario",
     job.scenario,
     "-o",
@@ -130,7 +133,7 @@ async function runJob(job: Job, timeoutMs: number): Promise<ScenarioRun | undefi
   return { scenario: job.scenario, label, scored: true, checks };
 }
 
-async function pool<T, R>(items: T[], jobs: number, work: (item: T) => Promise<R>): Promise<R[]> {
+export async function pool<T, R>(items: T[], jobs: number, work: (item: T) => Promise<R>): Promise<R[]> {
   const results: R[] = new Array(items.length);
   let next = 0;
   await Promise.all(
