@@ -34,7 +34,9 @@ const WEIGHT = Number(process.env.BENCH_FLEET_CPU_WEIGHT ?? 100);
 const SATURATED_COMPLETIONS = Number(process.env.BENCH_FLEET_SATURATED_COMPLETIONS ?? 50);
 /** The open-loop load delivery is timed under, as a share of the 3 members' measured 2026-07-28 round trips/s. */
 const LOAD_SHARE = Number(process.env.BENCH_FLEET_LOAD_SHARE ?? 0.5);
-const ERAS: Era[] = ["2026-07-28", "2025-11-25"];
+const ERAS = (process.env.BENCH_FLEET_ERAS ?? "2026-07-28,2025-11-25").split(",") as Era[];
+/** BENCH_FLEET_WARM=off: members replay every 2026-07-28 retry, so the lone member's retries (all its own) are not warm while most of the fleet's are cold. */
+const WARM_ROUNDS = process.env.BENCH_FLEET_WARM !== "off";
 
 /** Round trips, the CPU each member used meanwhile (in CPUs, from /proc/<pid>/stat: utime + stime), and the machine's idle share (/proc/stat). */
 type Throughput = Trips & { memberCpus?: number[]; machineIdle?: number };
@@ -104,7 +106,9 @@ export async function benchFleet(): Promise<FleetBenchResult> {
   };
   let one: Fleet | undefined, three: Fleet | undefined;
   try {
-    [one, three] = await Promise.all([1, 3].map((size) => startFleet({ size, redisUrl: redis.url, sticky: true })));
+    [one, three] = await Promise.all(
+      [1, 3].map((size) => startFleet({ size, redisUrl: redis.url, sticky: true, env: WARM_ROUNDS ? {} : { FLEET_WARM_ROUNDS: "off" } })),
+    );
     for (const m of one!.members) quota.cap(m.pid, `one-${m.name}`);
     for (const m of three!.members) quota.cap(m.pid, `three-${m.name}`);
     // Unmeasured warm-up: each member's code compiled and optimized (slow under a quota) before anything is timed.
@@ -159,7 +163,7 @@ export function formatFleetTables(r: FleetBenchResult): string {
   const q = r.quota;
   const capped = q.mechanism ? "capped" : "uncapped";
   const quotaLine = q.mechanism
-    ? `Each member in a cgroup of its own: ${q.cpus} CPU every ${q.periodUs / 1000} ms period (${q.mechanism}); clients, HAProxy and Redis uncapped; every group weighs as ${q.weight} ordinary processes.`
+    ? `Each member in a cgroup of its own: ${q.cpus} CPU every ${q.periodUs / 1000} ms period (${q.mechanism}); clients, HAProxy and Redis uncapped; every group weighs as ${q.weight} ordinary processes.${WARM_ROUNDS ? "" : " Warm rounds off: every 2026-07-28 retry replays."}`
     : `Members UNCAPPED: ${q.reason}.`;
   const through = table([
     [
