@@ -14,7 +14,7 @@
 // A full GC (--expose-gc) before each window: the young-generation work its calls cause is counted,
 // not the garbage an earlier window left.
 // Under valgrind node runs ~50× slower, so N and the warm-up are small (BENCH_INSTR_N calls a window,
-// default 200; BENCH_INSTR_WARMUP calls per tool, default 2,000 in memory and 600 over HTTP).
+// default 200; BENCH_INSTR_WARMUP calls per tool in memory, default 5,000, BENCH_INSTR_WARMUP_HTTP over HTTP, default 2,000).
 // Run alone: npx tsx bench/instructions.ts (after a build; needs valgrind).
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
@@ -32,7 +32,7 @@ import { callOnce, checkTools, loadLine, median, openSetup, table, type Era } fr
 
 const N = Number(process.env.BENCH_INSTR_N ?? 200);
 const WINDOWS = Number(process.env.BENCH_INSTR_WINDOWS ?? 3);
-const WARMUP = { memory: Number(process.env.BENCH_INSTR_WARMUP ?? 5000), http: Number(process.env.BENCH_INSTR_WARMUP ?? 2000) };
+const WARMUP = { memory: Number(process.env.BENCH_INSTR_WARMUP ?? 5000), http: Number(process.env.BENCH_INSTR_WARMUP_HTTP ?? 2000) };
 const TOOLS = ["plain", "raw", "ours"] as const;
 type Tool = (typeof TOOLS)[number];
 const SELF = fileURLToPath(import.meta.url);
@@ -90,8 +90,17 @@ function windowOrder(): Tool[] {
 /** Every window starts from a collected heap, so one window does not pay for garbage another left. */
 const fullGc = () => (globalThis as { gc?: () => void }).gc?.();
 
+/**
+ * Warm-up in the measured pattern (a GC, then N calls of one tool, tools rotated): warmed up call by
+ * call in turn instead, V8 still re-optimized in every measured window (a third of its instructions).
+ */
 async function warmUp(client: Client, calls: number): Promise<void> {
-  for (let i = 0; i < calls; i++) for (const tool of TOOLS) await callOnce(client, tool);
+  for (let done = 0, r = 0; done < calls; done += N, r++) {
+    for (let i = 0; i < TOOLS.length; i++) {
+      fullGc();
+      for (let k = 0; k < N; k++) await callOnce(client, TOOLS[(i + r) % TOOLS.length]!);
+    }
+  }
 }
 
 // ---- child processes (run under callgrind) ----
@@ -249,7 +258,7 @@ function selfByFunction(file: string): Map<string, number> {
       if (afterCalls) afterCalls = false;
       else {
         const cost = Number(line.trim().split(/\s+/).at(-1));
-        const key = /^0x[0-9a-f]+$/i.test(fn) ? "(JIT-compiled JavaScript)" : fn;
+        const key = /^0x[0-9a-f]+('\d+)?$/i.test(fn) ? "(JIT-compiled JavaScript)" : fn;
         if (Number.isFinite(cost)) byFn.set(key, (byFn.get(key) ?? 0) + cost);
       }
     }
