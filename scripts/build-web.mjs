@@ -19,7 +19,7 @@ export const WEB_ENTRIES = [
   { in: "src/ui/web/elements/entries/sampling-review.ts", out: "elements/sampling-review" },
   // The page webUI() serves; it finds the elements in elements.js, loaded next to it.
   { in: "src/ui/web/page/main.ts", out: "page" },
-  // The URL kit's hosted form page (src/server/url/pages/form.ts); it too finds the elements in elements.js.
+  // The URL kit's hosted form page (src/server/url/pages/form.ts); it finds the form in elements/form.js.
   { in: "src/server/url/pages/browser/form-page.ts", out: "url-form" },
 ];
 

@@ -34,9 +34,9 @@ function newest(dir: string): number {
   return time;
 }
 
-/** dist/web's bundles (the pages serve elements.js and url-form.js from there), rebuilt only when a source is newer. */
+/** dist/web's bundles (the pages serve elements/form.js and url-form.js from there), rebuilt only when a source is newer. */
 export async function ensurePageBundles(): Promise<void> {
-  const outputs = ["elements.js", "url-form.js"].map((f) => join(root, "dist/web", f));
+  const outputs = ["elements/form.js", "url-form.js"].map((f) => join(root, "dist/web", f));
   const built = Math.min(...outputs.map((f) => (existsSync(f) ? statSync(f).mtimeMs : 0)));
   if (built > newest(join(root, "src"))) return;
   await buildWeb({ entries: WEB_ENTRIES });

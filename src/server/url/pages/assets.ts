@@ -1,5 +1,6 @@
-// The files the pages load: their stylesheet, and for the hosted form the elements bundle and the form
-// page script, both built by scripts/build-web.mjs into dist/web/. Read on first use and kept.
+// The files the pages load: their stylesheet, and for the hosted form the form element's own file (not the
+// whole elements bundle: a third of its size, without the URL consent's suffix list) and the form page
+// script, both built by scripts/build-web.mjs into dist/web/. Read on first use and kept.
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { PAGES_CSS } from "./styles.js";
@@ -10,7 +11,7 @@ function bundleDir(): string {
     const dir = fileURLToPath(new URL(candidate, import.meta.url));
     if (existsSync(dir + "url-form.js")) return dir;
   }
-  throw new Error("The pages' bundles (dist/web/elements.js, dist/web/url-form.js) are missing: build them with `npm run build`.");
+  throw new Error("The pages' bundles (dist/web/elements/form.js, dist/web/url-form.js) are missing: build them with `npm run build`.");
 }
 
 // A padlock: the page's own icon, so the browser does not ask the origin's root for one.
@@ -23,12 +24,16 @@ export interface Asset {
 
 const cache = new Map<string, Asset>();
 
+/** The scripts the pages may load, by the name they are served under: their file in dist/web/. */
+const SCRIPTS: Record<string, string> = { "form.js": "elements/form.js", "url-form.js": "url-form.js" };
+
 /** The asset called `name`, or undefined for any other name. */
 export function asset(name: string): Asset | undefined {
   if (name === "pages.css") return { type: "text/css; charset=utf-8", body: PAGES_CSS };
   if (name === "icon.svg") return { type: "image/svg+xml", body: ICON };
-  if (name !== "elements.js" && name !== "url-form.js") return undefined;
+  const file = Object.hasOwn(SCRIPTS, name) ? SCRIPTS[name] : undefined;
+  if (!file) return undefined;
   let found = cache.get(name);
-  if (!found) cache.set(name, (found = { type: "text/javascript; charset=utf-8", body: readFileSync(bundleDir() + name, "utf8") }));
+  if (!found) cache.set(name, (found = { type: "text/javascript; charset=utf-8", body: readFileSync(bundleDir() + file, "utf8") }));
   return found;
 }

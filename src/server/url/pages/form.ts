@@ -48,7 +48,7 @@ export function formRoutes(app: Hono<PagesEnv>, config: PagesConfig): void {
         title: `Secure form from ${flow.server}`,
         prefix,
         asker: asker(flow),
-        scripts: ["elements.js", "url-form.js"],
+        scripts: ["form.js", "url-form.js"],
         body: html`${signedInAs(person)}
           <p class="small">What you enter here goes to ${line(flow.server)} only: ${line(flow.client)} does not see it.</p>
           <script type="application/json" id="mcp-elicit-flow">

@@ -1,4 +1,4 @@
-// The hosted form page's script (bundled into dist/web/url-form.js; elements.js defines the elements):
+// The hosted form page's script (bundled into dist/web/url-form.js; elements/form.js defines the form):
 // reads the flow from the page's JSON data block, shows <mcp-elicit-form>, and POSTs the answer with the
 // page's CSRF token. The server validates again; its verdict is shown in the page's alert line.
 import type { FormAnswer } from "../../../../common/form-answer.js";
