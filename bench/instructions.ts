@@ -88,7 +88,8 @@ function windowOrder(): Tool[] {
 }
 
 /** Every window starts from a collected heap, so one window does not pay for garbage another left. */
-const fullGc = () => (globalThis as { gc?: () => void }).gc?.();
+// BENCH_INSTR_GC=1: with a forced full GC the windows counted V8 recompiling each time (2-5 M instructions a call).
+const fullGc = () => (process.env.BENCH_INSTR_GC === "1" ? (globalThis as { gc?: () => void }).gc?.() : undefined);
 
 /**
  * Warm-up in the measured pattern (a GC, then N calls of one tool, tools rotated): warmed up call by
@@ -301,11 +302,12 @@ function underCallgrind(dir: string, mode: string) {
   const child = spawn(VALGRIND, [...callgrindArgs(dir), mode], { stdio: ["pipe", "pipe", "pipe"] });
   let stderr = "";
   child.stderr!.on("data", (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+  const exit = exited(child);
   const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
   const next = async (what: string): Promise<string> => {
     const line = await Promise.race([
       lines.next(),
-      exited(child).then((code) => {
+      exit.then((code) => {
         throw new Error(`instructions: ${mode} under callgrind exited ${code} while ${what}: ${stderr}`);
       }),
     ]);
@@ -313,7 +315,7 @@ function underCallgrind(dir: string, mode: string) {
     return line.value;
   };
   const done = async () => {
-    const code = await exited(child);
+    const code = await exit;
     if (code !== 0) throw new Error(`instructions: ${mode} under callgrind exited ${code}: ${stderr}`);
   };
   return { child, next, done };
