@@ -5,7 +5,7 @@
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, watch } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
@@ -16,7 +16,7 @@ import { StdioClientTransport as V1StdioClientTransport } from "@modelcontextpro
 import { startServer } from "../../src/cli/serve.js";
 import { BIN, serveBinHttp } from "../helpers/cli.js";
 import { killOnExit } from "../helpers/cleanup.js";
-import { scratchFiles } from "../helpers/files.js";
+import { scratchFiles, whenFileHas } from "../helpers/files.js";
 import { needs } from "../helpers/needs.js";
 import { stopChild } from "../helpers/processes.js";
 import { NO_MODEL_ENV } from "../helpers/pty.js";
@@ -123,22 +123,6 @@ async function v1Host(gatewayArgs: string[]): Promise<Host> {
 /** Resolves with line `index` of `file` once it is written (watching its folder), within the deadline. */
 function lineOf(file: string, index: number, ms = SLOW.timeout): Promise<string> {
   return whenFileHas(file, (text) => text.split("\n")[index] || undefined, `no line ${index + 1}`, ms);
-}
-
-/** Resolves with what `pick` finds in `file`'s text once it does (watching its folder), within the deadline. */
-function whenFileHas<T>(file: string, pick: (text: string) => T | undefined, missing: string, ms = SLOW.timeout): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const watcher = watch(dirname(file), () => check());
-    const timer = setTimeout(() => (watcher.close(), reject(new Error(`${file} has ${missing} after ${ms} ms`))), ms);
-    const check = () => {
-      const found = existsSync(file) ? pick(readFileSync(file, "utf8")) : undefined;
-      if (found === undefined) return;
-      clearTimeout(timer);
-      watcher.close();
-      resolve(found);
-    };
-    check();
-  });
 }
 
 /**
@@ -306,7 +290,12 @@ describe("elicit gateway: hosts that lack elicitation book the trip", { skip: ne
       // Each question that waited on the page was a notification naming the server and the kind only:
       // never the page's address (it holds the page's secret) nor the server's message.
       // The notifier is a process of its own: its last line is waited for, as the person would see it late.
-      const lines = await whenFileHas(notified, (text) => (text.includes("a link to open") ? text : undefined), "no link's notification");
+      const lines = await whenFileHas(
+        notified,
+        (text) => (text.includes("a link to open") ? text : undefined),
+        "no link's notification",
+        SLOW.timeout,
+      );
       const notes = lines
         .trim()
         .split("\n")

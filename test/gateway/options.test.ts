@@ -3,7 +3,7 @@
 // host's configuration file.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, watch, type FSWatcher } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -14,6 +14,7 @@ import { HeldCalls } from "../../src/cli/gateway/held-calls.js";
 import { HostLinks } from "../../src/cli/gateway/links.js";
 import { forHost, parseRouting, routeQuestions } from "../../src/cli/gateway/route.js";
 import { within } from "../helpers/deferred.js";
+import { whenFileHas } from "../helpers/files.js";
 import { runCli } from "../helpers/cli.js";
 
 const form = (schema: Record<string, unknown>) => ({
@@ -175,17 +176,9 @@ describe("desktop notifications", () => {
       const notify = desktopNotifier(env, "linux")!;
       notify("url-wait-server", "url-wait");
       notify("<b>Evil</b> & \u001b[31mRed\u001b[0m\u202Eoh", "form");
-      // The notifier is a process of its own: its line is waited for (fs.watch on the folder).
-      let watcher: FSWatcher | undefined;
-      const written = new Promise<string>((resolve) => {
-        const check = () => {
-          const text = existsSync(file) ? readFileSync(file, "utf8") : "";
-          if (text.endsWith("\n")) resolve(text);
-        };
-        watcher = watch(dir, check);
-        check();
-      });
-      const notes = (await within(written, 60_000, "the notification").finally(() => watcher?.close())).trim().split("\n");
+      // The notifier is a process of its own: its line is waited for.
+      const text = await whenFileHas(file, (t) => (t.endsWith("\n") ? t : undefined), "no notification", 60_000);
+      const notes = text.trim().split("\n");
       const [note] = notes.map((line) => JSON.parse(line) as string[]);
       assert.deepEqual(note, ["--app-name=elicit", "elicit gateway", "bEvil/b  Redoh waits for you: a form to fill in, in your browser."]);
       assert.equal(desktopNotifier({ PATH: "", ELICIT_NOTIFY_SEND: join(dir, "missing") }, "linux"), undefined);
