@@ -4,6 +4,7 @@
 // host gives up on cancels its task.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { getEventListeners } from "node:events";
 import { McpServer, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import { attachElicitation } from "../../src/client/attach.js";
 import { attachRoots } from "../../src/client/roots.js";
@@ -141,6 +142,38 @@ describe("followTasks: failures and cancellation", () => {
       await within(stoppedNow.promise, 10_000, "the handler's signal to fire");
       assert.deepEqual(stopped, ["forever"], "tasks/cancel reached the handler's signal");
     } finally {
+      await conn.close();
+    }
+  });
+  test("raw requests on one signal: an abort while the send is pending rejects with its reason, and no listener stays behind", async () => {
+    const { factory } = server();
+    const client = clientFor("2026-07-28", { extensions: TASKS });
+    const conn = await connect(client, factory, "2026-07-28", "http");
+    const unhandled: unknown[] = [];
+    const record = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", record);
+    try {
+      const polls = new AbortController();
+      for (let i = 0; i < 20; i++)
+        await assert.rejects(
+          rawRequest(client, "tasks/get", { taskId: "none" }, polls.signal),
+          (e: Error & { rpcCode?: number }) => e.rpcCode !== undefined,
+        );
+      assert.equal(getEventListeners(polls.signal, "abort").length, 0, "each request took its abort listener off");
+      // Over HTTP the send is a fetch: aborting before it settles must reject the request, not leave a rejection unhandled.
+      const abort = new AbortController();
+      const request = rawRequest(client, "tasks/get", { taskId: "none" }, abort.signal);
+      abort.abort(new Error("given up"));
+      await assert.rejects(request, /given up/);
+      await assert.rejects(
+        rawRequest(client, "tasks/get", { taskId: "none" }, abort.signal),
+        /given up/,
+        "an aborted signal sends nothing",
+      );
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.deepEqual(unhandled, []);
+    } finally {
+      process.off("unhandledRejection", record);
       await conn.close();
     }
   });

@@ -57,15 +57,29 @@ export async function rawRequest(
 ): Promise<Record<string, unknown>> {
   const transport = client.transport;
   if (!transport) throw new Error(`${method}: the client is not connected.`);
+  signal?.throwIfAborted();
   const pending = pendingOn(transport as never);
   const id = `mcp-elicit-raw-${++next}`;
   const meta = { ...outboundEnvelope(client), ...(params._meta as object | undefined) };
+  let onAbort = () => {};
   const answered = new Promise<Message>((resolve, reject) => {
+    onAbort = () => reject(signal?.reason as Error);
     pending.set(id, { resolve });
-    signal?.addEventListener("abort", () => (pending.delete(id), reject(signal.reason as Error)), { once: true });
+    signal?.addEventListener("abort", onAbort, { once: true });
   });
-  await transport.send({ jsonrpc: "2.0", id, method, params: { ...params, _meta: meta } } as never);
-  const response = await answered;
+  // Awaited below, after the send: an abort while the send is pending must not be an unhandled rejection.
+  answered.catch(() => {});
+  try {
+    await transport.send({ jsonrpc: "2.0", id, method, params: { ...params, _meta: meta } } as never);
+    return unwrap(await answered);
+  } finally {
+    // One signal serves every poll of a task: each request takes its listener off again.
+    pending.delete(id);
+    signal?.removeEventListener("abort", onAbort);
+  }
+}
+
+function unwrap(response: Message): Record<string, unknown> {
   if (response.error) throw new RawRequestError(response.error.code, response.error.message, response.error.data);
   return response.result ?? {};
 }
