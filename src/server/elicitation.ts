@@ -26,7 +26,15 @@ import { ReplayCalls } from "./rounds/call.js";
 import { watchDroppedMessages } from "./dropped.js";
 import { watchRootsChanges } from "./roots.js";
 import { StateGuard } from "./rounds/guard.js";
-import { DEFAULT_MAX_STATE_BYTES, issuerKey, RecentStates, toStateKey, toStateKeys, type StateKeyInput } from "./rounds/state.js";
+import {
+  checkRouteTag,
+  DEFAULT_MAX_STATE_BYTES,
+  issuerKey,
+  RecentStates,
+  toStateKey,
+  toStateKeys,
+  type StateKeyInput,
+} from "./rounds/state.js";
 import { serverName } from "../common/sdk-internals.js";
 import { SuspendedRuns, warmBounds, type WarmRoundOptions } from "./rounds/warm.js";
 import { roundDelivery } from "./rounds/round-delivery.js";
@@ -83,6 +91,13 @@ export interface ElicitationOptions {
    * `idleMs` (default 5 minutes); one let go replays on its retry. `false`: every retry replays.
    */
   warmRounds?: WarmRoundOptions | false;
+  /**
+   * A fleet member's public route tag (1-32 of A-Z a-z 0-9 _ -; its name, nothing secret), put in front of
+   * each requestState it seals (`<tag>.<sealed>`) so a balancer can send the retry back here, where the
+   * handler waits (docs/server/put-a-balancer-in-front.md). Not trusted: an altered tag only misroutes
+   * the retry, which then replays. Default: $MCP_ELICIT_ROUTE_TAG, else none.
+   */
+  routeTag?: string;
   /** How often task clients are asked to poll (default 1 s). */
   taskPollIntervalMs?: number;
   /** How long a task's runner holds it without renewing (default 30 s): a task whose process died is picked up after this. */
@@ -164,6 +179,8 @@ async function parseArguments(schema: StandardSchemaWithJSON, tool: string, raw:
 export const STATE_KEY_ENV = "MCP_ELICIT_STATE_KEY";
 /** The environment variable read for the issuer when `issuer` is not given. */
 export const ISSUER_ENV = "MCP_ELICIT_ISSUER";
+/** The environment variable read for the route tag when `routeTag` is not given. */
+export const ROUTE_TAG_ENV = "MCP_ELICIT_ROUTE_TAG";
 
 /** The kit's key ring: the one given, else $MCP_ELICIT_STATE_KEY, else the process's random key (refused with a shared store). */
 function stateKeyRing(options: ElicitationOptions): Buffer[] {
@@ -201,6 +218,8 @@ export function createElicitation(options: ElicitationOptions = {}) {
   // Checked now, so a bad bound fails here rather than at the first tool.
   const warm = options.warmRounds === false ? undefined : warmBounds(options.warmRounds ?? {}, settings.stateTtlMs);
   const fixedIssuer = options.issuer ?? (process.env[ISSUER_ENV]?.trim() || undefined);
+  const routeTag = options.routeTag ?? (process.env[ROUTE_TAG_ENV]?.trim() || undefined);
+  if (routeTag !== undefined) checkRouteTag(routeTag);
   // One sealer per issuer, its keys derived once; each remembers only the states it sealed itself.
   const sealers = new Map<string, ReplayCalls>();
   const replayCallsFor = (server: McpServer): ReplayCalls => {
@@ -211,7 +230,7 @@ export function createElicitation(options: ElicitationOptions = {}) {
       const { stateTtlMs: ttlMs, maxStateBytes: maxBytes } = settings;
       calls = new ReplayCalls(
         ledger,
-        { key: keys[0]!, ring: keys, legacyRing: ring, recent: new RecentStates(), ttlMs, maxBytes },
+        { key: keys[0]!, ring: keys, legacyRing: ring, recent: new RecentStates(), ttlMs, maxBytes, routeTag },
         (ctx, tool, args) => ({
           principal: principalOf(ctx),
           tool,

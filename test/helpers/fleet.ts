@@ -40,6 +40,8 @@ export interface FleetOptions {
   size?: number;
   redisUrl: string;
   sticky?: boolean;
+  /** Each member tags the requestState it seals with its name (MCP_ELICIT_ROUTE_TAG), and HAProxy sends a retry back to it. */
+  routeTags?: boolean;
   env?: Record<string, string>;
 }
 
@@ -102,7 +104,12 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     MCP_ELICIT_VAULT_KEY: vaultKey,
     ...options.env,
   };
-  const envOf = (i: number) => ({ ...base, MEMBER_NAME: names[i]!, PORT: String(ports[i]) });
+  const envOf = (i: number) => ({
+    ...base,
+    MEMBER_NAME: names[i]!,
+    PORT: String(ports[i]),
+    ...(options.routeTags ? { MCP_ELICIT_ROUTE_TAG: names[i]! } : {}),
+  });
   const children: (ChildProcess | undefined)[] = [];
   const stopMembers = () => Promise.all(children.map((child) => child && stopChild(child)));
 
@@ -122,6 +129,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
   const proxy = await startHaproxy({
     backends: names.map((name, i) => ({ name, port: ports[i]! })),
     sticky: options.sticky ?? false,
+    routeTags: options.routeTags ?? false,
   }).catch(async (error: unknown) => {
     await stopMembers();
     throw error;

@@ -1,6 +1,7 @@
 // A real HAProxy (Debian's haproxy) in front of test backends: round robin, SSE-friendly timeouts, health
 // checks every 200 ms so a killed backend leaves rotation within about a second, and optionally sticky
-// sessions on the Mcp-Session-Id header (learned from the response). Every response carries
+// sessions on the Mcp-Session-Id header (learned from the response), and optionally a 2026-07-28 retry
+// routed back to the member whose route tag its requestState carries. Every response carries
 // `x-served-by: <backend name>`, so a test can see where each request went.
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -15,6 +16,12 @@ export interface HaproxyOptions {
   backends: { name: string; port: number }[];
   /** Route a session's requests to the backend that created it (stick table on Mcp-Session-Id). */
   sticky?: boolean;
+  /**
+   * Send a POST whose `params.requestState` starts with `<tag>.` to the backend named `<tag>` (members
+   * started with MCP_ELICIT_ROUTE_TAG = their backend name), else balance as usual; a backend that is
+   * down is skipped (round robin), and one that refuses the connection is left for another (redispatch).
+   */
+  routeTags?: boolean;
   /** The path the health check asks for (default /mcp: any answer below 500 counts as up). */
   checkPath?: string;
 }
@@ -25,7 +32,7 @@ export interface Haproxy {
 }
 
 /** The configuration, as docs/server/put-a-balancer-in-front.md shows it (the frontend's port and the backends filled in). */
-export function haproxyConfig(port: number, { backends, sticky = false, checkPath = "/mcp" }: HaproxyOptions): string {
+export function haproxyConfig(port: number, { backends, sticky = false, routeTags = false, checkPath = "/mcp" }: HaproxyOptions): string {
   const name = /^[A-Za-z0-9_.-]{1,64}$/;
   for (const backend of backends)
     if (!name.test(backend.name) || !Number.isInteger(backend.port)) throw new TypeError(`haproxy: bad backend ${JSON.stringify(backend)}`);
@@ -53,13 +60,20 @@ backend members
   http-check expect rstatus ^[1234]
   http-response set-header x-served-by %[srv_name]
 ${
-  sticky
-    ? `  stick-table type string len 64 size 100k expire 30m
+  routeTags
+    ? `  option http-buffer-request
+  http-request set-var(txn.route) req.body,json_query('$.params.requestState'),field(1,.) if METH_POST
+  use-server %[var(txn.route)] if { var(txn.route) -m found }
+`
+    : ""
+}${
+    sticky
+      ? `  stick-table type string len 64 size 100k expire 30m
   stick on req.hdr(mcp-session-id)
   stick store-response res.hdr(mcp-session-id)
 `
-    : ""
-}${backends.map((b) => `  server ${b.name} 127.0.0.1:${b.port} check inter 200 fall 2 rise 1`).join("\n")}
+      : ""
+  }${backends.map((b) => `  server ${b.name} 127.0.0.1:${b.port} check inter 200 fall 2 rise 1`).join("\n")}
 `;
 }
 

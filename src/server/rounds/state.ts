@@ -6,6 +6,14 @@
 // Never compressed: the journal holds the client's own answers, and a compressed size beside them would
 // tell the client, through the token's length, whatever else the journal holds (a CRIME/BREACH oracle).
 // The length of a token is the length of what the client sent, plus fixed-size fields (SECURITY.md).
+//
+// A fleet member may put a public route tag in front: `<tag>.<sealed>`, outside the seal, so a balancer
+// can send a retry back to the member that asked (where its handler waits, warm.ts) without any key.
+// The tag is not bound into the seal (no associated data) on purpose: nothing trusts it. Opening reads
+// only the sealed part; a warm handler is found by the exact token, so an altered tag reaches no held
+// handler; the ledger keeps each round single-use whatever the tag. A forged or altered tag thus only
+// changes which member the retry reaches, and that member replays it cold, as any other would; binding
+// it would only turn that harmless detour into a refusal.
 import * as crypto from "node:crypto";
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomFillSync, randomBytes } from "node:crypto";
 import { inflateRawSync } from "node:zlib";
@@ -18,6 +26,24 @@ const LEGACY_VERSION = 1;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 const HEADER = Buffer.from([VERSION]);
+
+/** A route tag: short, public, and outside base64url's alphabet only by the dot that ends it. */
+export const ROUTE_TAG_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;
+
+/** `tag`, checked as a route tag; throws a clear error otherwise. */
+export function checkRouteTag(tag: string): string {
+  if (!ROUTE_TAG_PATTERN.test(tag))
+    throw new TypeError(
+      `routeTag ${JSON.stringify(tag)} must be 1 to 32 characters of A-Z, a-z, 0-9, "_" or "-" (it is public: a member's name, not a secret).`,
+    );
+  return tag;
+}
+
+/** The route tag a token carries (`<tag>.<sealed>`), or undefined. What a balancer reads; never trusted here. */
+export function routeTagOf(token: string): string | undefined {
+  const dot = token.indexOf(".");
+  return dot > 0 && ROUTE_TAG_PATTERN.test(token.slice(0, dot)) ? token.slice(0, dot) : undefined;
+}
 
 /** Default ceiling on one sealed requestState, in bytes of its base64url text. */
 export const DEFAULT_MAX_STATE_BYTES = 256 * 1024;
@@ -197,6 +223,8 @@ export interface SealOptions {
   ttlMs: number;
   maxBytes?: number;
   now?: number;
+  /** A public tag put in front of each token sealed (`<tag>.<sealed>`) for a balancer to route on (see the top of this file). */
+  routeTag?: string;
 }
 
 /** What a state is checked against when it comes back, besides its integrity: who, which tool, which arguments, until when. */
@@ -226,7 +254,8 @@ export function sealed<T>(data: T, binding: StateBinding, options: SealOptions):
   // Encrypted from the text itself: the JSON is never copied into a Buffer of its own first.
   const body = cipher.update(json, "utf8");
   cipher.final();
-  const token = Buffer.concat([HEADER, iv, body, cipher.getAuthTag()]).toString("base64url");
+  const text = Buffer.concat([HEADER, iv, body, cipher.getAuthTag()]).toString("base64url");
+  const token = options.routeTag === undefined ? text : `${options.routeTag}.${text}`;
   const max = options.maxBytes ?? DEFAULT_MAX_STATE_BYTES;
   if (token.length > max) {
     throw new StateError(
@@ -277,9 +306,18 @@ export function open<T>(token: unknown, binding: StateBinding, options: SealOpti
   if (token.length > max) throw new StateError("too-large", `requestState is ${token.length} bytes, over the limit of ${max}.`);
   // A state this process sealed is string-equal to its token; anything else is checked, decrypted and authenticated.
   const recent = options.recent?.text(token);
-  if (recent === undefined && !/^[A-Za-z0-9_-]+$/.test(token))
-    throw new StateError("malformed", "requestState is not a state this server issued (not base64url text).");
-  const envelope = recent !== undefined ? (JSON.parse(recent) as Envelope<T>) : decryptEnvelope<T>(token, options, max);
+  let envelope: Envelope<T> | undefined;
+  if (recent !== undefined) envelope = JSON.parse(recent) as Envelope<T>;
+  else {
+    // A route tag in front is skipped unread (whichever member's it names, the sealed part decides).
+    const dot = token.indexOf(".");
+    if (dot >= 0 && !ROUTE_TAG_PATTERN.test(token.slice(0, dot)))
+      throw new StateError("malformed", "requestState is not a state this server issued (not a route tag before its dot).");
+    const text = dot >= 0 ? token.slice(dot + 1) : token;
+    if (!/^[A-Za-z0-9_-]+$/.test(text))
+      throw new StateError("malformed", "requestState is not a state this server issued (not base64url text).");
+    envelope = decryptEnvelope<T>(text, options, max);
+  }
   if (!envelope) throw new StateError("tampered", "requestState failed its integrity check: it was modified, or sealed with another key.");
   checkTerms(envelope, binding, options.now);
   return envelope.d;

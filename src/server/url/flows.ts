@@ -8,7 +8,7 @@
 // still answered, check outcome()); outcome(id) says "expired" once the expiry passed with no end;
 // claim(id, holder) lets the pages bind a flow to the first browser session that opens it; alias(key,
 // id) lets a retry of the same tool call find its flow again.
-import { randomBytes } from "node:crypto";
+import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from "node:crypto";
 import { EventEmitter } from "node:events";
 import type { KeyValueStore } from "../../store/types.js";
 
@@ -54,6 +54,12 @@ export interface FlowStoreOptions {
   retainMs?: number;
   /** How often waitFor reads the store, for ends written by another process that it was not told of (default 1 s). */
   pollMs?: number;
+  /**
+   * Secrets the fleet's members share (newest first; createUrlKit passes its vault ring's), from which
+   * ends published are signed and ends heard are verified: a signed end wakes its waiter at once, where
+   * an unsigned one (or one without keys) is first read back from the store, one round trip later.
+   */
+  endKeys?: readonly Buffer[];
 }
 
 const OUTCOMES: readonly FlowOutcome[] = ["completed", "declined", "cancelled", "expired"];
@@ -69,6 +75,21 @@ const aliasKey = (name: string) => `url-flow-alias:${name}`;
 // another process wakes as promptly; the poll remains for a missed message (pub/sub is at most once).
 const channels = new WeakMap<KeyValueStore, EventEmitter>();
 const subscriptions = new WeakMap<KeyValueStore, Promise<void>>();
+/** The keys that verify an end heard on a store's channel: those of every FlowStore of this process on it. */
+const verifiers = new WeakMap<KeyValueStore, Buffer[]>();
+
+const endMacKey = (secret: Buffer) => Buffer.from(hkdfSync("sha256", secret, Buffer.alloc(0), "mcp-elicit flow-end hmac-sha256", 32));
+const endMac = (key: Buffer, id: string, outcome: string) => createHmac("sha256", key).update(`${id}\n${outcome}`).digest();
+
+/** Whether `mac` (base64url) signs this end under one of `keys`. */
+function signedEnd(keys: readonly Buffer[] | undefined, id: string, outcome: string, mac: unknown): boolean {
+  if (!keys?.length || typeof mac !== "string") return false;
+  const given = Buffer.from(mac, "base64url");
+  return keys.some((key) => {
+    const expected = endMac(key, id, outcome);
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  });
+}
 
 /** The store channel on which flow ends are published: `{"id": …, "outcome": …}`. */
 export const FLOW_END_CHANNEL = "flow-end";
@@ -86,11 +107,14 @@ function listenForEnds(store: KeyValueStore, channel: EventEmitter): Promise<voi
   if (!store.subscribe) return Promise.resolve();
   let listening = subscriptions.get(store);
   if (!listening) {
-    // The message says which flow ended; what it ended with is read from the store, the one record
-    // of it, so a message nobody stored cannot decide a flow. Only flows waited on here cost a read.
+    // The message says which flow ended. Signed by a member (a key of this process's), it is what the
+    // member stored (it publishes only after its atomic add won) and wakes the waiter at once; otherwise
+    // what it ended with is read from the store, the one record of it, so a message nobody stored cannot
+    // decide a flow. Only flows waited on here cost a read.
     const onMessage = (message: string) => {
       const end = parseEnd(message);
       if (!end || channel.listenerCount(end.id) === 0) return;
+      if (signedEnd(verifiers.get(store), end.id, end.outcome, end.mac)) return void channel.emit(end.id, end.outcome);
       store.get(endKey(end.id)).then(
         (stored) => stored !== undefined && OUTCOMES.includes(stored as FlowOutcome) && channel.emit(end.id, stored),
         () => undefined, // the poll reads it again
@@ -106,10 +130,10 @@ function listenForEnds(store: KeyValueStore, channel: EventEmitter): Promise<voi
 }
 
 // Another process's message is untrusted input like any other: only a well-formed end is acted on.
-function parseEnd(message: string): { id: string; outcome: FlowOutcome } | undefined {
+function parseEnd(message: string): { id: string; outcome: FlowOutcome; mac?: unknown } | undefined {
   try {
-    const { id, outcome } = JSON.parse(message) as { id?: unknown; outcome?: unknown };
-    return isFlowId(id) && OUTCOMES.includes(outcome as FlowOutcome) ? { id, outcome: outcome as FlowOutcome } : undefined;
+    const { id, outcome, mac } = JSON.parse(message) as { id?: unknown; outcome?: unknown; mac?: unknown };
+    return isFlowId(id) && OUTCOMES.includes(outcome as FlowOutcome) ? { id, outcome: outcome as FlowOutcome, mac } : undefined;
   } catch {
     return undefined;
   }
@@ -123,6 +147,8 @@ export class FlowStore {
   readonly retainMs: number;
   private readonly pollMs: number;
   private readonly channel: EventEmitter;
+  /** The key that signs the ends this store publishes (the newest of endKeys). */
+  private readonly signingKey?: Buffer;
 
   constructor(
     private readonly store: KeyValueStore,
@@ -132,6 +158,12 @@ export class FlowStore {
     this.retainMs = options.retainMs ?? 24 * 60 * 60_000;
     this.pollMs = options.pollMs ?? 1000;
     this.channel = channelOf(store);
+    const keys = (options.endKeys ?? []).map(endMacKey);
+    if (keys.length) {
+      this.signingKey = keys[0];
+      const known = verifiers.get(store) ?? [];
+      verifiers.set(store, [...known, ...keys.filter((key) => !known.some((k) => k.equals(key)))]);
+    }
   }
 
   async create(init: FlowInit): Promise<UrlFlow> {
@@ -159,10 +191,10 @@ export class FlowStore {
     const flow = await this.read(id);
     if (!flow) return false;
     if (flow.expiresAt <= Date.now() && outcome !== "expired") {
-      await this.end(id, "expired");
+      await this.end(id, "expired", flow);
       return false;
     }
-    return this.end(id, outcome);
+    return this.end(id, outcome, flow);
   }
 
   /** How the flow ended; undefined while it is pending (or unknown). */
@@ -173,7 +205,7 @@ export class FlowStore {
     const flow = await this.read(id);
     if (flow && flow.expiresAt <= Date.now()) {
       // Recorded so that a page finishing in the same instant cannot contradict it.
-      await this.end(id, "expired");
+      await this.end(id, "expired", flow);
       return (await this.store.get(endKey(id))) as FlowOutcome;
     }
     return undefined;
@@ -265,14 +297,17 @@ export class FlowStore {
     return raw === undefined ? undefined : (JSON.parse(raw) as UrlFlow);
   }
 
-  private async end(id: string, outcome: FlowOutcome): Promise<boolean> {
-    const flow = await this.read(id);
-    const ttl = (flow ? flow.expiresAt - Date.now() : 0) + this.retainMs;
+  /** Stores the end once; `flow` is the record the caller has just read (its expiry sets how long the end is kept). */
+  private async end(id: string, outcome: FlowOutcome, flow: UrlFlow): Promise<boolean> {
+    const ttl = flow.expiresAt - Date.now() + this.retainMs;
     const ended = await this.store.add(endKey(id), outcome, Math.max(1, ttl));
     if (ended) {
       this.channel.emit(id, outcome);
       // Best effort: the end is stored; a lost message only leaves other processes to their poll.
-      if (this.store.publish) await this.store.publish(FLOW_END_CHANNEL, JSON.stringify({ id, outcome })).catch(() => undefined);
+      if (this.store.publish) {
+        const mac = this.signingKey && endMac(this.signingKey, id, outcome).toString("base64url");
+        await this.store.publish(FLOW_END_CHANNEL, JSON.stringify({ id, outcome, ...(mac ? { mac } : {}) })).catch(() => undefined);
+      }
     }
     return ended;
   }

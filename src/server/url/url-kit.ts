@@ -51,7 +51,11 @@ export function checkBaseUrl(value: string | URL): URL {
 export function createUrlKit(options: UrlKitOptions = {}): UrlKit {
   const store = options.store ?? memoryStore();
   const keys = resolveKitKey(options.vaultKey, options.store !== undefined);
-  const flows = new FlowStore(store, { ...(options.flowTtlMs !== undefined ? { ttlMs: options.flowTtlMs } : {}) });
+  const flows = new FlowStore(store, {
+    ...(options.flowTtlMs !== undefined ? { ttlMs: options.flowTtlMs } : {}),
+    // Ends published signed, so another member's waiter wakes on the message without reading the store.
+    endKeys: [keys.pages, ...(keys.older ?? []).map((k) => k.pages)],
+  });
   // An expired access token is refreshed at its provider (loaded when first needed, with openid-client).
   const vault = new Vault(store, keys, {
     refresh: async (provider, token) => (await import("./provider-clients.js")).refreshConnected(kit, provider, token),
