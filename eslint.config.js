@@ -8,7 +8,7 @@ export default tseslint.config(
   {
     // Build output and installs; the documentation work's paths (README.md, docs/, examples/, test/docs/) are
     // left to it, like .prettierignore does.
-    ignores: ["dist/", "node_modules/", ".ci/out/", "docs/", "examples/", "test/docs/", "test/data/"],
+    ignores: ["dist/", "node_modules/", ".ci/out/", ".test-shards/", "docs/", "examples/", "test/docs/", "test/data/"],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

@@ -11,9 +11,9 @@
 //   process  files that start other programs: the built `elicit` bin (runCli, a pty), a forked or spawned
 //            server or fixture; and test/cli/, test/peers/, test/package/, test/docs/
 //   unit     everything else: Node alone, in-process (memory and loopback HTTP transports)
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
@@ -93,14 +93,45 @@ function classify(path) {
   throw new Error(`unreachable: ${path}`);
 }
 
-const [arg] = process.argv.slice(2);
+// The unit files run in a few shared processes (shards) instead of one each: in their own processes, about
+// half of their CPU went to loading modules (tsx, the SDK, zod, ours) again for every file. A shard imports
+// its files in turn, so their tests run one after another in one process, each with its own timeout; the
+// shards run beside the other files. Files are dealt by size, the largest first, to the lightest shard.
+// TEST_SHARDS=0 gives every unit file its own process again (to rule out one file disturbing another).
+function shards(files) {
+  const count = Number(process.env.TEST_SHARDS ?? 4);
+  if (!Number.isInteger(count) || count < 0)
+    throw new Error(`TEST_SHARDS must be a whole number (0: no shards), not ${process.env.TEST_SHARDS}`);
+  if (count === 0) return files;
+  const dir = join(root, ".test-shards"); // not under node_modules: the test runner skips paths there
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const bins = Array.from({ length: Math.min(count, files.length) }, () => ({ size: 0, files: [] }));
+  const sized = files.map((path) => ({ path, size: statSync(join(root, path)).size })).sort((a, b) => b.size - a.size);
+  for (const { path, size } of sized) {
+    const lightest = bins.reduce((a, b) => (b.size < a.size ? b : a));
+    lightest.size += size;
+    lightest.files.push(path);
+  }
+  return bins.map((bin, i) => {
+    const shard = join(dir, `unit-${i + 1}.test.mjs`);
+    const lines = bin.files.sort().map((path) => `import ${JSON.stringify(pathToFileURL(join(root, path)).href)};`);
+    writeFileSync(shard, `// Written by scripts/test-files.mjs: unit test files that share one process.\n${lines.join("\n")}\n`);
+    return relative(root, shard);
+  });
+}
+
+const [arg, option] = process.argv.slice(2);
 const groups = RULES.map(([group]) => group);
 if (arg === "--all") {
   const rank = (path) => SLOWEST[path] ?? -GROUP_ORDER.indexOf(classify(path).group) - 1;
   const files = testFiles();
   for (const path of Object.keys(SLOWEST)) if (!files.includes(path)) throw new Error(`SLOWEST names ${path}, which is gone`);
+  // The shards go first: each runs its files one after another, mostly waiting, for longer than most files.
+  const unit = files.filter((path) => !(path in SLOWEST) && classify(path).group === "unit");
+  const rest = files.filter((path) => !unit.includes(path));
   // Array.prototype.sort is stable: within a group the files stay in path order.
-  console.log(files.sort((a, b) => rank(b) - rank(a)).join("\n"));
+  console.log([...shards(unit), ...rest.sort((a, b) => rank(b) - rank(a))].join("\n"));
 } else if (arg === "--list") {
   for (const path of testFiles()) {
     const { group, why } = classify(path);
@@ -110,8 +141,8 @@ if (arg === "--all") {
   const files = testFiles().filter((path) => classify(path).group === arg);
   // An empty list would make the runner look for tests everywhere: say so instead.
   if (files.length === 0) throw new Error(`no test files in group ${arg}`);
-  console.log(files.join("\n"));
+  console.log((arg === "unit" && option !== "--files" ? shards(files) : files).join("\n"));
 } else {
-  console.error(`usage: node scripts/test-files.mjs ${groups.join("|")}|--list|--all`);
+  console.error(`usage: node scripts/test-files.mjs ${groups.join("|")} [--files]|--list|--all`);
   process.exit(2);
 }
