@@ -21,6 +21,8 @@ export interface CpuQuotaOptions {
   cpus: number;
   /** The scheduler period in µs: a process out of quota waits for the next period, so a shorter one stalls it for less. */
   periodUs: number;
+  /** Unused quota a group may bank and spend at once, in µs (cgroup v1 cpu.cfs_burst_us, v2 cpu.max.burst; default 0): the average stays at `cpus`. */
+  burstUs?: number;
   /** Each group's CPU weight, in ordinary processes (1–100; default 100). */
   weight?: number;
 }
@@ -97,7 +99,7 @@ function emptyAndRemove(dir: string, parentProcs: string): void {
   }
 }
 
-function cgroupV2(root: string, { cpus, periodUs, weight = 100 }: CpuQuotaOptions): Backend {
+function cgroupV2(root: string, { cpus, periodUs, burstUs = 0, weight = 100 }: CpuQuotaOptions): Backend {
   if (!readFileSync(join(root, "cgroup.controllers"), "utf8").split(/\s+/).includes("cpu"))
     throw new Error(`the cpu controller is not enabled at ${root} (cgroup.controllers lacks cpu; it may be bound to cgroup v1)`);
   write(join(root, "cgroup.subtree_control"), "+cpu");
@@ -120,6 +122,7 @@ function cgroupV2(root: string, { cpus, periodUs, weight = 100 }: CpuQuotaOption
       mkdirSync(dir);
       write(join(dir, "cpu.weight"), String(weight * 100));
       if (capped) write(join(dir, "cpu.max"), `${Math.round(cpus * periodUs)} ${periodUs}`);
+      if (capped && burstUs) write(join(dir, "cpu.max.burst"), String(burstUs));
       return dir;
     },
     remove: (dir) => emptyAndRemove(dir, join(root, "cgroup.procs")),
@@ -127,7 +130,7 @@ function cgroupV2(root: string, { cpus, periodUs, weight = 100 }: CpuQuotaOption
   };
 }
 
-function cgroupV1(root: string, { cpus, periodUs, weight = 100 }: CpuQuotaOptions): Backend {
+function cgroupV1(root: string, { cpus, periodUs, burstUs = 0, weight = 100 }: CpuQuotaOptions): Backend {
   const base = join(root, BASE);
   mkdirSync(base);
   // Weights count among siblings: the group holding all of ours weighs as much as they do together (262144 is v1's most).
@@ -143,6 +146,7 @@ function cgroupV1(root: string, { cpus, periodUs, weight = 100 }: CpuQuotaOption
       if (capped) {
         write(join(dir, "cpu.cfs_period_us"), String(periodUs));
         write(join(dir, "cpu.cfs_quota_us"), String(Math.round(cpus * periodUs)));
+        if (burstUs) write(join(dir, "cpu.cfs_burst_us"), String(burstUs));
       }
       return dir;
     },
@@ -151,7 +155,8 @@ function cgroupV1(root: string, { cpus, periodUs, weight = 100 }: CpuQuotaOption
   };
 }
 
-function systemdScopes(where: { v2?: string; v1cpu?: string }, { cpus, periodUs, weight = 100 }: CpuQuotaOptions): Backend {
+function systemdScopes(where: { v2?: string; v1cpu?: string }, { cpus, periodUs, burstUs, weight = 100 }: CpuQuotaOptions): Backend {
+  if (burstUs) throw new Error("systemd-run scopes take no CPU burst; run without BENCH_FLEET_CPU_BURST_US");
   const user = process.getuid?.() !== 0 ? ["--user"] : [];
   const state = spawnSync("systemctl", [...user, "is-system-running"], { encoding: "utf8" });
   if (state.error) throw state.error;
@@ -214,6 +219,14 @@ export function openCpuQuota(options: CpuQuotaOptions): CpuQuota {
   if (options.cpus * options.periodUs < 1000)
     throw new RangeError(
       `cpu quota: ${options.cpus} CPU of a ${options.periodUs} µs period is under the kernel's 1 ms minimum quota; use a period of at least ${Math.ceil(1000 / options.cpus)} µs`,
+    );
+  // The kernel takes a burst up to the quota itself.
+  if (
+    options.burstUs &&
+    !(Number.isInteger(options.burstUs) && options.burstUs > 0 && options.burstUs <= Math.round(options.cpus * options.periodUs))
+  )
+    throw new RangeError(
+      `cpu quota: the burst must be 1 µs up to the quota (${Math.round(options.cpus * options.periodUs)} µs), got ${options.burstUs}`,
     );
   if (options.weight !== undefined && !(Number.isInteger(options.weight) && options.weight >= 1 && options.weight <= 100))
     throw new RangeError(`cpu quota: the weight must be an integer 1–100, got ${options.weight}`);

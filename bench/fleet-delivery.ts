@@ -2,7 +2,8 @@
 // (an SDK Client through HAProxy), URL flows finished one at a time on member B's page, and the time from
 // the page's request until the client on A hears of it (notifications/elicitation/complete, else the
 // tool's result). A Redis subscriber of the bench's own on the flow-end channel splits that time into B's
-// part (the page's request until the end is published) and A's (the publish until the client hears).
+// part (the page's request until the end is published) and A's (the publish until the client hears),
+// and Redis's MONITOR timestamps each command about the flow, which splits it hop by hop (`hops`).
 import { fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
@@ -25,11 +26,31 @@ export interface Delivery {
   published: number[];
   /** ms from that until the client heard (A's part: its subscriber, the store read, the notification through its event store and HAProxy), sorted. */
   afterPublish: number[];
+  /**
+   * ms per hop, sorted, from Redis MONITOR's timestamps of the commands naming the flow: the page's request
+   * until B's read of the flow reaches Redis (HTTP to B and B's event loop), that read until B's end is
+   * stored (B handles the reply), until it is published, until A writes the notice to its event store (A
+   * hears the message, wakes the waiter, the tool's code sends the notice), and until the client hears it
+   * (A handles that write's reply, the SSE event through HAProxy).
+   */
+  hops: Record<HopName, number[]>;
   timedOut: number;
   notified: number;
   holder: string;
   pageOn: string;
 }
+
+export const HOPS = [
+  "page → B reads",
+  "B reads → stored",
+  "stored → published",
+  "published → A writes notice",
+  "A writes → client hears",
+] as const;
+export type HopName = (typeof HOPS)[number];
+
+/** Unix ms now, on the clock Redis MONITOR stamps commands with. */
+const unixNow = () => performance.timeOrigin + performance.now();
 
 /** A session on one member, URL flows finished on another member's page, one at a time; the first `warm` are not counted. */
 export async function completionDelivery(fleet: Fleet, redisUrl: string, count: number, warm = 10): Promise<Delivery> {
@@ -43,6 +64,15 @@ export async function completionDelivery(fleet: Fleet, redisUrl: string, count: 
     publishedAt.set((JSON.parse(message) as { id: string }).id, performance.now());
   });
   let flowId = "";
+  // Every command Redis runs, stamped by Redis: those naming the current flow are kept (unix ms, the line).
+  const monitor = createClient({ url: redisUrl });
+  monitor.on("error", () => {});
+  await monitor.connect();
+  let commands: { at: number; line: string }[] = [];
+  await monitor.monitor((line) => {
+    const text = String(line);
+    if (flowId && text.includes(flowId)) commands.push({ at: Number(text.slice(0, text.indexOf(" "))) * 1000, line: text });
+  });
   // The page is finished only once the client's GET stream is open, so a notice sent at once is heard.
   const getStream = watchGetStream();
   // The client's answer to elicitation/create, POSTed to A: the page is opened once A has taken it, as a
@@ -59,6 +89,7 @@ export async function completionDelivery(fleet: Fleet, redisUrl: string, count: 
     supportedProtocolVersions: ["2025-11-25"],
   } as never);
   let clicked = 0;
+  let clickedUnix = 0;
   const page: number[] = [];
   let heard: ((at: number) => void) | undefined;
   let notified = 0;
@@ -76,6 +107,7 @@ export async function completionDelivery(fleet: Fleet, redisUrl: string, count: 
       void Promise.all([getStream.opened, taken])
         .then(() => {
           clicked = performance.now();
+          clickedUnix = unixNow();
           return fetch(pageUrl);
         })
         .then(async (r) => {
@@ -91,6 +123,7 @@ export async function completionDelivery(fleet: Fleet, redisUrl: string, count: 
   const samples: number[] = [];
   const published: number[] = [];
   const afterPublish: number[] = [];
+  const hops = Object.fromEntries(HOPS.map((h) => [h, [] as number[]])) as Record<HopName, number[]>;
   let timedOut = 0;
   try {
     // A flow that does not complete within 10 s is counted, not waited for; three in a row end the part.
@@ -99,6 +132,7 @@ export async function completionDelivery(fleet: Fleet, redisUrl: string, count: 
         notified = 0;
         page.length = 0;
       }
+      commands = [];
       const notice = new Promise<number>((resolve) => (heard = resolve));
       const result = client.callTool({ name: "connect", arguments: { via: "request" } }, { timeout: 10_000 }).then(() => performance.now());
       try {
@@ -111,16 +145,36 @@ export async function completionDelivery(fleet: Fleet, redisUrl: string, count: 
           published.push(end - clicked);
           afterPublish.push(at - end);
         }
+        const heardUnix = clickedUnix + (at - clicked);
+        const first = (test: (line: string) => boolean, after: number) => commands.find((c) => c.at >= after && test(c.line))?.at;
+        const read = first((l) => /"GET" "[^"]*url-flow:/.test(l), clickedUnix - 1);
+        const stored = read && first((l) => /"SET" "[^"]*url-flow-end:/.test(l), read);
+        const pub = stored && first((l) => l.includes('"PUBLISH"'), stored);
+        const wrote = pub && first((l) => l.includes('"XADD"') && l.includes("elicitation/complete"), pub);
+        if (read && stored && pub && wrote) {
+          const times = [clickedUnix, read, stored, pub, wrote, heardUnix];
+          HOPS.forEach((hop, k) => hops[hop].push(times[k + 1]! - times[k]!));
+        }
       } catch {
         timedOut++;
       }
     }
   } finally {
     await client.close();
-    await spy.close();
+    await Promise.all([spy.close(), monitor.close()]);
   }
-  for (const list of [samples, page, published, afterPublish]) list.sort((a, b) => a - b);
-  return { samples, page, published, afterPublish, timedOut, notified, holder, pageOn: fleet.members.find((m) => m.name !== holder)!.name };
+  for (const list of [samples, page, published, afterPublish, ...Object.values(hops)]) list.sort((a, b) => a - b);
+  return {
+    samples,
+    page,
+    published,
+    afterPublish,
+    hops,
+    timedOut,
+    notified,
+    holder,
+    pageOn: fleet.members.find((m) => m.name !== holder)!.name,
+  };
 }
 
 /**

@@ -20,10 +20,13 @@ import { startFleet, type Fleet } from "../test/helpers/fleet.js";
 import { startRedis } from "../test/helpers/redis.js";
 import { openCpuQuota, type CpuQuota, type GroupStats } from "./cpu-quota.js";
 import { throughput, type Era, type Throughput as Trips } from "./fleet-load.js";
-import { completionDelivery, pct, underLoad, type Delivery } from "./fleet-delivery.js";
+import { completionDelivery, HOPS, pct, underLoad, type Delivery } from "./fleet-delivery.js";
 import { table } from "./harness.js";
 
 const WORKERS = Number(process.env.BENCH_FLEET_WORKERS ?? 32);
+/** BENCH_FLEET_WORKERS_PER_MEMBER=1: the fleet's rows run WORKERS clients per member (3 × WORKERS), so each member sees as many clients as the lone one. */
+const PER_MEMBER = process.env.BENCH_FLEET_WORKERS_PER_MEMBER === "1";
+const workersFor = (f: Fleet) => (PER_MEMBER ? WORKERS * f.members.length : WORKERS);
 const DURATION_MS = Number(process.env.BENCH_FLEET_DURATION_MS ?? 8_000);
 const REPS = Number(process.env.BENCH_FLEET_REPS ?? 2);
 const WARM_MS = Number(process.env.BENCH_FLEET_WARM_MS ?? 3_000);
@@ -31,12 +34,16 @@ const COMPLETIONS = Number(process.env.BENCH_FLEET_COMPLETIONS ?? 200);
 const CPU = Number(process.env.BENCH_FLEET_CPU ?? 0.3);
 const PERIOD_US = Number(process.env.BENCH_FLEET_CPU_PERIOD_US ?? 10_000);
 const WEIGHT = Number(process.env.BENCH_FLEET_CPU_WEIGHT ?? 100);
+/** Unused quota a member may bank and spend at once (cfs burst), µs; 0 = none. */
+const BURST_US = Number(process.env.BENCH_FLEET_CPU_BURST_US ?? 0);
 const SATURATED_COMPLETIONS = Number(process.env.BENCH_FLEET_SATURATED_COMPLETIONS ?? 50);
 /** The open-loop load delivery is timed under, as a share of the 3 members' measured 2026-07-28 round trips/s. */
 const LOAD_SHARE = Number(process.env.BENCH_FLEET_LOAD_SHARE ?? 0.5);
 const ERAS = (process.env.BENCH_FLEET_ERAS ?? "2026-07-28,2025-11-25").split(",") as Era[];
 /** BENCH_FLEET_WARM=off: members replay every 2026-07-28 retry, so the lone member's retries (all its own) are not warm while most of the fleet's are cold. */
 const WARM_ROUNDS = process.env.BENCH_FLEET_WARM !== "off";
+/** BENCH_FLEET_ROUTE=off: HAProxy balances 2026-07-28 retries round robin instead of sending each back to the member whose route tag its requestState carries. */
+const ROUTE_TAGS = process.env.BENCH_FLEET_ROUTE !== "off";
 
 /** Round trips, the CPU each member used meanwhile (in CPUs, from /proc/<pid>/stat: utime + stime), and the machine's idle share (/proc/stat). */
 type Throughput = Trips & { memberCpus?: number[]; machineIdle?: number };
@@ -80,7 +87,7 @@ export interface FleetBenchResult {
 }
 
 export async function benchFleet(): Promise<FleetBenchResult> {
-  const quota = openCpuQuota({ cpus: CPU, periodUs: PERIOD_US, weight: WEIGHT });
+  const quota = openCpuQuota({ cpus: CPU, periodUs: PERIOD_US, burstUs: BURST_US, weight: WEIGHT });
   // This process, and what it starts (Redis, HAProxy, the forked load), weigh more than other work on the machine but are not capped.
   quota.boost(process.pid, "driver");
   const redis = await startRedis();
@@ -107,18 +114,26 @@ export async function benchFleet(): Promise<FleetBenchResult> {
   let one: Fleet | undefined, three: Fleet | undefined;
   try {
     [one, three] = await Promise.all(
-      [1, 3].map((size) => startFleet({ size, redisUrl: redis.url, sticky: true, env: WARM_ROUNDS ? {} : { FLEET_WARM_ROUNDS: "off" } })),
+      [1, 3].map((size) =>
+        startFleet({
+          size,
+          redisUrl: redis.url,
+          sticky: true,
+          routeTags: ROUTE_TAGS,
+          env: WARM_ROUNDS ? {} : { FLEET_WARM_ROUNDS: "off" },
+        }),
+      ),
     );
     for (const m of one!.members) quota.cap(m.pid, `one-${m.name}`);
     for (const m of three!.members) quota.cap(m.pid, `three-${m.name}`);
     // Unmeasured warm-up: each member's code compiled and optimized (slow under a quota) before anything is timed.
-    for (const era of ERAS) for (const f of [one!, three!]) await throughput(f.url, era, WORKERS, { durationMs: WARM_MS });
+    for (const era of ERAS) for (const f of [one!, three!]) await throughput(f.url, era, workersFor(f), { durationMs: WARM_MS });
     const rows: FleetBenchResult["rows"] = [];
     for (let rep = 1; rep <= REPS; rep++)
       for (const era of ERAS) {
         const run = (f: Fleet, n: number) =>
           measured(`${era}, ${n} member${n > 1 ? "s" : ""}, run ${rep}`, () =>
-            withMemberCpu(f, () => throughput(f.url, era, WORKERS, { durationMs: DURATION_MS })),
+            withMemberCpu(f, () => throughput(f.url, era, workersFor(f), { durationMs: DURATION_MS })),
           );
         // ABBA: even runs start with the fleet, so a drift in the machine's load favours neither.
         const first = rep % 2 ? await run(one!, 1) : await run(three!, 3);
@@ -163,7 +178,7 @@ export function formatFleetTables(r: FleetBenchResult): string {
   const q = r.quota;
   const capped = q.mechanism ? "capped" : "uncapped";
   const quotaLine = q.mechanism
-    ? `Each member in a cgroup of its own: ${q.cpus} CPU every ${q.periodUs / 1000} ms period (${q.mechanism}); clients, HAProxy and Redis uncapped; every group weighs as ${q.weight} ordinary processes.${WARM_ROUNDS ? "" : " Warm rounds off: every 2026-07-28 retry replays."}`
+    ? `Each member in a cgroup of its own: ${q.cpus} CPU every ${q.periodUs / 1000} ms period${q.burstUs ? `, burst ${q.burstUs / 1000} ms` : ""} (${q.mechanism}); clients, HAProxy and Redis uncapped; every group weighs as ${q.weight} ordinary processes.${WARM_ROUNDS ? "" : " Warm rounds off: every 2026-07-28 retry replays."}`
     : `Members UNCAPPED: ${q.reason}.`;
   const through = table([
     [
@@ -216,6 +231,13 @@ export function formatFleetTables(r: FleetBenchResult): string {
       load ? `${load.perSecond.toFixed(0)}${Object.keys(load.errors).length ? ` (${errorsText(load.errors)})` : ""}` : "",
     ]),
   ]);
+  const hops = table([
+    ["hop, from Redis MONITOR's stamps (ms, p50 / p99)", ...HOPS],
+    ...r.delivery.map(({ label, value: d }) => [
+      `${label.split(" (")[0]!} (${d.hops[HOPS[0]].length} flows)`,
+      ...HOPS.map((h) => p50p99(d.hops[h])),
+    ]),
+  ]);
   const throttled = r.throttling
     .filter((t) => t.groups.length && t.label.startsWith("completion"))
     .map(
@@ -226,7 +248,7 @@ export function formatFleetTables(r: FleetBenchResult): string {
           .join("; ")}`,
     );
   return [
-    `${WORKERS} concurrent clients for ${DURATION_MS / 1000} s per row, through HAProxy (sticky on Mcp-Session-Id), members on one Redis.`,
+    `${WORKERS} concurrent clients${PER_MEMBER ? " per member (the fleet's rows: 3 × as many)" : ""} for ${DURATION_MS / 1000} s per row, through HAProxy (sticky on Mcp-Session-Id; ${ROUTE_TAGS ? "2026-07-28 retries sent back to the member that asked, by the route tag of their requestState" : "2026-07-28 retries round robin"}), members on one Redis.`,
     quotaLine,
     "",
     through,
@@ -234,6 +256,8 @@ export function formatFleetTables(r: FleetBenchResult): string {
     `URL flows one at a time on the 3 ${capped} members (10 unmeasured first), the session on one member (${r.delivery.map((d) => d.value.holder).join(", ")}), each finished on another member's page (${r.delivery.map((d) => d.value.pageOn).join(", ")}); the time runs from the page's request until the client hears (a flow's tool result counts when no notification was heard).`,
     "",
     delivery,
+    "",
+    hops,
     ...(throttled.length ? ["", "CPU quota throttling of the 3 members while delivery was timed:", ...throttled] : []),
     "",
     "Load average (1, 5, 15 min) before → after each part:",
