@@ -21,7 +21,7 @@ interface Case {
   invalid: unknown[];
 }
 
-function cases(): Case[] {
+export function cases(): Case[] {
   const contact = specSchemaExamples("2025-11-25").find((e) => JSON.stringify(e.schema).includes('"minimum":18'));
   if (!contact) throw new Error("the contact form example was not found in the 2025-11-25 spec");
   // Answers as they arrive: parsed from JSON.

@@ -111,8 +111,9 @@ export const describeFields = (input: SchemaInput): Field[] => compileForm(input
  */
 export const encodeForRevision = (input: SchemaInput, protocol: ProtocolRevision): RequestedSchema => compileForm(input).encoded(protocol);
 
-let lastForm: unknown;
-let lastValidator: CompiledValidator | undefined;
+// The form used last and its validator. One const object rather than two `let`s: TurboFan reads a const
+// binding as the object itself, where each `let` read is also checked for use before its declaration.
+const last: { form: unknown; validator: CompiledValidator | undefined } = { form: undefined, validator: undefined };
 
 /**
  * The compiled validator of a form: the same schema object always gives the same function, and
@@ -122,9 +123,9 @@ let lastValidator: CompiledValidator | undefined;
 export function compileValidator<S extends SchemaInput>(input: S): CompiledValidator<Infer<S>> {
   // The form used last is asked again most (a tool re-asking, a renderer checking each keystroke): one
   // comparison instead of a WeakMap lookup. It holds one form alive, no more.
-  if (input === lastForm) return lastValidator as CompiledValidator<Infer<S>>;
+  if (input === last.form) return last.validator as CompiledValidator<Infer<S>>;
   const validator = compileForm(input).validator;
-  lastForm = input;
-  lastValidator = validator as CompiledValidator;
+  last.form = input;
+  last.validator = validator as CompiledValidator;
   return validator;
 }
