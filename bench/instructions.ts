@@ -1,7 +1,9 @@
-// Instructions per call, counted by valgrind's callgrind, for the 2026-07-28 ratio that matters:
-// one `ctx.elicit` round trip (tool "ours") against a bare raw SDK tool doing `inputRequired` (tool
-// "raw"), with a plain tools/call as the unit. Counted, not timed, so a 5% target is decidable on a
-// busy 2-core machine. Two setups:
+// Instructions per call, counted by valgrind's callgrind, for the 2026-07-28 ratios that matter: one
+// round trip of our kit (`ctx.elicit`, `ctx.sample`, `ctx.roots`; warm: the retry resumes the held
+// handler; cold: `warmRounds: false`, it replays) against a bare raw SDK tool asking the same with
+// `inputRequired` (no state), and a plain tools/call as the unit. The tools are bench/server-rounds.ts'
+// (the timed bench's, on the same server). Counted, not timed, so a 5% target is decidable on a busy
+// 2-core machine. Two setups:
 //   in-memory  client and server in one process under callgrind (both ends counted);
 //   HTTP       Streamable HTTP on 127.0.0.1, the server process alone under callgrind, the client
 //              in this process (natively).
@@ -11,10 +13,10 @@
 // warm-up. Node runs with V8's --single-threaded, so compilation and GC happen on the one counted
 // thread, in the same order every run. Windows alternate between the tools (rotated), several per
 // tool: a tool's count is the median of its windows, their range shows whether the JIT had settled.
-// A full GC (--expose-gc) before each window: the young-generation work its calls cause is counted,
-// not the garbage an earlier window left.
 // Under valgrind node runs ~50× slower, so N and the warm-up are small (BENCH_INSTR_N calls a window,
 // default 200; BENCH_INSTR_WARMUP calls per tool in memory, default 5,000, BENCH_INSTR_WARMUP_HTTP over HTTP, default 2,000).
+// BENCH_INSTR_KINDS: which questions (default "elicit"; "elicit,sample,roots" for all three);
+// BENCH_INSTR_COLD=0 leaves the cold tools out; BENCH_INSTR_SETUPS: "memory,http" (default) or one of them.
 // Run alone: npx tsx bench/instructions.ts (after a build; needs valgrind).
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
@@ -22,63 +24,29 @@ import { getPriority, hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { McpServer, inputRequired, inputResponse, type CallToolResult, type InputRequiredResult } from "@modelcontextprotocol/server";
-import * as z from "zod";
-import type { RequestedSchema } from "../dist/schema/index.js";
-import { createElicitation, serveHttp } from "../dist/server/index.js";
-import { bookingSchema } from "../test/helpers/seeds.js";
-import { callOnce, checkTools, loadLine, median, openSetup, table, type Era } from "./harness.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import type { Client } from "@modelcontextprotocol/client";
+import { serveHttp } from "../dist/server/index.js";
+import { callOnce, checkTools, loadLine, median, openSetup, table } from "./harness.js";
+import { makeRoundsClient, makeRoundsServer } from "./server-rounds.js";
 
 const N = Number(process.env.BENCH_INSTR_N ?? 200);
 const WINDOWS = Number(process.env.BENCH_INSTR_WINDOWS ?? 3);
 const WARMUP = { memory: Number(process.env.BENCH_INSTR_WARMUP ?? 5000), http: Number(process.env.BENCH_INSTR_WARMUP_HTTP ?? 2000) };
-const TOOLS = ["plain", "raw", "ours"] as const;
-type Tool = (typeof TOOLS)[number];
+const KINDS = (process.env.BENCH_INSTR_KINDS ?? "elicit").split(",").map((k) => k.trim());
+const COLD = process.env.BENCH_INSTR_COLD !== "0";
+const SETUPS = (process.env.BENCH_INSTR_SETUPS ?? "memory,http").split(",").map((k) => k.trim());
+/** Each kind's bare raw tool and ours, warm and (unless BENCH_INSTR_COLD=0) cold; "plain" first, the unit. */
+const TOOLS: string[] = ["plain", ...KINDS.flatMap((k) => [`raw-${k}`, `warm-${k}`, ...(COLD ? [`cold-${k}`] : [])])];
+type Tool = string;
+/** What each row of the tables compares: ours (warm, cold) against the bare raw tool asking the same. */
+const PAIRS = KINDS.flatMap((k) => ["warm", ...(COLD ? ["cold"] : [])].map((tag) => ({ ours: `${tag}-${k}`, raw: `raw-${k}` })));
 const SELF = fileURLToPath(import.meta.url);
 const VALGRIND = process.env.VALGRIND ?? "valgrind";
 
-// The tools, as bench/server.ts sets them up for 2026-07-28 (copied: that file is the timed bench's).
-const BOOKING: RequestedSchema = bookingSchema();
-const BOOKING_ANSWER = { confirmBooking: true, seatPreference: "window", roomType: "sea view", travelInsurance: false };
-const text = (t: string): CallToolResult => ({ content: [{ type: "text", text: t }] });
-const hotelInput = z.object({ hotel: z.string() });
-const kit = createElicitation();
-
-function makeServer(): McpServer {
-  const server = new McpServer({ name: "bench-instructions", version: "1.0.0" }, { capabilities: { tools: {} } });
-  server.registerTool("plain", { description: "No elicitation", inputSchema: hotelInput }, async ({ hotel }) => text(`booked ${hotel}`));
-  kit.registerTool(server, "ours", { description: "Books after one ctx.elicit", inputSchema: hotelInput }, async ({ hotel }, ctx) => {
-    const answer = await ctx.elicit(`Book ${hotel}?`, BOOKING);
-    return text(answer.action === "accept" ? `booked ${hotel}: ${JSON.stringify(answer.content)}` : answer.action);
-  });
-  server.registerTool(
-    "raw",
-    { description: "Books after one inputRequired round", inputSchema: hotelInput },
-    async ({ hotel }, ctx): Promise<CallToolResult | InputRequiredResult> => {
-      const view = inputResponse(ctx.mcpReq.inputResponses, "booking");
-      if (view.kind !== "elicit") {
-        return inputRequired({
-          inputRequests: { booking: inputRequired.elicit({ message: `Book ${hotel}?`, requestedSchema: BOOKING as never }) },
-        });
-      }
-      return text(view.action === "accept" ? `booked ${hotel}: ${JSON.stringify(view.content)}` : view.action);
-    },
-  );
-  return server;
-}
-
-function makeClient(): Client {
-  const client = new Client({ name: "bench-instructions", version: "1.0.0" }, {
-    capabilities: { elicitation: { form: {} } },
-    versionNegotiation: { mode: { pin: "2026-07-28" } },
-    inputRequired: { autoFulfill: true, maxRounds: 4 },
-  } as never);
-  client.setRequestHandler("elicitation/create", async () => ({ action: "accept", content: BOOKING_ANSWER }));
-  return client;
-}
-
-const EXPECTED = { plain: "booked Barcelona", raw: "booked Barcelona: ", ours: "booked Barcelona: " };
+const EXPECTED = Object.fromEntries(
+  TOOLS.map((t) => [t, t === "plain" ? "booked Barcelona" : `${t.slice(t.indexOf("-") + 1)} Barcelona: `]),
+);
 
 /** The order of the measured windows: every tool WINDOWS times, rotated so none always runs first. */
 function windowOrder(): Tool[] {
@@ -108,7 +76,12 @@ async function warmUp(client: Client, calls: number): Promise<void> {
 
 /** In-memory: client and server here; after the warm-up, waits for "go" (instrumentation on), then the windows. */
 async function childMemory(): Promise<void> {
-  const setup = await openSetup("memory", "modern" as Era, makeServer, makeClient);
+  const setup = await openSetup(
+    "memory",
+    "modern",
+    () => makeRoundsServer(),
+    () => makeRoundsClient(),
+  );
   await checkTools(setup, EXPECTED);
   await warmUp(setup.client, WARMUP.memory);
   process.stdout.write("warm\n");
@@ -125,7 +98,7 @@ async function childMemory(): Promise<void> {
 
 /** HTTP server: prints its URL; each "zero" / "dump" line on stdin marks a window, answered "ok". */
 async function childHttpServer(): Promise<void> {
-  const handle = await serveHttp(() => makeServer(), { port: 0 });
+  const handle = await serveHttp(() => makeRoundsServer(), { port: 0 });
   process.stdout.write(`url ${handle.url.href}\n`);
   for await (const line of createInterface({ input: process.stdin })) {
     if (line === "zero") {
@@ -158,7 +131,7 @@ function callgrindArgs(dir: string): string[] {
 }
 
 /** The dumps a run wrote, in order (cg.PID.1, .2, ...; cg.PID alone is the rest of the run, at exit). */
-function dumps(dir: string): string[] {
+export function dumps(dir: string): string[] {
   return readdirSync(dir)
     .map((name) => /^cg\.\d+\.(\d+)$/.exec(name))
     .filter((m) => m !== null)
@@ -187,7 +160,7 @@ const GC_FN =
 const COMPILE_FN =
   /compiler::|maglev::|baseline::|BytecodeGenerator|Parser|Compiler|Deoptimiz|turboshaft|Scanner|AstNode|Zone::|interpreter::/;
 
-function split(file: string): { total: number; gc: number; compile: number } {
+export function split(file: string): { total: number; gc: number; compile: number } {
   let total = 0;
   let gc = 0;
   let compile = 0;
@@ -217,20 +190,17 @@ export interface InstructionsResult {
 function rowOf(setup: string, files: string[]): InstructionRow {
   const order = windowOrder();
   if (files.length !== order.length) throw new Error(`instructions (${setup}): ${files.length} callgrind dumps, expected ${order.length}`);
-  const windows = { plain: [], raw: [], ours: [] } as Record<Tool, number[]>;
-  const parts = {
-    running: { plain: [], raw: [], ours: [] },
-    compile: { plain: [], raw: [], ours: [] },
-    gc: { plain: [], raw: [], ours: [] },
-  } as Record<"running" | "compile" | "gc", Record<Tool, number[]>>;
+  const lists = () => Object.fromEntries(TOOLS.map((t) => [t, [] as number[]])) as Record<Tool, number[]>;
+  const windows = lists();
+  const parts = { running: lists(), compile: lists(), gc: lists() };
   order.forEach((tool, k) => {
-    windows[tool].push(instructionsIn(files[k]!) / N);
+    windows[tool]!.push(instructionsIn(files[k]!) / N);
     const { total, gc, compile } = split(files[k]!);
-    parts.running[tool].push((total - gc - compile) / N);
-    parts.compile[tool].push(compile / N);
-    parts.gc[tool].push(gc / N);
+    parts.running[tool]!.push((total - gc - compile) / N);
+    parts.compile[tool]!.push(compile / N);
+    parts.gc[tool]!.push(gc / N);
   });
-  const med = (xs: Record<Tool, number[]>) => Object.fromEntries(TOOLS.map((t) => [t, median(xs[t])])) as Record<Tool, number>;
+  const med = (xs: Record<Tool, number[]>) => Object.fromEntries(TOOLS.map((t) => [t, median(xs[t]!)])) as Record<Tool, number>;
   return { setup, perCall: med(windows), windows, running: med(parts.running), compile: med(parts.compile), gc: med(parts.gc) };
 }
 
@@ -267,7 +237,8 @@ function selfByFunction(file: string): Map<string, number> {
   return byFn;
 }
 
-function functionDeltas(files: string[]): FunctionDelta[] {
+/** Self instructions per call by function, `ours` against `raw` (the first pair: warm against bare, the first kind). */
+function functionDeltas(files: string[], pair = PAIRS[0]!): FunctionDelta[] {
   const order = windowOrder();
   const sum = (tool: Tool) => {
     const total = new Map<string, number>();
@@ -275,8 +246,8 @@ function functionDeltas(files: string[]): FunctionDelta[] {
     for (const file of picked) for (const [fn, n] of selfByFunction(file)) total.set(fn, (total.get(fn) ?? 0) + n / N / picked.length);
     return total;
   };
-  const ours = sum("ours");
-  const raw = sum("raw");
+  const ours = sum(pair.ours);
+  const raw = sum(pair.raw);
   return [...new Set([...ours.keys(), ...raw.keys()])]
     .map((fn) => ({ fn, ours: ours.get(fn) ?? 0, raw: raw.get(fn) ?? 0 }))
     .sort((a, b) => b.ours - b.raw - (a.ours - a.raw));
@@ -291,7 +262,7 @@ function exited(child: ChildProcess): Promise<number | null> {
 }
 
 /** Switches callgrind's instrumentation on in a running process (through vgdb). */
-function instrumentationOn(pid: number): void {
+export function instrumentationOn(pid: number): void {
   const run = spawnSync("callgrind_control", ["-i", "on", String(pid)], { encoding: "utf8", timeout: 120_000 });
   if (run.status !== 0 || !/OK/.test(run.stdout))
     throw new Error(`instructions: callgrind_control -i on ${pid} failed: ${run.stdout}${run.stderr}`);
@@ -336,7 +307,7 @@ async function countHttp(dir: string): Promise<{ row: InstructionRow; functions:
   try {
     const url = /^url (\S+)/.exec(await next("starting"))?.[1];
     if (!url) throw new Error("instructions: the HTTP server did not print its URL");
-    client = makeClient();
+    client = makeRoundsClient();
     await client.connect(new StreamableHTTPClientTransport(new URL(url)));
     await checkTools({ name: "HTTP", era: "modern", client, observer: {}, close: async () => {} }, EXPECTED);
     await warmUp(client, WARMUP.http);
@@ -364,8 +335,12 @@ export async function benchInstructions(): Promise<InstructionsResult> {
   const httpDir = mkdtempSync(join(tmpdir(), "elicit-callgrind-http-"));
   try {
     // Both at once: counts do not depend on what else runs.
-    const [memory, http] = await Promise.all([countMemory(memoryDir), countHttp(httpDir)]);
-    return { rows: [memory, http.row], httpFunctions: http.functions, n: N, windows: WINDOWS, warmup: WARMUP };
+    const [memory, http] = await Promise.all([
+      SETUPS.includes("memory") ? countMemory(memoryDir) : undefined,
+      SETUPS.includes("http") ? countHttp(httpDir) : undefined,
+    ]);
+    const rows = [memory, http?.row].filter((row) => row !== undefined);
+    return { rows, httpFunctions: http?.functions ?? [], n: N, windows: WINDOWS, warmup: WARMUP };
   } finally {
     rmSync(memoryDir, { recursive: true, force: true });
     rmSync(httpDir, { recursive: true, force: true });
@@ -375,37 +350,48 @@ export async function benchInstructions(): Promise<InstructionsResult> {
 export function formatInstructionsTable(r: InstructionsResult): string {
   const k = (n: number) => `${(n / 1000).toFixed(0)}k`;
   const range = (xs: number[]) => `${k(Math.min(...xs))}–${k(Math.max(...xs))}`;
-  const parts = table([
-    ["setup (2026-07-28), per call", "raw: running", "compile", "GC", "ours: running", "compile", "GC", "ours/raw running"],
-    ...r.rows.map((row) => [
-      row.setup,
-      k(row.running.raw),
-      k(row.compile.raw),
-      k(row.gc.raw),
-      k(row.running.ours),
-      k(row.compile.ours),
-      k(row.gc.ours),
-      (row.running.ours / row.running.raw).toFixed(3),
-    ]),
-  ]);
   const rows = table([
-    ["setup (2026-07-28)", "plain", "raw SDK", "ours", "ours/raw", "ours/plain", "raw/plain", "raw windows", "ours windows"],
-    ...r.rows.map((row) => [
-      row.setup,
-      k(row.perCall.plain),
-      k(row.perCall.raw),
-      k(row.perCall.ours),
-      (row.perCall.ours / row.perCall.raw).toFixed(3),
-      (row.perCall.ours / row.perCall.plain).toFixed(2),
-      (row.perCall.raw / row.perCall.plain).toFixed(2),
-      range(row.windows.raw),
-      range(row.windows.ours),
-    ]),
+    ["setup (2026-07-28), per call", "ours / bare raw", "plain", "raw", "ours", "ours/raw", "ours/plain", "raw windows", "ours windows"],
+    ...r.rows.flatMap((row) =>
+      PAIRS.map(({ ours, raw }) => [
+        row.setup,
+        `${ours} / ${raw}`,
+        k(row.perCall.plain!),
+        k(row.perCall[raw]!),
+        k(row.perCall[ours]!),
+        (row.perCall[ours]! / row.perCall[raw]!).toFixed(3),
+        (row.perCall[ours]! / row.perCall.plain!).toFixed(2),
+        range(row.windows[raw]!),
+        range(row.windows[ours]!),
+      ]),
+    ),
+  ]);
+  const parts = table([
+    ["setup, per call", "ours / bare raw", "raw: running", "compile", "GC", "ours: running", "compile", "GC", "ours/raw running"],
+    ...r.rows.flatMap((row) =>
+      PAIRS.map(({ ours, raw }) => [
+        row.setup,
+        `${ours} / ${raw}`,
+        k(row.running[raw]!),
+        k(row.compile[raw]!),
+        k(row.gc[raw]!),
+        k(row.running[ours]!),
+        k(row.compile[ours]!),
+        k(row.gc[ours]!),
+        (row.running[ours]! / row.running[raw]!).toFixed(3),
+      ]),
+    ),
   ]);
   const top = r.httpFunctions.slice(0, 12);
   const extra = r.httpFunctions.reduce((sum, f) => sum + f.ours - f.raw, 0);
   const functions = table([
-    ["HTTP server, self instructions per call", "raw", "ours", "ours − raw", "share of the difference"],
+    [
+      `HTTP server, self instructions per call (${PAIRS[0]!.ours} / ${PAIRS[0]!.raw})`,
+      "raw",
+      "ours",
+      "ours − raw",
+      "share of the difference",
+    ],
     ...top.map((f) => [
       f.fn.length > 90 ? `${f.fn.slice(0, 87)}...` : f.fn,
       k(f.raw),
@@ -417,8 +403,9 @@ export function formatInstructionsTable(r: InstructionsResult): string {
   return [
     loadLine(),
     `Instructions per tools/call (callgrind Ir), node ${process.version} --single-threaded; ${r.windows} windows of ${r.n} calls per tool,`,
-    `after ${r.warmup.memory} (in-memory) / ${r.warmup.http} (HTTP) warm-up calls of each tool. raw = inputRequired() + inputResponses;`,
-    "ours = kit.registerTool + ctx.elicit; plain = a tool without elicitation. Windows = the range over the windows.",
+    `after ${r.warmup.memory} (in-memory) / ${r.warmup.http} (HTTP) warm-up calls of each tool. raw = inputRequired() + inputResponses (no state);`,
+    "warm / cold = kit.registerTool + ctx.elicit (sample, roots), the retry resumed / replayed; plain = a tool that asks nothing.",
+    "Windows = the range over the windows.",
     "",
     rows,
     "",
@@ -426,8 +413,7 @@ export function formatInstructionsTable(r: InstructionsResult): string {
     "running = the rest (the calls' own work, in JIT-compiled code, builtins and the runtime).",
     "",
     parts,
-    "",
-    functions,
+    ...(top.length ? ["", functions] : []),
   ].join("\n");
 }
 

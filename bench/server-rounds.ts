@@ -16,35 +16,13 @@ import {
   type InputRequiredResult,
   type ServerContext,
 } from "@modelcontextprotocol/server";
-import * as z from "zod";
-import type { RequestedSchema } from "../dist/schema/index.js";
 import { createElicitation } from "../dist/server/index.js";
-import { bookingSchema } from "../test/helpers/seeds.js";
 import { benchRoundTrips, checkTools, median, openSetup, table, us, type Comparison, type RoundTripRow } from "./harness.js";
+import { BOOKING, ROOTS_ANSWER, SAMPLE, SAMPLE_ANSWER, STEP_FORM, elicitAnswerer, hotelInput, text } from "./tools.js";
 
-const BOOKING: RequestedSchema = bookingSchema();
-const BOOKING_ANSWER = { confirmBooking: true, seatPreference: "window", roomType: "sea view", travelInsurance: false };
-const STEP_FORM: RequestedSchema = {
-  type: "object",
-  properties: { answer: { type: "string", title: "Answer", maxLength: 40 }, ok: { type: "boolean", default: true } },
-  required: ["answer"],
-};
-const SAMPLE = {
-  messages: [{ role: "user" as const, content: { type: "text" as const, text: "Best flight to Barcelona?" } }],
-  maxTokens: 60,
-};
-const SAMPLE_ANSWER = {
-  role: "assistant",
-  content: { type: "text", text: "IB 3021, direct." },
-  model: "bench-model",
-  stopReason: "endTurn",
-};
-const ROOTS_ANSWER = { roots: [{ uri: "file:///home/ada/trips", name: "trips" }] };
 export const CURVE = [1, 5, 20] as const;
 const TTL_MS = 30 * 60_000;
 
-const text = (t: string): CallToolResult => ({ content: [{ type: "text", text: t }] });
-const hotelInput = z.object({ hotel: z.string() });
 const warm = createElicitation();
 const cold = createElicitation({ warmRounds: false });
 
@@ -199,11 +177,7 @@ export function makeRoundsClient(): Client {
     versionNegotiation: { mode: { pin: "2026-07-28" } },
     inputRequired: { autoFulfill: true, maxRounds: 2 * Math.max(...CURVE) },
   } as never);
-  let n = 0;
-  client.setRequestHandler("elicitation/create", async (request) => {
-    const props = (request.params as { requestedSchema?: { properties?: object } }).requestedSchema?.properties ?? {};
-    return { action: "accept", content: "confirmBooking" in props ? BOOKING_ANSWER : { answer: `a${n++ % 10}`, ok: true } };
-  });
+  client.setRequestHandler("elicitation/create", elicitAnswerer());
   client.setRequestHandler("sampling/createMessage", async () => SAMPLE_ANSWER as never);
   client.setRequestHandler("roots/list", async () => ROOTS_ANSWER);
   return client;

@@ -18,10 +18,7 @@ import {
   type InputRequiredResult,
   type ServerContext,
 } from "@modelcontextprotocol/server";
-import * as z from "zod";
-import type { RequestedSchema } from "../dist/schema/index.js";
 import { createElicitation } from "../dist/server/index.js";
-import { bookingSchema } from "../test/helpers/seeds.js";
 import {
   benchRoundTrips,
   callOnce,
@@ -37,21 +34,12 @@ import {
   type TransportKind,
 } from "./harness.js";
 import { benchCurve, benchEqualFunction, formatCurve, heapPerHeld, type CurveRow } from "./server-rounds.js";
+import { BOOKING, STEP_FORM, elicitAnswerer, hotelInput, text } from "./tools.js";
 
 const FLOW_STEPS = 10;
 const FLOW_WARMUP_MS = 1000;
 const FLOW_RUNS = { memory: 60, http: 20 };
 
-const BOOKING: RequestedSchema = bookingSchema();
-const BOOKING_ANSWER = { confirmBooking: true, seatPreference: "window", roomType: "sea view", travelInsurance: false };
-const STEP_FORM: RequestedSchema = {
-  type: "object",
-  properties: { answer: { type: "string", title: "Answer", maxLength: 40 }, ok: { type: "boolean", default: true } },
-  required: ["answer"],
-};
-
-const text = (t: string): CallToolResult => ({ content: [{ type: "text", text: t }] });
-const hotelInput = z.object({ hotel: z.string() });
 const kit = createElicitation();
 
 /** One server with every tool of the bench; the raw tool takes the SDK's path for the era. */
@@ -110,11 +98,7 @@ export function makeClient(era: Era): Client {
       ? { versionNegotiation: { mode: { pin: "2026-07-28" } }, inputRequired: { autoFulfill: true, maxRounds: 2 * FLOW_STEPS } }
       : {}),
   } as never);
-  let n = 0;
-  client.setRequestHandler("elicitation/create", async (request) => {
-    const props = (request.params as { requestedSchema?: { properties?: object } }).requestedSchema?.properties ?? {};
-    return { action: "accept", content: "confirmBooking" in props ? BOOKING_ANSWER : { answer: `a${n++ % 10}`, ok: true } };
-  });
+  client.setRequestHandler("elicitation/create", elicitAnswerer());
   return client;
 }
 

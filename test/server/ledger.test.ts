@@ -10,6 +10,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Booking } from "../../src/servers/travel/bookings.js";
 import { createTravelServer } from "../../src/servers/travel/server.js";
 import { createElicitation } from "../../src/server/index.js";
+import { CallLedger } from "../../src/server/rounds/ledger.js";
 import { memoryStore, sqliteStore, type KeyValueStore } from "../../src/store/index.js";
 import { callWith, manualClient } from "../helpers/manual-client.js";
 import { connect } from "../helpers/mcp.js";
@@ -192,6 +193,64 @@ for (const [name, makeStore] of [
     }
   });
 }
+
+test("a finished call keeps one record (its result): its claims and round record are let go, and any of its states, with other answers too, still gets the result", async () => {
+  const bookings = new Map<string, Booking>();
+  const store = memoryStore();
+  const conn = await travel(store, bookings);
+  try {
+    const call = callWith(conn.client);
+    // Warm rounds on (the default): each retry resumed the held handler on this process.
+    const { tool, states, result } = await book(call);
+    assert.equal(states.length, 2);
+    assert.deepEqual(await store.keys("claim:"), [], "no claim outlives the call's result");
+    assert.deepEqual(await store.keys("round:"), []);
+    assert.equal((await store.keys("done:")).length, 1);
+    const other = {
+      confirm_booking: { action: "decline" },
+      traveler: { action: "accept", content: { fullName: "Eve", email: "eve@example.com", phone: "+34 600 000 000" } },
+    };
+    for (const state of [...states, ...states].reverse()) {
+      assert.deepEqual(
+        await call({ ...tool, inputResponses: other, requestState: state }),
+        result,
+        "a second answer is refused: the result again",
+      );
+    }
+    assert.equal(bookings.size, 1);
+    assert.deepEqual(await store.keys("claim:"), [], "and the refused answers claimed nothing");
+  } finally {
+    await conn.close();
+    await store.close();
+  }
+});
+
+test("CallLedger: a claim won after the call's records were let go yields its result; the result expires with the ledger's TTL", async () => {
+  const store = memoryStore({ sweepMs: 10 });
+  const ledger = new CallLedger(store, 80);
+  const result = { content: [{ type: "text" as const, text: "done" }] };
+  try {
+    assert.deepEqual(await ledger.admit("c", 1, "a"), { claimed: true, latest: 0 });
+    assert.deepEqual(await ledger.admit("c", 1, "a"), { claimed: true, latest: 0 }, "the same answers again (a lost reply)");
+    assert.deepEqual(await ledger.admit("c", 1, "b"), { claimed: false, latest: 0 }, "other answers, call running: refused");
+    await ledger.recordRound("c", 2);
+    assert.deepEqual(await ledger.admit("c", 2, "a"), { claimed: true, latest: 2 });
+    await ledger.recordResult("c", result, 2);
+    assert.deepEqual(await store.keys(""), ["done:c"], "one record for the finished call");
+    // A request that read nothing before the call finished now wins a let-go claim: it gets the result.
+    assert.deepEqual(await ledger.admit("c", 1, "b"), { claimed: true, done: result, latest: 0 });
+    assert.deepEqual(await ledger.admit("c", 2, "a"), { claimed: true, done: result, latest: 0 });
+    assert.deepEqual(await store.keys(""), ["done:c"], "the claims won that way are let go again");
+    const deadline = Date.now() + 5_000;
+    while ((await ledger.status("c")).done !== undefined) {
+      assert.ok(Date.now() < deadline, "the result outlived its TTL");
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    assert.deepEqual(await store.keys(""), []);
+  } finally {
+    await store.close();
+  }
+});
 
 test("book_trip on SQLite: after a restart, replaying the states still books once", async () => {
   const file = sqliteFile();

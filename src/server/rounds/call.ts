@@ -20,13 +20,23 @@ interface OpenedCall {
 type LegacyJournal = Omit<Journal, "steps"> & { steps: Record<string, { value: unknown }> };
 
 export class ReplayCalls {
+  /**
+   * How the state of a handler held warm is sealed: without remembering its text for reopening. Its retry
+   * resumes the handler without opening it; the text kept for 512 more calls would only be garbage the
+   * old generation collects (a full mark-compact in the instruction counts). A duplicate retry, or one
+   * after eviction, decrypts it.
+   */
+  private readonly heldSeal: SealOptions;
+
   constructor(
     private readonly ledger: CallLedger,
     private readonly sealOptions: SealOptions,
     private readonly bindingFor: (ctx: ServerContext, tool: string, args: unknown) => StateBinding,
     /** The handlers held for warm rounds; without it every retry replays. */
     private readonly suspended?: SuspendedRuns,
-  ) {}
+  ) {
+    this.heldSeal = { ...sealOptions, recent: undefined };
+  }
 
   /**
    * Opens a requestState (for the state guard) and checks it against the ledger: a finished call answers
@@ -49,7 +59,7 @@ export class ReplayCalls {
 
   /** The call ledger's word on a state of `journal`'s round: the call's result if it finished, else the round claimed, or refused. */
   private async admit(ctx: ServerContext, journal: Journal): Promise<OpenedCall> {
-    const { done, latest } = await this.ledger.status(journal.call);
+    const { claimed, done, latest } = await this.ledger.admit(journal.call, journal.round, digest(ctx.mcpReq.inputResponses ?? {}));
     if (done) return { journal, done };
     if (journal.round < latest) {
       throw new StateError(
@@ -57,7 +67,7 @@ export class ReplayCalls {
         `it is from round ${journal.round} of this tool call, which has moved on to round ${latest}; use the latest requestState, or call the tool again.`,
       );
     }
-    if (!(await this.ledger.claimRound(journal.call, journal.round, digest(ctx.mcpReq.inputResponses ?? {})))) {
+    if (!claimed) {
       throw new StateError(
         "replayed",
         `round ${journal.round} of this tool call was already answered with other answers; a round takes one answer. Use the requestState that answer returned, or call the tool again.`,
@@ -107,12 +117,12 @@ export class ReplayCalls {
     if (outcome.kind === "detach") {
       // The same state sent again gets the same task, not a second one.
       const handle = await detach!(outcome.journal);
-      if (opened) await this.ledger.recordResult(journal.call, handle);
+      if (opened) await this.ledger.recordResult(journal.call, handle, journal.round);
       return handle;
     }
     if (outcome.kind === "done") {
       // A call that ends in its first run never issued a state, so nothing can come back for its result.
-      if (opened) await this.ledger.recordResult(journal.call, outcome.result);
+      if (opened) await this.ledger.recordResult(journal.call, outcome.result, journal.round);
       return outcome.result;
     }
     journal.round++;
@@ -120,9 +130,11 @@ export class ReplayCalls {
     if (journal.round > 1) await this.ledger.recordRound(journal.call, journal.round);
     // Bound to the arguments as sent (the guard saw them before any schema parsing).
     const binding = this.binding(ctx, tool, guarded ?? { args: {} });
-    const { token, terms } = sealed(outcome.journal, binding, this.sealOptions);
+    const http = ctx.http !== undefined;
+    const holds = this.suspended?.holds(http) === true;
+    const { token, terms } = sealed(outcome.journal, binding, holds ? this.heldSeal : this.sealOptions);
     // Held for a retry that comes back here; the state it sealed stays complete for one that does not.
-    this.suspended?.hold(token, run, terms, ctx.http !== undefined);
+    if (holds) this.suspended!.hold(token, run, terms, http);
     // The run's pending requests are already { method, params } by key: handed over as they are.
     return inputRequired({ inputRequests: outcome.inputRequests as never, requestState: token });
   }

@@ -6,6 +6,10 @@
 //   step:<call>:<name>  each ctx.step result, so a side effect runs once per call, whatever is replayed;
 //                      the only copy of it (the sealed journal names the step, never its value)
 //   done:<call>        the final result, returned again for any later state of a finished call
+// Once a call is done its round and claim records are let go: the result answers every later state of
+// the call first, read after the claim (admit()), so a claim won in the moment between finds it.
+// So a finished call keeps one record for its window instead of one per round and claim: what the
+// memory store keeps on the V8 heap for half an hour, which every full collection marks again.
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { KeyValueStore } from "../../store/types.js";
 import { ElicitError } from "../../schema/errors.js";
@@ -40,6 +44,8 @@ export class StepUnknownError extends ElicitError {
   }
 }
 
+const ignore = () => {};
+
 export class CallLedger {
   constructor(
     private readonly store: KeyValueStore,
@@ -65,19 +71,31 @@ export class CallLedger {
     return { done: done === undefined ? undefined : (JSON.parse(done) as CallToolResult), latest: Number(round ?? 0) };
   }
 
-  recordResult(call: string, result: CallToolResult): Promise<unknown> {
-    return this.store.add(`done:${call}`, JSON.stringify(result), this.ttlMs);
+  /**
+   * Records the call's final result, then lets go of its records of rounds 1 to `rounds` (the round it
+   * finished in): from now on the result answers any state of the call. The result is written first, so a
+   * request that wins a claim just let go then finds the result (admit).
+   */
+  async recordResult(call: string, result: CallToolResult, rounds = 0): Promise<void> {
+    await this.store.add(`done:${call}`, JSON.stringify(result), this.ttlMs);
+    // Not waited for: the result already answers, and a record a failed delete leaves only expires later.
+    if (rounds > 1) this.store.delete(`round:${call}`).catch(ignore);
+    for (let round = 1; round <= rounds; round++) this.store.delete(`claim:${call}:${round}`).catch(ignore);
   }
 
   /**
    * Claims a round of the call for one set of answers (`answers`: their digest), atomically: the first
    * submission of a state wins; the same answers again (a retry after a lost reply) are let through,
-   * other answers are refused (false). So concurrent submissions of one state never run the handler with
-   * different answers.
+   * other answers are not (`claimed` false). So concurrent submissions of one state never run the
+   * handler with different answers. Then the call's status, read after the claim: a call that finished
+   * before it (its claims let go by recordResult) is seen finished, and a claim won on it is let go again.
    */
-  async claimRound(call: string, round: number, answers: string): Promise<boolean> {
+  async admit(call: string, round: number, answers: string): Promise<{ claimed: boolean; done?: CallToolResult; latest: number }> {
     const key = `claim:${call}:${round}`;
-    return (await this.store.add(key, answers, this.ttlMs)) || (await this.store.get(key)) === answers;
+    const claimed = (await this.store.add(key, answers, this.ttlMs)) || (await this.store.get(key)) === answers;
+    const { done, latest } = await this.status(call);
+    if (done && claimed) await this.store.delete(key);
+    return done ? { claimed, done, latest } : { claimed, latest };
   }
 
   /** Records a step's value that arrived from elsewhere (a journal of the older format), unless one is kept. */

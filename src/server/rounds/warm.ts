@@ -63,12 +63,19 @@ export class SuspendedRuns {
     return { handlers: this.held.size, bytes: this.bytes };
   }
 
+  /** Whether a handler asked this way (`http`) would be held now, its state aside: bounds that hold none say no. */
+  holds(http = false): boolean {
+    return (
+      this.bounds.maxHandlers > 0 && this.bounds.idleMs > 0 && (http ? HTTP_HANDLER_BASE_BYTES : HANDLER_BASE_BYTES) <= this.bounds.maxBytes
+    );
+  }
+
   /**
    * Holds `run`, suspended on the round whose state is `token`, letting the oldest go past the bounds;
    * `http`: it was asked over HTTP (a larger estimate).
    */
   hold(token: string, run: ReplayRun, terms: StateTerms, http = false): void {
-    if (this.bounds.maxHandlers === 0 || this.bounds.idleMs === 0) return;
+    if (!this.holds(http)) return;
     const bytes = (http ? HTTP_HANDLER_BASE_BYTES : HANDLER_BASE_BYTES) + 2 * token.length;
     if (bytes > this.bounds.maxBytes) return;
     this.held.set(token, { run, terms, bytes, at: Date.now() });
