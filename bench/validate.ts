@@ -2,7 +2,9 @@
 // form of the seed document and the spec's contact form (test/data/), each with a set of valid and a set
 // of invalid answers, timed apart. Both compile each schema once, outside the timed loop (ours on its
 // first call, cached per schema object). Two more measures: the first call on a schema never seen
-// (compile + validate, both), and the heap each cached compiled form holds.
+// (compile + validate, both), and the heap each cached compiled form holds. Beside bare Ajv, Ajv at equal
+// result ("ajv + copy"): the fresh object with the schema's own fields, or the errors per field, that
+// validateContent returns. Instructions per validation: bench/validate-instructions.ts.
 //
 // The compiled package in ../dist is timed (what `npm run build` ships), loaded by tsx as plain JavaScript.
 import { fileURLToPath } from "node:url";
@@ -78,9 +80,12 @@ export interface ValidateBenchRow {
   /** compileValidator(schema) once, then called: the counterpart of Ajv's compile. */
   compiled: number;
   ajv: number;
-  /** The medians of the paired rounds' ours/ajv and compiled/ajv. */
+  /** Ajv followed by what validateContent's contract adds: a fresh object with the schema's own fields, and a result with errors per field. */
+  ajvCopy: number;
+  /** The medians of the paired rounds' ours/ajv, compiled/ajv and ours/(ajv + copy). */
   ratio: number;
   compiledRatio: number;
+  copyRatio: number;
 }
 
 export interface FirstCallRow {
@@ -133,14 +138,17 @@ function throughput(c: Case, contents: "valid" | "invalid", options: BenchOption
   const validator = compileValidator(c.schema);
   const compiled = (content: unknown) => validator(content).ok;
   const theirs = (content: unknown) => validate(content) as boolean;
+  const withCopy = ajvWithCopy(c.schema, validate);
+  const theirsCopied = (content: unknown) => withCopy(content).ok;
   const deadline = performance.now() + (options.warmupTime ?? 250);
   while (performance.now() < deadline) {
     batch(ours);
     batch(compiled);
     batch(theirs);
+    batch(theirsCopied);
   }
-  const rates = { ours: [] as number[], compiled: [] as number[], ajv: [] as number[] };
-  const ratios = { ours: [] as number[], compiled: [] as number[] };
+  const rates = { ours: [] as number[], compiled: [] as number[], ajv: [] as number[], ajvCopy: [] as number[] };
+  const ratios = { ours: [] as number[], compiled: [] as number[], copy: [] as number[] };
   for (let round = 0; round < ROUNDS; round++) {
     // Ajv first, between or last in turn.
     const ajvAt = round % 3;
@@ -149,6 +157,9 @@ function throughput(c: Case, contents: "valid" | "invalid", options: BenchOption
     const b = ajvAt === 1 ? batch(theirs) : a;
     const k = batch(compiled);
     const ajvRate = ajvAt === 2 ? batch(theirs) : b;
+    const copied = batch(theirsCopied);
+    rates.ajvCopy.push(copied);
+    ratios.copy.push(o / copied);
     rates.ours.push(o);
     rates.compiled.push(k);
     rates.ajv.push(ajvRate);
@@ -165,6 +176,35 @@ function throughput(c: Case, contents: "valid" | "invalid", options: BenchOption
     ajv: median(rates.ajv),
     ratio: median(ratios.ours),
     compiledRatio: median(ratios.compiled),
+    ajvCopy: median(rates.ajvCopy),
+    copyRatio: median(ratios.copy),
+  };
+}
+
+/**
+ * Ajv at equal result: what a caller of Ajv writes to get validateContent's result. On success a fresh
+ * object with the schema's own fields (own keys only, in schema order); on failure one error per
+ * problem, with the field and the rule (Ajv's own English message: the wording is not timed).
+ */
+function ajvWithCopy(schema: RequestedSchema, validate: ValidateFunction) {
+  const names = Object.keys(schema.properties);
+  return (
+    content: unknown,
+  ): { ok: true; value: Record<string, unknown> } | { ok: false; errors: { field: string; rule: string; message: string }[] } => {
+    if (validate(content)) {
+      const value: Record<string, unknown> = {};
+      const input = content as Record<string, unknown>;
+      for (const name of names) if (Object.hasOwn(input, name) && input[name] !== undefined) value[name] = input[name];
+      return { ok: true, value };
+    }
+    return {
+      ok: false,
+      errors: (validate.errors ?? []).map((e) => ({
+        field: e.keyword === "required" ? String((e.params as { missingProperty: string }).missingProperty) : e.instancePath.slice(1),
+        rule: e.keyword,
+        message: e.message ?? "",
+      })),
+    };
   };
 }
 
@@ -225,7 +265,18 @@ function table(rows: string[][]): string {
 export function formatValidateTable(result: ValidateBench): string {
   const ops = (n: number) => Math.round(n).toLocaleString("en-US");
   const throughputTable = table([
-    ["schema", "contents", "validateContent ops/s", "compileValidator ops/s", "ajv errors", "ajv ops/s", "ours/ajv", "compiled/ajv"],
+    [
+      "schema",
+      "contents",
+      "validateContent ops/s",
+      "compileValidator ops/s",
+      "ajv errors",
+      "ajv ops/s",
+      "ours/ajv",
+      "compiled/ajv",
+      "ajv + copy ops/s",
+      "ours/(ajv + copy)",
+    ],
     ...result.throughput.map((r) => [
       r.schema,
       `${r.count} ${r.contents}`,
@@ -235,6 +286,8 @@ export function formatValidateTable(result: ValidateBench): string {
       ops(r.ajv),
       r.ratio.toFixed(2),
       r.compiledRatio.toFixed(2),
+      ops(r.ajvCopy),
+      r.copyRatio.toFixed(2),
     ]),
   ]);
   const firstTable = table([
