@@ -2,9 +2,14 @@
 // The `elicit` command. Each command's module is imported when that command runs: `elicit --help`
 // or `elicit lint` does not load the terminal UI, the SDK, the servers or the model provider.
 import { Command } from "commander";
-import { createRequire } from "node:module";
+import nodeModule, { createRequire } from "node:module";
 import { DEFAULT_CONNECT_TIMEOUT_S, PRINT_CONFIG_HOSTS, SERVER_NAMES } from "./constants.js";
 import { LATEST_REVISION, PROTOCOL_REVISIONS } from "../schema/types.js";
+
+// V8's compiled code for what each command imports (the SDK, zod, ours) is kept on disk between runs, as
+// npm and tsc do (Node's default folder under the temp folder; NODE_DISABLE_COMPILE_CACHE=1 turns it off):
+// a second `elicit call` over stdio with `elicit serve travel` took 2.5 s of CPU instead of 3.1 s.
+(nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
 const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
 
