@@ -132,7 +132,9 @@ if (arg === "--all") {
   // A shard runs its files one after another, mostly waiting, for about as long as the longest files: the
   // shards are spread among them (ranked 100, 80, 60, 40 s) so that they never hold all three workers at
   // once while the CPU-heavy files wait.
-  const ordered = [...shards(unit).map((path, i) => ({ path, rank: 100 - 20 * i })), ...rest.map((path) => ({ path, rank: rank(path) }))];
+  // (With TEST_SHARDS=0 the unit files keep their group's place.)
+  const spread = (path, i) => ({ path, rank: path.startsWith(".test-shards/") ? 100 - 20 * i : rank(path) });
+  const ordered = [...shards(unit).map(spread), ...rest.map((path) => ({ path, rank: rank(path) }))];
   // Array.prototype.sort is stable: within a group the files stay in path order.
   console.log(
     ordered
