@@ -21,7 +21,7 @@ import { CallLedger } from "../dist/server/rounds/ledger.js";
 import { checkTerms, digest, sealed, type SealOptions, type StateBinding } from "../dist/server/rounds/state.js";
 import { SuspendedRuns, warmBounds } from "../dist/server/rounds/warm.js";
 import { memoryStore } from "../dist/store/memory.js";
-import { dumps, instrumentationOn, split } from "./instructions.js";
+import { callgrindArgs, dumps, instrumentationOn, split } from "./instructions.js";
 import { loadLine, table } from "./harness.js";
 import { BOOKING_ANSWER } from "./tools.js";
 
@@ -87,24 +87,7 @@ async function child(): Promise<void> {
 export async function benchFloor(): Promise<Record<Item, { total: number; gc: number }>> {
   const dir = mkdtempSync(join(tmpdir(), "elicit-callgrind-floor-"));
   try {
-    const child = spawn(
-      process.env.VALGRIND ?? "valgrind",
-      [
-        "--tool=callgrind",
-        "--instr-atstart=no",
-        `--callgrind-out-file=${join(dir, "cg.%p")}`,
-        "--zero-before=uv_os_getpriority",
-        "--dump-before=uv_os_gethostname",
-        "--dump-instr=no",
-        process.execPath,
-        "--single-threaded",
-        "--import",
-        "tsx",
-        SELF,
-        "child",
-      ],
-      { stdio: ["pipe", "pipe", "inherit"] },
-    );
+    const child = spawn(process.env.VALGRIND ?? "valgrind", [...callgrindArgs(dir, SELF), "child"], { stdio: ["pipe", "pipe", "inherit"] });
     const exit = new Promise<number | null>((resolve) => child.once("exit", resolve));
     const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
     if ((await lines.next()).value !== "warm") throw new Error(`floor: the child did not warm up (exit ${await exit})`);

@@ -113,7 +113,8 @@ async function childHttpServer(): Promise<void> {
 
 // ---- this process ----
 
-function callgrindArgs(dir: string): string[] {
+/** valgrind's arguments to run `script` (a bench file, under tsx) with windows marked as above, dumps in `dir`. */
+export function callgrindArgs(dir: string, script = SELF): string[] {
   return [
     "--tool=callgrind",
     "--instr-atstart=no", // start-up and warm-up run uninstrumented (several times faster)
@@ -126,7 +127,7 @@ function callgrindArgs(dir: string): string[] {
     "--expose-gc",
     "--import",
     "tsx",
-    SELF,
+    script,
   ];
 }
 

@@ -10,7 +10,7 @@
 // Run: npx tsx bench/validate-instructions.ts (after a build; needs valgrind). BENCH_VALIDATE_INSTR_N
 // validations a window (default 100,000), BENCH_VALIDATE_INSTR_CASES=all adds the contact form.
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { getPriority, hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -18,6 +18,7 @@ import { fileURLToPath } from "node:url";
 import { Ajv } from "ajv";
 import addFormats from "ajv-formats";
 import { compileValidator, validateContent } from "../dist/schema/index.js";
+import { callgrindArgs, dumps, instrumentationOn } from "./instructions.js";
 import { cases } from "./validate.js";
 
 const N = Number(process.env.BENCH_VALIDATE_INSTR_N ?? 100_000);
@@ -64,24 +65,7 @@ async function child(caseName: string, set: "valid" | "invalid", side: Side): Pr
 async function count(caseName: string, set: "valid" | "invalid", side: Side): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), "elicit-validate-callgrind-"));
   try {
-    const args = [
-      "--tool=callgrind",
-      "--instr-atstart=no",
-      `--callgrind-out-file=${join(dir, "cg.%p")}`,
-      "--zero-before=uv_os_getpriority",
-      "--dump-before=uv_os_gethostname",
-      "--dump-instr=no",
-      process.execPath,
-      "--single-threaded",
-      "--expose-gc",
-      "--import",
-      "tsx",
-      SELF,
-      "--child",
-      caseName,
-      set,
-      side,
-    ];
+    const args = [...callgrindArgs(dir, SELF), "--child", caseName, set, side];
     const proc = spawn(process.env.VALGRIND ?? "valgrind", args, { stdio: ["pipe", "pipe", "pipe"] });
     let stderr = "";
     proc.stderr.on("data", (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
@@ -91,18 +75,17 @@ async function count(caseName: string, set: "valid" | "invalid", side: Side): Pr
     });
     for await (const line of createInterface({ input: proc.stdout })) {
       if (line === "warm") {
-        const on = spawnSync("callgrind_control", ["-i", "on", String(proc.pid)], { encoding: "utf8", timeout: 120_000 });
-        if (on.status !== 0) throw new Error(`callgrind_control -i on failed: ${on.stdout}${on.stderr}`);
+        instrumentationOn(proc.pid!);
         proc.stdin.write("go\n");
       }
     }
     const code = await exited;
     if (code !== 0) throw new Error(`${caseName} ${set} ${side}: the child under callgrind exited ${code}: ${stderr}`);
-    const dumps = readdirSync(dir).filter((f) => /^cg\.\d+\.\d+$/.test(f));
-    if (dumps.length !== WINDOWS)
-      throw new Error(`${caseName} ${set} ${side}: ${dumps.length} callgrind dumps in ${dir}, expected ${WINDOWS}`);
-    const counts = dumps.map((dump) => {
-      const totals = /^(?:summary|totals): (\d+)/m.exec(readFileSync(join(dir, dump), "utf8"));
+    const files = dumps(dir);
+    if (files.length !== WINDOWS)
+      throw new Error(`${caseName} ${set} ${side}: ${files.length} callgrind dumps in ${dir}, expected ${WINDOWS}`);
+    const counts = files.map((dump) => {
+      const totals = /^(?:summary|totals): (\d+)/m.exec(readFileSync(dump, "utf8"));
       if (!totals) throw new Error(`${caseName} ${set} ${side}: ${dump} has no totals`);
       return Number(totals[1]) / N;
     });
