@@ -23,7 +23,8 @@ const RULES = [
     "fleet",
     (path, text) =>
       (path.startsWith("test/fleet/") && "test/fleet/") ||
-      (/needs\([^)]*"(redis-server|haproxy)"|startRedis\(|startHaproxy\(|startFleet\(/.test(text) && "redis-server or HAProxy"),
+      (/needs\([^)]*"(redis-server|haproxy)"|startRedis\(|redisMembers\(|startHaproxy\(|startFleet\(/.test(text) &&
+        "redis-server or HAProxy"),
   ],
   [
     "browser",

@@ -2,28 +2,16 @@
 // pass their vault ring as endKeys). A signed end wakes the other member's waiter from the message alone,
 // without reading the end back from Redis; an end signed with another key, or not signed, is read back
 // and decides nothing by itself; a ring verifies ends signed with an older key.
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { FLOW_END_CHANNEL, FlowStore } from "../../src/server/url/flows.js";
-import { redisStore, type FleetStore } from "../../src/store/index.js";
-import { needs } from "../helpers/needs.js";
-import { startRedis, type RedisServer } from "../helpers/redis.js";
+import type { FleetStore } from "../../src/store/index.js";
+import { redisMembers } from "../helpers/redis.js";
 
-let redis: RedisServer;
-let memberA: FleetStore;
-let memberB: FleetStore;
-const skip = needs("redis-server");
-before(async () => {
-  if (skip) return;
-  redis = await startRedis();
-  const prefix = `flow-end-signed-${randomBytes(4).toString("hex")}:`;
-  [memberA, memberB] = await Promise.all([redisStore({ url: redis.url, prefix }), redisStore({ url: redis.url, prefix })]);
-});
-after(async () => {
-  await Promise.all([memberA?.close(), memberB?.close()]);
-  await redis?.stop();
-});
+// Without redis-server the file is skipped, and its hooks set nothing up (test/helpers/needs.ts).
+const members = redisMembers("flow-end-signed");
+const { skip } = members;
 
 const init = { kind: "url" as const, server: "fleet", client: "test", message: "Open the page", target: "https://example.com/" };
 const MINUTE = 60_000;
@@ -52,9 +40,9 @@ function counting(store: FleetStore) {
 
 test("a signed end from another member wakes the waiter without a read of the store", { skip }, async () => {
   const key = randomBytes(32);
-  const a = counting(memberA);
+  const a = counting(members.a);
   const onA = new FlowStore(a.store, { pollMs: MINUTE, endKeys: [key] });
-  const onB = new FlowStore(memberB, { pollMs: MINUTE, endKeys: [key] });
+  const onB = new FlowStore(members.b, { pollMs: MINUTE, endKeys: [key] });
   const flow = await onA.create(init);
   const waiting = onA.waitFor(flow.id);
   await a.firstEndRead;
@@ -65,7 +53,7 @@ test("a signed end from another member wakes the waiter without a read of the st
 });
 
 test("an end signed with another key, or unsigned, is checked against the store and decides nothing by itself", { skip }, async () => {
-  const a = counting(memberA);
+  const a = counting(members.a);
   const onA = new FlowStore(a.store, { pollMs: MINUTE, endKeys: [randomBytes(32)] });
   const flow = await onA.create(init);
   const waiting = onA.waitFor(flow.id);
@@ -73,12 +61,12 @@ test("an end signed with another key, or unsigned, is checked against the store 
   // Strangers on the channel: an end signed with a key this member does not hold, and one not signed.
   // Heard first (one channel, in order): taken at their word, the waiter would end "completed".
   const mac = randomBytes(32).toString("base64url");
-  await memberB.publish(FLOW_END_CHANNEL, JSON.stringify({ id: flow.id, outcome: "completed", mac }));
-  await memberB.publish(FLOW_END_CHANNEL, JSON.stringify({ id: flow.id, outcome: "declined" }));
+  await members.b.publish(FLOW_END_CHANNEL, JSON.stringify({ id: flow.id, outcome: "completed", mac }));
+  await members.b.publish(FLOW_END_CHANNEL, JSON.stringify({ id: flow.id, outcome: "declined" }));
   // Each message about our flow was read back (nothing stored), and the waiter kept waiting.
   assert.equal(await onA.outcome(flow.id), undefined);
   // The member that reads the store decides: ended for real now, by a store without keys (an unsigned end).
-  assert.equal(await new FlowStore(memberB).finish(flow.id, "cancelled"), true);
+  assert.equal(await new FlowStore(members.b).finish(flow.id, "cancelled"), true);
   assert.equal(await waiting, "cancelled");
   // The waiter's first check, outcome() above, and one read back for each of the three messages.
   assert.equal(a.endReads(), 5);
@@ -86,9 +74,9 @@ test("an end signed with another key, or unsigned, is checked against the store 
 
 test("a ring verifies ends signed with its older key (a fleet rolled one member at a time)", { skip }, async () => {
   const [newer, older] = [randomBytes(32), randomBytes(32)];
-  const a = counting(memberA);
+  const a = counting(members.a);
   const onA = new FlowStore(a.store, { pollMs: MINUTE, endKeys: [newer, older] });
-  const onB = new FlowStore(memberB, { pollMs: MINUTE, endKeys: [older] });
+  const onB = new FlowStore(members.b, { pollMs: MINUTE, endKeys: [older] });
   const flow = await onA.create(init);
   const waiting = onA.waitFor(flow.id);
   await a.firstEndRead;

@@ -2,11 +2,14 @@
 // (removed on stop). Debian's redis-server package provides the binary (.ci/run installs it); it is found
 // as test/helpers/needs.ts finds it ($ELICIT_REDIS_SERVER, the PATH, the usual places).
 import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { after, before } from "node:test";
+import { redisStore, type FleetStore } from "../../src/store/index.js";
 import { killOnExit, removeOnExit } from "./cleanup.js";
-import { programPath } from "./needs.js";
+import { needs, programPath } from "./needs.js";
 import { freePort, stopChild } from "./processes.js";
 
 export interface RedisServer {
@@ -63,4 +66,25 @@ function launch(command: string, port: number, dir: string): Promise<ChildProces
     child.once("error", reject);
     child.once("exit", (code) => reject(new Error(`redis-server exited (${code}) before it was ready:\n${output.slice(-2000)}`)));
   });
+}
+
+/**
+ * Two stores on one real redis-server under a fresh key prefix, each on its own connection as each fleet
+ * member has: started in a `before` hook of the calling file, closed in its `after`. `skip` is the reason
+ * when redis-server is missing (then the hooks set nothing up).
+ */
+export function redisMembers(name: string): { skip: string | false; a: FleetStore; b: FleetStore } {
+  const members = { skip: needs("redis-server") } as { skip: string | false; a: FleetStore; b: FleetStore };
+  let redis: RedisServer | undefined;
+  before(async () => {
+    if (members.skip) return;
+    redis = await startRedis();
+    const prefix = `${name}-${randomBytes(4).toString("hex")}:`;
+    [members.a, members.b] = await Promise.all([redisStore({ url: redis.url, prefix }), redisStore({ url: redis.url, prefix })]);
+  });
+  after(async () => {
+    await Promise.all([members.a?.close(), members.b?.close()]);
+    await redis?.stop();
+  });
+  return members;
 }

@@ -1,36 +1,21 @@
 // URL flows across processes on Redis: each FlowStore on its own connection (as each fleet member has),
 // an end written through one wakes a waiter on the other through pub/sub (the poll is set to a minute,
 // so nothing else could), and two racing ends agree.
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { randomBytes } from "node:crypto";
 import { FLOW_END_CHANNEL, FlowStore, type FlowOutcome } from "../../src/server/url/flows.js";
-import { redisStore, type FleetStore } from "../../src/store/index.js";
-import { needs } from "../helpers/needs.js";
-import { startRedis, type RedisServer } from "../helpers/redis.js";
+import { redisMembers } from "../helpers/redis.js";
 
-let redis: RedisServer;
-let memberA: FleetStore;
-let memberB: FleetStore;
 // Without redis-server the file is skipped, and its hooks set nothing up (test/helpers/needs.ts).
-const skip = needs("redis-server");
-before(async () => {
-  if (skip) return;
-  redis = await startRedis();
-  const prefix = `flows-${randomBytes(4).toString("hex")}:`;
-  [memberA, memberB] = await Promise.all([redisStore({ url: redis.url, prefix }), redisStore({ url: redis.url, prefix })]);
-});
-after(async () => {
-  await Promise.all([memberA?.close(), memberB?.close()]);
-  await redis?.stop();
-});
+const members = redisMembers("flows");
+const { skip } = members;
 
 const init = { kind: "url" as const, server: "fleet", client: "test", message: "Open the page", target: "https://example.com/" };
 const MINUTE = 60_000;
 
 test("an end written on one member wakes a waiter on another, by pub/sub (the poll is a minute away)", { skip }, async () => {
-  const onA = new FlowStore(memberA, { pollMs: MINUTE });
-  const onB = new FlowStore(memberB, { pollMs: MINUTE });
+  const onA = new FlowStore(members.a, { pollMs: MINUTE });
+  const onB = new FlowStore(members.b, { pollMs: MINUTE });
   for (const outcome of ["completed", "declined", "cancelled"] as FlowOutcome[]) {
     const flow = await onA.create(init);
     const controller = new AbortController();
@@ -45,8 +30,8 @@ test("an end written on one member wakes a waiter on another, by pub/sub (the po
 });
 
 test("two members racing to end one flow: exactly one wins, and both wait to the same outcome", { skip }, async () => {
-  const onA = new FlowStore(memberA, { pollMs: MINUTE });
-  const onB = new FlowStore(memberB, { pollMs: MINUTE });
+  const onA = new FlowStore(members.a, { pollMs: MINUTE });
+  const onB = new FlowStore(members.b, { pollMs: MINUTE });
   for (let round = 0; round < 20; round++) {
     const flow = await onA.create(init);
     const waits = [onA.waitFor(flow.id), onB.waitFor(flow.id)];
@@ -62,8 +47,8 @@ test("two members racing to end one flow: exactly one wins, and both wait to the
 test("messages on the flow-end channel decide nothing: malformed ones are ignored, a forged end is checked against the store", async (t) => {
   // Skipped from inside: as an option, the skip would make prettier re-wrap this long-named test whole.
   if (skip) return t.skip(skip);
-  const onA = new FlowStore(memberA, { pollMs: MINUTE });
-  const onB = new FlowStore(memberB, { pollMs: MINUTE });
+  const onA = new FlowStore(members.a, { pollMs: MINUTE });
+  const onB = new FlowStore(members.b, { pollMs: MINUTE });
   const flow = await onA.create(init);
   const waiting = onA.waitFor(flow.id);
   await new Promise((resolve) => setTimeout(resolve, 50));
@@ -76,7 +61,7 @@ test("messages on the flow-end channel decide nothing: malformed ones are ignore
     JSON.stringify({ id: "../x", outcome: "completed" }),
     forgedEnd,
   ])
-    await memberB.publish(FLOW_END_CHANNEL, hostile);
+    await members.b.publish(FLOW_END_CHANNEL, hostile);
   // The forged end named a real flow, but nothing was stored: the waiter reads the store and keeps waiting.
   assert.equal(await onB.outcome(flow.id), undefined);
   assert.equal(await onB.finish(flow.id, "cancelled"), true);
