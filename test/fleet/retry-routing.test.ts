@@ -8,10 +8,8 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { issuerKey, open, routeTagOf, seal, StateError, toStateKey, type SealOptions } from "../../src/server/rounds/state.js";
-import { startFleet, type Fleet } from "../helpers/fleet.js";
-import { callWith } from "../helpers/manual-client.js";
+import { fleetClient as fleetClientOf, startFleet, type Fleet } from "../helpers/fleet.js";
 import { needs } from "../helpers/needs.js";
 import { startRedis, type RedisServer } from "../helpers/redis.js";
 
@@ -68,22 +66,8 @@ after(async () => {
 const yes = { "elicit-1": { action: "accept", content: { confirm: true } } };
 const textOf = (result: Record<string, any>) => (result.content as { text: string }[])[0]!.text;
 
-/** A 2026-07-28 client through HAProxy; `servedBy` lists the member of each tools/call. */
-async function fleetClient() {
-  const servedBy: string[] = [];
-  const recording: typeof fetch = async (input, init) => {
-    const response = await fetch(input, init);
-    if (typeof init?.body === "string" && init.body.includes('"tools/call"')) servedBy.push(response.headers.get("x-served-by") ?? "?");
-    return response;
-  };
-  const client = new Client({ name: "fleet-routing", version: "1.0.0" }, {
-    capabilities: { elicitation: { form: {} } },
-    versionNegotiation: { mode: { pin: "2026-07-28" } },
-    inputRequired: { autoFulfill: false },
-  } as never);
-  await client.connect(new StreamableHTTPClientTransport(fleet.url, { fetch: recording }));
-  return { call: callWith(client), servedBy, close: () => client.close() };
-}
+/** A 2026-07-28 client through HAProxy (test/helpers/fleet.ts); `servedBy` lists the member of each tools/call. */
+const fleetClient = () => fleetClientOf(fleet.url, "fleet-routing");
 
 /** Round 1 of `book_counted`: the member that asked and the state it sealed. */
 async function firstRound(client: Awaited<ReturnType<typeof fleetClient>>, callId: string) {

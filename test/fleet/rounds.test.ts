@@ -6,9 +6,8 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { randomBytes, randomUUID } from "node:crypto";
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { createClient } from "redis";
-import { startFleet, spawnMember, type Fleet } from "../helpers/fleet.js";
+import { fleetClient as fleetClientOf, startFleet, spawnMember, type Fleet } from "../helpers/fleet.js";
 import { callWith } from "../helpers/manual-client.js";
 import { needs } from "../helpers/needs.js";
 import { startRedis, type RedisServer } from "../helpers/redis.js";
@@ -31,22 +30,8 @@ const yes = { "elicit-1": { action: "accept", content: { confirm: true } } };
 const textOf = (result: Record<string, any>) => (result.content as { text: string }[])[0]!.text;
 const memberIn = (text: string) => /by (member-\d)$/.exec(text)?.[1];
 
-/** A 2026-07-28 client through HAProxy that hands rounds back to the test; `servedBy` lists the member of each tools/call. */
-async function fleetClient(url = fleet.url) {
-  const servedBy: string[] = [];
-  const fetchRecording: typeof fetch = async (input, init) => {
-    const response = await fetch(input, init);
-    if (typeof init?.body === "string" && init.body.includes('"tools/call"')) servedBy.push(response.headers.get("x-served-by") ?? "?");
-    return response;
-  };
-  const client = new Client({ name: "fleet-test", version: "1.0.0" }, {
-    capabilities: { elicitation: { form: {} } },
-    versionNegotiation: { mode: { pin: "2026-07-28" } },
-    inputRequired: { autoFulfill: false },
-  } as never);
-  await client.connect(new StreamableHTTPClientTransport(url, { fetch: fetchRecording }));
-  return { client, call: callWith(client), servedBy, close: () => client.close() };
-}
+/** A 2026-07-28 client through HAProxy (test/helpers/fleet.ts), of this file's fleet unless `url` says. */
+const fleetClient = (url = fleet.url) => fleetClientOf(url);
 
 /** Plays a call to the end: every round answered yes; returns the final text and the messages asked on the way. */
 async function playCall(

@@ -5,8 +5,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { killOnExit } from "./cleanup.js";
 import { startHaproxy } from "./haproxy.js";
+import { callWith } from "./manual-client.js";
 import { exited, freePort, stopChild } from "./processes.js";
 
 const MEMBER = fileURLToPath(new URL("../fixtures/fleet-member.ts", import.meta.url));
@@ -194,4 +196,24 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
         await stopMembers();
       })()),
   };
+}
+
+/**
+ * A 2026-07-28 client of `url` (a fleet's HAProxy) that hands rounds back to the test (`call`), and
+ * `servedBy`: the member that answered each tools/call (HAProxy's x-served-by), in order.
+ */
+export async function fleetClient(url: URL, name = "fleet-test") {
+  const servedBy: string[] = [];
+  const recording: typeof fetch = async (input, init) => {
+    const response = await fetch(input, init);
+    if (typeof init?.body === "string" && init.body.includes('"tools/call"')) servedBy.push(response.headers.get("x-served-by") ?? "?");
+    return response;
+  };
+  const client = new Client({ name, version: "1.0.0" }, {
+    capabilities: { elicitation: { form: {} } },
+    versionNegotiation: { mode: { pin: "2026-07-28" } },
+    inputRequired: { autoFulfill: false },
+  } as never);
+  await client.connect(new StreamableHTTPClientTransport(url, { fetch: recording }));
+  return { client, call: callWith(client), servedBy, close: () => client.close() };
 }
