@@ -5,7 +5,6 @@
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { BIN } from "../helpers/cli.js";
 import { KEY, NO_MODEL_ENV, SLOW_MS, startProgram, tempDirs, type ProgramSession } from "../helpers/pty.js";
 
@@ -18,7 +17,7 @@ const made: string[] = [];
 after(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
 /** The demo's own temporary folders (elicit-demo-…) in the system's temp folder. */
-const demoFolders = () => new Set(readdirSync(tmpdir()).filter((name) => name.startsWith("elicit-demo-")));
+const demoFolders = (dir: string) => new Set(readdirSync(dir).filter((name) => name.startsWith("elicit-demo-")));
 
 function startDemo(args: string[], env: Record<string, string | undefined>): ProgramSession {
   assert.ok(existsSync(BIN), `${BIN} is missing: run npm run build first`);
@@ -95,8 +94,10 @@ async function ctrlCWhileWaiting(s: ProgramSession, root: string, address: strin
 
 describe("elicit demo where no browser opens", () => {
   test("BROWSER names a missing program and no opener is on the PATH: open the address yourself; Ctrl-C leaves nothing", TEST, async () => {
-    const before = demoFolders();
-    const s = startDemo([], { BROWSER: "/nonexistent/elicit-test-browser", PATH: tempDir(), DISPLAY: ":99" });
+    // The demo's own temp folder: other files' demos, running at the same time, make elicit-demo- folders too.
+    const temp = tempDir();
+    const before = demoFolders(temp);
+    const s = startDemo([], { BROWSER: "/nonexistent/elicit-test-browser", PATH: tempDir(), DISPLAY: ":99", TMPDIR: temp });
     try {
       const root = await toPaymentLink(s);
       assert.ok(!before.has(root.slice(root.lastIndexOf("/") + 1)), "a folder of this run");
@@ -109,7 +110,7 @@ describe("elicit demo where no browser opens", () => {
       assert.doesNotMatch(s.screen(), /Opened in your browser/, "nothing claims a browser opened");
       await ctrlCWhileWaiting(s, root, address);
       assert.deepEqual(
-        [...demoFolders()].filter((f) => !before.has(f)),
+        [...demoFolders(temp)].filter((f) => !before.has(f)),
         [],
         "no elicit-demo- folder of this run",
       );
