@@ -28,6 +28,7 @@ console.log(metadata.dpop_signing_alg_values_supported.includes("ES256")); // ->
 // The provider sees DPoP offered on both sides: it makes a key pair, gets a bound token, signs a proof per request.
 const oauth = await OAuthProvider.create({
   serverUrl: server.url,
+  expectedIssuer: openId.issuer,
   clientId: "nightly-report",
   clientSecret: "example-only-secret",
   grant: { type: "client_credentials" },

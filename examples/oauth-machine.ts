@@ -28,8 +28,11 @@ const server = await serveHttp(
 
 // A grant instead of authorize(): the SDK asks the token endpoint when the server answers 401, and
 // again once the token has expired. A secret works too: clientSecret, and no privateKey.
+// expectedIssuer pins where the client's credentials may go: an MCP server naming another
+// authorization server gets nothing (a LoginError names both).
 const oauth = await OAuthProvider.create({
   serverUrl: server.url,
+  expectedIssuer: openId.issuer,
   clientId: "nightly-report",
   grant: { type: "client_credentials", privateKey: privateKey.export({ format: "pem", type: "pkcs8" }).toString() },
 });

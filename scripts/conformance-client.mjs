@@ -15,6 +15,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { discoverOAuthServerInfo } from "@modelcontextprotocol/client";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ELICIT = join(here, "..", "dist", "cli", "main.js");
@@ -128,10 +129,23 @@ const REFUSED = {
   "auth/iss-normalized": "the redirect's iss is the issuer with a trailing slash: compared as written, not normalized (RFC 9207)",
   "auth/scope-retry-limit": "the server keeps answering 403 insufficient_scope after the step-up",
 };
-function authPlan(name) {
+/**
+ * The --issuer a hand-given client's credentials are pinned to. A person would copy it from their
+ * authorization server's settings; the scenarios' servers are on random ports, so this harness, which
+ * plays that person, reads it from the scenario (its context, or its own discovery) before elicit runs.
+ */
+async function operatorIssuer() {
+  // Behind the gateway (scripts/conformance/gateway-client.mjs) the URL is the gateway's: it says which.
+  if (process.env.CONFORMANCE_ISSUER) return process.env.CONFORMANCE_ISSUER;
+  if (context.issuer) return context.issuer;
+  const info = await discoverOAuthServerInfo(url);
+  return info.authorizationServerMetadata?.issuer ?? String(info.authorizationServerUrl);
+}
+
+async function authPlan(name) {
   const flags = ["--client-metadata-url", "https://conformance-test.local/client-metadata.json"];
   if (context.client_id) flags.push("--client-id", context.client_id);
-  if (context.client_secret) flags.push("--client-secret", context.client_secret);
+  if (context.client_secret) flags.push("--client-secret", context.client_secret, "--issuer", await operatorIssuer());
   const step = call("test-tool", {}, { answers: "sign-in.yaml", why: "signs in (consent from the answers file) and calls test-tool" });
   const refused = REFUSED[name];
   return [{ ...step, args: [...step.args, ...flags], ...(refused ? { expect: 2, why: `refuses the sign-in: ${refused}` } : {}) }];
@@ -147,7 +161,11 @@ const contextFile = (name, text) => {
   writeFileSync(path, text, { mode: 0o600 });
   return path;
 };
-const machine = (flags, env = {}, why) => ({ ...call("test-tool", {}, { why }), args: [...call("test-tool").args, ...flags], env });
+const machine = async (flags, env = {}, why) => ({
+  ...call("test-tool", {}, { why }),
+  args: [...call("test-tool").args, ...flags, "--issuer", await operatorIssuer()],
+  env,
+});
 Object.assign(PLAN, {
   "auth/client-credentials-basic": () => [
     machine(
@@ -203,8 +221,8 @@ PLAN["auth/enterprise-managed-authorization"] = enterprise;
  * with --dpop: a proof on the token request, `Authorization: DPoP` and a fresh proof on every MCP
  * request, each server's DPoP-Nonce honoured once (the -nonce variant).
  */
-const dpop = () => {
-  const [step] = authPlan("auth/dpop");
+const dpop = async () => {
+  const [step] = await authPlan("auth/dpop");
   return [{ ...step, args: [...step.args, "--dpop"], why: "signs in with --dpop and calls test-tool with DPoP proofs" }];
 };
 PLAN["auth/dpop"] = dpop;
@@ -242,8 +260,10 @@ const run = (step) => {
   }
 };
 
-const plan = planFor(scenario);
-for (const step of typeof plan === "function" ? plan() : plan) {
+// A plan (or its steps) may be awaited: the machine sign-ins first read the issuer to pin.
+const plan = await planFor(scenario);
+for (const pending of typeof plan === "function" ? await plan() : plan) {
+  const step = await pending;
   run(typeof step === "function" ? step(outputs) : step);
 }
 process.exit(failed ? 1 : 0);

@@ -10,6 +10,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { discoverOAuthServerInfo } from "@modelcontextprotocol/client";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ELICIT = join(here, "..", "..", "dist", "cli", "main.js");
@@ -26,7 +27,12 @@ const args = [ELICIT, "gateway", "--http", "127.0.0.1:0", "--url", url, "--ui", 
 const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}");
 const env = { ...process.env };
 if (process.env.MCP_CONFORMANCE_SCENARIO === "auth/client-credentials-basic") {
-  args.push("--client-credentials", "--client-id", context.client_id);
+  // The issuer the secret is pinned to, as the person running the gateway would copy it from their
+  // authorization server's settings; the scenario's is on a random port, so it is read from there.
+  const info = await discoverOAuthServerInfo(url);
+  const issuer = info.authorizationServerMetadata?.issuer ?? String(info.authorizationServerUrl);
+  args.push("--client-credentials", "--client-id", context.client_id, "--issuer", issuer);
+  env.CONFORMANCE_ISSUER = issuer;
   env.ELICIT_CLIENT_SECRET = context.client_secret;
 }
 console.error(`gateway-client: elicit ${args.slice(1).join(" ")}`);
@@ -55,7 +61,7 @@ if (!served) {
   gateway.kill("SIGKILL");
   process.exit(1);
 }
-const r = spawnSync(process.execPath, [DISPATCHER, served], { stdio: "inherit", env: process.env });
+const r = spawnSync(process.execPath, [DISPATCHER, served], { stdio: "inherit", env });
 const stopped = new Promise((resolve) => gateway.once("exit", resolve));
 gateway.kill("SIGTERM");
 const killer = setTimeout(() => gateway.kill("SIGKILL"), 5_000);

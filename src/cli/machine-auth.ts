@@ -16,11 +16,14 @@ export interface MachineFlags {
   jwtBearer?: string;
   idJagFrom?: string;
   scope?: string;
+  /** --issuer: the authorization server the credentials may be sent to. */
+  issuer?: string;
 }
 
-/** How a machine signs in: the grant, with the client id (and secret) that go with it. */
+/** How a machine signs in: the grant, with the client id (and secret) that go with it, and where they may go. */
 export interface MachineAuth {
   grant: MachineGrant;
+  issuer: string;
   clientId?: string;
   clientSecret?: string;
 }
@@ -122,6 +125,11 @@ export function machineAuthOf(flags: MachineFlags, given: GivenAuth): MachineAut
   }
   if (ways.length > 1) throw new HostError(`${ways.join(" and ")} are ways to sign in with no browser: give one.`);
   const how = ways[0]!;
+  if (flags.issuer === undefined)
+    throw new HostError(
+      `${how} needs --issuer URL: the authorization server its credentials may be sent to (an MCP server is not trusted to name it).`,
+    );
+  const issuer = { issuer: flags.issuer };
   if (given.token !== undefined) throw new HostError(`--token (or ELICIT_TOKEN) sends a token as it is: it cannot go with ${how}.`);
   if (given.clientMetadataUrl !== undefined)
     throw new HostError(`--client-metadata-url is for signing a person in: it cannot go with ${how}.`);
@@ -137,14 +145,14 @@ export function machineAuthOf(flags: MachineFlags, given: GivenAuth): MachineAut
       throw new HostError("--client-key signs the client_credentials grant: it cannot go with --id-jag-from.");
     if (given.clientId === undefined)
       throw new HostError("--id-jag-from needs --client-id: the client the MCP server's authorization server knows (with its secret).");
-    return { grant: idJagGrantOf(flags.idJagFrom, given.clientId, scope), ...client };
+    return { grant: idJagGrantOf(flags.idJagFrom, given.clientId, scope), ...client, ...issuer };
   }
   if (flags.jwtBearer !== undefined) {
     if (flags.clientKey !== undefined)
       throw new HostError("--client-key signs the client_credentials grant: it cannot go with --jwt-bearer.");
     // Checked now, so that a wrong path ends the command before any server is contacted.
     assertionFrom(flags.jwtBearer)();
-    return { grant: { type: "jwt-bearer", assertion: assertionFrom(flags.jwtBearer), ...scope }, ...client };
+    return { grant: { type: "jwt-bearer", assertion: assertionFrom(flags.jwtBearer), ...scope }, ...client, ...issuer };
   }
   if (given.clientId === undefined)
     throw new HostError("--client-credentials needs --client-id: the client the authorization server knows.");
@@ -154,7 +162,7 @@ export function machineAuthOf(flags: MachineFlags, given: GivenAuth): MachineAut
     throw new HostError(
       "--client-credentials needs the client's secret (ELICIT_CLIENT_SECRET or --client-secret) or its private key (--client-key FILE).",
     );
-  if (flags.clientKey === undefined) return { grant: { type: "client_credentials", ...scope }, ...client };
+  if (flags.clientKey === undefined) return { grant: { type: "client_credentials", ...scope }, ...client, ...issuer };
   const text = readFlagFile("--client-key", flags.clientKey);
   let privateKey: string | PrivateJwk;
   try {
@@ -164,5 +172,5 @@ export function machineAuthOf(flags: MachineFlags, given: GivenAuth): MachineAut
     const why = error instanceof TypeError ? error.message : "it is not JSON";
     throw new HostError(`--client-key ${JSON.stringify(flags.clientKey)} cannot sign: ${why}.`);
   }
-  return { grant: { type: "client_credentials", privateKey, ...scope }, ...client };
+  return { grant: { type: "client_credentials", privateKey, ...scope }, ...client, ...issuer };
 }

@@ -104,6 +104,10 @@ function serverOptions(command: Command): Command {
     .option("--client-id <id>", "sign in as this pre-registered OAuth client instead of registering one")
     .option("--client-secret <secret>", "the pre-registered client's secret (or ELICIT_CLIENT_SECRET); never printed or stored")
     .option(
+      "--issuer <url>",
+      "the authorization server (its issuer URL) that --client-id's secret or key, --jwt-bearer's JWT or --id-jag-from's grant may go to; required with them",
+    )
+    .option(
       "--client-metadata-url <url>",
       "an https URL of this client's metadata document, used as client_id where the server supports it",
     )
@@ -138,7 +142,9 @@ expires. elicit logout forgets it. Without a terminal, an answers entry matching
 With no person (CI, agents): --client-credentials --client-id ID with ELICIT_CLIENT_SECRET (or
 --client-key FILE), or --jwt-bearer FILE, or --id-jag-from FILE (a person's identity token from the
 enterprise's identity provider, exchanged there for an ID-JAG): no browser, no question; a token is
-asked for on each run.`;
+asked for on each run. Each of these, and --client-secret, needs --issuer URL: the one authorization
+server the credentials may be sent to. An MCP server that names another one gets nothing, and elicit
+says which server it named.`;
 
 /** --web, for the commands that ask a person (serverOptions' --no-browser applies to its page too). */
 function webOptions(command: Command): Command {

@@ -4,6 +4,7 @@
 import ora from "ora";
 import { LoginError } from "../client/oauth/errors.js";
 import { fileTokenStore } from "../client/oauth/file-store.js";
+import { checkIssuerUrl } from "../client/oauth/pinned-issuer.js";
 import { OAuthProvider, type SignInRequest } from "../client/oauth/provider.js";
 import { memoryTokenStore, type TokenStore } from "../client/oauth/token-store.js";
 import type { ElicitationUI, UIContext } from "../client/ui.js";
@@ -34,6 +35,8 @@ export interface HostAuth {
   clientId?: string;
   clientSecret?: string;
   clientMetadataUrl?: string;
+  /** --issuer: the one authorization server a hand-given client's credentials may go to. */
+  issuer?: string;
   /** Sign in with no person (--client-credentials, --jwt-bearer): no browser, no consent, nothing stored. */
   machine?: MachineAuth;
   /** Print the sign-in address instead of opening a browser. */
@@ -64,6 +67,13 @@ export function hostAuthOf(flags: AuthFlags, interactive: boolean, uiOpensUrls =
     );
   if (clientSecret !== undefined && flags.clientId === undefined)
     throw new HostError("--client-secret (or ELICIT_CLIENT_SECRET) needs --client-id: the secret belongs to a pre-registered client.");
+  if (flags.issuer !== undefined) {
+    try {
+      checkIssuerUrl(flags.issuer, "--issuer");
+    } catch (error) {
+      throw new HostError((error as Error).message);
+    }
+  }
   if (flags.clientMetadataUrl !== undefined) {
     let url: URL | undefined;
     try {
@@ -80,6 +90,10 @@ export function hostAuthOf(flags: AuthFlags, interactive: boolean, uiOpensUrls =
     ...(token !== undefined ? { token } : {}),
     ...(flags.clientMetadataUrl !== undefined ? { clientMetadataUrl: flags.clientMetadataUrl } : {}),
   });
+  if (!machine && clientSecret !== undefined && flags.issuer === undefined)
+    throw new HostError(
+      `${flags.clientSecret !== undefined ? "--client-secret" : "ELICIT_CLIENT_SECRET"} needs --issuer URL: the authorization server the secret may be sent to (an MCP server is not trusted to name it).`,
+    );
   const timeout = env.ELICIT_SIGN_IN_TIMEOUT?.trim();
   const seconds = timeout ? Number(timeout) : DEFAULT_SIGN_IN_TIMEOUT_S;
   if (!Number.isFinite(seconds) || seconds <= 0)
@@ -89,6 +103,7 @@ export function hostAuthOf(flags: AuthFlags, interactive: boolean, uiOpensUrls =
     ...(flags.clientId !== undefined ? { clientId: flags.clientId } : {}),
     ...(clientSecret !== undefined ? { clientSecret } : {}),
     ...(flags.clientMetadataUrl !== undefined ? { clientMetadataUrl: flags.clientMetadataUrl } : {}),
+    ...(flags.issuer !== undefined ? { issuer: flags.issuer } : {}),
     ...(machine ? { machine } : {}),
     noBrowser: flags.browser === false,
     ...(flags.dpop === true ? { dpop: true } : {}),
@@ -222,6 +237,7 @@ export async function signerFor(auth: HostAuth | undefined, url: URL | undefined
         serverUrl: url,
         store: memoryTokenStore(),
         grant: auth.machine.grant,
+        expectedIssuer: auth.machine.issuer,
         ...(auth.machine.clientId !== undefined ? { clientId: auth.machine.clientId } : {}),
         ...(auth.machine.clientSecret !== undefined ? { clientSecret: auth.machine.clientSecret } : {}),
         clientName: "elicit (mcp-elicit CLI)",
@@ -236,6 +252,7 @@ export async function signerFor(auth: HostAuth | undefined, url: URL | undefined
     ...(auth.clientId !== undefined ? { clientId: auth.clientId } : {}),
     ...(auth.clientSecret !== undefined ? { clientSecret: auth.clientSecret } : {}),
     ...(auth.clientMetadataUrl !== undefined ? { clientMetadataUrl: auth.clientMetadataUrl } : {}),
+    ...(auth.issuer !== undefined ? { expectedIssuer: auth.issuer } : {}),
     ...(auth.signInTimeoutMs !== undefined ? { signInTimeoutMs: auth.signInTimeoutMs } : {}),
     ...(auth.dpop ? { dpop: true } : {}),
     clientName: "elicit (mcp-elicit CLI)",

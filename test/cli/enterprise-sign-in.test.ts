@@ -42,7 +42,7 @@ after(async () => {
 let runs = 0;
 async function elicit(flags: string[], env: Record<string, string> = {}): Promise<RunResult & { config: string }> {
   const config = join(dir, `config-${++runs}`);
-  const r = await runCli(["call", "whoami", ...flags, "--url", http.url.href], {
+  const r = await runCli(["call", "whoami", ...flags, "--issuer", idp.asIssuer, "--url", http.url.href], {
     env: { XDG_CONFIG_HOME: config, ELICIT_CLIENT_SECRET: AS_SECRET, BROWSER: "false", ...env },
   });
   return { ...r, config };

@@ -14,6 +14,7 @@ import { createElicitation } from "../../src/server/elicitation.js";
 import { serveHttp, type HttpServerHandle } from "../../src/server/http/serve.js";
 import { CLI_TEST, runCli, type RunResult } from "../helpers/cli.js";
 import { scratchFiles } from "../helpers/files.js";
+import { startRecordingAuthorizationServer, type RecordingAuthorizationServer } from "../helpers/recording-authorization-server.js";
 
 const SECRET = "cli-machine-secret-never-printed";
 const keys = generateKeyPairSync("ec", { namedCurve: "P-256" });
@@ -30,7 +31,11 @@ const RECORDER = file(
 
 let op: OpenIdProvider;
 let http: HttpServerHandle;
+/** A hostile MCP server: its protected-resource metadata names an authorization server of its own. */
+let hostile: HttpServerHandle;
+let attacker: RecordingAuthorizationServer;
 before(async () => {
+  attacker = await startRecordingAuthorizationServer();
   op = await startOpenIdProvider({
     clients: [
       { clientId: "ci-job", clientSecret: SECRET },
@@ -38,26 +43,31 @@ before(async () => {
     ],
   });
   const kit = createElicitation();
-  http = await serveHttp(
-    () => {
-      const server = new McpServer({ name: "reports", version: "1.0.0" });
-      kit.registerTool(server, "whoami", { description: "Who is calling" }, (_args, ctx) => ({
-        content: [{ type: "text", text: `called by ${ctx.principal?.clientId} with ${ctx.principal?.scopes.join(" ")}` }],
-      }));
-      return server;
-    },
-    { auth: { issuer: op.issuer, scopes: ["mcp:tools"] } },
-  );
+  const serve = (issuer: string) =>
+    serveHttp(
+      () => {
+        const server = new McpServer({ name: "reports", version: "1.0.0" });
+        kit.registerTool(server, "whoami", { description: "Who is calling" }, (_args, ctx) => ({
+          content: [{ type: "text", text: `called by ${ctx.principal?.clientId} with ${ctx.principal?.scopes.join(" ")}` }],
+        }));
+        return server;
+      },
+      { auth: { issuer, scopes: ["mcp:tools"] } },
+    );
+  http = await serve(op.issuer);
+  hostile = await serve(attacker.issuer);
 });
 after(async () => {
   await http.close();
+  await hostile.close();
+  await attacker.close();
   await op.close();
 });
 
 let configs = 0;
-async function elicit(args: string[], env: Record<string, string> = {}): Promise<RunResult & { config: string }> {
+async function elicit(args: string[], env: Record<string, string> = {}, server = http): Promise<RunResult & { config: string }> {
   const config = join(dir, `config-${++configs}`);
-  const r = await runCli([...args, "--url", http.url.href], {
+  const r = await runCli([...args, "--url", server.url.href], {
     env: { XDG_CONFIG_HOME: config, BROWSER: `${process.execPath} ${RECORDER}`, RECORD_TO: BROWSED, ELICIT_CLIENT_SECRET: "", ...env },
   });
   return { ...r, config };
@@ -72,7 +82,9 @@ function assertNoSecrets(r: RunResult) {
 
 describe("elicit --client-credentials", () => {
   test("with ELICIT_CLIENT_SECRET: the tool's result, no browser, no question, nothing saved", CLI_TEST, async () => {
-    const r = await elicit(["call", "whoami", "--client-credentials", "--client-id", "ci-job"], { ELICIT_CLIENT_SECRET: SECRET });
+    const r = await elicit(["call", "whoami", "--client-credentials", "--client-id", "ci-job", "--issuer", op.issuer], {
+      ELICIT_CLIENT_SECRET: SECRET,
+    });
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /called by ci-job with mcp:tools/);
     assert.equal(existsSync(BROWSED), false);
@@ -81,14 +93,35 @@ describe("elicit --client-credentials", () => {
   });
 
   test("with --client-key (a JWK file, private_key_jwt): elicit tools lists the server's tools", CLI_TEST, async () => {
-    const r = await elicit(["tools", "--client-credentials", "--client-id", "ci-signer", "--client-key", KEY_FILE, "--scope", "mcp:tools"]);
+    const r = await elicit([
+      "tools",
+      "--client-credentials",
+      "--client-id",
+      "ci-signer",
+      "--client-key",
+      KEY_FILE,
+      "--scope",
+      "mcp:tools",
+      "--issuer",
+      op.issuer,
+    ]);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /"whoami"/);
     assertNoSecrets(r);
   });
 
   test("a wrong secret: exit 2, the refusal named, the secret never printed", CLI_TEST, async () => {
-    const r = await elicit(["call", "whoami", "--client-credentials", "--client-id", "ci-job", "--client-secret", `${SECRET}-wrong`]);
+    const r = await elicit([
+      "call",
+      "whoami",
+      "--client-credentials",
+      "--client-id",
+      "ci-job",
+      "--client-secret",
+      `${SECRET}-wrong`,
+      "--issuer",
+      op.issuer,
+    ]);
     assert.equal(r.code, 2);
     assert.match(
       r.stderr,
@@ -99,22 +132,50 @@ describe("elicit --client-credentials", () => {
     assert.ok(!r.stderr.includes(`${SECRET}-wrong`));
   });
 
+  test("a server that names another authorization server: exit 2, both named, nothing sent there", CLI_TEST, async () => {
+    for (const flags of [
+      ["--client-credentials", "--client-id", "ci-job", "--client-secret", SECRET],
+      ["--client-credentials", "--client-id", "ci-signer", "--client-key", KEY_FILE],
+    ]) {
+      const r = await elicit(["call", "whoami", ...flags, "--issuer", op.issuer], {}, hostile);
+      assert.equal(r.code, 2, r.stderr);
+      assert.ok(r.stderr.includes(`the MCP server named the authorization server ${JSON.stringify(attacker.issuer)}`), r.stderr);
+      assert.ok(r.stderr.includes(`belong to ${JSON.stringify(op.issuer)}`), r.stderr);
+      assert.equal(r.stdout, "");
+      assertNoSecrets(r);
+    }
+    assert.deepEqual(attacker.received, []);
+  });
+
   test("usage errors end with exit 2 before any server is contacted", CLI_TEST, async () => {
     const cases: Array<[string[], RegExp]> = [
-      [["--client-credentials"], /--client-credentials needs --client-id/],
+      [["--client-credentials", "--client-id", "ci-job", "--client-secret", SECRET], /--client-credentials needs --issuer URL/],
+      [["--jwt-bearer", KEY_FILE], /--jwt-bearer needs --issuer URL/],
+      [["--client-id", "app", "--client-secret", SECRET], /--client-secret needs --issuer URL/],
+      [["--issuer", "ftp://auth.example"], /--issuer must be an https URL/],
+      [["--client-credentials", "--issuer", op.issuer], /--client-credentials needs --client-id/],
       [
-        ["--client-credentials", "--client-id", "ci-job"],
+        ["--client-credentials", "--client-id", "ci-job", "--issuer", op.issuer],
         /needs the client's secret \(ELICIT_CLIENT_SECRET or --client-secret\) or its private key/,
       ],
-      [["--client-credentials", "--client-id", "ci-job", "--client-secret", SECRET, "--client-key", KEY_FILE], /not both/],
       [
-        ["--client-credentials", "--client-id", "ci-job", "--client-key", join(dir, "missing.pem")],
+        ["--client-credentials", "--client-id", "ci-job", "--client-secret", SECRET, "--client-key", KEY_FILE, "--issuer", op.issuer],
+        /not both/,
+      ],
+      [
+        ["--client-credentials", "--client-id", "ci-job", "--client-key", join(dir, "missing.pem"), "--issuer", op.issuer],
         /--client-key ".*missing\.pem" cannot be read \(ENOENT\)/,
       ],
-      [["--client-credentials", "--client-id", "ci-job", "--client-key", RECORDER], /cannot sign: it is not a private key in PEM/],
+      [
+        ["--client-credentials", "--client-id", "ci-job", "--client-key", RECORDER, "--issuer", op.issuer],
+        /cannot sign: it is not a private key in PEM/,
+      ],
       [["--client-key", KEY_FILE], /add --client-credentials/],
       [["--scope", "mcp:tools"], /--scope applies to --client-credentials, --jwt-bearer and --id-jag-from/],
-      [["--jwt-bearer", join(dir, "missing.jwt")], /the workload's JWT file ".*missing\.jwt" cannot be read \(ENOENT\)/],
+      [
+        ["--jwt-bearer", join(dir, "missing.jwt"), "--issuer", op.issuer],
+        /the workload's JWT file ".*missing\.jwt" cannot be read \(ENOENT\)/,
+      ],
       [["--client-credentials", "--jwt-bearer", KEY_FILE, "--client-id", "x"], /give one/],
     ];
     for (const [flags, message] of cases) {

@@ -73,6 +73,7 @@ async function whoami(options: Partial<OAuthProviderOptions>, calls = 2, server 
     clientId: "nightly",
     clientSecret: SECRET,
     grant: { type: "client_credentials" },
+    expectedIssuer: op.issuer,
     ...options,
   });
   const client = new Client({ name: "machine", version: "1.0.0" });

@@ -58,7 +58,7 @@ async function pastExpiry(store: OAuthProviderOptions["store"]): Promise<void> {
 }
 
 async function whoami(options: Omit<OAuthProviderOptions, "serverUrl">, calls = 1) {
-  const provider = await OAuthProvider.create({ serverUrl: http.url, ...options });
+  const provider = await OAuthProvider.create({ serverUrl: http.url, expectedIssuer: op.issuer, ...options });
   const client = new Client({ name: "machine", version: "1.0.0" });
   try {
     await client.connect(new StreamableHTTPClientTransport(http.url, { authProvider: provider }));
@@ -129,10 +129,29 @@ describe("client_credentials", () => {
   });
 
   test("options that cannot work are refused when the provider is made; a bad key is never quoted", async () => {
-    await assert.rejects(OAuthProvider.create({ serverUrl: http.url, grant: { type: "client_credentials" } }), /needs clientId/);
+    const pinned = { serverUrl: http.url, expectedIssuer: op.issuer };
+    await assert.rejects(OAuthProvider.create({ ...pinned, grant: { type: "client_credentials" } }), /needs clientId/);
+    await assert.rejects(
+      OAuthProvider.create({ serverUrl: http.url, clientId: "x", clientSecret: "s", grant: { type: "client_credentials" } }),
+      /a machine grant needs expectedIssuer/,
+    );
+    await assert.rejects(
+      OAuthProvider.create({ serverUrl: http.url, clientId: "x", clientSecret: "s", authorize: async () => {} }),
+      /a clientSecret needs expectedIssuer/,
+    );
     await assert.rejects(
       OAuthProvider.create({
-        serverUrl: http.url,
+        ...pinned,
+        expectedIssuer: "http://auth.example.com",
+        clientId: "x",
+        clientSecret: "s",
+        grant: { type: "client_credentials" },
+      }),
+      /expectedIssuer must be an https URL \(http only on a loopback address\)/,
+    );
+    await assert.rejects(
+      OAuthProvider.create({
+        ...pinned,
         clientId: "x",
         clientSecret: "s",
         grant: { type: "client_credentials", privateKey: PRIVATE_PEM },
@@ -141,7 +160,7 @@ describe("client_credentials", () => {
     );
     const notAKey = "-----BEGIN PRIVATE KEY-----\nc2VjcmV0LWtleS1ieXRlcw==\n-----END PRIVATE KEY-----\n";
     await assert.rejects(
-      OAuthProvider.create({ serverUrl: http.url, clientId: "x", grant: { type: "client_credentials", privateKey: notAKey } }),
+      OAuthProvider.create({ ...pinned, clientId: "x", grant: { type: "client_credentials", privateKey: notAKey } }),
       (e: Error) => /not a private key in PEM/.test(e.message) && !e.message.includes("c2VjcmV0"),
     );
     await assert.rejects(OAuthProvider.create({ serverUrl: http.url }), /needs authorize\(\) to sign a person in, or a grant/);

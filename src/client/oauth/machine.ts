@@ -15,6 +15,7 @@ import { createPrivateKey, type JsonWebKey as NodeJsonWebKey } from "node:crypto
 import { createPrivateKeyJwtAuth, type AddClientAuthentication, type OAuthClientMetadata } from "@modelcontextprotocol/client";
 import { LoginError, machineRefusal } from "./errors.js";
 import { checkIdJagGrant, requestIdJag, type GrantTarget, type IdJagGrant } from "./id-jag.js";
+import { checkAssertionAudience } from "./pinned-issuer.js";
 
 export type { IdentityProvider, IdJagGrant } from "./id-jag.js";
 
@@ -79,6 +80,16 @@ export function clientKeyOf(key: string | PrivateJwk, algorithm?: string): Clien
   return { jwk: { ...jwk, ...(typeof given?.kid === "string" ? { kid: given.kid } : {}) }, algorithm: chosen };
 }
 
+/**
+ * Where a machine's token request goes: the pinned authorization server (its issuer, and its token
+ * endpoint once discovered), and the resource the SDK discovered (the id-jag grant needs it).
+ */
+export interface TokenTarget {
+  issuer: string;
+  tokenEndpoint?: string;
+  resource?: string;
+}
+
 /** What the provider takes from a machine grant: the token request, the client authentication, the metadata. */
 export interface MachineFlow {
   /** The OAuth grant_type of its token requests. */
@@ -88,8 +99,8 @@ export interface MachineFlow {
   /** The client authentication to put on token requests, when it is not the SDK's (a secret, or client_id alone). */
   readonly addClientAuthentication?: AddClientAuthentication;
   readonly tokenEndpointAuthMethod: string;
-  /** `target`: the authorization server and resource the SDK discovered (the id-jag grant needs them). */
-  prepareTokenRequest(scope: string | undefined, target: Partial<GrantTarget>): Promise<URLSearchParams>;
+  /** `target`: the pinned authorization server, and the resource the SDK discovered. */
+  prepareTokenRequest(scope: string | undefined, target: TokenTarget): Promise<URLSearchParams>;
   /**
    * Told when the SDK gives up credentials after a refused token request: it then asks again at once,
    * which for a machine grant would send the same refused credentials (a second refusal, whose code
@@ -175,10 +186,12 @@ function grantFlowOf(
       tokenEndpointAuthMethod: clientSecret !== undefined ? "client_secret_basic" : "none",
       // Without a client id the request carries no client authentication at all.
       ...(clientId ? {} : { addClientAuthentication: async () => {} }),
-      prepareTokenRequest: async (scope) => {
+      prepareTokenRequest: async (scope, target) => {
         const assertion = (await grant.assertion()).trim();
         if (!/^[\w-]+\.[\w-]+\.[\w-]*$/.test(assertion))
           throw new LoginError("failed", "the workload's JWT is not a JWT (three base64url parts separated by dots); nothing was sent.");
+        // A JWT made for another authorization server is not sent here: whoever receives it can replay it there.
+        checkAssertionAudience(assertion, target, "the workload's JWT");
         return scoped(new URLSearchParams({ grant_type: JWT_BEARER_GRANT, assertion }), scope);
       },
     };
@@ -190,13 +203,15 @@ function grantFlowOf(
       // The SDK authenticates the client as its secret allows (client_secret_basic where offered).
       tokenEndpointAuthMethod: clientSecret !== undefined ? "client_secret_basic" : "none",
       prepareTokenRequest: async (scope, target) => {
-        if (!target.issuer || !target.resource)
+        if (!target.resource)
           throw new LoginError(
             "failed",
             "the MCP server's protected-resource metadata (RFC 9728) was not found: an ID-JAG needs its resource and authorization server.",
           );
         const asked = grant.scope ?? scope;
-        const assertion = await requestIdJag(grant, { issuer: target.issuer, resource: target.resource }, asked);
+        const grantTarget: GrantTarget = { issuer: target.issuer, resource: target.resource };
+        const assertion = await requestIdJag(grant, grantTarget, asked);
+        checkAssertionAudience(assertion, target, "the identity provider's ID-JAG");
         return scoped(new URLSearchParams({ grant_type: JWT_BEARER_GRANT, assertion }), scope);
       },
     };

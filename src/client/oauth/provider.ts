@@ -28,6 +28,7 @@ import { dpopAlgorithmFor, dpopSessionFor } from "./dpop.js";
 import { LoginError } from "./errors.js";
 import { startLoopback, type Loopback } from "./loopback.js";
 import { machineClientMetadata, machineFlowOf, type MachineFlow, type MachineGrant } from "./machine.js";
+import { checkIssuerUrl, issuerNotPinned, sameIssuer } from "./pinned-issuer.js";
 import { SavedSignIn } from "./saved-sign-in.js";
 import { memoryTokenStore, type ServerCredentials, type TokenStore } from "./token-store.js";
 
@@ -69,7 +70,18 @@ export interface OAuthProviderOptions {
    * lasts. The function it returns, if any, is called when the wait ends, however it ends.
    */
   onWaiting?(info: { redirectUrl: string; timeoutMs: number }): (() => void) | void;
-  /** A pre-registered client: its id (and secret, for a confidential client). Never stored. Required for client_credentials. */
+  /**
+   * The issuer URL of the one authorization server this client's credentials may be sent to. Required
+   * with `grant` and with `clientSecret`: the MCP server is not trusted to name where a secret, a key's
+   * assertion, a workload's JWT or an ID-JAG goes. A sign-in that resolves another authorization server
+   * ends with a LoginError ("issuer-mismatch") naming both, before anything is sent there.
+   */
+  expectedIssuer?: string;
+  /**
+   * A pre-registered client: its id (and secret, for a confidential client). Never stored. Required for
+   * client_credentials. Without `expectedIssuer`, a client id alone is bound to the first authorization
+   * server this provider signs in at.
+   */
   clientId?: string;
   clientSecret?: string;
   /** An https URL of this client's Client ID Metadata Document, used as client_id where the server supports it. */
@@ -126,6 +138,8 @@ export class OAuthProvider implements OAuthClientProvider {
   private readonly abort = new AbortController();
   /** The DPoP session once DPoP is in use (the same one every time: it holds the servers' nonces). */
   private dpopSession: Promise<DpopSession> | undefined;
+  /** A hand-given client id without expectedIssuer: the authorization server it was first used at. */
+  private firstIssuer: string | undefined;
 
   private constructor(
     private readonly options: OAuthProviderOptions,
@@ -144,6 +158,15 @@ export class OAuthProvider implements OAuthClientProvider {
    * or, with `grant`, one for a machine. Throws a TypeError for options that cannot work together.
    */
   static async create(options: OAuthProviderOptions): Promise<OAuthProvider> {
+    if (options.expectedIssuer !== undefined) checkIssuerUrl(options.expectedIssuer);
+    else if (options.grant)
+      throw new TypeError(
+        "a machine grant needs expectedIssuer: the authorization server its credentials may be sent to (the MCP server is not trusted to name it).",
+      );
+    else if (options.clientSecret !== undefined)
+      throw new TypeError(
+        "a clientSecret needs expectedIssuer: the authorization server the secret may be sent to (the MCP server is not trusted to name it).",
+      );
     if (options.grant) return new OAuthProvider(options, undefined, machineFlowOf(options.grant, options.clientId, options.clientSecret));
     if (!options.authorize) throw new TypeError("OAuthProvider needs authorize() to sign a person in, or a grant for a machine.");
     return new OAuthProvider(options, await startLoopback(), undefined);
@@ -165,11 +188,16 @@ export class OAuthProvider implements OAuthClientProvider {
   /** The SDK's token request for a machine grant (undefined for a person's: the SDK builds the code exchange). */
   async prepareTokenRequest(scope?: string): Promise<URLSearchParams | undefined> {
     if (!this.machine) return undefined;
-    // Where the SDK is about to ask: the authorization server it discovered (saved just before) and the resource.
+    // Where the SDK is about to ask: the authorization server it discovered (saved just before), which
+    // clientInformation() has already held to the pinned one; checked again, as nothing may go elsewhere.
     const discovery = (await this.load()).discovery;
-    const issuer = discovery?.authorizationServerMetadata?.issuer ?? discovery?.authorizationServerUrl;
+    const named = discovery?.authorizationServerMetadata?.issuer ?? discovery?.authorizationServerUrl;
+    const pinned = this.options.expectedIssuer!;
+    if (named === undefined || !sameIssuer(named, pinned)) throw issuerNotPinned(named ?? "(none)", pinned, "expectedIssuer");
+    const tokenEndpoint = discovery?.authorizationServerMetadata?.token_endpoint;
     return this.machine.prepareTokenRequest(scope, {
-      ...(issuer ? { issuer } : {}),
+      issuer: pinned,
+      ...(tokenEndpoint ? { tokenEndpoint } : {}),
       ...(this.resource ? { resource: this.resource } : {}),
     });
   }
@@ -234,17 +262,35 @@ export class OAuthProvider implements OAuthClientProvider {
   }
 
   async clientInformation(ctx?: OAuthClientInformationContext): Promise<StoredOAuthClientInformation | undefined> {
+    // The SDK asks here first once it knows the authorization server, before registering or asking for
+    // a token: a server other than the pinned one ends the sign-in now, naming both.
+    const pinned = this.pinnedIssuer(ctx);
+    if (ctx && pinned !== undefined && !sameIssuer(ctx.issuer, pinned))
+      throw issuerNotPinned(
+        ctx.issuer,
+        pinned,
+        this.options.expectedIssuer !== undefined ? "expectedIssuer" : "the first sign-in with this client id",
+      );
+    // Stamped with the pinned issuer, never the one asked about, so the SDK's own guard holds too (SEP-2352).
+    const stamp = pinned !== undefined ? { issuer: pinned } : {};
     // A machine grant never registers: without a client id (jwt-bearer) nothing is sent for it
     // (machine.ts puts no client authentication on the request).
-    if (this.machine && !this.options.clientId) return { client_id: "", ...(ctx ? { issuer: ctx.issuer } : {}) };
+    if (this.machine && !this.options.clientId) return { client_id: "", ...stamp };
     if (this.options.clientId)
       return {
         client_id: this.options.clientId,
         ...(this.options.clientSecret ? { client_secret: this.options.clientSecret } : {}),
-        // Stamped with the issuer asked about, so the SDK does not warn about an unstamped credential (SEP-2352).
-        ...(this.machine && ctx ? { issuer: ctx.issuer } : {}),
+        ...stamp,
       };
     return this.saved.client(ctx);
+  }
+
+  /** The issuer this provider's credentials are bound to: expectedIssuer, else where a hand-given client id was first used. */
+  private pinnedIssuer(ctx: OAuthClientInformationContext | undefined): string | undefined {
+    if (this.options.expectedIssuer !== undefined) return this.options.expectedIssuer;
+    if (this.options.clientId === undefined) return undefined;
+    if (ctx) this.firstIssuer ??= ctx.issuer;
+    return this.firstIssuer;
   }
 
   async saveClientInformation(info: StoredOAuthClientInformation, ctx?: OAuthClientInformationContext): Promise<void> {
