@@ -130,9 +130,12 @@ describe("a pre-registered confidential client", () => {
       }),
     }).then((r) => r.json() as Promise<{ client_id: string; client_secret: string }>);
     assert.ok(registered.client_secret);
-    const first = await search(["--answers", ANSWERS, "--client-id", registered.client_id, "--client-secret", registered.client_secret], {
-      SIGN_IN_BROWSER: "user:alice",
-    });
+    // A secret goes only to the authorization server it belongs to: --issuer names it.
+    const pinned = ["--issuer", issuer];
+    const first = await search(
+      ["--answers", ANSWERS, "--client-id", registered.client_id, "--client-secret", registered.client_secret, ...pinned],
+      { SIGN_IN_BROWSER: "user:alice" },
+    );
     assert.equal(first.code, 0, first.stderr);
     const saved = savedFiles(first.config);
     assert.equal(saved.length, 1);
@@ -143,7 +146,11 @@ describe("a pre-registered confidential client", () => {
     const file = JSON.parse(saved[0]!);
     file.issuers[issuer].tokens.expires_at = Date.now() - 1000;
     writeFileSync(join(config, "mcp-elicit", "oauth", readdirSync(join(config, "mcp-elicit", "oauth"))[0]!), JSON.stringify(file));
-    const second = await search(["--client-id", registered.client_id], { ELICIT_CLIENT_SECRET: registered.client_secret }, config);
+    const second = await search(
+      ["--client-id", registered.client_id, ...pinned],
+      { ELICIT_CLIENT_SECRET: registered.client_secret },
+      config,
+    );
     assert.equal(second.code, 0, second.stderr);
     assert.doesNotMatch(second.stderr, /Sign in/);
     for (const output of [first.stdout, first.stderr, second.stdout, second.stderr])
