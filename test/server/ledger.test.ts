@@ -88,6 +88,8 @@ async function outcome(promise: Promise<Record<string, any>>): Promise<Record<st
   }
 }
 
+const decline = { "elicit-1": { action: "decline" } };
+
 /** pay_then_ask on a manual client; answering round 1 with `proceed` charges (its ctx.step) and moves on to round 2. */
 async function payThenAsk() {
   const made = makeFactory();
@@ -105,9 +107,12 @@ test("an earlier round's state replayed 10 times runs the ctx.step side effect o
     assert.equal(round2.resultType, "input_required");
     assert.equal(made.counters.sideEffects, 1, "charged once on the way to round 2");
 
-    // The round-1 state again, ten times: refused; nothing is charged.
-    for (let i = 0; i < 10; i++)
-      assert.equal(await outcome(call({ ...tool, inputResponses: proceed, requestState: round1.requestState })), "replayed");
+    // The round-1 state again with its answers, ten times (a reply lost): round 2 as it was sent, the
+    // same requestState; with other answers, ten times: refused. Nothing is charged again.
+    for (let i = 0; i < 10; i++) {
+      assert.deepEqual(await call({ ...tool, inputResponses: proceed, requestState: round1.requestState }), round2);
+      assert.equal(await outcome(call({ ...tool, inputResponses: decline, requestState: round1.requestState })), "replayed");
+    }
     assert.equal(made.counters.sideEffects, 1);
 
     // The round-2 state may be used again (a lost response): still the same receipt.
