@@ -147,7 +147,8 @@ export class ReplayCalls {
     // Round 1 needs no record: "no round recorded" refuses the same states (none older than round 1 exist),
     // and a first request is never resent. A later one is recorded with what it answers: the same answers
     // sent again (the reply was lost) get this very round, whether this process or another takes them.
-    if (journal.round > 1) await this.ledger.recordRound(journal.call, journal.round, opened?.answers ? { answers: opened.answers, next } : undefined);
+    if (journal.round > 1)
+      await this.ledger.recordRound(journal.call, journal.round, opened?.answers ? { answers: opened.answers, next } : undefined);
     // Held for a retry that comes back here; the state it sealed stays complete for one that does not.
     if (holds) this.suspended!.hold(token, run, terms, http);
     return next;
