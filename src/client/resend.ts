@@ -3,7 +3,7 @@
 // hold it while the person finishes a page. When the server dies or restarts under it, or a proxy
 // answers 502/503/504, the answers the person gave must not be lost: the same round is sent again,
 // byte for byte, until a server answers or the deadline passes. An exact resend is safe: the server's
-// ledger takes one set of answers per round and lets the same answers through again.
+// ledger takes one set of answers per round, and the same answers again get what the round led to.
 // A streamed answer cut before the round's answer is continued by a resend's (resend-stream.ts).
 // Only rounds are resent: a first request carries no requestState, and sending it again could run a
 // tool's side effects twice.

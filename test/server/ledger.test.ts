@@ -88,6 +88,8 @@ async function outcome(promise: Promise<Record<string, any>>): Promise<Record<st
   }
 }
 
+const decline = { "elicit-1": { action: "decline" } };
+
 /** pay_then_ask on a manual client; answering round 1 with `proceed` charges (its ctx.step) and moves on to round 2. */
 async function payThenAsk() {
   const made = makeFactory();
@@ -105,9 +107,12 @@ test("an earlier round's state replayed 10 times runs the ctx.step side effect o
     assert.equal(round2.resultType, "input_required");
     assert.equal(made.counters.sideEffects, 1, "charged once on the way to round 2");
 
-    // The round-1 state again, ten times: refused; nothing is charged.
-    for (let i = 0; i < 10; i++)
-      assert.equal(await outcome(call({ ...tool, inputResponses: proceed, requestState: round1.requestState })), "replayed");
+    // The round-1 state again with its answers, ten times (a reply lost): round 2 as it was sent, the
+    // same requestState; with other answers, ten times: refused. Nothing is charged again.
+    for (let i = 0; i < 10; i++) {
+      assert.deepEqual(await call({ ...tool, inputResponses: proceed, requestState: round1.requestState }), round2);
+      assert.equal(await outcome(call({ ...tool, inputResponses: decline, requestState: round1.requestState })), "replayed");
+    }
     assert.equal(made.counters.sideEffects, 1);
 
     // The round-2 state may be used again (a lost response): still the same receipt.
@@ -285,5 +290,35 @@ test("without the ledger's memory (a restart on the memory store) the same repla
     assert.equal(bookings.size, 2, "the documented limit of the default store");
   } finally {
     await conn.close();
+  }
+});
+
+test("CallLedger: a round's answers led to the next round, which answers them again (and only them), until the call moves on or ends", async () => {
+  const store = memoryStore();
+  const ledger = new CallLedger(store, 60_000);
+  const next = {
+    resultType: "input_required" as const,
+    inputRequests: { "elicit-2": { method: "elicitation/create" } },
+    requestState: "s2",
+  };
+  const result = { content: [{ type: "text" as const, text: "done" }] };
+  try {
+    assert.deepEqual(await ledger.admit("c", 1, "a"), { claimed: true, latest: 0 });
+    await ledger.recordRound("c", 2, { answers: "a", next: next as never });
+    assert.deepEqual(await ledger.admit("c", 1, "a"), { claimed: true, latest: 2, next }, "the same answers: the round they led to");
+    assert.deepEqual(await ledger.admit("c", 1, "b"), { claimed: false, latest: 2 }, "other answers: nothing");
+    assert.equal(await ledger.latestRound("c"), 2);
+    // A second request with the same answers issued round 2 too: the first record stays.
+    await ledger.recordRound("c", 2, { answers: "a", next: { ...next, requestState: "s2-again" } as never });
+    assert.equal((await ledger.admit("c", 1, "a")).next?.requestState, "s2");
+    // Round 2 answered, round 3 issued: round 1's answers no longer get anything (the call moved on).
+    assert.deepEqual(await ledger.admit("c", 2, "x"), { claimed: true, latest: 2 });
+    await ledger.recordRound("c", 3, { answers: "x", next: { ...next, requestState: "s3" } as never });
+    assert.deepEqual(await ledger.admit("c", 1, "a"), { claimed: true, latest: 3 });
+    assert.equal((await ledger.admit("c", 2, "x")).next?.requestState, "s3");
+    await ledger.recordResult("c", result, 3);
+    assert.deepEqual(await store.keys(""), ["done:c"], "the round record, and what it answered, went with the call's result");
+  } finally {
+    await store.close();
   }
 });

@@ -123,9 +123,13 @@ for (const kind of stores) {
           }
         }
         assert.equal(seen.length, 1, "the handler went past the question with one answer only");
-        // Once the round has moved on, even the winner's answers again are refused: the state is spent.
+        // Once the round has moved on, only the winner's answers again (a reply lost) get what they led to;
+        // any other answer is refused, and the handler never sees it.
         const winner = (seen[0] as { content: { note: string } }).content.note;
-        await assert.rejects(submit(winner), (e: any) => e.code === -32602 && /moved on to round 2/.test(e.message));
+        assert.deepEqual(await submit(winner), accepted[0]!.value);
+        const loser = winner === "answer 0" ? "answer 1" : "answer 0";
+        await assert.rejects(submit(loser), (e: any) => e.code === -32602 && /moved on to round 2/.test(e.message));
+        assert.equal(seen.length, 1);
       } finally {
         await conn.close();
         await store.close();

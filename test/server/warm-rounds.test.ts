@@ -112,9 +112,11 @@ for (const kind of ["memory", "http"] as const) {
       const w1 = await ca.call(pay);
       const w2 = await ca.call({ ...pay, inputResponses: { "elicit-1": PROCEED }, requestState: w1.requestState });
       assert.equal(w2.resultType, "input_required");
-      // An earlier round, once the call moved on, is refused while the later one is held warm.
+      // An earlier round with its answers again (a reply lost) gets the round it led to, as sent; with
+      // other answers it is refused. The later round stays held warm either way.
+      assert.deepEqual(await ca.call({ ...pay, inputResponses: { "elicit-1": PROCEED }, requestState: w1.requestState }), w2);
       await assert.rejects(
-        ca.call({ ...pay, inputResponses: { "elicit-1": PROCEED }, requestState: w1.requestState }),
+        ca.call({ ...pay, inputResponses: { "elicit-1": { action: "decline" } }, requestState: w1.requestState }),
         refusal("replayed"),
       );
       const warm = await ca.call({ ...pay, inputResponses: { "elicit-1": PROCEED, "elicit-2": RATE }, requestState: w2.requestState });
@@ -125,8 +127,11 @@ for (const kind of ["memory", "http"] as const) {
       const c1 = await ca.call(pay);
       const c2 = await cb.call({ ...pay, inputResponses: { "elicit-1": PROCEED }, requestState: c1.requestState });
       assert.deepEqual(c2.inputRequests, w2.inputRequests, "the same question, replayed or resumed");
+      // The same resend on either process gets round 2 from the ledger, the state b holds its handler for.
+      assert.deepEqual(await cb.call({ ...pay, inputResponses: { "elicit-1": PROCEED }, requestState: c1.requestState }), c2);
+      assert.deepEqual(await ca.call({ ...pay, inputResponses: { "elicit-1": PROCEED }, requestState: c1.requestState }), c2);
       await assert.rejects(
-        cb.call({ ...pay, inputResponses: { "elicit-1": PROCEED }, requestState: c1.requestState }),
+        cb.call({ ...pay, inputResponses: { "elicit-1": { action: "decline" } }, requestState: c1.requestState }),
         refusal("replayed"),
       );
       const cold = await cb.call({ ...pay, inputResponses: { "elicit-1": PROCEED, "elicit-2": RATE }, requestState: c2.requestState });

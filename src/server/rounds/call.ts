@@ -12,6 +12,10 @@ import type { Suspended, SuspendedRuns } from "./warm.js";
 interface OpenedCall {
   journal: Journal & { unsettled?: Record<string, unknown> };
   done?: CallToolResult;
+  /** The round these very answers already led to (a resend after a lost reply): sent again as it was. */
+  next?: InputRequiredResult;
+  /** The digest of the answers this request brought: recorded with the round they lead to. */
+  answers?: string;
   /** The handler this process holds suspended on the state's round (a warm round): resumed, not replayed. */
   warm?: Suspended;
 }
@@ -54,13 +58,18 @@ export class ReplayCalls {
     }
     const journal = open<Journal | LegacyJournal>(state, this.binding(ctx, tool, guarded), this.sealOptions);
     const admitted = await this.admit(ctx, journal as Journal);
-    return admitted.done ? admitted : { journal: await this.upgrade(journal) };
+    return admitted.done || admitted.next ? admitted : { journal: await this.upgrade(journal), answers: admitted.answers };
   }
 
-  /** The call ledger's word on a state of `journal`'s round: the call's result if it finished, else the round claimed, or refused. */
+  /**
+   * The call ledger's word on a state of `journal`'s round: the call's result if it finished, the next
+   * round if these answers already led to it, else the round claimed, or refused.
+   */
   private async admit(ctx: ServerContext, journal: Journal): Promise<OpenedCall> {
-    const { claimed, done, latest } = await this.ledger.admit(journal.call, journal.round, digest(ctx.mcpReq.inputResponses ?? {}));
+    const answers = digest(ctx.mcpReq.inputResponses ?? {});
+    const { claimed, done, latest, next } = await this.ledger.admit(journal.call, journal.round, answers);
     if (done) return { journal, done };
+    if (next) return { journal, next };
     if (journal.round < latest) {
       throw new StateError(
         "replayed",
@@ -73,7 +82,7 @@ export class ReplayCalls {
         `round ${journal.round} of this tool call was already answered with other answers; a round takes one answer. Use the requestState that answer returned, or call the tool again.`,
       );
     }
-    return { journal };
+    return { journal, answers };
   }
 
   /**
@@ -98,6 +107,8 @@ export class ReplayCalls {
   ): Promise<CallToolResult | InputRequiredResult> {
     const opened = guarded?.opened as OpenedCall | undefined;
     if (opened?.done) return opened.done;
+    // A held handler taken for such a resend is dropped: its round was answered elsewhere.
+    if (opened?.next) return opened.next;
     let run: ReplayRun;
     let outcome: ReplayOutcome<CallToolResult>;
     if (opened?.warm) {
@@ -126,17 +137,21 @@ export class ReplayCalls {
       return outcome.result;
     }
     journal.round++;
-    // Round 1 needs no record: "no round recorded" refuses the same states (none older than round 1 exist).
-    if (journal.round > 1) await this.ledger.recordRound(journal.call, journal.round);
     // Bound to the arguments as sent (the guard saw them before any schema parsing).
     const binding = this.binding(ctx, tool, guarded ?? { args: {} });
     const http = ctx.http !== undefined;
     const holds = this.suspended?.holds(http) === true;
     const { token, terms } = sealed(outcome.journal, binding, holds ? this.heldSeal : this.sealOptions);
+    // The run's pending requests are already { method, params } by key: handed over as they are.
+    const next = inputRequired({ inputRequests: outcome.inputRequests as never, requestState: token });
+    // Round 1 needs no record: "no round recorded" refuses the same states (none older than round 1 exist),
+    // and a first request is never resent. A later one is recorded with what it answers: the same answers
+    // sent again (the reply was lost) get this very round, whether this process or another takes them.
+    if (journal.round > 1)
+      await this.ledger.recordRound(journal.call, journal.round, opened?.answers ? { answers: opened.answers, next } : undefined);
     // Held for a retry that comes back here; the state it sealed stays complete for one that does not.
     if (holds) this.suspended!.hold(token, run, terms, http);
-    // The run's pending requests are already { method, params } by key: handed over as they are.
-    return inputRequired({ inputRequests: outcome.inputRequests as never, requestState: token });
+    return next;
   }
 
   /** The binding of this request's state; the arguments' digest is kept on the guarded call, so a round hashes them once. */

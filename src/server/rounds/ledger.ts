@@ -1,7 +1,12 @@
 // The call ledger of 2026-07-28: requestState travels through the client, so an old state can come
 // back (a replay, a retry of a round long gone). The sealed journal alone cannot tell; this small
 // server-side record can. Per tool call (a random id sealed in the journal) it keeps:
-//   round:<call>       the latest round issued; a state from an earlier round is refused
+//   round:<call>       the latest round issued, with what it answered: the digest of the answers that led
+//                      to it and the input_required result sent then. An earlier round is refused, except
+//                      the round just before with those very answers (a resend after a lost reply): it
+//                      gets that result again, so the person's answers are not lost. One record per call,
+//                      overwritten each round: a few KB while the call runs (the next round's questions
+//                      and its requestState), nothing once it ends.
 //   claim:<call>:<round> the digest of the answers a round was first submitted with: one round, one answer
 //   step:<call>:<name>  each ctx.step result, so a side effect runs once per call, whatever is replayed;
 //                      the only copy of it (the sealed journal names the step, never its value)
@@ -10,7 +15,7 @@
 // the call first, read after the claim (admit()), so a claim won in the moment between finds it.
 // So a finished call keeps one record for its window instead of one per round and claim: what the
 // memory store keeps on the V8 heap for half an hour, which every full collection marks again.
-import type { CallToolResult } from "@modelcontextprotocol/server";
+import type { CallToolResult, InputRequiredResult } from "@modelcontextprotocol/server";
 import type { KeyValueStore } from "../../store/types.js";
 import { ElicitError } from "../../schema/errors.js";
 
@@ -46,6 +51,27 @@ export class StepUnknownError extends ElicitError {
 
 const ignore = () => {};
 
+/** What answering a round led to: the next round, sent as `next` to the answers whose digest is `answers`. */
+export interface LedRound {
+  answers: string;
+  next: InputRequiredResult;
+}
+
+/**
+ * The round record's text: `<round>`, or `<round> <answers' digest> <next round's JSON>` (a digest is
+ * base64url, without spaces). The number leads, so reading the latest round never parses the JSON.
+ */
+const roundText = (round: number, led?: LedRound) => (led ? `${round} ${led.answers} ${JSON.stringify(led.next)}` : String(round));
+const roundOf = (text: string | undefined) => (text === undefined ? 0 : Number.parseInt(text, 10));
+
+/** The next round a round record says `answers` led to, or undefined (other answers, or a record without it). */
+function ledFrom(record: string, answers: string): InputRequiredResult | undefined {
+  const first = record.indexOf(" ");
+  const second = first < 0 ? -1 : record.indexOf(" ", first + 1);
+  if (second < 0 || record.slice(first + 1, second) !== answers) return undefined;
+  return JSON.parse(record.slice(second + 1)) as InputRequiredResult;
+}
+
 export class CallLedger {
   constructor(
     private readonly store: KeyValueStore,
@@ -57,18 +83,20 @@ export class CallLedger {
 
   /** The latest round issued for the call (0 when none was). */
   async latestRound(call: string): Promise<number> {
-    return Number((await this.store.get(`round:${call}`)) ?? 0);
+    return roundOf(await this.store.get(`round:${call}`));
   }
 
-  async recordRound(call: string, round: number): Promise<void> {
-    // Two requests answering the same round both issue round+1; a lower number never overwrites.
-    if ((await this.latestRound(call)) < round) await this.store.set(`round:${call}`, String(round), this.ttlMs);
+  /** Records that round `round` was issued; `led`: the answers that led to it and what was sent, for a resend of them. */
+  async recordRound(call: string, round: number, led?: LedRound): Promise<void> {
+    // Two requests answering the same round both issue round+1; the first one's record stays (either
+    // answer continues the call), and a lower number never overwrites.
+    if ((await this.latestRound(call)) < round) await this.store.set(`round:${call}`, roundText(round, led), this.ttlMs);
   }
 
-  /** The call's final result (when it finished) and its latest round, read together: one wait, not two. */
-  async status(call: string): Promise<{ done?: CallToolResult; latest: number }> {
-    const [done, round] = await Promise.all([this.store.get(`done:${call}`), this.store.get(`round:${call}`)]);
-    return { done: done === undefined ? undefined : (JSON.parse(done) as CallToolResult), latest: Number(round ?? 0) };
+  /** The call's final result (when it finished) and its latest round's record, read together: one wait, not two. */
+  async status(call: string): Promise<{ done?: CallToolResult; latest: number; record?: string }> {
+    const [done, record] = await Promise.all([this.store.get(`done:${call}`), this.store.get(`round:${call}`)]);
+    return { done: done === undefined ? undefined : (JSON.parse(done) as CallToolResult), latest: roundOf(record), record };
   }
 
   /**
@@ -89,13 +117,20 @@ export class CallLedger {
    * other answers are not (`claimed` false). So concurrent submissions of one state never run the
    * handler with different answers. Then the call's status, read after the claim: a call that finished
    * before it (its claims let go by recordResult) is seen finished, and a claim won on it is let go again.
+   * `next`: these answers already led to the latest round, which is what answers them again.
    */
-  async admit(call: string, round: number, answers: string): Promise<{ claimed: boolean; done?: CallToolResult; latest: number }> {
+  async admit(
+    call: string,
+    round: number,
+    answers: string,
+  ): Promise<{ claimed: boolean; done?: CallToolResult; latest: number; next?: InputRequiredResult }> {
     const key = `claim:${call}:${round}`;
     const claimed = (await this.store.add(key, answers, this.ttlMs)) || (await this.store.get(key)) === answers;
-    const { done, latest } = await this.status(call);
+    const { done, latest, record } = await this.status(call);
     if (done && claimed) await this.store.delete(key);
-    return done ? { claimed, done, latest } : { claimed, latest };
+    if (done) return { claimed, done, latest };
+    const next = claimed && latest === round + 1 ? ledFrom(record!, answers) : undefined;
+    return next ? { claimed, latest, next } : { claimed, latest };
   }
 
   /** Records a step's value that arrived from elsewhere (a journal of the older format), unless one is kept. */
