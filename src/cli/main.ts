@@ -318,6 +318,10 @@ serverOptions(
     .argument("[server...]", "after --: the command that starts a stdio server")
     .option("--http [[host:]port]", "serve the host over Streamable HTTP at http://HOST:PORT/mcp instead of stdio (host default 127.0.0.1)")
     .option(
+      "--public",
+      "with --http on an address beyond this computer (e.g. 0.0.0.0:3000): serve there, every request needing the bearer secret printed at start",
+    )
+    .option(
       "--ui <who>",
       "who answers the server's questions: host (where it can; else the page), web (the page) or terminal (needs --http)",
       "host",

@@ -301,13 +301,13 @@ describe("elicit gateway: hosts that lack elicitation book the trip", { skip: ne
         .split("\n")
         .map((line) => JSON.parse(line) as string[]);
       for (const note of notes) {
-        assert.deepEqual(note.slice(0, 2), ["--app-name=elicit", "elicit gateway"]);
+        assert.deepEqual(note.slice(0, 3), ["--app-name=elicit", "--", "elicit gateway"]);
         assert.match(
-          note[2]!,
+          note[3]!,
           /^mcp-elicit-travel waits for you: (a form to fill in|a link to open|a model request to review|a model's answer to review), in your browser\.$/,
         );
       }
-      const said = notes.map((note) => note[2]).join("\n");
+      const said = notes.map((note) => note[3]).join("\n");
       for (const kind of ["a form to fill in", "a link to open", "a model request to review"]) assert.ok(said.includes(`: ${kind},`), said);
     } finally {
       await stopChild(travel.child);

@@ -141,6 +141,7 @@ describe("--log", () => {
       assert.equal(entries[1]!.url, "https://pay.example.com/p");
       assert.doesNotMatch(readFileSync(file, "utf8"), /hunter2|token=abc/);
       assert.equal(statSync(file).mode & 0o777, 0o600);
+      log.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -180,7 +181,12 @@ describe("desktop notifications", () => {
       const text = await whenFileHas(file, (t) => (t.endsWith("\n") ? t : undefined), "no notification", 60_000);
       const notes = text.trim().split("\n");
       const [note] = notes.map((line) => JSON.parse(line) as string[]);
-      assert.deepEqual(note, ["--app-name=elicit", "elicit gateway", "bEvil/b  Redoh waits for you: a form to fill in, in your browser."]);
+      assert.deepEqual(note, [
+        "--app-name=elicit",
+        "--",
+        "elicit gateway",
+        "bEvil/b  Redoh waits for you: a form to fill in, in your browser.",
+      ]);
       assert.equal(desktopNotifier({ PATH: "", ELICIT_NOTIFY_SEND: join(dir, "missing") }, "linux"), undefined);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -13,6 +13,7 @@ import { printLine } from "../host-output.js";
 import { hostAuthOf } from "../oauth.js";
 import { parseListen } from "../serve.js";
 import { hostFacing } from "./host-facing.js";
+import { checkListen, loopbackGuard, publicGuard } from "./http-guard.js";
 import { HostLinks } from "./links.js";
 import { desktopNotifier, type Notify } from "./notify.js";
 import { questionLog } from "./question-log.js";
@@ -21,6 +22,8 @@ import { gatewayUI, localAnswererOf, localAnswerersNeeded, parseRouting, routeQu
 export interface GatewayOptions extends TargetOptions {
   /** --http [HOST:]PORT: serve the host over Streamable HTTP instead of stdio (true: a free port). */
   http?: string | boolean;
+  /** --public: --http on an address beyond this computer, behind a bearer secret printed at start. */
+  public?: boolean;
   ui: string;
   policy?: string;
   log?: string;
@@ -64,6 +67,7 @@ export async function gateway(command: string[], options: GatewayOptions): Promi
     const routing = parseRouting(options.ui, options.policy);
     const stdio = options.http === undefined || options.http === false;
     const listen = stdio ? undefined : parseListen(options.http === true ? "0" : (options.http as string));
+    const beyond = checkListen(listen?.host ?? "127.0.0.1", options.public, !stdio);
     const needed = localAnswerersNeeded(routing);
     if (needed.has("terminal") && (stdio || !atTerminal()))
       throw new HostError(
@@ -71,7 +75,8 @@ export async function gateway(command: string[], options: GatewayOptions): Promi
           ? "--ui terminal (or a terminal in --policy) needs --http: on stdio the host holds standard input and output."
           : "--ui terminal (or a terminal in --policy) needs a terminal; use the web page instead (--ui web).",
       );
-    const log = options.log !== undefined ? questionLog(options.log) : undefined;
+    const log = options.log !== undefined ? questionLog(options.log, (line) => printLine(`elicit gateway: ${line}`)) : undefined;
+    if (log) cleanups.push(async () => log.close());
     const uis: Partial<Record<"web" | "terminal", ElicitationUI & SamplingUI>> = {};
     if (needed.has("web")) {
       const page = await startPage(options.browser === false, options.notify === false ? undefined : desktopNotifier());
@@ -136,11 +141,21 @@ export async function gateway(command: string[], options: GatewayOptions): Promi
       printLine(`elicit gateway: ${label} (protocol ${host.protocol}) served to the host on stdio.`);
     } else {
       const { serveHttp } = await import("../../server/http/serve.js");
-      const handle = await serveHttp(front.factory, { host: listen!.host, port: listen!.port, onerror });
+      const guard = beyond ? publicGuard() : undefined;
+      const admit = guard?.admit ?? loopbackGuard(listen!.host);
+      const handle = await serveHttp(front.factory, { host: listen!.host, port: listen!.port, onerror, admit });
       cleanups.push(() => handle.close());
       printLine(
         `elicit gateway: ${label} (protocol ${host.protocol}) served to hosts at ${handle.url.href} (Streamable HTTP); Ctrl-C stops it.`,
       );
+      if (guard) {
+        // Said once, here only: the secret is kept nowhere else, and a new one is made at each start.
+        printLine(
+          `elicit gateway: WARNING: --public: anyone who reaches ${handle.url.host} and holds the secret below acts with your sign-in to ${label}. ` +
+            "It is plain http: the secret crosses the network readable unless TLS is put in front.",
+        );
+        printLine(`elicit gateway: hosts send the header  Authorization: Bearer ${guard.secret}`);
+      }
     }
     return await exit;
   } catch (error) {

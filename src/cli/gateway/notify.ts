@@ -40,7 +40,10 @@ export function desktopNotifier(env: NodeJS.ProcessEnv = process.env, platform =
     const name = sanitizeText(server, { maxLength: 60, multiline: false }).replace(/[<>&"]/g, "");
     const title = "elicit gateway";
     const body = `${name || "The server"} waits for you: ${KIND[kind]}, in your browser.`;
-    const args = macOS ? [...APPLESCRIPT, title, body] : ["--app-name=elicit", title, body];
+    // `--` ends notify-send's options: GLib reads options anywhere in argv, so a server named
+    // "--icon=..." would otherwise set one. osascript's first argument after the script is the constant
+    // title, where its getopt stops.
+    const args = macOS ? [...APPLESCRIPT, title, body] : ["--app-name=elicit", "--", title, body];
     const child = spawn(program, args, { stdio: "ignore", detached: true, env });
     // A notifier that fails is no reason to stop: the address is on stderr already.
     child.on("error", () => {});

@@ -2,7 +2,7 @@
 // JSON object a line, for the person. Secrets stay out: an answer to a field that looks like a password,
 // key, token or card is written as "[redacted]", a link as its origin and path (no query, no fragment),
 // and a model's request or answer by its verdict only.
-import { appendFileSync, openSync, closeSync } from "node:fs";
+import { closeSync, constants, fchmodSync, fstatSync, openSync, writeSync } from "node:fs";
 import type { ServerQuestion } from "../../client/attached.js";
 import type { ElicitationUI, SamplingUI, UIContext } from "../../client/ui.js";
 import { describeFields } from "../../schema/compiled.js";
@@ -44,22 +44,65 @@ function redact(schema: unknown, content: unknown): unknown {
 const text = (value: unknown) => sanitizeText(value, { maxLength: 500 });
 
 export interface QuestionLog {
+  /** Closes the file; what is answered after this is not written. */
+  close(): void;
   /** The router's hook: a question that went to the host. */
   routed: Routed;
   /** The gateway's own UI, with each answer written down. */
   wrap<U extends ElicitationUI & SamplingUI>(ui: U, answeredBy: (kind: "form" | "url" | "sampling") => string): U;
 }
 
-/** Opens (creates, appends to) `file`, mode 0600: it says what the person answered. */
-export function questionLog(file: string): QuestionLog {
+/** The refusal of `--log FILE`, naming the file and why. */
+const refused = (file: string, why: string) => new HostError(`--log ${JSON.stringify(file)}: ${why}`);
+
+/**
+ * Opens `file` once, for appending, mode 0600: it says what the person answered. A symbolic link is
+ * refused (O_NOFOLLOW: whoever can write the folder could point it elsewhere), and so is anything but a
+ * regular file. An existing file others may read is narrowed to 0600, as a new one is made: the person
+ * asked for their answers there, and nobody else is to read them.
+ */
+function openLog(file: string): { fd: number; narrowed?: number } {
+  // O_NONBLOCK: a FIFO with no reader fails at once (ENXIO) instead of hanging the gateway; no effect on a file.
+  const flags = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+  let fd: number;
   try {
-    closeSync(openSync(file, "a", 0o600));
+    fd = openSync(file, flags, 0o600);
   } catch (error) {
-    throw new HostError(
-      `--log ${JSON.stringify(file)}: cannot write there (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`,
-    );
+    const code = (error as NodeJS.ErrnoException).code;
+    // Linux and macOS say ELOOP for a final symbolic link under O_NOFOLLOW, FreeBSD EMLINK.
+    if (code === "ELOOP" || code === "EMLINK")
+      throw refused(file, "is a symbolic link; give the file itself (a link could point the log anywhere).");
+    throw refused(file, `cannot write there (${code ?? (error as Error).message}).`);
   }
-  const write = (entry: Entry) => appendFileSync(file, JSON.stringify({ time: new Date().toISOString(), ...entry }) + "\n");
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw refused(file, "is not a regular file.");
+    const mode = stat.mode & 0o777;
+    if ((mode & 0o077) === 0) return { fd };
+    try {
+      fchmodSync(fd, 0o600);
+    } catch (error) {
+      throw refused(
+        file,
+        `others may read it (mode ${mode.toString(8)}) and it cannot be made 0600 (${(error as NodeJS.ErrnoException).code}).`,
+      );
+    }
+    return { fd, narrowed: mode };
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
+}
+
+/** Opens (creates, appends to) `file` for the gateway's run; `said` hears a mode it narrowed. */
+export function questionLog(file: string, said: (line: string) => void = () => {}): QuestionLog {
+  const { fd, narrowed } = openLog(file);
+  if (narrowed !== undefined) said(`--log ${JSON.stringify(file)}: others could read it (mode ${narrowed.toString(8)}); it is 0600 now.`);
+  let open = true;
+  // Each line is one write on the file opened above, never a new open by its name.
+  const write = (entry: Entry) => {
+    if (open) writeSync(fd, JSON.stringify({ time: new Date().toISOString(), ...entry }) + "\n");
+  };
   const asked = (question: ServerQuestion): Entry => {
     const kind = kindOf(question);
     const entry: Entry = { kind };
@@ -68,6 +111,11 @@ export function questionLog(file: string): QuestionLog {
     return entry;
   };
   return {
+    close() {
+      if (!open) return;
+      open = false;
+      closeSync(fd);
+    },
     routed(question, answer) {
       answer.then(
         (result) =>

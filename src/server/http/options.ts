@@ -1,5 +1,5 @@
 // serveHttp's options, their defaults and their checks.
-import type { Server } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { McpServer, Server as McpLowLevelServer } from "@modelcontextprotocol/server";
 import type { FleetStore } from "../../store/types.js";
 import type { HttpAuthOptions } from "../auth/options.js";
@@ -16,6 +16,12 @@ export interface ServeHttpOptions {
   path?: string;
   /** Reject requests whose Host header is not localhost (DNS-rebinding protection; default true for loopback hosts). */
   localhostOnly?: boolean;
+  /**
+   * A check of your own on every request, after the Host check and before anything else (a shared
+   * secret, the Origin a browser sends): it returns false once it has answered the request itself (a
+   * 401, a 403), and nothing more is done with it.
+   */
+  admit?: (req: IncomingMessage, res: ServerResponse) => boolean;
   onerror?: (error: Error) => void;
   /**
    * A 2025-era session expires after this many milliseconds with no HTTP request or stream open

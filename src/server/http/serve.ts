@@ -223,6 +223,7 @@ export async function serveHttp(factory: ServerFactory, options: ServeHttpOption
       if (early) hold(early);
       try {
         if (localhostOnly && !validateHost(req, res)) return;
+        if (options.admit && !options.admit(req, res)) return;
         const pathname = new URL(req.url ?? "/", "http://x").pathname;
         if (pages && options.urlKit && pathname.startsWith(options.urlKit.baseUrl?.pathname ?? "/elicit/")) return await pages(req, res);
         if (issuerMetadata) {
