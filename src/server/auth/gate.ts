@@ -48,7 +48,7 @@ export async function prepareAuth(options: HttpAuthOptions): Promise<IssuerMetad
   for (const scope of options.scopes ?? [])
     if (!/^[\x21\x23-\x5B\x5D-\x7E]+$/.test(scope)) throw new TypeError(`auth.scopes: "${scope}" is not an OAuth scope token`);
   if (options.dpop !== undefined && typeof options.dpop !== "boolean" && (typeof options.dpop !== "object" || options.dpop === null))
-    throw new TypeError("auth.dpop: true, false or { required, algorithms, maxAgeSeconds, nonce, store }");
+    throw new TypeError("auth.dpop: true, false or { required, algorithms, maxAgeSeconds, nonce, store, key, maxJtis }");
   if (typeof options.dpop === "object") createDpopVerifier(options.dpop); // checks the options before the server listens
   return discoverIssuer(options.issuer);
 }

@@ -61,7 +61,7 @@ export interface DpopOptions {
    */
   key?: StateKeyInput;
   /**
-   * Without a store: most used `jti`s remembered in memory (default 100,000, about 13 MB). When it is full, a
+   * Without a store: most used `jti`s remembered in memory (default 100,000, about 15 MB). When it is full, a
    * new proof gets 503 with Retry-After until the oldest leave the window; a live `jti` is never forgotten.
    */
   maxJtis?: number;
