@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { createHmac, randomBytes } from "node:crypto";
 import { MemoryJtis } from "../../src/server/auth/dpop-jtis.js";
 import { DpopNonces, dpopNonceRing } from "../../src/server/auth/dpop-nonces.js";
+import { createDpopVerifier } from "../../src/server/auth/dpop.js";
 
 const T0 = 1_800_000_000_000;
 
@@ -85,6 +86,9 @@ describe("nonces from a key ring", () => {
       assert.throws(() => dpopNonceRing("short"), /^TypeError: auth\.dpop\.key: .*32 bytes/);
       process.env.MCP_ELICIT_STATE_KEY = "short";
       assert.throws(() => dpopNonceRing(undefined), /^TypeError: \$MCP_ELICIT_STATE_KEY: .*32 bytes/);
+      // Read only for nonces: a server that asks for none starts whatever the variable holds.
+      assert.doesNotThrow(() => createDpopVerifier({}));
+      assert.throws(() => createDpopVerifier({ nonce: true }), /\$MCP_ELICIT_STATE_KEY/);
     } finally {
       if (saved === undefined) delete process.env.MCP_ELICIT_STATE_KEY;
       else process.env.MCP_ELICIT_STATE_KEY = saved;

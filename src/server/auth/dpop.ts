@@ -87,9 +87,11 @@ export function createDpopVerifier(options: DpopOptions): DpopVerifier {
   const maxJtis = options.maxJtis ?? DEFAULT_MAX_JTIS;
   if (!Number.isInteger(maxJtis) || maxJtis <= 0) throw new TypeError("auth.dpop.maxJtis: a whole number above 0");
   const memory = options.store ? undefined : new MemoryJtis(maxJtis);
-  const { ring, shared } = dpopNonceRing(options.key);
-  if (options.nonce && options.store?.shared === true && !shared) throw new TypeError(NEEDS_KEY("a store several processes share"));
-  const nonces = options.nonce ? new DpopNonces(ring, Math.ceil(maxAgeS * 1000)) : undefined;
+  // $MCP_ELICIT_STATE_KEY is read only when nonces are asked for: a server without them never fails on it.
+  const nonceRing = options.nonce || options.key !== undefined ? dpopNonceRing(options.key) : undefined;
+  if (options.nonce && options.store?.shared === true && !nonceRing?.shared)
+    throw new TypeError(NEEDS_KEY("a store several processes share"));
+  const nonces = options.nonce && nonceRing ? new DpopNonces(nonceRing.ring, Math.ceil(maxAgeS * 1000)) : undefined;
 
   return {
     algorithms,
