@@ -29,6 +29,7 @@ import { StateGuard } from "./rounds/guard.js";
 import {
   checkRouteTag,
   DEFAULT_MAX_STATE_BYTES,
+  STATE_KEY_ENV,
   issuerKey,
   RecentStates,
   toStateKey,
@@ -176,7 +177,7 @@ async function parseArguments(schema: StandardSchemaWithJSON, tool: string, raw:
 }
 
 /** The environment variable read for the requestState key when `stateKey` is not given. */
-export const STATE_KEY_ENV = "MCP_ELICIT_STATE_KEY";
+export { STATE_KEY_ENV } from "./rounds/state.js";
 /** The environment variable read for the issuer when `issuer` is not given. */
 export const ISSUER_ENV = "MCP_ELICIT_ISSUER";
 /** The environment variable read for the route tag when `routeTag` is not given. */

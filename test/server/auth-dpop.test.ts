@@ -6,13 +6,22 @@
 // neither the answer's headers nor its body hold the token or the proof. Unbound bearer tokens keep working.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { createHash, randomUUID } from "node:crypto";
 import { McpServer } from "@modelcontextprotocol/server";
-import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from "jose";
+import { exportJWK } from "jose";
 import { startOpenIdProvider, type OpenIdProvider } from "../../src/oidc/openid-provider.js";
 import { serveHttp, type HttpServerHandle } from "../../src/server/http/serve.js";
 import { memoryStore } from "../../src/store/memory.js";
 import type { KeyValueStore } from "../../src/store/types.js";
+import {
+  athOf,
+  clientToken,
+  dpopProof as proof,
+  initializeWith,
+  newDpopKey as newKey,
+  tokenEndpointOf,
+  type DpopKey as Key,
+  type ProofClaims,
+} from "../helpers/dpop.js";
 
 const SECRET = "dpop-wire-secret";
 let op: OpenIdProvider;
@@ -20,75 +29,12 @@ let http: HttpServerHandle;
 let tokenEndpoint: string;
 let store: KeyValueStore;
 
-interface Key {
-  privateKey: CryptoKey;
-  jwk: JWK;
-}
-const newKey = async (): Promise<Key> => {
-  const { privateKey, publicKey } = await generateKeyPair("ES256", { extractable: true });
-  return { privateKey, jwk: await exportJWK(publicKey) };
-};
-
-interface ProofClaims {
-  htm?: string;
-  htu?: string;
-  iat?: number;
-  jti?: string;
-  ath?: string;
-  nonce?: string;
-}
-async function proof(key: Key, claims: ProofClaims, jwk: JWK = key.jwk): Promise<string> {
-  return new SignJWT({ jti: randomUUID(), ...claims })
-    .setProtectedHeader({ typ: "dpop+jwt", alg: "ES256", jwk })
-    .setIssuedAt(claims.iat ?? Math.floor(Date.now() / 1000))
-    .sign(key.privateKey);
-}
-const athOf = (token: string) => createHash("sha256").update(token).digest("base64url");
-
 /** A client-credentials token for `resource`; bound to `key` when one is given (a proof on the token request). */
-async function tokenFor(resource: URL, key?: Key): Promise<string> {
-  const headers: Record<string, string> = {
-    authorization: `Basic ${Buffer.from(`nightly:${SECRET}`).toString("base64")}`,
-    "content-type": "application/x-www-form-urlencoded",
-  };
-  if (key) headers.dpop = await proof(key, { htm: "POST", htu: tokenEndpoint });
-  const response = await fetch(tokenEndpoint, {
-    method: "POST",
-    headers,
-    body: new URLSearchParams({ grant_type: "client_credentials", scope: "mcp:tools", resource: resource.href }),
-  });
-  const body = (await response.json()) as { access_token?: string; token_type?: string };
-  assert.equal(response.status, 200, JSON.stringify(body));
-  assert.equal(body.token_type, key ? "DPoP" : "Bearer");
-  return body.access_token!;
-}
-
-const initialize = JSON.stringify({
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "wire", version: "1.0.0" } },
-});
+const tokenFor = (resource: URL, key?: Key) => clientToken(tokenEndpoint, { id: "nightly", secret: SECRET }, resource, key);
 
 /** An MCP initialize to `server` with the given Authorization and DPoP headers. */
-async function call(server: HttpServerHandle, authorization: string, dpop?: string, method = "POST") {
-  const headers: Record<string, string> = {
-    "content-type": "application/json",
-    accept: "application/json, text/event-stream",
-    authorization,
-  };
-  if (dpop) headers.dpop = dpop;
-  const response = await fetch(server.url, { method, headers, ...(method === "POST" ? { body: initialize } : {}) });
-  const text = await response.text();
-  const all = [...response.headers].map(([name, value]) => `${name}: ${value}`).join("\n");
-  return {
-    status: response.status,
-    challenge: response.headers.get("www-authenticate") ?? "",
-    nonce: response.headers.get("dpop-nonce"),
-    all,
-    text,
-  };
-}
+const call = (server: HttpServerHandle, authorization: string, dpop?: string, method = "POST") =>
+  initializeWith(server.url, authorization, dpop, method);
 
 /** 401, a DPoP challenge with `error`, the algorithms, and nothing of the token or the proof. */
 function assertRefused(answer: Awaited<ReturnType<typeof call>>, error: string, secrets: string[], rule?: RegExp) {
@@ -108,8 +54,7 @@ function assertRefused(answer: Awaited<ReturnType<typeof call>>, error: string, 
 
 before(async () => {
   op = await startOpenIdProvider({ clients: [{ clientId: "nightly", clientSecret: SECRET }] });
-  tokenEndpoint = ((await (await fetch(`${op.issuer}/.well-known/openid-configuration`)).json()) as { token_endpoint: string })
-    .token_endpoint;
+  tokenEndpoint = await tokenEndpointOf(op.issuer);
   store = memoryStore();
   http = await serveHttp(() => new McpServer({ name: "wire", version: "1.0.0" }), {
     auth: { issuer: op.issuer, scopes: ["mcp:tools"], dpop: { store } },
@@ -231,5 +176,46 @@ describe("serveHttp with dpop: { required, nonce }", () => {
         serveHttp(() => new McpServer({ name: "wire", version: "1.0.0" }), { auth: { issuer: op.issuer, dpop } }),
         TypeError,
       );
+  });
+});
+
+describe("serveHttp without a store: the used jtis in memory are capped (dpop.maxJtis)", () => {
+  let capped: HttpServerHandle;
+  before(async () => {
+    capped = await serveHttp(() => new McpServer({ name: "wire", version: "1.0.0" }), {
+      auth: { issuer: op.issuer, scopes: ["mcp:tools"], dpop: { maxJtis: 3, maxAgeSeconds: 30 } },
+    });
+  });
+  after(() => capped.close());
+
+  test("past the cap a new proof gets 503 with Retry-After, and a proof already used is still refused as a replay", async () => {
+    const key = await newKey();
+    const token = await tokenFor(capped.url, key);
+    const good = () => proof(key, { htm: "POST", htu: capped.url.href, ath: athOf(token) });
+    const first = await good();
+    assert.equal((await call(capped, `DPoP ${token}`, first)).status, 200);
+    for (let i = 0; i < 2; i++) assert.equal((await call(capped, `DPoP ${token}`, await good())).status, 200);
+    const fourth = await good();
+    const full = await call(capped, `DPoP ${token}`, fourth);
+    assert.equal(full.status, 503, full.text);
+    assert.equal((JSON.parse(full.text) as { error: string }).error, "temporarily_unavailable");
+    // The oldest jti leaves the window (2 × 30 s + 5 s) within this many seconds.
+    const retryAfter = Number(full.retryAfter);
+    assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 65, `Retry-After: ${full.retryAfter}`);
+    for (const part of [token, fourth, ...token.split("."), ...fourth.split(".")]) {
+      assert.ok(!full.all.includes(part) && !full.text.includes(part), "the answer holds no token or proof");
+    }
+    // The cap never makes room by forgetting a live jti: the first proof is still a replay.
+    assertRefused(await call(capped, `DPoP ${token}`, first), "invalid_dpop_proof", [token, first], /used before \(jti\)/);
+  });
+
+  test("a cap that is not a whole number above 0 is refused before the server listens", async () => {
+    for (const maxJtis of [0, -1, 1.5, Number.NaN]) {
+      const started = await serveHttp(() => new McpServer({ name: "wire", version: "1.0.0" }), {
+        auth: { issuer: op.issuer, dpop: { maxJtis } },
+      }).catch((error: unknown) => error);
+      if (!(started instanceof Error)) await (started as HttpServerHandle).close();
+      assert.ok(started instanceof TypeError && /auth\.dpop\.maxJtis/.test(started.message), `maxJtis ${maxJtis}: ${String(started)}`);
+    }
   });
 });

@@ -4,9 +4,13 @@
 // its header, htm and htu naming the request, a fresh iat, a jti never seen before, ath the hash of the
 // token, and (when the server asks for them) a nonce it handed out. Every refusal is an OAuthError
 // (invalid_dpop_proof or use_dpop_nonce) whose message names the rule, never the proof or the token.
-import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash } from "node:crypto";
 import { OAuthError, OAuthErrorCode } from "@modelcontextprotocol/server";
 import type { JWK } from "jose";
+import type { KeyValueStore } from "../../store/types.js";
+import { DEFAULT_MAX_JTIS, MemoryJtis, type Spent } from "./dpop-jtis.js";
+import { DpopNonces, dpopNonceRing } from "./dpop-nonces.js";
+import { STATE_KEY_ENV } from "../rounds/state.js";
 import type { DpopOptions } from "./options.js";
 
 /** Asymmetric algorithms only (RFC 9449 §4.2: never "none", never a MAC). */
@@ -25,43 +29,6 @@ let jose: Promise<Jose> | undefined;
 const loadJose = () => (jose ??= import("jose"));
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("base64url");
-
-/** Used `jti`s for the window, in memory: oldest first, pruned as new ones come. */
-class MemoryJtis {
-  private readonly seen = new Map<string, number>();
-  add(key: string, ttlMs: number, now = Date.now()): boolean {
-    for (const [old, until] of this.seen) {
-      if (until > now) break;
-      this.seen.delete(old);
-    }
-    const until = this.seen.get(key);
-    if (until !== undefined && until > now) return false;
-    this.seen.set(key, now + ttlMs);
-    return true;
-  }
-}
-
-/** Nonces that need no storage: the time they were made, with an HMAC of it under this process's key. */
-class Nonces {
-  private readonly key = randomBytes(32);
-  constructor(private readonly lifetimeMs: number) {}
-  private mac(time: string) {
-    return createHmac("sha256", this.key).update(time).digest("base64url");
-  }
-  current(now = Date.now()): string {
-    const time = Math.floor(now / 1000).toString(36);
-    return `${time}.${this.mac(time)}`;
-  }
-  valid(nonce: unknown, now = Date.now()): boolean {
-    if (typeof nonce !== "string" || nonce.length > 64) return false;
-    const [time = "", mac = ""] = nonce.split(".");
-    const expected = Buffer.from(this.mac(time));
-    const given = Buffer.from(mac);
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return false;
-    const madeMs = parseInt(time, 36) * 1000;
-    return madeMs <= now + 1000 && now - madeMs <= this.lifetimeMs;
-  }
-}
 
 /** Normalizes a URL for comparing `htu` (RFC 9449 §4.3 step 9): no query, no fragment, URL's own normalization. */
 function targetOf(url: string | URL): string | undefined {
@@ -85,8 +52,26 @@ export interface DpopVerifier {
    * thumbprint (RFC 7638) of the proof's key, to compare with the token's `cnf.jkt`. Does not spend its jti.
    */
   check(proof: string | undefined, method: string, targets: readonly URL[], token: string): Promise<{ jkt: string; jti: string }>;
-  /** Spends the jti of an accepted proof; false when it was spent already (a replay). */
-  spend(jti: string): Promise<boolean>;
+  /** Spends the jti of an accepted proof: "replayed" when it was spent already, `full` when memory holds its limit. */
+  spend(jti: string): Promise<Spent>;
+}
+
+const NEEDS_KEY = (what: string) =>
+  `serveHttp: DPoP nonces (auth.dpop.nonce) with ${what} need auth.dpop.key or $${STATE_KEY_ENV}, the key ring every member shares: with a random key of its own, each member would refuse the nonces the others hand out.`;
+
+/**
+ * A fleet's DPoP checks, before it starts: used `jti`s must be kept where every member sees them (else a
+ * proof could be replayed once at each member), and nonces must come from a ring they share.
+ */
+export function checkFleetDpop(dpop: boolean | DpopOptions | undefined, fleetStore: KeyValueStore): void {
+  if (dpop === false) return;
+  const options = typeof dpop === "object" && dpop !== null ? dpop : {};
+  const store = options.store ?? fleetStore;
+  if (store.shared !== true)
+    throw new TypeError(
+      `serveHttp: a fleet member remembers used DPoP proofs in ${options.store ? "auth.dpop.store" : "fleet.store"}, which is not a store the members share (its \`shared\` is not true), so a proof could be replayed once at each member. Give auth.dpop.store a shared store (e.g. redisStore()), or leave it out to use fleet.store.`,
+    );
+  if (options.nonce && !dpopNonceRing(options.key).shared) throw new TypeError(NEEDS_KEY("a fleet"));
 }
 
 export function createDpopVerifier(options: DpopOptions): DpopVerifier {
@@ -99,8 +84,14 @@ export function createDpopVerifier(options: DpopOptions): DpopVerifier {
   if (!Number.isFinite(maxAgeS) || maxAgeS <= 0 || maxAgeS > 3600)
     throw new TypeError("auth.dpop.maxAgeSeconds: a number of seconds above 0 and at most 3600");
   const ttlMs = Math.ceil(2 * maxAgeS * 1000) + 5000;
-  const memory = new MemoryJtis();
-  const nonces = options.nonce ? new Nonces(Math.ceil(maxAgeS * 1000)) : undefined;
+  const maxJtis = options.maxJtis ?? DEFAULT_MAX_JTIS;
+  if (!Number.isInteger(maxJtis) || maxJtis <= 0) throw new TypeError("auth.dpop.maxJtis: a whole number above 0");
+  const memory = options.store ? undefined : new MemoryJtis(maxJtis);
+  // $MCP_ELICIT_STATE_KEY is read only when nonces are asked for: a server without them never fails on it.
+  const nonceRing = options.nonce || options.key !== undefined ? dpopNonceRing(options.key) : undefined;
+  if (options.nonce && options.store?.shared === true && !nonceRing?.shared)
+    throw new TypeError(NEEDS_KEY("a store several processes share"));
+  const nonces = options.nonce && nonceRing ? new DpopNonces(nonceRing.ring, Math.ceil(maxAgeS * 1000)) : undefined;
 
   return {
     algorithms,
@@ -146,7 +137,8 @@ export function createDpopVerifier(options: DpopOptions): DpopVerifier {
     },
     async spend(jti) {
       const key = `dpop-jti:${sha256(jti)}`;
-      return options.store ? options.store.add(key, "1", ttlMs) : memory.add(key, ttlMs);
+      if (memory) return memory.add(key, ttlMs);
+      return (await options.store!.add(key, "1", ttlMs)) ? "spent" : "replayed";
     },
   };
 }

@@ -48,10 +48,23 @@ export async function prepareAuth(options: HttpAuthOptions): Promise<IssuerMetad
   for (const scope of options.scopes ?? [])
     if (!/^[\x21\x23-\x5B\x5D-\x7E]+$/.test(scope)) throw new TypeError(`auth.scopes: "${scope}" is not an OAuth scope token`);
   if (options.dpop !== undefined && typeof options.dpop !== "boolean" && (typeof options.dpop !== "object" || options.dpop === null))
-    throw new TypeError("auth.dpop: true, false or { required, algorithms, maxAgeSeconds, nonce, store }");
+    throw new TypeError("auth.dpop: true, false or { required, algorithms, maxAgeSeconds, nonce, store, key, maxJtis }");
   if (typeof options.dpop === "object") createDpopVerifier(options.dpop); // checks the options before the server listens
   return discoverIssuer(options.issuer);
 }
+
+/** The in-memory `jti`s are at their cap (dpop-jtis.ts): the proof is refused for now, never a live jti forgotten. */
+class ProofsFull extends OAuthError {
+  constructor(readonly retryAfterS: number) {
+    super(OAuthErrorCode.TemporarilyUnavailable, "This server holds as many recent DPoP proofs as it can remember; try again shortly");
+  }
+}
+
+const busy = (error: ProofsFull) =>
+  Response.json(error.toResponseObject(), {
+    status: 503,
+    headers: { "Retry-After": String(error.retryAfterS), "Cache-Control": "no-store" },
+  });
 
 /** The key a verified token is bound to (`extra.cnf.jkt`), if any. */
 function boundKeyOf(auth: AuthInfo): string | undefined {
@@ -150,7 +163,9 @@ export function createAuthGate(
         OAuthErrorCode.InvalidDpopProof,
         "The DPoP proof is signed with another key than the token is bound to (cnf.jkt)",
       );
-    if (!(await dpop.spend(jti))) throw new OAuthError(OAuthErrorCode.InvalidDpopProof, "The DPoP proof was used before (jti)");
+    const spent = await dpop.spend(jti);
+    if (spent === "replayed") throw new OAuthError(OAuthErrorCode.InvalidDpopProof, "The DPoP proof was used before (jti)");
+    if (spent !== "spent") throw new ProofsFull(spent.full.retryAfterS);
     return auth;
   }
 
@@ -189,7 +204,8 @@ export function createAuthGate(
           (req as RequestWithAuth).auth = await checkDpop(req, token);
           return false;
         } catch (error) {
-          if (!(error instanceof OAuthError) || error.code === OAuthErrorCode.ServerError)
+          if (error instanceof ProofsFull) await send(res, busy(error));
+          else if (!(error instanceof OAuthError) || error.code === OAuthErrorCode.ServerError)
             await send(res, bearerAuthChallengeResponse(error, required));
           else await send(res, dpopRefusal(error));
           return true;

@@ -1,6 +1,7 @@
 // What `serveHttp(factory, { auth })` takes, and who a verified token says is calling.
 import type { OAuthTokenVerifier } from "@modelcontextprotocol/server";
 import type { KeyValueStore } from "../../store/types.js";
+import type { StateKeyInput } from "../rounds/state.js";
 
 export interface HttpAuthOptions {
   /** The authorization server's issuer identifier (its metadata is discovered from it, once). */
@@ -47,8 +48,23 @@ export interface DpopOptions {
   maxAgeSeconds?: number;
   /** Ask for a server nonce in every proof (RFC 9449 §9): a proof without a current one gets 401 `use_dpop_nonce` and a `DPoP-Nonce`. Default false. */
   nonce?: boolean;
-  /** Where used `jti`s are remembered (`dpop-jti:` keys); the fleet's store when serving a fleet, else memory. */
+  /**
+   * Where used `jti`s are remembered (`dpop-jti:` keys, added atomically); the fleet's store when serving a
+   * fleet, else memory. In a fleet it must be a store every member shares (`shared`), or serveHttp refuses to start.
+   */
   store?: KeyValueStore;
+  /**
+   * The key ring nonces are made from (a key of its own is derived from it with HKDF): 32 bytes, or a ring
+   * newest first, as `stateKey`. Members that share it accept each other's nonces. Default:
+   * $MCP_ELICIT_STATE_KEY, else a random key of this process; a fleet (or a shared `store`) asking for
+   * nonces needs one.
+   */
+  key?: StateKeyInput;
+  /**
+   * Without a store: most used `jti`s remembered in memory (default 100,000, about 15 MB). When it is full, a
+   * new proof gets 503 with Retry-After until the oldest leave the window; a live `jti` is never forgotten.
+   */
+  maxJtis?: number;
 }
 
 /** Who is calling, from a verified access token. */

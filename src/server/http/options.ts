@@ -2,6 +2,7 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { McpServer, Server as McpLowLevelServer } from "@modelcontextprotocol/server";
 import type { FleetStore } from "../../store/types.js";
+import { checkFleetDpop } from "../auth/dpop.js";
 import type { HttpAuthOptions } from "../auth/options.js";
 import type { UrlKit } from "../url/url-kit.js";
 
@@ -124,6 +125,7 @@ export function resolveOptions(options: ServeHttpOptions): ResolvedOptions {
       throw new TypeError(
         "serveHttp: a fleet member with auth needs auth.resource, the public URL clients connect to (the balancer's, e.g. https://mcp.example.com/mcp); otherwise each member advertises its own address.",
       );
+    if (options.auth) checkFleetDpop(options.auth.dpop, store as FleetStore);
   }
   return {
     host,

@@ -88,6 +88,9 @@ export function toStateKey(key: string | Uint8Array | undefined): Buffer {
   return bytes;
 }
 
+/** The environment variable read for the requestState key ring when `stateKey` is not given (comma-separated, newest first). */
+export const STATE_KEY_ENV = "MCP_ELICIT_STATE_KEY";
+
 /** One key, or a ring of keys (newest first): the first seals, every one opens. */
 export type StateKeyInput = string | Uint8Array | readonly (string | Uint8Array)[];
 
