@@ -83,8 +83,7 @@ export async function redisStore(options: RedisStoreOptions = {}): Promise<Fleet
       return reply !== null;
     },
     async swap(key, expected, value, ttlMs) {
-      const px = ttl(ttlMs);
-      const args = [expected, value === undefined ? "del" : "set", value ?? "", String(px)];
+      const args = value === undefined ? [expected, "del", "", "0"] : [expected, "set", value, String(ttl(ttlMs))];
       return (await run("swap", () => client.eval(SWAP, { keys: [kv(key)], arguments: args }))) === 1;
     },
     async set(key, value, ttlMs) {
