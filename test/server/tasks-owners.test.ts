@@ -88,7 +88,9 @@ describe("anonymous 2025-11-25 tasks belong to their HTTP session", () => {
       { skip: kind.skip },
       async () => {
         const { store, done } = await kind.open();
-        const { factory, sent } = transferServer(store);
+        // Every scan of the store by prefix, which is a walk of the whole store on each of them.
+        const scans: string[] = [];
+        const { factory, sent } = transferServer({ ...store, keys: (prefix) => (scans.push(prefix), store.keys(prefix)) });
         const http = await serveHttp(factory, { host: "127.0.0.1", port: 0 });
         const session = async (note: string) => {
           const client = clientFor("2025-11-25", { elicitation: { form: {} } });
@@ -110,6 +112,7 @@ describe("anonymous 2025-11-25 tasks belong to their HTTP session", () => {
           const listed = async (client: Client) => ((await rawRequest(client, "tasks/list", {})) as Raw).tasks.map((t: Raw) => t.taskId);
           assert.deepEqual(await listed(bob.client), [bobsTask], "bob's session lists its own task only");
           assert.deepEqual(await listed(alice.client), [alicesTask]);
+          assert.deepEqual(scans, [], "tasks/list reads its owner's index, never a scan of the store");
           for (const method of ["tasks/get", "tasks/result", "tasks/cancel"])
             await assert.rejects(rawRequest(bob.client, method, { taskId: alicesTask }), TASK_NOT_FOUND, `${method} from another session`);
           assert.deepEqual(bob.ui.remaining().length, 1, "bob was never asked alice's question");
