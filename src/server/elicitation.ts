@@ -101,7 +101,10 @@ export interface ElicitationOptions {
   routeTag?: string;
   /** How often task clients are asked to poll (default 1 s). */
   taskPollIntervalMs?: number;
-  /** How long a task's runner holds it without renewing (default 30 s): a task whose process died is picked up after this. */
+  /**
+   * How long a task's runner holds it without renewing (default 30 s): a task whose process died is picked
+   * up after this. Also how long a run waits for a ctx.step another runner holds before trying again later.
+   */
   taskLeaseMs?: number;
 }
 
