@@ -6,7 +6,7 @@
 // cannot undo what the next runner did, nor end a task that the next runner is running.
 import { randomUUID } from "node:crypto";
 import type { KeyValueStore } from "../../store/types.js";
-import type { TaskRecord } from "./records.js";
+import type { TaskRecord } from "./task-record.js";
 
 /** How often a claim is tried again when the record changed between its read and its swap. */
 const CLAIM_TRIES = 5;

@@ -1,67 +1,17 @@
 // What a task keeps in the store, so that it outlives the request that made it, the process that ran it
 // and (with a shared store) the fleet member: one record per task, written only by whoever holds its
 // lease (lease.ts fences those writes), plus small keys that others add atomically beside it.
-//   task:<id>                 the record (below)
+//   task:<id>                 the record (task-record.ts)
 //   task:<id>:answer:<key>    the client's raw answer to one input request; the first one wins
 //   task:<id>:lease           who is running the task now; expires when its runner dies
 //   task:<id>:cancel          a tasks/cancel arrived
 //   task-owner:<digest>       the owner's task ids (owner-index.ts), for 2025-11-25's tasks/list
-import type { AuthInfo, CallToolResult } from "@modelcontextprotocol/server";
 import type { KeyValueStore } from "../../store/types.js";
-import type { InputRequest, Journal } from "../rounds/replay.js";
 import { recordKey, recordTtl, TaskLease } from "./lease.js";
 import { TaskOwnerIndex } from "./owner-index.js";
+import type { TaskRecord } from "./task-record.js";
 
-export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
-
-export const TERMINAL: readonly TaskStatus[] = ["completed", "failed", "cancelled"];
-
-export interface TaskRecord {
-  taskId: string;
-  /** The tool the task runs, and the arguments as the client sent them. */
-  tool: string;
-  args: unknown;
-  /**
-   * Who made it: the kit's principal, or for an anonymous caller its 2025-era HTTP session (owner.ts).
-   * Every tasks/* request must come from the same owner.
-   */
-  owner: string;
-  /** The creator's verified token as the handler saw it, less the token itself: every run acts for the creator, whoever polls. */
-  auth?: CreatorAuth;
-  /** The token of the lease that last claimed the record (lease.ts). */
-  holder?: string;
-  /** The revision the task was made on: 2026-07-28 (the extension) or 2025-11-25 (experimental tasks). */
-  protocol: "2025-11-25" | "2026-07-28";
-  /** The creating request's _meta envelope (its revision and declared capabilities), for every later run. */
-  envelope: Record<string, unknown>;
-  status: TaskStatus;
-  statusMessage?: string;
-  createdAt: string;
-  lastUpdatedAt: string;
-  ttlMs: number;
-  pollIntervalMs: number;
-  /** The replay journal: settled answers, finished steps, what was asked. */
-  journal: Journal;
-  /** The outstanding input requests, while input_required. */
-  inputRequests?: Record<string, InputRequest>;
-  result?: CallToolResult;
-  error?: { code: number; message: string; data?: unknown };
-}
-
-/** The AuthInfo of the request that made a task, as stored: no token (a secret, and it expires), the resource as text. */
-export type CreatorAuth = Omit<AuthInfo, "token" | "resource"> & { resource?: string };
-
-export function creatorAuth(auth: AuthInfo | undefined): CreatorAuth | undefined {
-  if (!auth) return undefined;
-  const { token: _secret, resource, ...rest } = auth;
-  return { ...rest, scopes: [...auth.scopes], ...(resource ? { resource: resource.href } : {}) };
-}
-
-/** The creator's AuthInfo for a run's context; `token` is empty: the creator's token is never kept. */
-export function runAuth(auth: CreatorAuth): AuthInfo {
-  const { resource, ...rest } = auth;
-  return { ...rest, scopes: [...auth.scopes], token: "", ...(resource ? { resource: new URL(resource) } : {}) };
-}
+export { creatorAuth, runAuth, TERMINAL, type CreatorAuth, type TaskRecord, type TaskStatus } from "./task-record.js";
 
 /** The store side of tasks; every method is one or two store operations. */
 export class TaskRecords {
