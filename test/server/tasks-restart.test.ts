@@ -47,13 +47,13 @@ async function clientOf(url: URL): Promise<Client> {
   return client;
 }
 
-/** Polls tasks/get until the task has `status`, within 20 s. */
-async function until(client: Client, taskId: string, status: string): Promise<Raw> {
-  const deadline = Date.now() + 20_000;
+/** Polls tasks/get until the task has `status`, within `ms` (20 s). */
+async function until(client: Client, taskId: string, status: string, ms = 20_000): Promise<Raw> {
+  const deadline = Date.now() + ms;
   for (;;) {
     const task = (await rawRequest(client, "tasks/get", { taskId })) as Raw;
     if (task.status === status) return task;
-    if (Date.now() > deadline) throw new Error(`task still ${task.status} after 20 s, waiting for ${status}`);
+    if (Date.now() > deadline) throw new Error(`task still ${task.status} after ${ms} ms, waiting for ${status}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -207,6 +207,35 @@ describe("a task's lease is fenced", () => {
       await alice.close().catch(() => {});
       await again.close().catch(() => {});
       await stopChild(a.child);
+      await stopChild(b.child);
+    }
+  });
+
+  test("a runner killed mid-step: the task waits for that step for ten leases, then ends saying whether it happened is unknown; the step never runs twice", async () => {
+    const { dir } = scratchFiles("tasks-orphaned-");
+    const charges = join(dir, "charges.txt");
+    const env = { STORE: `sqlite:${join(dir, "tasks.db")}`, CHARGES: charges, MCP_ELICIT_STATE_KEY: randomBytes(32).toString("hex") };
+    const a = await startMember({ ...env, MEMBER_NAME: "first" });
+    const b = await startMember({ ...env, MEMBER_NAME: "second" });
+    const alice = await clientOf(a.url);
+    const again = await clientOf(b.url);
+    try {
+      const created = (await rawRequest(alice, "tools/call", { name: "charge_when_told", arguments: { go: join(dir, "go") } })) as Raw;
+      await lineIn(charges, /^started by first$/);
+      a.child.kill("SIGKILL");
+      await exited(a.child);
+      writeFileSync(join(dir, "go"), ""); // the second member would charge at once, if it ever ran the step
+      // Ten leases of 1 s, on a machine that may be busy.
+      const done = await until(again, created.taskId, "completed", 60_000);
+      assert.equal(done.result.isError, true);
+      assert.match(
+        done.result.content[0].text,
+        /ctx\.step\("charge"\) was running on the server instance that stopped; whether it happened is unknown/,
+      );
+      assert.equal(readFileSync(charges, "utf8"), "started by first\n", "the step was not run again");
+    } finally {
+      await alice.close().catch(() => {});
+      await again.close().catch(() => {});
       await stopChild(b.child);
     }
   });

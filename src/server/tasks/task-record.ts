@@ -20,6 +20,8 @@ export interface TaskRecord {
   auth?: CreatorAuth;
   /** The token of the lease that last claimed the record (lease.ts). */
   holder?: string;
+  /** Since when runs have found a step still claimed by a runner whose lease lapsed (tasks.ts gives up after a while). */
+  stepBusySince?: string;
   /** The revision the task was made on: 2026-07-28 (the extension) or 2025-11-25 (experimental tasks). */
   protocol: "2025-11-25" | "2026-07-28";
   /** The creating request's _meta envelope (its revision and declared capabilities), for every later run. */

@@ -12,7 +12,7 @@ import {
   type CallToolResult,
   type ServerContext,
 } from "@modelcontextprotocol/server";
-import { StepBusyError, type CallLedger } from "../rounds/ledger.js";
+import { StepBusyError, StepUnknownError, type CallLedger } from "../rounds/ledger.js";
 import { emptyJournal, ReplayRun, type Journal } from "../rounds/replay.js";
 import type { TaskLease } from "./lease.js";
 import { creatorAuth, TERMINAL, TaskRecords, type TaskRecord } from "./records.js";
@@ -289,7 +289,12 @@ export class Tasks {
       // Whatever the handler made of a step another runner still runs, the step has not happened here:
       // the task stays working and runs again later, when that step has its value.
       if (busy !== undefined) {
-        await lease.save({ ...record, status: "working", statusMessage: `Waiting for the step "${busy}", still running elsewhere.` });
+        const since = record.stepBusySince ?? new Date().toISOString();
+        // A runner stalled this long is taken for dead: whether its step happened is unknown, so it is not run here.
+        if (Date.now() - Date.parse(since) > ORPHANED_STEP_LEASES * this.records.leaseMs)
+          return this.finish(lease, { status: "completed", result: new StepUnknownError(busy).toResult() });
+        const waiting = `Waiting for the step "${busy}", still running elsewhere.`;
+        await lease.save({ ...record, status: "working", statusMessage: waiting, stepBusySince: since });
         return "later";
       }
       if (abort.signal.aborted || (await this.records.cancelRequested(taskId)))
@@ -308,7 +313,7 @@ export class Tasks {
 
   /** Saves the run's end, if this run still holds the task, and wakes whoever waits on it here. */
   private async finish(lease: TaskLease, change: Partial<TaskRecord>): Promise<Next> {
-    const next: TaskRecord = { ...lease.record, statusMessage: undefined, ...change };
+    const next: TaskRecord = { ...lease.record, statusMessage: undefined, stepBusySince: undefined, ...change };
     if (!(await lease.save(next))) return "idle";
     const waiting = this.waiters.get(next.taskId);
     this.waiters.delete(next.taskId);
@@ -316,6 +321,9 @@ export class Tasks {
     return next.status === "input_required" ? "again" : "idle";
   }
 }
+
+/** How many leases runs wait for a step whose runner's lease lapsed, before taking that runner for dead. */
+const ORPHANED_STEP_LEASES = 10;
 
 /** After a run: nothing to do now, look again at once (answers may have come meanwhile), or retry after a while. */
 type Next = "idle" | "again" | "later";
