@@ -38,8 +38,8 @@ async function until(client: Client, taskId: string, status: string): Promise<Ra
 }
 
 /** A transfer that asks the person first, then sends once (counted per note). */
-function transferServer(store: KeyValueStore) {
-  const kit = createElicitation({ store, stateKey: randomBytes(32), taskPollIntervalMs: 50 });
+function transferServer(store: KeyValueStore, taskTtlMs?: number) {
+  const kit = createElicitation({ store, stateKey: randomBytes(32), taskPollIntervalMs: 50, ...(taskTtlMs ? { taskTtlMs } : {}) });
   const sent: string[] = [];
   const factory = () => {
     const server = new McpServer({ name: "bank", version: "1.0.0" });
@@ -136,6 +136,32 @@ describe("anonymous 2025-11-25 tasks belong to their HTTP session", () => {
         }
       },
     );
+});
+
+test("an owner's index entry ends with its task: once the task expires, tasks/list no longer shows it and the index key is gone", async () => {
+  const store = memoryStore();
+  const { factory } = transferServer(store, 1);
+  const http = await serveHttp(factory, { host: "127.0.0.1", port: 0 });
+  const client = clientFor("2025-11-25", { elicitation: { form: {} } });
+  try {
+    await client.connect(new StreamableHTTPClientTransport(http.url));
+    const created = (await rawRequest(client, "tools/call", { name: "transfer", arguments: { amount: 1 }, task: {} })) as Raw;
+    const listed = async () => ((await rawRequest(client, "tasks/list", {})) as Raw).tasks.map((t: Raw) => t.taskId);
+    assert.deepEqual(await listed(), [created.task.taskId], "listed for its ttl and the minute of grace");
+    assert.equal((await store.keys("task-owner:")).length, 1);
+    // The memory store's clock, moved past the task's ttl and its minute.
+    const realNow = Date.now;
+    Date.now = () => realNow() + 61_500;
+    try {
+      assert.deepEqual(await listed(), []);
+      assert.deepEqual(await store.keys("task-owner:"), []);
+    } finally {
+      Date.now = realNow;
+    }
+  } finally {
+    await client.close().catch(() => {});
+    await http.close();
+  }
 });
 
 describe("a task runs for its creator", () => {
