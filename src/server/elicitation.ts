@@ -43,6 +43,7 @@ import type { Principal } from "./auth/options.js";
 import { principalOf as verifiedPrincipal } from "./auth/principal.js";
 import type { UrlCall } from "./url/elicit-url.js";
 import type { UrlKit } from "./url/url-kit.js";
+import { ANONYMOUS, callerOwner } from "./owner.js";
 import { TaskRecords } from "./tasks/records.js";
 import { Tasks } from "./tasks/tasks.js";
 import { declaresTasks, missingTasksExtension, serveTasks, type TaskSupport } from "./tasks/protocol.js";
@@ -101,7 +102,10 @@ export interface ElicitationOptions {
   routeTag?: string;
   /** How often task clients are asked to poll (default 1 s). */
   taskPollIntervalMs?: number;
-  /** How long a task's runner holds it without renewing (default 30 s): a task whose process died is picked up after this. */
+  /**
+   * How long a task's runner holds it without renewing (default 30 s): a task whose process died is picked
+   * up after this. Also how long a run waits for a ctx.step another runner holds before trying again later.
+   */
   taskLeaseMs?: number;
 }
 
@@ -159,7 +163,7 @@ const DEFAULTS = {
 
 export function defaultPrincipal(ctx: ServerContext): string {
   const auth = ctx.http?.authInfo;
-  if (!auth) return "anonymous";
+  if (!auth) return ANONYMOUS;
   const { sub, issuer } = (auth.extra ?? {}) as { sub?: unknown; issuer?: unknown };
   // The issuer too: two authorization servers may both have a user "alice".
   if (typeof sub === "string") return typeof issuer === "string" ? `sub:${issuer} ${sub}` : `sub:${sub}`;
@@ -211,11 +215,15 @@ export function createElicitation(options: ElicitationOptions = {}) {
   // Ledger entries outlive every state that can name them.
   const store = options.store ?? PROCESS().store;
   const ledger = new CallLedger(store, settings.stateTtlMs + 60_000);
-  // A task's steps are kept as long as the task.
-  const tasks = new Tasks(new TaskRecords(store, settings.taskLeaseMs), new CallLedger(store, settings.taskTtlMs + 60_000), {
+  // A task's steps are kept as long as the task. A run that finds a step still running elsewhere waits
+  // at most a lease for it, then leaves the task working and tries again later.
+  const taskLedger = new CallLedger(store, settings.taskTtlMs + 60_000, settings.taskLeaseMs);
+  const tasks = new Tasks(new TaskRecords(store, settings.taskLeaseMs), taskLedger, {
     ttlMs: settings.taskTtlMs,
     pollIntervalMs: settings.taskPollIntervalMs,
   });
+  // A task belongs to its creator's principal; an anonymous one to its 2025-era session, as URL flows do.
+  const taskOwner = (ctx: ServerContext) => callerOwner(principalOf(ctx), ctx) ?? ANONYMOUS;
   // Checked now, so a bad bound fails here rather than at the first tool.
   const warm = options.warmRounds === false ? undefined : warmBounds(options.warmRounds ?? {}, settings.stateTtlMs);
   const fixedIssuer = options.issuer ?? (process.env[ISSUER_ENV]?.trim() || undefined);
@@ -340,7 +348,7 @@ export function createElicitation(options: ElicitationOptions = {}) {
         // A 2025-11-25 client asks for a task with the call's `task` param (experimental tasks).
         if (task && protocol === "2025-11-25" && guarded?.taskParam !== undefined) {
           const clientCapabilities = server.server.getClientCapabilities();
-          guarded.created = await tasks.create(ctx, name, guarded.args, principalOf(ctx), { protocol, clientCapabilities });
+          guarded.created = await tasks.create(ctx, name, guarded.args, taskOwner(ctx), { protocol, clientCapabilities });
           return { content: [] }; // what McpServer checks; the guard answers with the handle
         }
         if (protocol !== "2026-07-28") return call(args, contextFor(server, ctx, protocol, undefined, url), url);
@@ -348,7 +356,7 @@ export function createElicitation(options: ElicitationOptions = {}) {
         const toTask =
           task && declaresTasks(ctx)
             ? async (journal?: Journal) => {
-                const handle = await tasks.create(ctx, name, guarded?.args ?? {}, principalOf(ctx), { journal });
+                const handle = await tasks.create(ctx, name, guarded?.args ?? {}, taskOwner(ctx), { journal });
                 if (guarded) guarded.created = handle;
                 return handle;
               }
@@ -379,7 +387,7 @@ export function createElicitation(options: ElicitationOptions = {}) {
           const url = urlCallFor(ctx, name, args);
           return call(args, contextFor(server, ctx, protocol, run, url, true), url);
         });
-        serveTasks(server, tasks, principalOf);
+        serveTasks(server, tasks, taskOwner);
       }
       watchRootsChanges(server);
       watchDroppedMessages(server);

@@ -54,6 +54,12 @@ export function memoryStore(options: MemoryStoreOptions = {}): KeyValueStore {
       put(key, value, ttlMs);
       return true;
     },
+    async swap(key, expected, value, ttlMs) {
+      if (live(key) !== expected) return false;
+      if (value === undefined) forget(key);
+      else put(key, value, ttlMs);
+      return true;
+    },
     async set(key, value, ttlMs) {
       put(key, value, ttlMs);
     },

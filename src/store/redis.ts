@@ -19,6 +19,14 @@ export interface RedisStoreOptions {
   connectTimeoutMs?: number;
 }
 
+/**
+ * swap as one script, which Redis runs atomically: the value is compared and replaced (or deleted)
+ * with nothing in between. ARGV: expected, "set" or "del", the new value, its TTL in ms.
+ */
+const SWAP = `if redis.call("GET", KEYS[1]) ~= ARGV[1] then return 0 end
+if ARGV[2] == "del" then redis.call("DEL", KEYS[1]) else redis.call("SET", KEYS[1], ARGV[3], "PX", ARGV[4]) end
+return 1`;
+
 /** `*`, `?`, `[`, `]` and `\` are SCAN MATCH's pattern characters; a backslash makes each literal. */
 export const escapeGlob = (text: string) => text.replace(/[*?[\]\\]/g, "\\$&");
 
@@ -73,6 +81,10 @@ export async function redisStore(options: RedisStoreOptions = {}): Promise<Fleet
       // SET NX PX is one command: of any number of processes adding the same key, exactly one sees OK.
       const reply = await run("add", () => client.set(kv(key), value, { condition: "NX", expiration: { type: "PX", value: px } }));
       return reply !== null;
+    },
+    async swap(key, expected, value, ttlMs) {
+      const args = value === undefined ? [expected, "del", "", "0"] : [expected, "set", value, String(ttl(ttlMs))];
+      return (await run("swap", () => client.eval(SWAP, { keys: [kv(key)], arguments: args }))) === 1;
     },
     async set(key, value, ttlMs) {
       const px = ttl(ttlMs);

@@ -74,6 +74,11 @@ export function sqliteStore(path: string, options: SqliteStoreOptions = {}): Key
   const add = db.prepare<[string, string, number, number]>(
     "INSERT INTO mcp_elicit_kv (key, value, expires) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value, expires = excluded.expires WHERE mcp_elicit_kv.expires <= ?",
   );
+  // Compared in the statement itself: one statement is atomic across every process on the file.
+  const replace = db.prepare<[string, number, string, string, number]>(
+    "UPDATE mcp_elicit_kv SET value = ?, expires = ? WHERE key = ? AND value = ? AND expires > ?",
+  );
+  const deleteIf = db.prepare<[string, string, number]>("DELETE FROM mcp_elicit_kv WHERE key = ? AND value = ? AND expires > ?");
   const set = db.prepare<[string, string, number]>("INSERT OR REPLACE INTO mcp_elicit_kv (key, value, expires) VALUES (?, ?, ?)");
   const del = db.prepare<[string]>("DELETE FROM mcp_elicit_kv WHERE key = ?");
   // substr compares the prefix exactly (LIKE and GLOB would treat %, _, * and ? in it as wildcards).
@@ -90,6 +95,11 @@ export function sqliteStore(path: string, options: SqliteStoreOptions = {}): Key
     async add(key, value, ttlMs) {
       const now = Date.now();
       return add.run(key, value, now + ttlMs, now).changes === 1;
+    },
+    async swap(key, expected, value, ttlMs) {
+      const now = Date.now();
+      const changed = value === undefined ? deleteIf.run(key, expected, now) : replace.run(value, now + ttlMs, key, expected, now);
+      return changed.changes === 1;
     },
     async set(key, value, ttlMs) {
       set.run(key, value, Date.now() + ttlMs);

@@ -1,6 +1,7 @@
 // The store behind everything a server must remember between requests: the 2026-07-28 call ledger,
 // URL flows and the credential vault. Small on purpose, so memory, SQLite and Redis can all be
-// exact implementations: string values, a time to live on every key, and one atomic "add if absent".
+// exact implementations: string values, a time to live on every key, an atomic "add if absent" and an
+// atomic "replace if unchanged" (what a lease holder fences its writes with).
 import type { EventStore } from "@modelcontextprotocol/server";
 
 export interface KeyValueStore {
@@ -8,6 +9,12 @@ export interface KeyValueStore {
   get(key: string): Promise<string | undefined>;
   /** Sets the key only when it is absent (or expired), atomically; true when this call set it. */
   add(key: string, value: string, ttlMs: number): Promise<boolean>;
+  /**
+   * Replaces the key's value only while it is still `expected` (live), atomically; `value` undefined
+   * deletes it instead. True when this call changed it: of several callers that read the same value
+   * and swap it, exactly one wins, and none wins once anyone else wrote the key.
+   */
+  swap(key: string, expected: string, value: string | undefined, ttlMs: number): Promise<boolean>;
   /** Sets the key, replacing any value. */
   set(key: string, value: string, ttlMs: number): Promise<void>;
   delete(key: string): Promise<void>;

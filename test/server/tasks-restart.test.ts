@@ -5,7 +5,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
@@ -47,13 +47,13 @@ async function clientOf(url: URL): Promise<Client> {
   return client;
 }
 
-/** Polls tasks/get until the task has `status`, within 20 s. */
-async function until(client: Client, taskId: string, status: string): Promise<Raw> {
-  const deadline = Date.now() + 20_000;
+/** Polls tasks/get until the task has `status`, within `ms` (20 s). */
+async function until(client: Client, taskId: string, status: string, ms = 20_000): Promise<Raw> {
+  const deadline = Date.now() + ms;
   for (;;) {
     const task = (await rawRequest(client, "tasks/get", { taskId })) as Raw;
     if (task.status === status) return task;
-    if (Date.now() > deadline) throw new Error(`task still ${task.status} after 20 s, waiting for ${status}`);
+    if (Date.now() > deadline) throw new Error(`task still ${task.status} after ${ms} ms, waiting for ${status}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -141,4 +141,102 @@ describe("a task survives its process", () => {
       }
     },
   );
+});
+
+/** Resolves once `file` has a line matching `line`, within `ms`. */
+async function lineIn(file: string, line: RegExp, ms = 20_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(
+    existsSync(file) &&
+    readFileSync(file, "utf8")
+      .split("\n")
+      .some((l) => line.test(l))
+  )) {
+    if (Date.now() > deadline) throw new Error(`no line ${line} in ${file} after ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe("a task's lease is fenced", () => {
+  test("a runner paused past its lease while its step runs: the next runner waits for that step, never ends the task on it, and completes it; the step runs once", async () => {
+    const { dir } = scratchFiles("tasks-fenced-");
+    const charges = join(dir, "charges.txt");
+    const go = join(dir, "go");
+    const env = { STORE: `sqlite:${join(dir, "tasks.db")}`, CHARGES: charges, MCP_ELICIT_STATE_KEY: randomBytes(32).toString("hex") };
+    const a = await startMember({ ...env, MEMBER_NAME: "first" });
+    const b = await startMember({ ...env, MEMBER_NAME: "second" });
+    const alice = await clientOf(a.url);
+    const again = await clientOf(b.url);
+    try {
+      const created = (await rawRequest(alice, "tools/call", { name: "charge_when_told", arguments: { go } })) as Raw;
+      await lineIn(charges, /^started by first$/);
+      // The first runner stops mid-step (a GC pause, a VM migration, a partition): its lease lapses.
+      a.child.kill("SIGSTOP");
+      // Polling the second member makes it take the task over; it finds the step still claimed by the first.
+      const deadline = Date.now() + 45_000;
+      let seen: Raw;
+      for (;;) {
+        seen = (await rawRequest(again, "tasks/get", { taskId: created.taskId })) as Raw;
+        assert.equal(seen.status, "working", `the task ended while its step was still running elsewhere: ${JSON.stringify(seen)}`);
+        if (/still running elsewhere/.test(seen.statusMessage ?? "")) break;
+        if (Date.now() > deadline) throw new Error(`no runner took the task over within 45 s: ${JSON.stringify(seen)}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      assert.match(seen.statusMessage, /Waiting for the step "charge"/);
+      // The first runner comes back and finishes its step; its own end of the task is fenced off.
+      writeFileSync(go, "");
+      a.child.kill("SIGCONT");
+      const done = await until(again, created.taskId, "completed");
+      assert.deepEqual(done.result.content, [{ type: "text", text: "charged by first; finished by second" }]);
+      await lineIn(charges, /^returned by first$/);
+      await stopChild(a.child);
+      const after = (await rawRequest(again, "tasks/get", { taskId: created.taskId })) as Raw;
+      assert.deepEqual(after.result, done.result, "the paused runner's late end did not replace the task's");
+      const lines = readFileSync(charges, "utf8").trim().split("\n");
+      assert.deepEqual(
+        lines.filter((l) => l.startsWith("charged")),
+        ["charged by first"],
+        "the step ran once",
+      );
+      assert.deepEqual(
+        lines.filter((l) => l.startsWith("started")),
+        ["started by first"],
+      );
+    } finally {
+      if (a.child.signalCode === null && a.child.exitCode === null) a.child.kill("SIGCONT");
+      await alice.close().catch(() => {});
+      await again.close().catch(() => {});
+      await stopChild(a.child);
+      await stopChild(b.child);
+    }
+  });
+
+  test("a runner killed mid-step: the task waits for that step for ten leases, then ends saying whether it happened is unknown; the step never runs twice", async () => {
+    const { dir } = scratchFiles("tasks-orphaned-");
+    const charges = join(dir, "charges.txt");
+    const env = { STORE: `sqlite:${join(dir, "tasks.db")}`, CHARGES: charges, MCP_ELICIT_STATE_KEY: randomBytes(32).toString("hex") };
+    const a = await startMember({ ...env, MEMBER_NAME: "first" });
+    const b = await startMember({ ...env, MEMBER_NAME: "second" });
+    const alice = await clientOf(a.url);
+    const again = await clientOf(b.url);
+    try {
+      const created = (await rawRequest(alice, "tools/call", { name: "charge_when_told", arguments: { go: join(dir, "go") } })) as Raw;
+      await lineIn(charges, /^started by first$/);
+      a.child.kill("SIGKILL");
+      await exited(a.child);
+      writeFileSync(join(dir, "go"), ""); // the second member would charge at once, if it ever ran the step
+      // Ten leases of 1 s, on a machine that may be busy.
+      const done = await until(again, created.taskId, "completed", 60_000);
+      assert.equal(done.result.isError, true);
+      assert.match(
+        done.result.content[0].text,
+        /ctx\.step\("charge"\) was running on the server instance that stopped; whether it happened is unknown/,
+      );
+      assert.equal(readFileSync(charges, "utf8"), "started by first\n", "the step was not run again");
+    } finally {
+      await alice.close().catch(() => {});
+      await again.close().catch(() => {});
+      await stopChild(b.child);
+    }
+  });
 });

@@ -83,6 +83,48 @@ export function storeContract(kind: StoreKind): void {
       }
     });
 
+    test("swap replaces or deletes only the value it was given; expired and absent keys never match", async () => {
+      const { store } = await kind.open();
+      try {
+        assert.equal(await store.swap("s", "x", "y", 60_000), false, "absent: nothing to compare");
+        assert.equal(await store.get("s"), undefined);
+        await store.set("s", "one", 60_000);
+        assert.equal(await store.swap("s", "other", "two", 60_000), false);
+        assert.equal(await store.get("s"), "one");
+        assert.equal(await store.swap("s", "one", "two", 60_000), true);
+        assert.equal(await store.get("s"), "two");
+        assert.equal(await store.swap("s", "one", undefined, 60_000), false, "a stale value deletes nothing");
+        assert.equal(await store.swap("s", "two", undefined, 60_000), true);
+        assert.equal(await store.get("s"), undefined);
+        await store.set("brief", "v", 30);
+        await sleep(120);
+        assert.equal(await store.swap("brief", "v", "w", 60_000), false, "an expired value is absent");
+        assert.equal(await store.get("brief"), undefined);
+        await store.set("renewed", "v", 200);
+        assert.equal(await store.swap("renewed", "v", "v", 60_000), true);
+        await sleep(300);
+        assert.equal(await store.get("renewed"), "v", "the swap set the new TTL");
+      } finally {
+        await store.close();
+      }
+    });
+
+    test("50 parallel swaps of one value from two handles: exactly one wins", async () => {
+      const { store, other } = await kind.open();
+      const second = await other();
+      try {
+        await store.set("fence", "gen-0", 60_000);
+        const results = await Promise.all(
+          Array.from({ length: 50 }, (_, i) => (i % 2 === 0 ? store : second).swap("fence", "gen-0", `gen-1-by-${i}`, 60_000)),
+        );
+        assert.equal(results.filter(Boolean).length, 1);
+        assert.equal(await second.get("fence"), `gen-1-by-${results.indexOf(true)}`);
+      } finally {
+        await store.close();
+        if (second !== store) await second.close();
+      }
+    });
+
     test("glob and LIKE characters in keys and prefixes are literal", async () => {
       const { store } = await kind.open();
       try {

@@ -12,9 +12,11 @@ import {
   type CallToolResult,
   type ServerContext,
 } from "@modelcontextprotocol/server";
-import type { CallLedger } from "../rounds/ledger.js";
+import { StepBusyError, StepUnknownError, type CallLedger } from "../rounds/ledger.js";
 import { emptyJournal, ReplayRun, type Journal } from "../rounds/replay.js";
-import { TERMINAL, TaskRecords, type TaskRecord } from "./records.js";
+import type { TaskLease } from "./lease.js";
+import { creatorAuth, TERMINAL, TaskRecords, type TaskRecord } from "./records.js";
+import { runContext } from "./run-context.js";
 
 /** Runs one task's handler once over `run`, with `ctx` as the handler's request context and the call's arguments as sent. */
 export type TaskBody = (run: ReplayRun, ctx: ServerContext, args: unknown, protocol: TaskRecord["protocol"]) => Promise<CallToolResult>;
@@ -51,40 +53,6 @@ export function createdHandle(record: TaskRecord) {
   return record.protocol === "2026-07-28" ? { resultType: "task" as const, ...taskView(record) } : { task: legacyView(record) };
 }
 
-/** The handler's context for a run: the triggering request's, with the task's envelope and cancellation. */
-/**
- * The handler's context for a run: the triggering request's, with the task's envelope and cancellation.
- * The extension has no progress notifications: a run's progress token is the task id, and what the
- * handler reports becomes the task's statusMessage; its other notifications have no request to go on.
- */
-function runContext(
-  base: ServerContext,
-  record: TaskRecord,
-  signal: AbortSignal,
-  progress: (message: string) => Promise<void>,
-): ServerContext {
-  const notify = async (notification: { method: string; params?: Record<string, unknown> }) => {
-    if (notification.method === "notifications/progress") await progress(progressText(notification.params ?? {}));
-  };
-  const _meta = { ...base.mcpReq._meta, progressToken: record.taskId };
-  const mcpReq = {
-    ...base.mcpReq,
-    _meta,
-    signal,
-    notify,
-    envelope: record.envelope,
-    inputResponses: undefined,
-    requestState: () => undefined,
-  };
-  return { ...base, mcpReq } as ServerContext;
-}
-
-/** A progress notification as a status line: its message, else "3 of 10" (or "3"). */
-function progressText({ progress, total, message }: { progress?: unknown; total?: unknown; message?: unknown }): string {
-  if (typeof message === "string" && message.trim()) return message.slice(0, 500);
-  return typeof total === "number" ? `${String(progress)} of ${total}` : String(progress ?? "");
-}
-
 /** A JSON-RPC error for a task that failed: the handler's ProtocolError as it is, anything else -32603. */
 function rpcError(error: unknown): NonNullable<TaskRecord["error"]> {
   if (error instanceof ProtocolError)
@@ -98,9 +66,6 @@ export class Tasks {
   private readonly running = new Map<string, AbortController>();
   /** Who waits for a task's next change in this process (2025-11-25's tasks/result). */
   private readonly waiters = new Map<string, Set<() => void>>();
-  /** This process's name on the leases it holds. */
-  private readonly runner = randomUUID();
-
   constructor(
     private readonly records: TaskRecords,
     private readonly ledger: CallLedger,
@@ -134,6 +99,7 @@ export class Tasks {
       tool,
       args,
       owner,
+      ...(ctx.http?.authInfo ? { auth: creatorAuth(ctx.http.authInfo) } : {}),
       protocol,
       // A 2025 session declared its capabilities once: they are kept as a 2026 request would carry them.
       envelope: { ...(ctx.mcpReq.envelope as Record<string, unknown> | undefined), ...capabilities },
@@ -147,7 +113,7 @@ export class Tasks {
         asked: Object.fromEntries(Object.entries(journal.asked).filter(([key]) => Object.hasOwn(journal.answers, key))),
       },
     };
-    await this.records.save(record);
+    await this.records.create(record);
     void this.kick(record.taskId, ctx);
     return createdHandle(record);
   }
@@ -159,7 +125,7 @@ export class Tasks {
 
   /** The caller's tasks (2025-11-25's tasks/list). */
   async list(owner: string): Promise<TaskRecord[]> {
-    const records = await Promise.all((await this.records.ids()).map((id) => this.records.get(id)));
+    const records = await Promise.all((await this.records.ownedIds(owner)).map((id) => this.records.get(id)));
     return records.filter((r): r is TaskRecord => r?.owner === owner).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   }
 
@@ -248,36 +214,45 @@ export class Tasks {
    */
   private async kick(taskId: string, ctx: ServerContext): Promise<void> {
     try {
-      if (this.running.has(taskId) || !(await this.records.lease(taskId, this.runner))) return;
-      let again = false;
+      if (this.running.has(taskId)) return;
+      const lease = await this.records.lease(taskId);
+      if (!lease) return;
+      let next: Next = "idle";
       try {
-        again = await this.runOnce(taskId, ctx);
+        next = await this.runOnce(lease, ctx);
       } finally {
-        await this.records.releaseLease(taskId);
+        await lease.release();
       }
       // Answers or a cancel may have come while the lease was held: look again.
-      if (again) void this.kick(taskId, ctx);
+      if (next === "again") void this.kick(taskId, ctx);
+      // A step another runner holds: tried again after a poll interval (tasks/get kicks it sooner).
+      if (next === "later") setTimeout(() => void this.kick(taskId, ctx), this.settings.pollIntervalMs).unref();
     } catch {
       // Left as it is; the next tasks/get or tasks/update tries again.
     }
   }
 
-  /** One run under the lease; true when the task may have more to do at once. */
-  private async runOnce(taskId: string, ctx: ServerContext): Promise<boolean> {
-    const record = await this.records.get(taskId);
-    if (!record || TERMINAL.includes(record.status)) return false;
+  /** One run under the lease: what to do next. Every save goes through the lease, so a run that lost it writes nothing. */
+  private async runOnce(lease: TaskLease, ctx: ServerContext): Promise<Next> {
+    const { record } = lease;
+    const taskId = record.taskId;
+    if (TERMINAL.includes(record.status)) return "idle";
     const cancelled = await this.records.cancelRequested(taskId);
     const keys = Object.keys(record.inputRequests ?? {});
     const incoming = await this.records.answers(taskId, keys);
-    if (cancelled) return this.finish(record, { status: "cancelled", statusMessage: "Cancelled at the client's request." });
-    if (record.status === "input_required" && keys.some((k) => !Object.hasOwn(incoming, k))) return false;
+    if (cancelled) return this.finish(lease, { status: "cancelled", statusMessage: "Cancelled at the client's request." });
+    if (record.status === "input_required" && keys.some((k) => !Object.hasOwn(incoming, k))) return "idle";
     const body = this.bodies.get(record.tool);
-    if (!body) return false; // a process without this tool (a fleet mid-deploy): another one runs it
+    if (!body) return "idle"; // a process without this tool (a fleet mid-deploy): another one runs it
 
     const abort = new AbortController();
+    let lost = false;
     this.running.set(taskId, abort);
     const renew = setInterval(() => {
-      void this.records.renewLease(taskId, this.runner).catch(() => {});
+      void lease.renew().then(
+        (held) => !held && ((lost = true), abort.abort(new Error("The task's lease passed to another runner."))),
+        () => {},
+      );
       // A cancel sent to another process of the fleet reaches this one through the store.
       void this.records.cancelRequested(taskId).then(
         (yes) => yes && abort.abort(new Error("The task was cancelled.")),
@@ -287,9 +262,14 @@ export class Tasks {
     try {
       record.status = "working";
       delete record.inputRequests;
+      let busy: string | undefined;
       const run = new ReplayRun(
         record.journal,
-        (name, fn, recorded) => this.ledger.step(record.journal.call, name, fn, recorded),
+        (name, fn, recorded) =>
+          this.ledger.step(record.journal.call, name, fn, recorded).catch((error: unknown) => {
+            if (error instanceof StepBusyError) busy = name;
+            throw error;
+          }),
         incoming,
       );
       let outcome;
@@ -297,34 +277,53 @@ export class Tasks {
       let saving = Promise.resolve();
       const progress = (message: string) => {
         record.statusMessage = message;
-        return (saving = saving.then(() => this.records.save(record)).catch(() => {}));
+        return (saving = saving.then(async () => void (await lease.save(record))).catch(() => {}));
       };
       try {
         outcome = await run.run(() => body(run, runContext(ctx, record, abort.signal, progress), record.args, record.protocol));
       } catch (error) {
-        await saving;
-        if (abort.signal.aborted) return this.finish(record, { status: "cancelled", statusMessage: "Cancelled at the client's request." });
-        return this.finish(record, { status: "failed", statusMessage: "The tool failed.", error: rpcError(error) });
+        outcome = { kind: "error" as const, error };
       }
       await saving;
+      if (lost) return "idle"; // the runner that holds the task now ends it
+      // Whatever the handler made of a step another runner still runs, the step has not happened here:
+      // the task stays working and runs again later, when that step has its value.
+      if (busy !== undefined) {
+        const since = record.stepBusySince ?? new Date().toISOString();
+        // A runner stalled this long is taken for dead: whether its step happened is unknown, so it is not run here.
+        if (Date.now() - Date.parse(since) > ORPHANED_STEP_LEASES * this.records.leaseMs)
+          return this.finish(lease, { status: "completed", result: new StepUnknownError(busy).toResult() });
+        const waiting = `Waiting for the step "${busy}", still running elsewhere.`;
+        await lease.save({ ...record, status: "working", statusMessage: waiting, stepBusySince: since });
+        return "later";
+      }
       if (abort.signal.aborted || (await this.records.cancelRequested(taskId)))
-        return this.finish(record, { status: "cancelled", statusMessage: "Cancelled at the client's request." });
-      if (outcome.kind === "done") return this.finish(record, { status: "completed", result: outcome.result });
+        return this.finish(lease, { status: "cancelled", statusMessage: "Cancelled at the client's request." });
+      if (outcome.kind === "error")
+        return this.finish(lease, { status: "failed", statusMessage: "The tool failed.", error: rpcError(outcome.error) });
+      if (outcome.kind === "done") return this.finish(lease, { status: "completed", result: outcome.result });
       if (outcome.kind === "detach") throw new Error("A task's run cannot detach."); // canDetach is false in tasks
       record.journal = outcome.journal;
-      return this.finish(record, { status: "input_required", inputRequests: outcome.inputRequests });
+      return this.finish(lease, { status: "input_required", inputRequests: outcome.inputRequests });
     } finally {
       clearInterval(renew);
       this.running.delete(taskId);
     }
   }
 
-  private async finish(record: TaskRecord, change: Partial<TaskRecord>): Promise<boolean> {
-    const next: TaskRecord = { ...record, statusMessage: undefined, ...change };
-    await this.records.save(next);
-    const waiting = this.waiters.get(record.taskId);
-    this.waiters.delete(record.taskId);
+  /** Saves the run's end, if this run still holds the task, and wakes whoever waits on it here. */
+  private async finish(lease: TaskLease, change: Partial<TaskRecord>): Promise<Next> {
+    const next: TaskRecord = { ...lease.record, statusMessage: undefined, stepBusySince: undefined, ...change };
+    if (!(await lease.save(next))) return "idle";
+    const waiting = this.waiters.get(next.taskId);
+    this.waiters.delete(next.taskId);
     waiting?.forEach((wake) => wake());
-    return next.status === "input_required";
+    return next.status === "input_required" ? "again" : "idle";
   }
 }
+
+/** How many leases runs wait for a step whose runner's lease lapsed, before taking that runner for dead. */
+const ORPHANED_STEP_LEASES = 10;
+
+/** After a run: nothing to do now, look again at once (answers may have come meanwhile), or retry after a while. */
+type Next = "idle" | "again" | "later";

@@ -10,6 +10,7 @@ import type { SchemaInput } from "../../schema/normalize.js";
 import type { ProtocolRevision } from "../../schema/types.js";
 import { principalOf } from "../auth/principal.js";
 import { InvalidClientResultError } from "../input-errors.js";
+import { callerOwner } from "../owner.js";
 import { UrlLinkResult, UrlModeUnavailableError } from "./errors.js";
 import type { FlowInit, FlowKind, FlowOutcome, UrlFlow } from "./flows.js";
 import { isLoopbackHost, type UrlKit } from "./url-kit.js";
@@ -132,7 +133,7 @@ function checkTarget(value: string): string {
  * caller cannot be told apart (no principal and no session): such calls never share a flow.
  */
 export function retryKey(call: UrlCall, ctx: ServerContext, ordinal: number): string | undefined {
-  const who = call.who !== "anonymous" ? call.who : ctx.sessionId ? `session:${ctx.sessionId}` : undefined;
+  const who = callerOwner(call.who, ctx);
   if (who === undefined) return undefined;
   const digest = createHash("sha256")
     .update(stableJson([who, call.tool, call.args ?? {}, ordinal]))
