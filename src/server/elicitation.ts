@@ -239,7 +239,7 @@ export function createElicitation(options: ElicitationOptions = {}) {
       const { stateTtlMs: ttlMs, maxStateBytes: maxBytes } = settings;
       calls = new ReplayCalls(
         ledger,
-        { key: keys[0]!, ring: keys, legacyRing: ring, recent: new RecentStates(), ttlMs, maxBytes, routeTag },
+        { key: keys[0]!, ring: keys, recent: new RecentStates(), ttlMs, maxBytes, routeTag },
         (ctx, tool, args) => ({
           principal: principalOf(ctx),
           tool,

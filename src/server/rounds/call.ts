@@ -3,14 +3,14 @@
 // or resumes it where it waits when the retry comes back to this process (warm.ts).
 import { inputRequired, type CallToolResult, type InputRequiredResult, type ServerContext } from "@modelcontextprotocol/server";
 import type { CallLedger } from "./ledger.js";
-import { emptyJournal, ReplayRun, stepId, type Journal, type ReplayOutcome } from "./replay.js";
+import { emptyJournal, ReplayRun, type Journal, type ReplayOutcome } from "./replay.js";
 import type { GuardedCall } from "./guard.js";
 import { checkTerms, digest, open, sealed, StateError, type SealOptions, type StateBinding } from "./state.js";
 import type { Suspended, SuspendedRuns } from "./warm.js";
 
 /** What the state guard hands a replayed call: its journal, and the result when the call already finished. */
 interface OpenedCall {
-  journal: Journal & { unsettled?: Record<string, unknown> };
+  journal: Journal;
   done?: CallToolResult;
   /** The round these very answers already led to (a resend after a lost reply): sent again as it was. */
   next?: InputRequiredResult;
@@ -19,9 +19,6 @@ interface OpenedCall {
   /** The handler this process holds suspended on the state's round (a warm round): resumed, not replayed. */
   warm?: Suspended;
 }
-
-/** A journal as the format before issuers sealed it: step values inside, answers raw. */
-type LegacyJournal = Omit<Journal, "steps"> & { steps: Record<string, { value: unknown }> };
 
 export class ReplayCalls {
   /**
@@ -56,9 +53,9 @@ export class ReplayCalls {
       const warm = this.suspended!.take(state);
       if (warm) return { ...(await this.admit(ctx, warm.run.journal)), warm };
     }
-    const journal = open<Journal | LegacyJournal>(state, this.binding(ctx, tool, guarded), this.sealOptions);
+    const journal = open<Journal>(state, this.binding(ctx, tool, guarded), this.sealOptions);
     const admitted = await this.admit(ctx, journal as Journal);
-    return admitted.done || admitted.next ? admitted : { journal: await this.upgrade(journal), answers: admitted.answers };
+    return admitted.done || admitted.next ? admitted : { journal, answers: admitted.answers };
   }
 
   /**
@@ -85,17 +82,6 @@ export class ReplayCalls {
     return { journal, answers };
   }
 
-  /**
-   * A journal sealed by the format before this one carried step values and raw answers: the values move
-   * into the ledger (where a step's value now lives), the answers go back to being unsettled input.
-   */
-  private async upgrade(journal: Journal | LegacyJournal): Promise<Journal & { unsettled?: Record<string, unknown> }> {
-    if (Array.isArray(journal.steps)) return journal as Journal;
-    const steps = journal.steps;
-    await Promise.all(Object.keys(steps).map((name) => this.ledger.adoptStep(journal.call, name, steps[name]!.value)));
-    return { ...journal, steps: Object.keys(steps).map(stepId), answers: {}, unsettled: journal.answers };
-  }
-
   /** Runs one round: the handler until it finishes (recorded), or until it waits on answers (sealed into the next state). */
   async run(
     ctx: ServerContext,
@@ -118,8 +104,8 @@ export class ReplayCalls {
       run.onResume?.(ctx);
       outcome = await run.resume<CallToolResult>({ ...(ctx.mcpReq.inputResponses as Record<string, unknown> | undefined) });
     } else {
-      const { unsettled, ...journal }: OpenedCall["journal"] = opened?.journal ?? emptyJournal();
-      const incoming = { ...unsettled, ...(ctx.mcpReq.inputResponses as Record<string, unknown> | undefined) };
+      const journal = opened?.journal ?? emptyJournal();
+      const incoming = { ...(ctx.mcpReq.inputResponses as Record<string, unknown> | undefined) };
       run = new ReplayRun(journal, (name, fn, recorded) => this.ledger.step(journal.call, name, fn, recorded), incoming, !!detach);
       const started = run;
       outcome = await run.run(() => handler(started));

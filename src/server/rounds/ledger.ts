@@ -133,11 +133,6 @@ export class CallLedger {
     return next ? { claimed, latest, next } : { claimed, latest };
   }
 
-  /** Records a step's value that arrived from elsewhere (a journal of the older format), unless one is kept. */
-  async adoptStep(call: string, name: string, value: unknown): Promise<void> {
-    await this.store.add(`step:${call}:${name}`, JSON.stringify({ value }), this.ttlMs);
-  }
-
   /**
    * Runs `fn` once for this call and step name, across rounds, replays, restarts and (with a shared
    * store) instances: the first request claims the step, later ones get its recorded value. `recorded`:

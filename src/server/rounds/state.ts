@@ -16,13 +16,10 @@
 // it would only turn that harmless detour into a refusal.
 import * as crypto from "node:crypto";
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomFillSync, randomBytes } from "node:crypto";
-import { inflateRawSync } from "node:zlib";
 import { ElicitError, INVALID_PARAMS } from "../../schema/errors.js";
 
 /** States sealed under the issuer's derived key, never compressed. */
 const VERSION = 2;
-/** States sealed before issuers (the master key itself, deflated above 1 KiB): opened until they expire, never sealed. */
-const LEGACY_VERSION = 1;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 const HEADER = Buffer.from([VERSION]);
@@ -219,8 +216,6 @@ export interface SealOptions {
   key: Buffer;
   /** Every key that opens, newest first (default: `key` alone). A state sealed with a key not here is `tampered`. */
   ring?: readonly Buffer[];
-  /** The master keys themselves, which opened states of the format before issuers (until those expire). */
-  legacyRing?: readonly Buffer[];
   /** Where sealed states are remembered, so this process opens its own without decrypting them again. */
   recent?: RecentStates;
   ttlMs: number;
@@ -284,18 +279,16 @@ function decrypt(raw: Buffer, key: Buffer): Buffer | undefined {
 }
 
 /** The envelope inside a token, tried with each key of the ring (newest first; GCM's tag fails under a wrong key). */
-function decryptEnvelope<T>(token: string, options: SealOptions, max: number): Envelope<T> | undefined {
+function decryptEnvelope<T>(token: string, options: SealOptions): Envelope<T> | undefined {
   const raw = Buffer.from(token, "base64url");
-  const legacy = raw[0] === LEGACY_VERSION;
-  if (raw.length < 1 + IV_BYTES + TAG_BYTES || (raw[0] !== VERSION && !legacy))
+  // One format: the earlier one (compressed, under the master key itself) is not opened any more.
+  if (raw.length < 1 + IV_BYTES + TAG_BYTES || raw[0] !== VERSION)
     throw new StateError("malformed", "requestState is not a state this server issued (unknown format).");
-  for (const key of legacy ? (options.legacyRing ?? []) : (options.ring ?? [options.key])) {
+  for (const key of options.ring ?? [options.key]) {
     const plain = decrypt(raw, key);
     if (!plain) continue;
     try {
-      // The legacy format starts with a flag byte: 1 when the rest is deflated.
-      const body = !legacy ? plain : plain[0] === 1 ? inflateRawSync(plain.subarray(1), { maxOutputLength: max * 64 }) : plain.subarray(1);
-      return JSON.parse(body.toString("utf8")) as Envelope<T>;
+      return JSON.parse(plain.toString("utf8")) as Envelope<T>;
     } catch {
       return undefined; // authentic but unreadable: only a bug or a leaked key gets here; refused like a forgery
     }
@@ -319,7 +312,7 @@ export function open<T>(token: unknown, binding: StateBinding, options: SealOpti
     const text = dot >= 0 ? token.slice(dot + 1) : token;
     if (!/^[A-Za-z0-9_-]+$/.test(text))
       throw new StateError("malformed", "requestState is not a state this server issued (not base64url text).");
-    envelope = decryptEnvelope<T>(text, options, max);
+    envelope = decryptEnvelope<T>(text, options);
   }
   if (!envelope) throw new StateError("tampered", "requestState failed its integrity check: it was modified, or sealed with another key.");
   checkTerms(envelope, binding, options.now);
