@@ -157,19 +157,34 @@ async function lineIn(file: string, line: RegExp, ms = 20_000): Promise<void> {
   }
 }
 
-describe("a task's lease is fenced", () => {
-  test("a runner paused past its lease while its step runs: the next runner waits for that step, never ends the task on it, and completes it; the step runs once", async () => {
-    const { dir } = scratchFiles("tasks-fenced-");
-    const charges = join(dir, "charges.txt");
-    const go = join(dir, "go");
-    const env = { STORE: `sqlite:${join(dir, "tasks.db")}`, CHARGES: charges, MCP_ELICIT_STATE_KEY: randomBytes(32).toString("hex") };
-    const a = await startMember({ ...env, MEMBER_NAME: "first" });
-    const b = await startMember({ ...env, MEMBER_NAME: "second" });
+/**
+ * Two members on one SQLite file with a client each; the first starts charge_when_told, whose step
+ * waits for the file `go`, and has started it ("started by first" in `charges`).
+ */
+async function stepStartedOnFirst(prefix: string) {
+  const { dir } = scratchFiles(prefix);
+  const charges = join(dir, "charges.txt");
+  const go = join(dir, "go");
+  const env = { STORE: `sqlite:${join(dir, "tasks.db")}`, CHARGES: charges, MCP_ELICIT_STATE_KEY: randomBytes(32).toString("hex") };
+  const a = await startMember({ ...env, MEMBER_NAME: "first" });
+  const b = await startMember({ ...env, MEMBER_NAME: "second" });
+  try {
     const alice = await clientOf(a.url);
     const again = await clientOf(b.url);
+    const created = (await rawRequest(alice, "tools/call", { name: "charge_when_told", arguments: { go } })) as Raw;
+    await lineIn(charges, /^started by first$/);
+    return { charges, go, a, b, alice, again, created };
+  } catch (error) {
+    await stopChild(a.child);
+    await stopChild(b.child);
+    throw error;
+  }
+}
+
+describe("a task's lease is fenced", () => {
+  test("a runner paused past its lease while its step runs: the next runner waits for that step, never ends the task on it, and completes it; the step runs once", async () => {
+    const { charges, go, a, b, alice, again, created } = await stepStartedOnFirst("tasks-fenced-");
     try {
-      const created = (await rawRequest(alice, "tools/call", { name: "charge_when_told", arguments: { go } })) as Raw;
-      await lineIn(charges, /^started by first$/);
       // The first runner stops mid-step (a GC pause, a VM migration, a partition): its lease lapses.
       a.child.kill("SIGSTOP");
       // Polling the second member makes it take the task over; it finds the step still claimed by the first.
@@ -212,19 +227,11 @@ describe("a task's lease is fenced", () => {
   });
 
   test("a runner killed mid-step: the task waits for that step for ten leases, then ends saying whether it happened is unknown; the step never runs twice", async () => {
-    const { dir } = scratchFiles("tasks-orphaned-");
-    const charges = join(dir, "charges.txt");
-    const env = { STORE: `sqlite:${join(dir, "tasks.db")}`, CHARGES: charges, MCP_ELICIT_STATE_KEY: randomBytes(32).toString("hex") };
-    const a = await startMember({ ...env, MEMBER_NAME: "first" });
-    const b = await startMember({ ...env, MEMBER_NAME: "second" });
-    const alice = await clientOf(a.url);
-    const again = await clientOf(b.url);
+    const { charges, go, a, b, alice, again, created } = await stepStartedOnFirst("tasks-orphaned-");
     try {
-      const created = (await rawRequest(alice, "tools/call", { name: "charge_when_told", arguments: { go: join(dir, "go") } })) as Raw;
-      await lineIn(charges, /^started by first$/);
       a.child.kill("SIGKILL");
       await exited(a.child);
-      writeFileSync(join(dir, "go"), ""); // the second member would charge at once, if it ever ran the step
+      writeFileSync(go, ""); // the second member would charge at once, if it ever ran the step
       // Ten leases of 1 s, on a machine that may be busy.
       const done = await until(again, created.taskId, "completed", 60_000);
       assert.equal(done.result.isError, true);
