@@ -46,6 +46,7 @@ import type { UrlKit } from "./url/url-kit.js";
 import { ANONYMOUS, callerOwner } from "./owner.js";
 import { TaskRecords } from "./tasks/records.js";
 import { Tasks } from "./tasks/tasks.js";
+import { DEFAULT_MAX_TASK_ANSWER_BYTES } from "./tasks/answer-check.js";
 import { declaresTasks, missingTasksExtension, serveTasks, type TaskSupport } from "./tasks/protocol.js";
 
 export interface ElicitationOptions {
@@ -102,6 +103,11 @@ export interface ElicitationOptions {
   routeTag?: string;
   /** How often task clients are asked to poll (default 1 s). */
   taskPollIntervalMs?: number;
+  /**
+   * The largest answer a task stores, in bytes of its JSON (default 256 KiB): a larger one is refused
+   * -32602 naming this limit, and the question stays open.
+   */
+  maxTaskAnswerBytes?: number;
   /**
    * How long a task's runner holds it without renewing (default 30 s): a task whose process died is picked
    * up after this. Also how long a run waits for a ctx.step another runner holds before trying again later.
@@ -221,6 +227,7 @@ export function createElicitation(options: ElicitationOptions = {}) {
   const tasks = new Tasks(new TaskRecords(store, settings.taskLeaseMs), taskLedger, {
     ttlMs: settings.taskTtlMs,
     pollIntervalMs: settings.taskPollIntervalMs,
+    maxAnswerBytes: settings.maxTaskAnswerBytes ?? DEFAULT_MAX_TASK_ANSWER_BYTES,
   });
   // A task belongs to its creator's principal; an anonymous one to its 2025-era session, as URL flows do.
   const taskOwner = (ctx: ServerContext) => callerOwner(principalOf(ctx), ctx) ?? ANONYMOUS;

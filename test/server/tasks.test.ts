@@ -127,15 +127,19 @@ for (const kind of ["memory", "http"] as TransportKind[]) {
         assert.ok(second.inputRequests["elicit-2"], JSON.stringify(second));
         assert.ok(!("elicit-1" in second.inputRequests), "an answered request is not asked again");
 
-        // An invalid answer is not taken: the same question comes again under a new key, with the reason.
-        await request(conn.client, "tasks/update", {
-          taskId,
-          inputResponses: { "elicit-2": { action: "accept", content: { note: "x".repeat(50) } } },
-        });
+        // An answer that breaks the requested schema is refused before it is stored: -32602 naming the key and
+        // the rule, never the value; the same question stays open under the same key.
+        await assert.rejects(
+          request(conn.client, "tasks/update", {
+            taskId,
+            inputResponses: { "elicit-2": { action: "accept", content: { note: "x".repeat(50) } } },
+          }),
+          (e: any) =>
+            e.rpcCode === -32602 && /inputResponses\["elicit-2"\] does not fit the requested schema: note breaks "maxLength"/.test(e.message) && !/xxxx/.test(e.message),
+        );
         const again = await settle(conn.client, taskId, "input_required");
         const [key] = Object.keys(again.inputRequests);
-        assert.equal(key, "elicit-3");
-        assert.match(JSON.stringify(again.inputRequests[key!].params), /20/);
+        assert.equal(key, "elicit-2");
 
         await request(conn.client, "tasks/update", {
           taskId,

@@ -12,8 +12,8 @@ export const RELATED_TASK = "io.modelcontextprotocol/related-task";
 /** The capabilities a 2025-11-25 server declares for tasks on tools/call. */
 export const LEGACY_TASKS_CAPABILITY = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
 
-export async function legacyGet(tasks: Tasks, taskId: string, owner: string) {
-  return legacyView(await tasks.record(taskId, owner));
+export async function legacyGet(ctx: ServerContext, tasks: Tasks, taskId: string, owner: string) {
+  return legacyView(await tasks.poll(ctx, taskId, owner));
 }
 
 export async function legacyCancel(ctx: ServerContext, tasks: Tasks, taskId: string, owner: string) {
@@ -32,7 +32,8 @@ export async function legacyResult(ctx: ServerContext, tasks: Tasks, taskId: str
   const related = { [RELATED_TASK]: { taskId } };
   const asked = new Set<string>();
   for (;;) {
-    const record = await tasks.record(taskId, owner);
+    // Each look is a poll: a task whose runner died is run again from here.
+    const record = await tasks.poll(ctx, taskId, owner);
     switch (record.status) {
       case "completed":
         return { ...record.result, _meta: { ...record.result?._meta, ...related } };
@@ -51,6 +52,7 @@ export async function legacyResult(ctx: ServerContext, tasks: Tasks, taskId: str
           const params = { ...request.params, _meta: { ...(request.params._meta as object | undefined), ...related } };
           const timeout = Math.min(Date.parse(record.createdAt) + record.ttlMs - Date.now(), 2 ** 31 - 1);
           const answer = await (ctx.mcpReq.send as Send)({ method: request.method, params }, { timeout, signal: ctx.mcpReq.signal });
+          // An answer that does not fit its question ends this tasks/result -32602; the question stays open.
           await tasks.update(ctx, taskId, owner, { [key]: answer });
         }
         break;

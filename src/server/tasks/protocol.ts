@@ -45,7 +45,7 @@ export function missingTasksExtension(what: string): ProtocolError {
 function checkedResponses(value: unknown): Record<string, unknown> {
   const problem = shapeProblem(value, MESSAGE_LIMITS);
   if (problem) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `inputResponses is ${describeProblem(problem)}; refused unread.`);
-  // Each answer is checked when the tool reaches it, as in a round; answers to keys not outstanding are ignored unread.
+  // Each answer is checked against its question before it is stored (answer-check.ts); answers to keys not outstanding are ignored unread.
   if (typeof value !== "object" || value === null || Array.isArray(value))
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, "inputResponses must be an object mapping each request key to its response.");
   return value as Record<string, unknown>;
@@ -87,7 +87,7 @@ export function serveTasks(server: McpServer, tasks: Tasks, ownerOf: (ctx: Serve
     byEra<{ taskId: string }>(
       "tasks/get",
       (ctx, { taskId }, owner) => tasks.get(ctx, taskId, owner),
-      (_ctx, { taskId }, owner) => legacyGet(tasks, taskId, owner),
+      (ctx, { taskId }, owner) => legacyGet(ctx, tasks, taskId, owner),
     ),
   );
   set(

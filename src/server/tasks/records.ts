@@ -2,7 +2,8 @@
 // and (with a shared store) the fleet member: one record per task, written only by whoever holds its
 // lease (lease.ts fences those writes), plus small keys that others add atomically beside it.
 //   task:<id>                 the record (task-record.ts)
-//   task:<id>:answer:<key>    the client's raw answer to one input request; the first one wins
+//   task:<id>:answer:<key>    the client's answer to one input request, checked (answer-check.ts); the first
+//                             one wins; deleted once a run has settled it into the journal, or the task ended
 //   task:<id>:lease           who is running the task now; expires when its runner dies
 //   task:<id>:cancel          a tasks/cancel arrived
 //   task-owner:<digest>       the owner's task ids (owner-index.ts), for 2025-11-25's tasks/list
@@ -37,14 +38,19 @@ export class TaskRecords {
     await this.owners.add(record.owner, record.taskId, Date.now() + ttl);
   }
 
-  /** Keeps the first answer given to an input request; later ones for the same key are ignored. */
-  addAnswer(taskId: string, key: string, answer: unknown, ttlMs: number): Promise<boolean> {
-    return this.store.add(`task:${taskId}:answer:${key}`, JSON.stringify(answer), ttlMs);
+  /** Keeps the first answer given to an input request (its checked JSON text); later ones for the same key are ignored. */
+  addAnswer(taskId: string, key: string, text: string, ttlMs: number): Promise<boolean> {
+    return this.store.add(answerKey(taskId, key), text, ttlMs);
+  }
+
+  /** Forgets the answers to `keys`: a run settled them into the journal, or the task ended. */
+  async dropAnswers(taskId: string, keys: string[]): Promise<void> {
+    await Promise.all(keys.map((key) => this.store.delete(answerKey(taskId, key))));
   }
 
   /** The answers given so far to `keys`, by key (absent keys are unanswered). */
   async answers(taskId: string, keys: string[]): Promise<Record<string, unknown>> {
-    const texts = await Promise.all(keys.map((key) => this.store.get(`task:${taskId}:answer:${key}`)));
+    const texts = await Promise.all(keys.map((key) => this.store.get(answerKey(taskId, key))));
     const answers: Record<string, unknown> = {};
     keys.forEach((key, i) => {
       if (texts[i] !== undefined) Object.defineProperty(answers, key, { value: JSON.parse(texts[i]!), enumerable: true });
@@ -69,4 +75,11 @@ export class TaskRecords {
   async cancelRequested(taskId: string): Promise<boolean> {
     return (await this.store.get(`task:${taskId}:cancel`)) !== undefined;
   }
+
+  /** Forgets a cancel request once the task has ended (its record says how). */
+  dropCancel(taskId: string): Promise<void> {
+    return this.store.delete(`task:${taskId}:cancel`);
+  }
 }
+
+const answerKey = (taskId: string, key: string) => `task:${taskId}:answer:${key}`;

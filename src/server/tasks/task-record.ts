@@ -36,6 +36,11 @@ export interface TaskRecord {
   journal: Journal;
   /** The outstanding input requests, while input_required. */
   inputRequests?: Record<string, InputRequest>;
+  /**
+   * While working: the keys of the answers the run takes (their answers are kept beside the record until
+   * the run has settled them), so that a run after a death takes the same answers again.
+   */
+  answering?: string[];
   result?: CallToolResult;
   error?: { code: number; message: string; data?: unknown };
 }

@@ -14,6 +14,7 @@ import {
 } from "@modelcontextprotocol/server";
 import { StepBusyError, StepUnknownError, type CallLedger } from "../rounds/ledger.js";
 import { emptyJournal, ReplayRun, type Journal } from "../rounds/replay.js";
+import { checkedAnswer } from "./answer-check.js";
 import type { TaskLease } from "./lease.js";
 import { creatorAuth, TERMINAL, TaskRecords, type TaskRecord } from "./records.js";
 import { runContext } from "./run-context.js";
@@ -26,6 +27,8 @@ export interface TaskSettings {
   ttlMs: number;
   /** How often clients are asked to poll (default 1 s). */
   pollIntervalMs: number;
+  /** The largest answer tasks/update stores, in bytes of its JSON (default 256 KiB). */
+  maxAnswerBytes: number;
 }
 
 /** The Task fields of the extension's CreateTaskResult / DetailedTask. */
@@ -106,7 +109,8 @@ export class Tasks {
       status: "working",
       createdAt: now,
       lastUpdatedAt: now,
-      ...this.settings,
+      ttlMs: this.settings.ttlMs,
+      pollIntervalMs: this.settings.pollIntervalMs,
       // Questions asked but not answered in the call's rounds are asked again by the task's first run.
       journal: {
         ...journal,
@@ -121,6 +125,25 @@ export class Tasks {
   /** The caller's task, as stored (2025-11-25's tasks/get, tasks/result and tasks/cancel shape it themselves). */
   async record(taskId: string, owner: string): Promise<TaskRecord> {
     return this.owned(taskId, owner);
+  }
+
+  /**
+   * A poll of the caller's task (tasks/get on either revision, each look of tasks/result): the task as
+   * stored, and a run started when it has work and nobody runs it (a working task whose runner died,
+   * an answered one whose run has not started or died).
+   */
+  async poll(ctx: ServerContext, taskId: string, owner: string): Promise<TaskRecord> {
+    const record = await this.owned(taskId, owner);
+    if (record.status === "working" || (record.status === "input_required" && (await this.pending(record)).length === 0))
+      void this.kick(taskId, ctx);
+    return record;
+  }
+
+  /** The keys of the task's input requests still without an answer. */
+  private async pending(record: TaskRecord): Promise<string[]> {
+    const keys = Object.keys(record.inputRequests ?? {});
+    const answered = await this.records.answers(record.taskId, keys);
+    return keys.filter((k) => !Object.hasOwn(answered, k));
   }
 
   /** The caller's tasks (2025-11-25's tasks/list). */
@@ -153,20 +176,15 @@ export class Tasks {
 
   /** tasks/get: the task as the extension's DetailedTask; a working task whose runner died is picked up. */
   async get(ctx: ServerContext, taskId: string, owner: string) {
-    const record = await this.owned(taskId, owner);
+    const record = await this.poll(ctx, taskId, owner);
     const view = taskView(record);
     switch (record.status) {
       case "input_required": {
-        const keys = Object.keys(record.inputRequests ?? {});
-        const answered = await this.records.answers(taskId, keys);
-        const pending = Object.fromEntries(keys.filter((k) => !Object.hasOwn(answered, k)).map((k) => [k, record.inputRequests![k]]));
-        // All answered but not yet running again: the task is working on them.
-        if (Object.keys(pending).length === 0) return { ...view, status: "working" as const };
-        return { ...view, inputRequests: pending };
+        const keys = await this.pending(record);
+        // All answered: the poll started the run on them (or someone runs it), so the task is working.
+        if (keys.length === 0) return { ...view, status: "working" as const };
+        return { ...view, inputRequests: Object.fromEntries(keys.map((k) => [k, record.inputRequests![k]])) };
       }
-      case "working":
-        void this.kick(taskId, ctx);
-        return view;
       case "completed":
         return { ...view, result: record.result! };
       case "failed":
@@ -176,17 +194,20 @@ export class Tasks {
     }
   }
 
-  /** tasks/update: keeps the answers to outstanding requests (others are ignored, as the extension says) and runs on. */
+  /**
+   * tasks/update: keeps the answers to outstanding requests (others are ignored, as the extension says)
+   * and runs on. Every answer is checked against its question and bounded first (answer-check.ts): one
+   * refused answer refuses the update (-32602), and nothing of it is stored.
+   */
   async update(ctx: ServerContext, taskId: string, owner: string, inputResponses: Record<string, unknown>): Promise<void> {
     const record = await this.owned(taskId, owner);
     if (record.status !== "input_required") return;
     const outstanding = record.inputRequests ?? {};
+    const texts = Object.keys(inputResponses)
+      .filter((key) => Object.hasOwn(outstanding, key))
+      .map((key) => [key, checkedAnswer(key, outstanding[key]!, inputResponses[key], this.settings.maxAnswerBytes)] as const);
     const ttl = Date.parse(record.createdAt) + record.ttlMs - Date.now() + 60_000;
-    await Promise.all(
-      Object.keys(inputResponses)
-        .filter((key) => Object.hasOwn(outstanding, key))
-        .map((key) => this.records.addAnswer(taskId, key, inputResponses[key], Math.max(ttl, 60_000))),
-    );
+    await Promise.all(texts.map(([key, text]) => this.records.addAnswer(taskId, key, text, Math.max(ttl, 60_000))));
     void this.kick(taskId, ctx);
   }
 
@@ -238,12 +259,19 @@ export class Tasks {
     const taskId = record.taskId;
     if (TERMINAL.includes(record.status)) return "idle";
     const cancelled = await this.records.cancelRequested(taskId);
-    const keys = Object.keys(record.inputRequests ?? {});
+    // A working record names the answers its run took (a run that died is run again with them).
+    const keys = record.status === "input_required" ? Object.keys(record.inputRequests ?? {}) : (record.answering ?? []);
     const incoming = await this.records.answers(taskId, keys);
     if (cancelled) return this.finish(lease, { status: "cancelled", statusMessage: "Cancelled at the client's request." });
     if (record.status === "input_required" && keys.some((k) => !Object.hasOwn(incoming, k))) return "idle";
     const body = this.bodies.get(record.tool);
     if (!body) return "idle"; // a process without this tool (a fleet mid-deploy): another one runs it
+    // The run is stored before it starts: should this process die, the record says working (with the
+    // answers it takes), and the next poll after the lease lapses runs it again.
+    record.status = "working";
+    delete record.inputRequests;
+    if (keys.length > 0) record.answering = keys;
+    if (!(await lease.save(record))) return "idle";
 
     const abort = new AbortController();
     let lost = false;
@@ -260,8 +288,6 @@ export class Tasks {
       );
     }, this.records.leaseMs / 3);
     try {
-      record.status = "working";
-      delete record.inputRequests;
       let busy: string | undefined;
       const run = new ReplayRun(
         record.journal,
@@ -311,10 +337,21 @@ export class Tasks {
     }
   }
 
-  /** Saves the run's end, if this run still holds the task, and wakes whoever waits on it here. */
+  /**
+   * Saves the run's end, if this run still holds the task, and wakes whoever waits on it here. The
+   * answers the run took are settled in the journal by now, so they are dropped; an ended task drops
+   * every answer and its cancel request too. A death between the save and the drops leaves them until
+   * they expire with the task.
+   */
   private async finish(lease: TaskLease, change: Partial<TaskRecord>): Promise<Next> {
-    const next: TaskRecord = { ...lease.record, statusMessage: undefined, stepBusySince: undefined, ...change };
+    const { answering = [], inputRequests = {}, taskId } = lease.record;
+    const next: TaskRecord = { ...lease.record, statusMessage: undefined, stepBusySince: undefined, answering: undefined, ...change };
     if (!(await lease.save(next))) return "idle";
+    const ended = TERMINAL.includes(next.status);
+    await Promise.all([
+      this.records.dropAnswers(taskId, ended ? [...new Set([...answering, ...Object.keys(inputRequests)])] : answering),
+      ended ? this.records.dropCancel(taskId) : undefined,
+    ]).catch(() => {}); // left to expire with the task
     const waiting = this.waiters.get(next.taskId);
     this.waiters.delete(next.taskId);
     waiting?.forEach((wake) => wake());
