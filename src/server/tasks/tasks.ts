@@ -340,14 +340,16 @@ export class Tasks {
   /**
    * Saves the run's end, if this run still holds the task, and wakes whoever waits on it here. The
    * answers the run took are settled in the journal by now, so they are dropped; an ended task drops
-   * every answer and its cancel request too. A death between the save and the drops leaves them until
+   * every answer (beside its record and in its journal) and its cancel request too. A death between the save and the drops leaves them until
    * they expire with the task.
    */
   private async finish(lease: TaskLease, change: Partial<TaskRecord>): Promise<Next> {
     const { answering = [], inputRequests = {}, taskId } = lease.record;
     const next: TaskRecord = { ...lease.record, statusMessage: undefined, stepBusySince: undefined, answering: undefined, ...change };
-    if (!(await lease.save(next))) return "idle";
     const ended = TERMINAL.includes(next.status);
+    // Nothing replays an ended task: its record keeps the result, not the answers that led to it.
+    if (ended) next.journal = { ...next.journal, answers: {}, asked: {} };
+    if (!(await lease.save(next))) return "idle";
     await Promise.all([
       this.records.dropAnswers(taskId, ended ? [...new Set([...answering, ...Object.keys(inputRequests)])] : answering),
       ended ? this.records.dropCancel(taskId) : undefined,
