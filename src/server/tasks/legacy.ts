@@ -46,7 +46,9 @@ export async function legacyResult(ctx: ServerContext, tasks: Tasks, taskId: str
       case "cancelled":
         throw new ProtocolError(ProtocolErrorCode.InternalError, "The task was cancelled.", { taskId });
       case "input_required":
-        for (const [key, request] of Object.entries(record.inputRequests ?? {})) {
+        // Only what is still unanswered: an answer given in another tasks/result stands.
+        for (const key of await tasks.pending(record)) {
+          const request = record.inputRequests![key]!;
           if (asked.has(key)) continue;
           asked.add(key);
           const params = { ...request.params, _meta: { ...(request.params._meta as object | undefined), ...related } };

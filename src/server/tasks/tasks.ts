@@ -140,7 +140,7 @@ export class Tasks {
   }
 
   /** The keys of the task's input requests still without an answer. */
-  private async pending(record: TaskRecord): Promise<string[]> {
+  async pending(record: TaskRecord): Promise<string[]> {
     const keys = Object.keys(record.inputRequests ?? {});
     const answered = await this.records.answers(record.taskId, keys);
     return keys.filter((k) => !Object.hasOwn(answered, k));
@@ -287,6 +287,7 @@ export class Tasks {
         () => {},
       );
     }, this.records.leaseMs / 3);
+    renew.unref(); // the run keeps its process alive if anything does, not its lease
     try {
       let busy: string | undefined;
       const run = new ReplayRun(
