@@ -29,11 +29,16 @@ function twoQuestions(options: ElicitationOptions) {
   const kit = createElicitation({ taskPollIntervalMs: 20, ...options });
   return () => {
     const server = new McpServer({ name: "tasks-answers", version: "1.0.0" });
-    kit.registerTool(server, "two_questions", { description: "Asks for a note and a yes/no together", task: "required" }, async (_args, ctx) => {
-      const [note, ok] = await Promise.all([ctx.elicit("A note?", form({ note: text() })), ctx.elicit("Go?", form({ go: yesNo() }))]);
-      const length = note.action === "accept" ? note.content.note.length : 0;
-      return { content: [{ type: "text", text: `note of ${length}, ${ok.action}` }] };
-    });
+    kit.registerTool(
+      server,
+      "two_questions",
+      { description: "Asks for a note and a yes/no together", task: "required" },
+      async (_args, ctx) => {
+        const [note, ok] = await Promise.all([ctx.elicit("A note?", form({ note: text() })), ctx.elicit("Go?", form({ go: yesNo() }))]);
+        const length = note.action === "accept" ? note.content.note.length : 0;
+        return { content: [{ type: "text", text: `note of ${length}, ${ok.action}` }] };
+      },
+    );
     return server;
   };
 }
@@ -102,7 +107,10 @@ describe("a task's stored answers", () => {
 
       for (const [i, taskId] of ids.entries()) {
         if (i % 2 === 0) {
-          await request(conn.client, "tasks/update", { taskId, inputResponses: { "elicit-2": { action: "accept", content: { go: true } } } });
+          await request(conn.client, "tasks/update", {
+            taskId,
+            inputResponses: { "elicit-2": { action: "accept", content: { go: true } } },
+          });
           const done = await poll(conn.client, taskId, (t) => t.status === "completed");
           assert.deepEqual(done.result.content, [{ type: "text", text: "note of 200000, accept" }]);
         } else {
@@ -111,7 +119,11 @@ describe("a task's stored answers", () => {
         }
       }
       const added = (await store.keys("")).filter((k) => !keysBefore.has(k)).sort();
-      assert.deepEqual(added, ids.map((id) => `task:${id}`).sort(), "only the tasks' records are left (they answer tasks/get until their ttl)");
+      assert.deepEqual(
+        added,
+        ids.map((id) => `task:${id}`).sort(),
+        "only the tasks' records are left (they answer tasks/get until their ttl)",
+      );
       const heapAfter = await heapAfterGc();
       assert.ok(
         heapAfter - heapBefore < (heapHeld - heapBefore) / 4,
@@ -143,7 +155,9 @@ describe("a task's stored answers", () => {
         }),
         (e: any) =>
           e.rpcCode === -32602 &&
-          /inputResponses\["elicit-1"\] is 2\d{4} bytes; the limit of one task answer is 10000 bytes \(maxTaskAnswerBytes\)/.test(e.message),
+          /inputResponses\["elicit-1"\] is 2\d{4} bytes; the limit of one task answer is 10000 bytes \(maxTaskAnswerBytes\)/.test(
+            e.message,
+          ),
       );
       assert.deepEqual((await store.keys("")).sort(), keysBefore, "neither answer of the refused update was stored");
       const still = await poll(conn.client, taskId, (t) => t.status === "input_required");
@@ -164,11 +178,19 @@ describe("a task's stored answers", () => {
   });
 
   test("the default limit is 256 KiB", async () => {
-    const conn = await connect(manualClient({ elicitation: { form: {} }, extensions: TASKS }), twoQuestions({ store: memoryStore() }), "2026-07-28", "memory");
+    const conn = await connect(
+      manualClient({ elicitation: { form: {} }, extensions: TASKS }),
+      twoQuestions({ store: memoryStore() }),
+      "2026-07-28",
+      "memory",
+    );
     try {
       const taskId = await asking(conn.client);
       await assert.rejects(
-        request(conn.client, "tasks/update", { taskId, inputResponses: { "elicit-1": { action: "accept", content: { note: "x".repeat(300_000) } } } }),
+        request(conn.client, "tasks/update", {
+          taskId,
+          inputResponses: { "elicit-1": { action: "accept", content: { note: "x".repeat(300_000) } } },
+        }),
         (e: any) => e.rpcCode === -32602 && /the limit of one task answer is 262144 bytes \(maxTaskAnswerBytes\)/.test(e.message),
       );
     } finally {

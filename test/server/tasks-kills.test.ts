@@ -88,7 +88,9 @@ async function killAfterAnswers(env: Record<string, string>, charges: string): P
         live = { member, client };
         if (done >= STEPS - 1) {
           const ended = await until(client, taskId, "completed", 60_000);
-          assert.deepEqual(ended.result.content, [{ type: "text", text: `${tag}: steps ${Array.from({ length: STEPS }, (_, i) => i + 1).join(",")}` }]);
+          assert.deepEqual(ended.result.content, [
+            { type: "text", text: `${tag}: steps ${Array.from({ length: STEPS }, (_, i) => i + 1).join(",")}` },
+          ]);
           await client.close().catch(() => {});
           await stopChild(member.child);
           live = undefined;

@@ -79,7 +79,8 @@ async function answeredThenCut(cutWhen: (key: string, value: string) => boolean)
 }
 
 const cutAfterAnswer = (key: string) => /:answer:/.test(key);
-const cutOnceWorking = (key: string, value: string) => /^task:[^:]+$/.test(key) && JSON.parse(value).status === "working" && !!JSON.parse(value).answering;
+const cutOnceWorking = (key: string, value: string) =>
+  /^task:[^:]+$/.test(key) && JSON.parse(value).status === "working" && !!JSON.parse(value).answering;
 
 describe("2025-11-25 tasks survive their runner's death after the answer", () => {
   for (const [moment, cutWhen] of [
@@ -122,14 +123,18 @@ describe("2025-11-25 answers are checked before they are stored", () => {
     const store = memoryStore();
     const charges = { count: 0 };
     const client = clientFor("2025-11-25");
-    const answers = [{ action: "accept", content: { go: "yes" } }, { action: "accept", content: { go: true } }];
+    const answers = [
+      { action: "accept", content: { go: "yes" } },
+      { action: "accept", content: { go: true } },
+    ];
     client.setRequestHandler("elicitation/create", async () => answers.shift() as never);
     const conn = await connect(client, approving(store, charges), "2025-11-25", "memory");
     try {
       const { taskId } = ((await rawRequest(client, "tools/call", { name: "approve", arguments: {}, task: {} })) as Raw).task;
       await assert.rejects(
         rawRequest(client, "tasks/result", { taskId }),
-        (e: any) => e.rpcCode === -32602 && /inputResponses\["elicit-1"\] does not fit the requested schema: go breaks "type"/.test(e.message),
+        (e: any) =>
+          e.rpcCode === -32602 && /inputResponses\["elicit-1"\] does not fit the requested schema: go breaks "type"/.test(e.message),
       );
       assert.deepEqual(await store.keys(`task:${taskId}:answer:`), [], "nothing of the refused answer was stored");
       assert.equal(((await rawRequest(client, "tasks/get", { taskId })) as Raw).status, "input_required");

@@ -135,7 +135,9 @@ for (const kind of ["memory", "http"] as TransportKind[]) {
             inputResponses: { "elicit-2": { action: "accept", content: { note: "x".repeat(50) } } },
           }),
           (e: any) =>
-            e.rpcCode === -32602 && /inputResponses\["elicit-2"\] does not fit the requested schema: note breaks "maxLength"/.test(e.message) && !/xxxx/.test(e.message),
+            e.rpcCode === -32602 &&
+            /inputResponses\["elicit-2"\] does not fit the requested schema: note breaks "maxLength"/.test(e.message) &&
+            !/xxxx/.test(e.message),
         );
         const again = await settle(conn.client, taskId, "input_required");
         const [key] = Object.keys(again.inputRequests);

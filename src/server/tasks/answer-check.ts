@@ -16,12 +16,16 @@ export const DEFAULT_MAX_TASK_ANSWER_BYTES = 256 * 1024;
 const ACTIONS = new Set(["accept", "decline", "cancel"]);
 
 const refused = (key: string, why: string) =>
-  new ProtocolError(ProtocolErrorCode.InvalidParams, `inputResponses[${JSON.stringify(key)}] ${why}; nothing was stored, the question is still open.`);
+  new ProtocolError(
+    ProtocolErrorCode.InvalidParams,
+    `inputResponses[${JSON.stringify(key)}] ${why}; nothing was stored, the question is still open.`,
+  );
 
 /** What is wrong with an answer to an elicitation/create, in words that never repeat the answer. */
 function elicitProblem(params: Record<string, unknown>, answer: unknown): string | undefined {
   const action = typeof answer === "object" && answer !== null ? (answer as { action?: unknown }).action : undefined;
-  if (typeof action !== "string" || !ACTIONS.has(action)) return `is not an elicitation result: its "action" must be "accept", "decline" or "cancel"`;
+  if (typeof action !== "string" || !ACTIONS.has(action))
+    return `is not an elicitation result: its "action" must be "accept", "decline" or "cancel"`;
   if (action !== "accept" || params.mode === "url") return undefined;
   const content = (answer as { content?: unknown }).content;
   if (content !== undefined && (typeof content !== "object" || content === null || Array.isArray(content)))
