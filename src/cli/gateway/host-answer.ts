@@ -40,11 +40,14 @@ export function checkHostAnswer(question: ServerQuestion, answer: unknown, proto
   return { ok: true, answer: { action, content: checked.value, ...meta } };
 }
 
+/** The problems in one line: the first LISTED, and how many more. */
+export const listProblems = (problems: string[]): string =>
+  problems.slice(0, LISTED).join("; ") + (problems.length > LISTED ? `; and ${problems.length - LISTED} more` : "");
+
 /** The -32602 for a refused answer (or a round's answers). */
 export function invalidAnswer(problems: string[]): ProtocolError {
-  const listed = problems.slice(0, LISTED).join("; ") + (problems.length > LISTED ? `; and ${problems.length - LISTED} more` : "");
   return new ProtocolError(
     ProtocolErrorCode.InvalidParams,
-    `Invalid answer, not sent to the server: ${listed}. The question is still open: answer it again.`,
+    `Invalid answer, not sent to the server: ${listProblems(problems)}. The question is still open: answer it again.`,
   );
 }

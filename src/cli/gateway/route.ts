@@ -8,7 +8,7 @@ import { encodeSchema } from "../../schema/encode.js";
 import type { ProtocolRevision, RequestedSchema } from "../../schema/types.js";
 import { supportsFeature, type ClientFeature } from "../../server/capabilities.js";
 import { HostError } from "../exit.js";
-import { checkHostAnswer, invalidAnswer } from "./host-answer.js";
+import { checkHostAnswer, listProblems } from "./host-answer.js";
 import type { HostLink, HostLinks } from "./links.js";
 
 export const ANSWERERS = ["host", "web", "terminal"] as const;
@@ -101,12 +101,16 @@ async function askChecked(
   for (let asks = 1; ; asks++) {
     const checked = checkHostAnswer(question, await link.ask(asked, signal), link.protocol);
     if (checked.ok) return checked.answer;
-    const why = invalidAnswer(checked.problems).message;
+    const why = listProblems(checked.problems);
     if (asks >= HOST_ASKS) {
-      said(`the host's answer was refused (${why}); after ${HOST_ASKS} invalid answers the server is answered cancel.`);
+      said(
+        `the host's answer was refused, not sent to the server (${why}); after ${HOST_ASKS} invalid answers the server is answered cancel.`,
+      );
       return { action: "cancel" };
     }
-    said(`the host's answer was refused (${why}); the question is put to the host again (${asks + 1} of ${HOST_ASKS}).`);
+    said(
+      `the host's answer was refused, not sent to the server (${why}); the question is put to the host again (${asks + 1} of ${HOST_ASKS}).`,
+    );
   }
 }
 
