@@ -9,19 +9,18 @@ import {
   type StandardSchemaV1,
 } from "@modelcontextprotocol/client";
 import { checkSchema, hasErrors } from "../schema/check.js";
-import { applyDefaults } from "../schema/defaults.js";
 import { describeProblem, MESSAGE_LIMITS, shapeProblem } from "../schema/limits.js";
 import { excerpt } from "../schema/excerpt.js";
 import { describeFields } from "../schema/compiled.js";
 import type { Field } from "../schema/fields.js";
 import { SENSITIVE_LABELS, sensitiveWarning } from "../schema/sensitive.js";
 import type { ProtocolRevision, RequestedSchema } from "../schema/types.js";
-import { validateContent } from "../schema/validate.js";
 import { revisionOf, uiContextFor } from "./context.js";
 import { RateLimiter, type RateLimitOptions } from "./rate-limit.js";
 import { MAX_LABEL_LENGTH, MAX_LONG_TEXT_LENGTH, sanitizeText } from "../common/sanitize.js";
 import type { ElicitationUI, FormAnswer, FormRequest, UIContext, UrlAnswer } from "./ui.js";
 import { checkRendererAnswer } from "./renderer-answer.js";
+import { checkFormContent, fieldErrorText } from "./form-answer.js";
 import { watchDropped } from "../common/dropped.js";
 import type { Attached, Forward } from "./attached.js";
 import { wrapClientHandlers } from "../common/sdk-internals.js";
@@ -194,12 +193,9 @@ export function attachElicitation(client: Client, options: AttachOptions): Elici
     const formRequest: FormRequest = { message, fields, schema, warnings };
     const answer = rendererAnswer(await ui.form(formRequest, context), context);
     if (answer.action !== "accept") return { action: answer.action };
-    // Fields left unanswered take the schema's defaults, whatever the UI (a terminal prefills them, a
-    // script or a web form may not): the spec's defaults are what the person accepted by not changing them.
-    const checked = validateContent(schema, applyDefaults(schema, answer.content, { protocol: context.protocol }));
+    const checked = checkFormContent(schema, answer.content, context.protocol);
     if (!checked.ok) {
-      // The errors name fields by their schema titles: server text, so made inert like the rest.
-      const errors = checked.errors.map((e) => sanitizeText(e.message, { maxLength: MAX_LABEL_LENGTH * 2, multiline: false }));
+      const errors = checked.errors.map(fieldErrorText);
       options.ui.notice(`Not sent to ${context.server.name}: the answer is invalid (${errors.join("; ")}); answered cancel.`, context);
       return { action: "cancel" as const };
     }

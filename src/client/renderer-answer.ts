@@ -25,19 +25,44 @@ function kindOf(value: unknown): string {
 
 const ACTIONS = new Set(["accept", "decline", "cancel"]);
 
-/** The renderer's answer when it can be sent as it is; otherwise a RendererAnswerError naming the member at fault. */
-export function checkRendererAnswer(answer: unknown): FormAnswer {
-  const action = typeof answer === "object" && answer !== null ? (answer as { action?: unknown }).action : undefined;
+/** The member of an answer that cannot be sent, and what was given in its place, in words (never the value). */
+export interface AnswerShapeProblem {
+  field: "action" | "content";
+  /** "`action` \"yes\"", "a string", "`content` an array"... */
+  given: string;
+}
+
+/**
+ * Why an elicitation answer cannot be sent as it is: `action` not one of accept, decline, cancel, or an
+ * accept whose `content` is not an object of answers. Undefined when its shape is right. Shared by every
+ * place an answer comes from before it goes to a server (a renderer, a gateway's host).
+ */
+export function answerShapeProblem(answer: unknown): AnswerShapeProblem | undefined {
+  const isObject = typeof answer === "object" && answer !== null;
+  const action = isObject ? (answer as { action?: unknown }).action : undefined;
   if (typeof action !== "string" || !ACTIONS.has(action))
-    throw new RendererAnswerError(
-      "action",
-      `The elicitation UI's form() answered ${typeof answer === "object" && answer !== null ? `\`action\` ${typeof action === "string" ? JSON.stringify(action.slice(0, 40)) : kindOf(action)}` : kindOf(answer)}; expected { action: "accept" | "decline" | "cancel" }. Nothing was sent for the person.`,
-    );
+    return {
+      field: "action",
+      given: isObject ? `\`action\` ${typeof action === "string" ? JSON.stringify(action.slice(0, 40)) : kindOf(action)}` : kindOf(answer),
+    };
   const content = (answer as { content?: unknown }).content;
   if (action === "accept" && content !== undefined && (typeof content !== "object" || content === null || Array.isArray(content)))
+    return { field: "content", given: `\`content\` ${kindOf(content)}` };
+  return undefined;
+}
+
+/** The renderer's answer when it can be sent as it is; otherwise a RendererAnswerError naming the member at fault. */
+export function checkRendererAnswer(answer: unknown): FormAnswer {
+  const problem = answerShapeProblem(answer);
+  if (problem?.field === "action")
+    throw new RendererAnswerError(
+      "action",
+      `The elicitation UI's form() answered ${problem.given}; expected { action: "accept" | "decline" | "cancel" }. Nothing was sent for the person.`,
+    );
+  if (problem)
     throw new RendererAnswerError(
       "content",
-      `The elicitation UI's form() answered accept with \`content\` ${kindOf(content)}; expected an object of answers by field name (or no \`content\`, for the form's defaults). The person's answer was not sent.`,
+      `The elicitation UI's form() answered accept with ${problem.given}; expected an object of answers by field name (or no \`content\`, for the form's defaults). The person's answer was not sent.`,
     );
   return answer as FormAnswer;
 }

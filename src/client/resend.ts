@@ -9,6 +9,7 @@
 // tool's side effects twice.
 import { continuedStream } from "./resend-stream.js";
 import { ServerGoneError } from "./resend-error.js";
+import { firstCallId, lostCallResponse, LOST_STATUSES, neverSent } from "./lost-call.js";
 
 export { ServerGoneError };
 
@@ -83,7 +84,10 @@ export function resendingFetch(options: ResendOptions = {}): FetchLike {
   return async (url, init) => {
     const send = options.fetch ?? globalThis.fetch;
     const id = roundId(init);
-    if (id === undefined) return send(url, init);
+    if (id === undefined) {
+      const call = firstCallId(init);
+      return call === undefined ? send(url, init) : sendOnce(send, url, init, call);
+    }
     const server = serverOf(url);
     let started: number | undefined;
     let attempt = 0;
@@ -121,6 +125,24 @@ export function resendingFetch(options: ResendOptions = {}): FetchLike {
     // A streamed answer may be cut before the round's answer comes: the stream goes on with a resend's.
     return isEventStream(response) ? continuedStream(response, id, (reason) => deliver({ reason, retryAfterMs: 0 })) : response;
   };
+}
+
+/**
+ * A first tools/call, sent once: when the server goes away under it (a balancer's 502 or 504, the
+ * connection broken after it was sent), it ends with the "Request lost" error (lost-call.ts) instead
+ * of fetch's or the SDK's error; a failure before it could reach a server keeps its own error.
+ */
+async function sendOnce(send: FetchLike, url: string | URL, init: RequestInit | undefined, id: string | number): Promise<Response> {
+  let response: Response;
+  try {
+    response = await send(url, init);
+  } catch (error) {
+    if (init?.signal?.aborted || !isNetworkError(error) || neverSent(codeOf(error))) throw error;
+    return lostCallResponse(id, serverOf(url), networkReason(error));
+  }
+  if (!LOST_STATUSES.has(response.status)) return response;
+  await response.body?.cancel().catch(() => {});
+  return lostCallResponse(id, serverOf(url), `HTTP ${response.status}`);
 }
 
 /** A 2026-07-28 retry round (one JSON-RPC request, POSTed as text, whose params echo a requestState): its id. */

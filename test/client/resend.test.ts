@@ -19,10 +19,12 @@ import { deferred, within } from "../helpers/deferred.js";
 import { RecordingUI } from "../helpers/recording-ui.js";
 
 /** How the proxy treats one POST it forwards (or not); `round` says whether the body echoes a requestState. */
-type Fault = (body: string, round: boolean) => "pass" | "503" | "close-after-server" | "close" | "cut-stream";
+type Fault = (body: string, round: boolean) => "pass" | "503" | "close-after-server" | "502-after-server" | "close" | "cut-stream";
 
 let mcp: HttpServerHandle;
 let charges = 0;
+/** How many times the tool "note" ran. */
+let notes = 0;
 let proxy: Server;
 let proxyUrl: URL;
 /** Every POST body that reached the proxy, in order. */
@@ -60,6 +62,10 @@ before(async () => {
           return { content: [{ type: "text", text: `charged #${charge} for size ${answer.content.size}` }] };
         },
       );
+      // A tool with an effect and no question: its whole answer is the call's one reply.
+      server.registerTool("note", { description: "Notes something down", inputSchema: z.object({}) }, async () => ({
+        content: [{ type: "text", text: `note #${++notes}` }],
+      }));
       return server;
     },
     { host: "127.0.0.1", port: 0 },
@@ -86,6 +92,9 @@ async function forward(req: IncomingMessage, res: ServerResponse): Promise<void>
   const upstream = httpRequest(new URL(req.url!, mcp.url), { method: req.method, headers: req.headers }, (reply) => {
     // The server answered, and the connection to the client closes before the answer gets there.
     if (how === "close-after-server") return void reply.resume().on("end", () => req.socket.destroy());
+    // The server it was sent to died before answering: a balancer's 502 (HAProxy's, in a fleet).
+    if (how === "502-after-server")
+      return void reply.resume().on("end", () => res.writeHead(502, { "content-type": "text/html" }).end("<h1>502 Bad Gateway</h1>"));
     res.writeHead(reply.statusCode!, reply.headers);
     if (how === "cut-stream" && String(reply.headers["content-type"]).startsWith("text/event-stream")) {
       // The first event gets through, then the connection breaks (the rest is never sent).
@@ -279,4 +288,41 @@ describe("2026-07-28 rounds sent again when the server goes away", () => {
       await client.close();
     }
   });
+});
+
+describe("a first 2025 tools/call whose server goes away under it", () => {
+  /** A 2025-11-25 client through the proxy, with resendingFetch. */
+  async function connect2025() {
+    const client = new Client({ name: "host", version: "1.0.0" }, { supportedProtocolVersions: ["2025-11-25"] } as never);
+    await client.connect(new StreamableHTTPClientTransport(proxyUrl, { fetch: resendingFetch({ initialDelayMs: 20, maxDelayMs: 200 }) }));
+    assert.equal(client.getNegotiatedProtocolVersion(), "2025-11-25");
+    return client;
+  }
+
+  const requestLost = (error: unknown) => {
+    assert.ok(error instanceof ProtocolError, `not a ProtocolError: ${String(error)}`);
+    assert.equal(error.code, -32000);
+    assert.match(
+      error.message,
+      /^Request lost: the server at 127\.0\.0\.1:\d+ went away before it answered \(.+\), and the call cannot be sent again\. Whether its effects happened is unknown/,
+    );
+    assert.deepEqual({ ...(error.data as object), server: undefined }, { reason: "instance-lost", why: "no-answer", server: undefined });
+    return true;
+  };
+
+  for (const how of ["502-after-server", "close-after-server", "close"] as const)
+    test(`${how}: the call ends with the documented "Request lost" error, sent once`, { timeout: 60_000 }, async () => {
+      seen = [];
+      fault = (body) => (body.includes('"tools/call"') ? how : "pass");
+      const client = await connect2025();
+      const before = notes;
+      try {
+        await assert.rejects(client.callTool({ name: "note", arguments: {} }, { timeout: 30_000 }), requestLost);
+        assert.equal(seen.filter((b) => b.includes('"tools/call"')).length, 1, "never sent again");
+        assert.equal(notes, before + (how === "close" ? 0 : 1), "the tool ran as often as the server was reached");
+      } finally {
+        fault = () => "pass";
+        await client.close();
+      }
+    });
 });

@@ -101,6 +101,32 @@ describe("a 2026-07-28 host's held call", () => {
     );
   });
 
+  test("one invalid answer in a round: -32602 naming it, none of the round taken, every question still open", async () => {
+    const held = new HeldCalls();
+    const got: unknown[] = [];
+    const call = held.start(async (c) => {
+      const a = c.ask({ ...form({ a: { type: "string", maxLength: 3 } }), id: "first" }, c.abort.signal);
+      const b = c.ask({ ...form({ b: { type: "boolean" } }), id: "second" }, c.abort.signal);
+      got.push(...(await Promise.all([a, b])));
+      return {};
+    });
+    const signal = new AbortController().signal;
+    const round = (await call.round(signal)) as { inputRequests?: Record<string, unknown>; requestState?: string };
+    assert.deepEqual(Object.keys(round.inputRequests!).sort(), ["first", "second"]);
+    assert.throws(
+      () => call.answer({ first: { action: "accept", content: { a: "toolong" } }, second: { action: "accept", content: { b: true } } }),
+      (error: unknown) =>
+        error instanceof ProtocolError &&
+        error.code === -32602 &&
+        /inputResponses\["first"\]: field "a": .* \[maxLength\]/.test(error.message) &&
+        !/second/.test(error.message),
+    );
+    assert.equal(held.resume(round.requestState), call, "the round's requestState still names the call");
+    call.answer({ first: { action: "accept", content: { a: "ok" } }, second: { action: "decline", content: { b: 1 } } });
+    assert.deepEqual(await call.round(signal), {});
+    assert.deepEqual(got, [{ action: "accept", content: { a: "ok" } }, { action: "decline" }], "a decline goes on without content");
+  });
+
   test("a host that does not come back, or cancels, ends the call to the server", async () => {
     const held = new HeldCalls(50);
     const idle = held.start((c) => c.ask(form({ a: { type: "string" } }), c.abort.signal));

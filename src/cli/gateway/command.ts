@@ -13,6 +13,7 @@ import { printLine } from "../host-output.js";
 import { hostAuthOf } from "../oauth.js";
 import { parseListen } from "../serve.js";
 import { hostFacing } from "./host-facing.js";
+import { errorLine, malformedLine } from "./error-line.js";
 import { checkListen, loopbackGuard, publicGuard } from "./http-guard.js";
 import { HostLinks } from "./links.js";
 import { desktopNotifier, type Notify } from "./notify.js";
@@ -101,14 +102,19 @@ export async function gateway(command: string[], options: GatewayOptions): Promi
       roots: options.root,
       connectTimeoutS: parseConnectTimeout(options.connectTimeout),
       auth: hostAuthOf(options, needed.has("terminal"), needed.has("web")),
-      forward: routeQuestions(links, routing, log?.routed),
+      forward: routeQuestions(links, routing, log?.routed, (line) => printLine(`elicit gateway: ${line}`)),
       ...(provider ? { provider } : {}),
     });
     cleanups.push(() => host.close());
     // The tools once: the SDK keeps them for callTool's output checks, and a 2026-07-28 server may give its name only here.
     await host.listTools();
     const label = serverLabel(host.serverInfo(), describeTarget(target));
-    const onerror = (error: Error) => printLine(`elicit gateway: ${error.message}`);
+    // One short line per error: a malformed message is named, never printed (error-line.ts).
+    const onerror = (error: Error) => printLine(`elicit gateway: ${errorLine("host", error)}`);
+    host.client.onerror = (error) => {
+      const line = malformedLine("server", error);
+      if (line) printLine(`elicit gateway: ${line}`);
+    };
     const front = hostFacing({ client: host.client, elicitation: host.elicitation, serverInfo: () => host.serverInfo() }, links, onerror);
     cleanups.push(async () => front.close());
 

@@ -5,6 +5,8 @@
 import { randomBytes } from "node:crypto";
 import { inputRequired, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import type { ServerQuestion } from "../../client/attached.js";
+import { quoteText } from "../../schema/excerpt.js";
+import { checkHostAnswer, invalidAnswer, type CheckedAnswer } from "./host-answer.js";
 
 type Result = Record<string, unknown>;
 
@@ -17,6 +19,9 @@ interface Question {
 }
 
 const newToken = () => randomBytes(32).toString("base64url");
+
+/** Checks the host's answer to a question before it goes to the server. */
+export type CheckAnswer = (question: ServerQuestion, answer: unknown) => CheckedAnswer;
 
 /** How long a held call waits for the host to come back with answers (default 30 minutes). */
 export const HELD_IDLE_MS = 30 * 60_000;
@@ -37,6 +42,7 @@ export class HeldCall {
     private readonly idleMs: number,
     private readonly forget: (call: HeldCall) => void,
     private readonly rekey: (call: HeldCall, old: string) => void,
+    private readonly check: CheckAnswer,
   ) {}
 
   /** A question for the host, answered by a later round. */
@@ -68,16 +74,28 @@ export class HeldCall {
     this.wake();
   }
 
-  /** The host's answers to the questions last sent; one it did not answer is asked again. */
+  /**
+   * The host's answers to the questions last sent; one it did not answer is asked again. Each answer is
+   * checked first: when one is invalid, none is taken (-32602, naming the question, the field and the
+   * rule), and every question stays open for the host to answer again with the same requestState.
+   */
   answer(responses: Record<string, unknown> | undefined): void {
+    const taken: Array<[string, Question, Result]> = [];
+    const problems: string[] = [];
     for (const [key, q] of this.questions) {
       if (!q.sent) continue;
       const response = responses && Object.hasOwn(responses, key) ? responses[key] : undefined;
-      if (response !== null && typeof response === "object" && !Array.isArray(response)) {
-        this.questions.delete(key);
-        q.resolve(response as Result);
-      } else q.sent = false;
+      if (response === null || typeof response !== "object" || Array.isArray(response)) continue;
+      const checked = this.check(q.question, response);
+      if (checked.ok) taken.push([key, q, checked.answer]);
+      else problems.push(...checked.problems.map((p) => `inputResponses[${quoteText(key)}]: ${p}`));
     }
+    if (problems.length) throw invalidAnswer(problems);
+    for (const [key, q, answer] of taken) {
+      this.questions.delete(key);
+      q.resolve(answer);
+    }
+    for (const q of this.questions.values()) q.sent = false;
   }
 
   /** What this round answers the host: the next questions (input_required) or the call's result. */
@@ -150,7 +168,11 @@ export class HeldCall {
 export class HeldCalls {
   private readonly calls = new Map<string, HeldCall>();
 
-  constructor(private readonly idleMs = HELD_IDLE_MS) {}
+  constructor(
+    private readonly idleMs = HELD_IDLE_MS,
+    // Held calls are 2026-07-28 hosts' calls: their answers are checked as that revision's.
+    private readonly check: CheckAnswer = (question, answer) => checkHostAnswer(question, answer, "2026-07-28"),
+  ) {}
 
   /** Starts `run` (the call to the server) as a held call; its questions go to the host in rounds. */
   start(run: (call: HeldCall) => Promise<Result>): HeldCall {
@@ -161,6 +183,7 @@ export class HeldCalls {
         this.calls.delete(old);
         this.calls.set(c.token, c);
       },
+      this.check,
     );
     this.calls.set(call.token, call);
     run(call).then(

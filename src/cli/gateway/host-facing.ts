@@ -78,6 +78,19 @@ export function hostCapabilities(
   return capabilities;
 }
 
+type SendRequest = (request: { method: string; params: Record<string, unknown> }, ...rest: unknown[]) => Promise<Result>;
+
+/**
+ * A question put to a 2025 host. An elicitation's answer is taken as it was sent, for the gateway's own
+ * check of it against the question (checkHostAnswer, in route.ts), which names the field and the rule;
+ * other answers pass the SDK's result check.
+ */
+function askHost(send: SendRequest, question: { method: string; params: Record<string, unknown> }, signal: AbortSignal): Promise<Result> {
+  const request = { method: question.method, params: question.params };
+  const options = { signal, timeout: CALL_TIMEOUT_MS };
+  return question.method === "elicitation/create" ? send(request, AS_SENT, options) : send(request, options);
+}
+
 /** The requests a 2026-07-28 server may answer with input_required: held in rounds for a 2026-07-28 host. */
 const HELD_METHODS = new Set(["tools/call", "prompts/get", "resources/read"]);
 
@@ -175,10 +188,7 @@ export function hostFacing(upstream: Upstream, links: HostLinks, onerror: (error
       };
       if (protocol === "2026-07-28" && HELD_METHODS.has(request.method)) return heldCall(request, ctx, link, logLevel);
       const ask = (question: { method: string; params: Record<string, unknown> }, signal: AbortSignal) =>
-        ctx.mcpReq.send({ method: question.method, params: question.params } as never, {
-          signal,
-          timeout: CALL_TIMEOUT_MS,
-        }) as Promise<Result>;
+        askHost(ctx.mcpReq.send as never, question, signal);
       return links.within({ ...link, ask }, () => forward(request, logLevel, ctx.mcpReq.signal, progressOf(ctx)));
     };
     server.fallbackRequestHandler = serve as never;
@@ -201,8 +211,7 @@ export function hostFacing(upstream: Upstream, links: HostLinks, onerror: (error
         remove = links.addSession({
           protocol,
           capabilities: server.getClientCapabilities() ?? {},
-          ask: (q, signal) =>
-            server.request({ method: q.method, params: q.params } as never, { signal, timeout: CALL_TIMEOUT_MS }) as never,
+          ask: (q, signal) => askHost(server.request.bind(server) as never, q, signal),
           notify: (n) => server.notification(n as never),
         });
       };

@@ -8,7 +8,8 @@ import { encodeSchema } from "../../schema/encode.js";
 import type { ProtocolRevision, RequestedSchema } from "../../schema/types.js";
 import { supportsFeature, type ClientFeature } from "../../server/capabilities.js";
 import { HostError } from "../exit.js";
-import type { HostLinks } from "./links.js";
+import { checkHostAnswer, listProblems } from "./host-answer.js";
+import type { HostLink, HostLinks } from "./links.js";
 
 export const ANSWERERS = ["host", "web", "terminal"] as const;
 export type Answerer = (typeof ANSWERERS)[number];
@@ -80,15 +81,48 @@ export function forHost(question: ServerQuestion, protocol: ProtocolRevision): S
 /** What the router tells the log: the question went to the host. */
 export type Routed = (question: ServerQuestion, answer: Promise<Record<string, unknown>>) => void;
 
-/** The `forward` hook of the gateway's client: questions the host may and can answer go to it. */
-export function routeQuestions(links: HostLinks, routing: Routing, routed?: Routed): Forward {
+/** How many times one question is put to a 2025 host whose answers are invalid before the server is answered cancel. */
+export const HOST_ASKS = 3;
+
+/**
+ * The host's answer, checked against the question as the server asked it (checkHostAnswer): the server
+ * never receives an invalid one. A 2026-07-28 host hears -32602 on its retry (held-calls.ts) and answers
+ * again there; a 2025 host's answer is a JSON-RPC result, which cannot be refused, so the question is
+ * put to it again, HOST_ASKS times at most, then the server is answered cancel, as attachElicitation
+ * answers for its own UI's invalid answer. Each refusal is one line on stderr.
+ */
+async function askChecked(
+  link: HostLink,
+  asked: ServerQuestion,
+  question: ServerQuestion,
+  signal: AbortSignal,
+  said: (line: string) => void,
+): Promise<Record<string, unknown>> {
+  for (let asks = 1; ; asks++) {
+    const checked = checkHostAnswer(question, await link.ask(asked, signal), link.protocol);
+    if (checked.ok) return checked.answer;
+    const why = listProblems(checked.problems);
+    if (asks >= HOST_ASKS) {
+      said(
+        `the host's answer was refused, not sent to the server (${why}); after ${HOST_ASKS} invalid answers the server is answered cancel.`,
+      );
+      return { action: "cancel" };
+    }
+    said(
+      `the host's answer was refused, not sent to the server (${why}); the question is put to the host again (${asks + 1} of ${HOST_ASKS}).`,
+    );
+  }
+}
+
+/** The `forward` hook of the gateway's client: questions the host may and can answer go to it, and its answers are checked. */
+export function routeQuestions(links: HostLinks, routing: Routing, routed?: Routed, said: (line: string) => void = () => {}): Forward {
   return (question, signal) => {
     if (answererOf(routing, kindOf(question)) !== "host") return undefined;
     const link = links.current();
     if (!link || !supportsFeature(link.capabilities, link.protocol, featureOf(question))) return undefined;
     const asked = forHost(question, link.protocol);
     if (!asked) return undefined;
-    const answer = link.ask(asked, signal);
+    const answer = askChecked(link, asked, question, signal, said);
     routed?.(question, answer);
     return answer;
   };
