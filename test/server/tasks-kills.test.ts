@@ -20,9 +20,14 @@ import { exited, stopChild } from "../helpers/processes.js";
 import { startRedis } from "../helpers/redis.js";
 import { clientOf, startMember, until, type Raw } from "../helpers/task-members.js";
 
-/** Per store: TASKS tasks of STEPS steps, killed after the answer and in the work before steps 2..STEPS: TASKS x STEPS kills. */
-const TASKS = 3;
+/**
+ * Per store: TASKS tasks of STEPS steps, killed after the answer and in the work before steps 2..STEPS:
+ * TASKS x STEPS kills, or one fewer for a task whose first kill came late (a busy machine delays the
+ * timer past the first step, which then needs no kill of its own): at least TASKS x (STEPS - 1).
+ */
+const TASKS = 4;
 const STEPS = 4;
+const LEAST_KILLS = TASKS * (STEPS - 1);
 /** The work before each step; kills land up to half of it after the work started. */
 const GAP_MS = 600;
 
@@ -118,22 +123,24 @@ async function killAfterAnswers(env: Record<string, string>, charges: string): P
 }
 
 describe("a task killed at random moments after its answer", () => {
-  test(`on SQLite: ${TASKS * STEPS} kills, every task completes, every step runs once`, async () => {
+  test(`on SQLite: ${LEAST_KILLS} kills or more, every task completes, every step runs once`, async () => {
     const { dir } = scratchFiles("tasks-kills-");
     const charges = join(dir, "charges.txt");
     writeFileSync(charges, "");
     const env = { STORE: `sqlite:${join(dir, "tasks.db")}`, CHARGES: charges, MCP_ELICIT_STATE_KEY: randomBytes(32).toString("hex") };
-    assert.equal(await killAfterAnswers(env, charges), TASKS * STEPS);
+    const kills = await killAfterAnswers(env, charges);
+    assert.ok(kills >= LEAST_KILLS && kills <= TASKS * STEPS, `${kills} kills`);
   });
 
-  test(`on Redis: ${TASKS * STEPS} kills, every task completes, every step runs once`, { skip: needs("redis-server") }, async () => {
+  test(`on Redis: ${LEAST_KILLS} kills or more, every task completes, every step runs once`, { skip: needs("redis-server") }, async () => {
     const redis = await startRedis();
     try {
       const { dir } = scratchFiles("tasks-kills-redis-");
       const charges = join(dir, "charges.txt");
       writeFileSync(charges, "");
       const env = { STORE: `redis:${redis.url}`, CHARGES: charges, MCP_ELICIT_STATE_KEY: randomBytes(32).toString("hex") };
-      assert.equal(await killAfterAnswers(env, charges), TASKS * STEPS);
+      const kills = await killAfterAnswers(env, charges);
+      assert.ok(kills >= LEAST_KILLS && kills <= TASKS * STEPS, `${kills} kills`);
     } finally {
       await redis.stop();
     }
