@@ -1,0 +1,66 @@
+// The server's adapters of the screen (src/common/screen.ts) for what a client sends: over stdio a
+// stream between stdin and the SDK's transport, over Streamable HTTP the body serveHttp has read.
+import { Transform, type Readable, type Writable } from "node:stream";
+import { parseJSONRPCMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE } from "@modelcontextprotocol/server";
+import { screenInbound, type Screened } from "../../common/screen.js";
+
+type Refusal = Extract<Screened, { kind: "refuse" }>["reply"];
+
+/** Screens one message a client sent (parsed JSON). */
+export const screenFromClient = (raw: unknown): Screened => screenInbound(raw, parseJSONRPCMessage, "client");
+
+/**
+ * A POST body, screened: `refuse` when it is a malformed request (send it as the reply), else the
+ * body to serve (a malformed reply becomes an error reply with its id). Batches pass as they are.
+ */
+export function screenBody(parsed: unknown): { refuse: Refusal } | { parsed: unknown } {
+  if (Array.isArray(parsed)) return { parsed };
+  const screened = screenFromClient(parsed);
+  return screened.kind === "refuse" ? { refuse: screened.reply } : { parsed: screened.message };
+}
+
+/**
+ * What the SDK's StdioServerTransport reads instead of `stdin`: each line screened, a malformed
+ * request answered on `stdout` (one whole line, as the SDK writes its own), a malformed reply
+ * rewritten into an error reply with its id. Lines that are not JSON pass untouched (the SDK skips them).
+ */
+export function screenedStdin(stdin: Readable, stdout: Writable, maxLine = STDIO_DEFAULT_MAX_BUFFER_SIZE): Readable {
+  let pending = "";
+  const line = (text: string): string => {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      return text;
+    }
+    const screened = screenFromClient(raw);
+    if (screened.kind === "pass") return text;
+    if (screened.kind === "fail") return JSON.stringify(screened.message);
+    stdout.write(JSON.stringify(screened.reply) + "\n");
+    return "";
+  };
+  const screen = new Transform({
+    decodeStrings: true,
+    transform(chunk: Buffer, _encoding, done) {
+      pending += chunk.toString("utf8");
+      let out = "";
+      for (let end = pending.indexOf("\n"); end !== -1; end = pending.indexOf("\n")) {
+        const text = line(pending.slice(0, end).replace(/\r$/, ""));
+        pending = pending.slice(end + 1);
+        if (text) out += text + "\n";
+      }
+      // A line longer than the SDK allows goes on unscreened: its own limit refuses it.
+      if (pending.length > maxLine) {
+        out += pending;
+        pending = "";
+      }
+      done(null, out || undefined);
+    },
+    flush(done) {
+      done(null, pending || undefined);
+    },
+  });
+  stdin.pipe(screen);
+  stdin.once("close", () => screen.end());
+  return screen;
+}
