@@ -3,12 +3,15 @@
 // the routing nor the transports convert, clone or parse the request again.
 import type { IncomingMessage } from "node:http";
 import { classifyInboundRequest, DEFAULT_MAX_REQUEST_BODY_SIZE } from "@modelcontextprotocol/server";
+import { screenBody, type Refusal } from "../transport/screen.js";
 
 export type ReadBody =
   | { kind: "ok"; era: "legacy" | "modern"; parsed: unknown }
   /** A POST whose body is empty or not JSON (2025-era serving answers it, as the SDK's entry routes it). */
   | { kind: "unparseable" }
-  | { kind: "too-large"; limit: number };
+  | { kind: "too-large"; limit: number }
+  /** A malformed request the SDK would drop without an answer: send `reply` (-32600 with its id). */
+  | { kind: "refuse"; reply: Refusal };
 
 const header = (req: IncomingMessage, name: string): string | undefined => {
   const value = req.headers[name];
@@ -40,6 +43,10 @@ export async function readBody(req: IncomingMessage, limit = DEFAULT_MAX_REQUEST
       return { kind: "unparseable" };
     }
     if (parsed === undefined) return { kind: "unparseable" };
+    // Screened before the era is decided: a malformed reply goes on (and is routed) as an error reply.
+    const screened = screenBody(parsed);
+    if ("refuse" in screened) return { kind: "refuse", reply: screened.refuse };
+    parsed = screened.parsed;
   }
   const outcome = classifyInboundRequest({
     httpMethod,

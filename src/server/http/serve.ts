@@ -22,7 +22,6 @@ import { inRequestScope } from "../fleet/events.js";
 import { forward, FORWARDED } from "../fleet/forward.js";
 import { AdoptedRequestIds } from "../fleet/request-ids.js";
 import { FleetSessions } from "../fleet/sessions.js";
-import { screenBody } from "../transport/screen.js";
 import { readBody } from "./body.js";
 import { resolveOptions, type HttpServerHandle, type ServeHttpOptions, type ServerFactory } from "./options.js";
 import { TrackedTransport, type Message, type Session } from "./session.js";
@@ -242,13 +241,9 @@ export async function serveHttp(factory: ServerFactory, options: ServeHttpOption
           return isJsonContentType(req.headers["content-type"] ?? null)
             ? sendJsonError(res, 400, -32700, "Parse error: Invalid JSON")
             : sendJsonError(res, 415, -32000, "Unsupported Media Type: Content-Type must be application/json");
-        // A malformed request is answered -32600 with its id; a malformed reply goes on as an error reply.
-        const screened = screenBody(body.parsed);
-        if ("refuse" in screened) {
-          const { id, error } = screened.refuse;
-          return sendJsonError(res, 200, error.code, error.message, id);
-        }
-        const { parsed } = screened;
+        // A malformed request is answered -32600 with its id (body.ts screens it; a malformed reply goes on as an error reply).
+        if (body.kind === "refuse") return sendJsonError(res, 200, body.reply.error.code, body.reply.error.message, body.reply.id);
+        const { parsed } = body;
         if (body.era === "modern") return await modern(req, res, parsed);
         const sid = req.headers["mcp-session-id"] as string | undefined;
         const owner = ownerOf(req as RequestWithAuth);

@@ -4,7 +4,7 @@ import { Transform, type Readable, type Writable } from "node:stream";
 import { parseJSONRPCMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE } from "@modelcontextprotocol/server";
 import { screenInbound, type Screened } from "../../common/screen.js";
 
-type Refusal = Extract<Screened, { kind: "refuse" }>["reply"];
+export type Refusal = Extract<Screened, { kind: "refuse" }>["reply"];
 
 /** Screens one message a client sent (parsed JSON). */
 export const screenFromClient = (raw: unknown): Screened => screenInbound(raw, parseJSONRPCMessage, "client");
