@@ -23,6 +23,7 @@ import { MAX_LABEL_LENGTH, MAX_LONG_TEXT_LENGTH, sanitizeText } from "../common/
 import type { ElicitationUI, FormAnswer, FormRequest, UIContext, UrlAnswer } from "./ui.js";
 import { checkRendererAnswer } from "./renderer-answer.js";
 import { watchDropped } from "../common/dropped.js";
+import { TRANSPORT_LIMITS } from "../common/screen.js";
 import type { Attached, Forward } from "./attached.js";
 import { wrapClientHandlers } from "../common/sdk-internals.js";
 import { callToolWithUrlFlows, PendingUrlElicitations, UrlElicitationEndedError } from "./url-flow.js";
@@ -308,6 +309,7 @@ export function attachElicitation(client: Client, options: AttachOptions): Elici
         ProtocolErrorCode.InternalError,
         "The server's reply was malformed (neither a result nor an error with a code) and was dropped; the call cannot get its answer.",
       ),
+    { unparsedEndsWaits: true },
   );
 
   const ownCallTool = Object.hasOwn(client, "callTool") ? client.callTool : undefined;
@@ -335,9 +337,18 @@ export function attachElicitation(client: Client, options: AttachOptions): Elici
       };
       try {
         // The call is the scope of the consents given during it (2026-07-28's rounds all belong to it).
-        return await kept.during(() =>
+        const result = await kept.during(() =>
           callToolWithUrlFlows(sdkCallTool, params, sdkOptions, (elicitation, stepSignal) => urlStep(elicitation, stepSignal, timeoutMs)),
         );
+        // Where the transport's raw message was out of our reach (stdio), a result too deep to walk
+        // is refused here, before anything recursive (a print, a check) overflows on it.
+        const shape = shapeProblem(result, TRANSPORT_LIMITS);
+        if (shape)
+          throw new ProtocolError(
+            ProtocolErrorCode.InternalError,
+            `The server's reply was malformed (it is ${describeProblem(shape)}) and was dropped; the call cannot get its answer.`,
+          );
+        return result;
       } finally {
         clock.dispose();
       }

@@ -26,6 +26,8 @@ export {
   type ResendEvent,
   type ResendOptions,
 } from "./resend.js";
+// What the SDK's Streamable HTTP transport would drop, answered (the transport's `fetch`).
+export { screenedFetch, type ScreenedFetchOptions } from "./screened-fetch.js";
 export { PendingUrlElicitations, UrlElicitationEndedError, type UrlFlowEnd } from "./url-flow.js";
 // Tool calls a server turns into tasks (io.modelcontextprotocol/tasks): followed to their end.
 export { followTask, followTasks, TASKS_EXTENSION, type FollowTasksOptions, type TaskReport } from "./tasks/follow.js";

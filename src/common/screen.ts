@@ -7,7 +7,7 @@
 import { shapeProblem, describeProblem, type ShapeLimits } from "../schema/limits.js";
 
 /** Deep enough for any real message, far from where the SDK's recursive checks overflow the stack. */
-const TRANSPORT_LIMITS: ShapeLimits = { maxDepth: 1000, maxNodes: Number.MAX_SAFE_INTEGER };
+export const TRANSPORT_LIMITS: ShapeLimits = { maxDepth: 1000, maxNodes: Number.MAX_SAFE_INTEGER };
 
 /** The error code a malformed reply is handed on with (the call's own error, not the peer's). */
 export const MALFORMED_REPLY_CODE = -32603;
