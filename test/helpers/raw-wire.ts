@@ -6,11 +6,11 @@ import { within } from "./deferred.js";
 type Message = Record<string, any>;
 
 /** Requests the SDK would drop: each has an id and a method, so it can be answered -32600. */
-export const MALFORMED_REQUESTS: [string, (id: number) => string][] = [
-  ["params null", (id) => JSON.stringify({ jsonrpc: "2.0", id, method: "tools/list", params: null })],
-  ["params []", (id) => JSON.stringify({ jsonrpc: "2.0", id, method: "tools/list", params: [] })],
-  ["params a string", (id) => JSON.stringify({ jsonrpc: "2.0", id, method: "tools/list", params: "a string" })],
-  ["_meta not an object", (id) => JSON.stringify({ jsonrpc: "2.0", id, method: "tools/list", params: { _meta: 5 } })],
+export const MALFORMED_REQUESTS: [string, (id: number | string, method: string) => string][] = [
+  ["params null", (id, method) => JSON.stringify({ jsonrpc: "2.0", id, method, params: null })],
+  ["params []", (id, method) => JSON.stringify({ jsonrpc: "2.0", id, method, params: [] })],
+  ["params a string", (id, method) => JSON.stringify({ jsonrpc: "2.0", id, method, params: "a string" })],
+  ["_meta not an object", (id, method) => JSON.stringify({ jsonrpc: "2.0", id, method, params: { _meta: 5 } })],
 ];
 
 /** Replies the SDK would drop, written as raw text (the deep one is deeper than JSON.stringify goes). */

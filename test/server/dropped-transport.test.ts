@@ -37,7 +37,7 @@ describe("elicit serve travel on stdio: what the client sends malformed", { time
   for (const [i, [name, request]] of MALFORMED_REQUESTS.entries())
     test(`a request with ${name} is answered -32600 with its id`, async () => {
       const id = 100 + i;
-      peer.write(request(id));
+      peer.write(request(id, "tools/list"));
       const answer = await peer.next((m) => m.id === id, AT_ONCE_MS, `the answer to request ${id}`);
       assert.equal(answer.error?.code, -32600, JSON.stringify(answer));
       assert.match(answer.error.message, /tools\/list was malformed \(.+\) and was not processed/);
@@ -69,7 +69,7 @@ describe("serveHttp: what the client sends malformed", { timeout: 60_000 }, () =
   for (const [i, [name, request]] of MALFORMED_REQUESTS.entries())
     test(`a request with ${name} is answered -32600 with its id`, async () => {
       const id = 100 + i;
-      await peer.post(request(id));
+      await peer.post(request(id, "tools/list"));
       const answer = await peer.next((m) => m.id === id, AT_ONCE_MS, `the answer to request ${id}`);
       assert.equal(answer.error?.code, -32600, JSON.stringify(answer));
       assert.match(answer.error.message, /tools\/list was malformed \(.+\) and was not processed/);
