@@ -24,6 +24,7 @@ import type { ElicitationUI, FormAnswer, FormRequest, UIContext, UrlAnswer } fro
 import { checkRendererAnswer } from "./renderer-answer.js";
 import { watchDropped } from "../common/dropped.js";
 import { TRANSPORT_LIMITS } from "../common/screen.js";
+import { requireUIMethods } from "./ui-check.js";
 import type { Attached, Forward } from "./attached.js";
 import { wrapClientHandlers } from "../common/sdk-internals.js";
 import { callToolWithUrlFlows, PendingUrlElicitations, UrlElicitationEndedError } from "./url-flow.js";
@@ -112,6 +113,8 @@ export interface ElicitationHandle extends Attached {
  */
 export function attachElicitation(client: Client, options: AttachOptions): ElicitationHandle {
   const modes = new Set(options.modes ?? ["form", "url"]);
+  // Each method the client will call, checked now rather than when a server's request first needs it.
+  requireUIMethods(options.ui, ["notice", ...[...modes].filter((m) => m === "form" || m === "url")], "attachElicitation");
   const policy = options.policy ?? {};
   const limiter = new RateLimiter(policy.rateLimit);
   const pending = new PendingUrlElicitations();
