@@ -60,7 +60,19 @@ export function screenedStdin(stdin: Readable, stdout: Writable, maxLine = STDIO
       done(null, pending || undefined);
     },
   });
-  stdin.pipe(screen);
-  stdin.once("close", () => screen.end());
+  // stdin is read only while the SDK reads us: when it closes the transport it pauses what it reads
+  // (a broken stdout, say), and a paused stdin is what lets the process exit with nothing else to do.
+  let piped = false;
+  screen.on("resume", () => {
+    if (piped) return;
+    piped = true;
+    stdin.pipe(screen);
+  });
+  screen.on("pause", () => {
+    if (!piped) return;
+    piped = false;
+    stdin.unpipe(screen);
+    stdin.pause();
+  });
   return screen;
 }
