@@ -143,7 +143,11 @@ function transportFor(target: ServerTarget, stderr: HostOptions["serverStderr"],
     const url = targetUrl(target);
     // What the SDK's transport would drop is screened first (src/common/screen.ts): a malformed
     // request is refused -32600 through the transport's own send, a malformed reply ends its call.
-    const screened = screenedFetch({ fetch, refuse: (reply) => void transport.send(reply).catch(() => {}) });
+    const screened = screenedFetch({
+      fetch,
+      refuse: (reply) => void transport.send(reply).catch(() => {}),
+      onerror: (error) => transport.onerror?.(error),
+    });
     const transport: StreamableHTTPClientTransport =
       signer && "token" in signer
         ? new StreamableHTTPClientTransport(url, { authProvider: { token: async () => signer.token }, fetch: screened })

@@ -14,12 +14,14 @@ export interface ScreenedFetchOptions {
   fetch?: FetchLike;
   /** Sends the -32600 answer to a malformed request: the transport's `send`, bound once it exists. */
   refuse: (reply: Refusal) => void;
+  /** Hears each screened message's error, as the SDK's transport reported it (the transport's own `onerror`). */
+  onerror?: (error: Error) => void;
 }
 
 const fromServer = (raw: unknown): Screened => screenInbound(raw, parseJSONRPCMessage, "server");
 
 /** One event's lines with its data screened; undefined: leave the event as it was. */
-function screenEvent(lines: string[], refuse: (reply: Refusal) => void): string[] | undefined {
+function screenEvent(lines: string[], options: ScreenedFetchOptions): string[] | undefined {
   const isData = (line: string) => line === "data" || line.startsWith("data:");
   const event = lines.find((l) => l.startsWith("event:"));
   if (event !== undefined && event.slice(6).trim() !== "message") return undefined;
@@ -33,16 +35,17 @@ function screenEvent(lines: string[], refuse: (reply: Refusal) => void): string[
   }
   const screened = fromServer(raw);
   if (screened.kind === "pass") return undefined;
+  options.onerror?.(screened.error);
   const rest = lines.filter((l) => !isData(l)); // the event id stays: a resumed stream starts after it
   if (screened.kind === "refuse") {
-    refuse(screened.reply);
+    options.refuse(screened.reply);
     return rest; // an event without data is never dispatched
   }
   return [...rest, `data: ${JSON.stringify(screened.message)}`];
 }
 
 /** An SSE body with each message event screened, event by event as they come. */
-function screenSse(body: ReadableStream<Uint8Array>, refuse: (reply: Refusal) => void): ReadableStream<Uint8Array> {
+function screenSse(body: ReadableStream<Uint8Array>, options: ScreenedFetchOptions): ReadableStream<Uint8Array> {
   const decoder = new TextDecoder();
   const encoder = new TextEncoder();
   let pending = "";
@@ -59,7 +62,7 @@ function screenSse(body: ReadableStream<Uint8Array>, refuse: (reply: Refusal) =>
         event.push(line);
         continue;
       }
-      out += [...(screenEvent(event, refuse) ?? event), ""].join("\n") + "\n";
+      out += [...(screenEvent(event, options) ?? event), ""].join("\n") + "\n";
       event = [];
     }
     if (end && event.length) out += event.join("\n") + "\n";
@@ -74,7 +77,7 @@ function screenSse(body: ReadableStream<Uint8Array>, refuse: (reply: Refusal) =>
 }
 
 /** A JSON body (one message or a batch) screened; undefined: leave it as it was. */
-function screenJson(text: string, refuse: (reply: Refusal) => void): string | undefined {
+function screenJson(text: string, options: ScreenedFetchOptions): string | undefined {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -86,9 +89,14 @@ function screenJson(text: string, refuse: (reply: Refusal) => void): string | un
   let changed = false;
   for (const message of all) {
     const screened = fromServer(message);
-    if (screened.kind === "pass") out.push(message);
-    else if (screened.kind === "fail") (out.push(screened.message), (changed = true));
-    else (refuse(screened.reply), (changed = true));
+    if (screened.kind === "pass") {
+      out.push(message);
+      continue;
+    }
+    changed = true;
+    options.onerror?.(screened.error);
+    if (screened.kind === "fail") out.push(screened.message);
+    else options.refuse(screened.reply);
   }
   if (!changed) return undefined;
   return JSON.stringify(Array.isArray(raw) ? out : (out[0] ?? []));
@@ -105,9 +113,9 @@ export function screenedFetch(options: ScreenedFetchOptions): FetchLike {
     if (!response.ok || !response.body) return response;
     const rebuilt = (body: BodyInit) =>
       new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
-    if (type.startsWith("text/event-stream")) return rebuilt(screenSse(response.body, options.refuse));
+    if (type.startsWith("text/event-stream")) return rebuilt(screenSse(response.body, options));
     if (!type.startsWith("application/json")) return response;
     const text = await response.text();
-    return rebuilt(screenJson(text, options.refuse) ?? text);
+    return rebuilt(screenJson(text, options) ?? text);
   };
 }

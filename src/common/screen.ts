@@ -19,9 +19,9 @@ export type Screened =
   /** Well formed: the transport's own parse takes it. */
   | { kind: "pass"; message: unknown }
   /** A malformed request: answer `reply` to the peer (the SDK would not answer at all). */
-  | { kind: "refuse"; reply: Reply }
+  | { kind: "refuse"; reply: Reply; error: Error }
   /** A malformed reply: hand `message` (an error reply with the same id) on in its place. */
-  | { kind: "fail"; message: Reply };
+  | { kind: "fail"; message: Reply; error: Error };
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const isId = (v: unknown): v is Id => typeof v === "string" || (typeof v === "number" && Number.isFinite(v));
@@ -47,12 +47,14 @@ function fault(m: Record<string, unknown>, request: boolean): string {
 export function screenInbound(raw: unknown, wellFormed: (raw: unknown) => unknown, peer: "server" | "client"): Screened {
   // Checked first and without recursion: a 20,000-deep message would overflow the SDK's checks.
   const shape = shapeProblem(raw, TRANSPORT_LIMITS);
+  // What the transport would have reported to `onerror` (the SDK's parse error), for the adapters to report still.
+  let error: Error = new Error(`A message was dropped: it is ${shape ? describeProblem(shape) : "malformed"}.`);
   if (!shape) {
     try {
       wellFormed(raw);
       return { kind: "pass", message: raw };
-    } catch {
-      // malformed: screened below
+    } catch (thrown) {
+      if (thrown instanceof Error) error = thrown;
     }
   }
   if (!isObject(raw) || !isId(raw.id)) return { kind: "pass", message: raw }; // no id to answer: the SDK reports it
@@ -66,6 +68,7 @@ export function screenInbound(raw: unknown, wellFormed: (raw: unknown) => unknow
         id,
         error: { code: -32600, message: `Invalid request: ${raw.method.slice(0, 100)} was malformed (${why}) and was not processed.` },
       },
+      error,
     };
   }
   const why = shape ? `it is ${describeProblem(shape)}` : fault(raw, false);
@@ -80,6 +83,7 @@ export function screenInbound(raw: unknown, wellFormed: (raw: unknown) => unknow
         data: { malformedReply: true },
       },
     },
+    error,
   };
 }
 

@@ -13,18 +13,25 @@ export const screenFromClient = (raw: unknown): Screened => screenInbound(raw, p
  * A POST body, screened: `refuse` when it is a malformed request (send it as the reply), else the
  * body to serve (a malformed reply becomes an error reply with its id). Batches pass as they are.
  */
-export function screenBody(parsed: unknown): { refuse: Refusal } | { parsed: unknown } {
+export function screenBody(parsed: unknown): { refuse: Refusal; error: Error } | { parsed: unknown; error?: Error } {
   if (Array.isArray(parsed)) return { parsed };
   const screened = screenFromClient(parsed);
-  return screened.kind === "refuse" ? { refuse: screened.reply } : { parsed: screened.message };
+  if (screened.kind === "refuse") return { refuse: screened.reply, error: screened.error };
+  return screened.kind === "fail" ? { parsed: screened.message, error: screened.error } : { parsed: screened.message };
 }
 
 /**
  * What the SDK's StdioServerTransport reads instead of `stdin`: each line screened, a malformed
  * request answered on `stdout` (one whole line, as the SDK writes its own), a malformed reply
- * rewritten into an error reply with its id. Lines that are not JSON pass untouched (the SDK skips them).
+ * rewritten into an error reply with its id; either is reported to `onerror` as the SDK's transport
+ * reported it. Lines that are not JSON pass untouched (the SDK skips them).
  */
-export function screenedStdin(stdin: Readable, stdout: Writable, maxLine = STDIO_DEFAULT_MAX_BUFFER_SIZE): Readable {
+export function screenedStdin(
+  stdin: Readable,
+  stdout: Writable,
+  options: { onerror?: (error: Error) => void; maxLine?: number } = {},
+): Readable {
+  const maxLine = options.maxLine ?? STDIO_DEFAULT_MAX_BUFFER_SIZE;
   let pending = "";
   const line = (text: string): string => {
     let raw: unknown;
@@ -35,6 +42,7 @@ export function screenedStdin(stdin: Readable, stdout: Writable, maxLine = STDIO
     }
     const screened = screenFromClient(raw);
     if (screened.kind === "pass") return text;
+    options.onerror?.(screened.error); // heard as the SDK's transport would have reported it
     if (screened.kind === "fail") return JSON.stringify(screened.message);
     stdout.write(JSON.stringify(screened.reply) + "\n");
     return "";
