@@ -18,7 +18,10 @@ export const MALFORMED_REPLIES: [string, (id: unknown) => string][] = [
   ['"result": null', (id) => JSON.stringify({ jsonrpc: "2.0", id, result: null })],
   ['"jsonrpc": "1.0"', (id) => JSON.stringify({ jsonrpc: "1.0", id, result: { action: "cancel" } })],
   ["a result and an error together", (id) => JSON.stringify({ jsonrpc: "2.0", id, result: {}, error: { code: 1, message: "m" } })],
-  ["a 20,000-deep result", (id) => `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"deep":${"[".repeat(20_000)}${"]".repeat(20_000)}}}`],
+  [
+    "a 20,000-deep result",
+    (id) => `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"deep":${"[".repeat(20_000)}${"]".repeat(20_000)}}}`,
+  ],
 ];
 
 /** Waits for messages matching a predicate, with a deadline; messages that arrive early are kept. */
