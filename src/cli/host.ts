@@ -20,6 +20,7 @@ import type { Forward } from "../client/attached.js";
 import { MAX_LABEL_LENGTH, sanitizeText } from "../common/sanitize.js";
 import { attachSampling } from "../client/sampling.js";
 import { recoveredNotice, resendingFetch, resendNotice, type FetchLike } from "../client/resend.js";
+import { screenedFetch } from "../client/screened-fetch.js";
 import type { ElicitationUI, SamplingUI } from "../client/ui.js";
 import { providerFromEnv } from "../client/providers/openai.js";
 import { PROTOCOL_REVISIONS, type ProtocolRevision } from "../schema/types.js";
@@ -140,9 +141,18 @@ function targetUrl(target: { url: string }): URL {
 function transportFor(target: ServerTarget, stderr: HostOptions["serverStderr"], signer: Signer | undefined, fetch: FetchLike): Transport {
   if ("url" in target) {
     const url = targetUrl(target);
-    if (signer && "token" in signer)
-      return new StreamableHTTPClientTransport(url, { authProvider: { token: async () => signer.token }, fetch });
-    return new StreamableHTTPClientTransport(url, signer ? { authProvider: signer.provider, fetch } : { fetch });
+    // What the SDK's transport would drop is screened first (src/common/screen.ts): a malformed
+    // request is refused -32600 through the transport's own send, a malformed reply ends its call.
+    const screened = screenedFetch({
+      fetch,
+      refuse: (reply) => void transport.send(reply).catch(() => {}),
+      onerror: (error) => transport.onerror?.(error),
+    });
+    const transport: StreamableHTTPClientTransport =
+      signer && "token" in signer
+        ? new StreamableHTTPClientTransport(url, { authProvider: { token: async () => signer.token }, fetch: screened })
+        : new StreamableHTTPClientTransport(url, signer ? { authProvider: signer.provider, fetch: screened } : { fetch: screened });
+    return transport;
   }
   const transport = new StdioClientTransport({
     command: target.command,

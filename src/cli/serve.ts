@@ -8,6 +8,7 @@ import { createConformanceServer } from "../servers/conformance/index.js";
 import { createTravelServer } from "../servers/travel/server.js";
 import { loadOpenIdProvider, startTravelUrlMode } from "../servers/travel/url-mode.js";
 import { serveHttp } from "../server/http/serve.js";
+import { screenedStdin } from "../server/transport/screen.js";
 import { createElicitation } from "../server/elicitation.js";
 import { isLoopbackHost, type UrlKit } from "../server/url/url-kit.js";
 import { parseKeyRing, VAULT_KEY_ENV } from "../server/url/keys.js";
@@ -170,7 +171,7 @@ export async function startServer(name: string, options: ServeOptions = {}): Pro
       }
       // Our own transport, to hear it close: besides stdin's end, the SDK closes it when a write to
       // stdout fails (the client is gone) and stops reading stdin, so stdin's end never comes then.
-      const transport = new StdioServerTransport();
+      const transport = new StdioServerTransport(screenedStdin(process.stdin, process.stdout, { onerror }), process.stdout);
       const handle = serveStdio((ctx) => started.factory({ era: ctx.era }), { onerror, transport });
       const disconnected = new Promise<void>((resolve) => {
         const entry = transport.onclose; // serveStdio's, set as it returned

@@ -22,6 +22,8 @@ import type { ElicitationUI, FormAnswer, FormRequest, UIContext, UrlAnswer } fro
 import { checkRendererAnswer } from "./renderer-answer.js";
 import { checkFormContent, fieldErrorText } from "./form-answer.js";
 import { watchDropped } from "../common/dropped.js";
+import { TRANSPORT_LIMITS } from "../common/screen.js";
+import { requireUIMethods } from "./ui-check.js";
 import type { Attached, Forward } from "./attached.js";
 import { wrapClientHandlers } from "../common/sdk-internals.js";
 import { callToolWithUrlFlows, PendingUrlElicitations, UrlElicitationEndedError } from "./url-flow.js";
@@ -110,6 +112,8 @@ export interface ElicitationHandle extends Attached {
  */
 export function attachElicitation(client: Client, options: AttachOptions): ElicitationHandle {
   const modes = new Set(options.modes ?? ["form", "url"]);
+  // Each method the client will call, checked now rather than when a server's request first needs it.
+  requireUIMethods(options.ui, ["notice", ...[...modes].filter((m) => m === "form" || m === "url")], "attachElicitation");
   const policy = options.policy ?? {};
   const limiter = new RateLimiter(policy.rateLimit);
   const pending = new PendingUrlElicitations();
@@ -304,6 +308,7 @@ export function attachElicitation(client: Client, options: AttachOptions): Elici
         ProtocolErrorCode.InternalError,
         "The server's reply was malformed (neither a result nor an error with a code) and was dropped; the call cannot get its answer.",
       ),
+    { unparsedEndsWaits: true },
   );
 
   const ownCallTool = Object.hasOwn(client, "callTool") ? client.callTool : undefined;
@@ -331,9 +336,18 @@ export function attachElicitation(client: Client, options: AttachOptions): Elici
       };
       try {
         // The call is the scope of the consents given during it (2026-07-28's rounds all belong to it).
-        return await kept.during(() =>
+        const result = await kept.during(() =>
           callToolWithUrlFlows(sdkCallTool, params, sdkOptions, (elicitation, stepSignal) => urlStep(elicitation, stepSignal, timeoutMs)),
         );
+        // Where the transport's raw message was out of our reach (stdio), a result too deep to walk
+        // is refused here, before anything recursive (a print, a check) overflows on it.
+        const shape = shapeProblem(result, TRANSPORT_LIMITS);
+        if (shape)
+          throw new ProtocolError(
+            ProtocolErrorCode.InternalError,
+            `The server's reply was malformed (it is ${describeProblem(shape)}) and was dropped; the call cannot get its answer.`,
+          );
+        return result;
       } finally {
         clock.dispose();
       }

@@ -26,10 +26,12 @@ export {
   type ResendEvent,
   type ResendOptions,
 } from "./resend.js";
+// What the SDK's Streamable HTTP transport would drop, answered (the transport's `fetch`).
+export { screenedFetch, type ScreenedFetchOptions } from "./screened-fetch.js";
 export { PendingUrlElicitations, UrlElicitationEndedError, type UrlFlowEnd } from "./url-flow.js";
 // Tool calls a server turns into tasks (io.modelcontextprotocol/tasks): followed to their end.
 export { followTask, followTasks, TASKS_EXTENSION, type FollowTasksOptions, type TaskReport } from "./tasks/follow.js";
-export { rawRequest, RawRequestError } from "./tasks/raw-request.js";
+export { rawRequest, RawRequestError, RawRequestParamsError } from "./tasks/raw-request.js";
 export { analyzeUrl, hostForDisplay, type UrlAnalysis, type UrlWarning, type UrlWarningCode } from "./url-safety/analyze.js";
 export { sanitizeText, MAX_LABEL_LENGTH, MAX_MESSAGE_LENGTH, type SanitizeOptions } from "../common/sanitize.js";
 export type { RateLimitOptions } from "./rate-limit.js";

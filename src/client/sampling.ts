@@ -10,6 +10,7 @@ import { uiContextFor } from "./context.js";
 import type { SamplingUI, UIContext } from "./ui.js";
 import type { Attached, Forward } from "./attached.js";
 import { pausingUI, personAskedOn } from "./request-clock.js";
+import { requireUIMethods } from "./ui-check.js";
 
 export interface SamplingOptions {
   /** Where the person reviews requests and answers. */
@@ -43,6 +44,7 @@ export type SamplingHandle = Attached;
 export function attachSampling(client: Client, options: SamplingOptions): SamplingHandle {
   const { provider } = options;
   // The reviews stop the clocks of this client's tool calls: the person's time is not the server's silence.
+  requireUIMethods(options.ui, ["reviewRequest", "reviewAnswer", "notice"], "attachSampling");
   const ui = pausingUI(options.ui, personAskedOn(client), ["reviewRequest", "reviewAnswer"]);
   const limiter = new RateLimiter(options.rateLimit);
   // Tool use needs a model; a person typing an answer cannot return tool calls.

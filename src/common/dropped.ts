@@ -6,10 +6,32 @@
 const PREFIX = "Unknown message type: ";
 
 export type DroppedMessage =
-  { kind: "request"; id: string | number; method: string } | { kind: "response"; id: unknown } | { kind: "other" };
+  | { kind: "request"; id: string | number; method: string }
+  | { kind: "response"; id: unknown }
+  /** A message with an id that a transport could not parse (which one, the SDK does not say). */
+  | { kind: "unparsed" }
+  | { kind: "other" };
+
+type Issue = { code?: unknown; path?: unknown[]; errors?: Issue[][] };
+
+/**
+ * Whether `error` is a transport's failed parse of a message that had a valid id: the SDK's
+ * JSON-RPC message schema is a union, and no branch of its error complains about the id. Where our
+ * code owns the raw message (src/common/screen.ts) this never reaches `onerror`; the SDK's
+ * StdioClientTransport reads the child's stdout itself, so there only this is heard.
+ */
+function unparsedWithId(error: unknown): boolean {
+  if (!(error instanceof Error) || error.name !== "ZodError") return false;
+  const issues = (error as Error & { issues?: Issue[] }).issues;
+  if (!Array.isArray(issues) || issues.length !== 1) return false;
+  const [union] = issues;
+  if (union?.code !== "invalid_union" || union.path?.length !== 0 || !Array.isArray(union.errors)) return false;
+  return union.errors.every((branch) => Array.isArray(branch) && branch.every((issue) => issue.path?.[0] !== "id"));
+}
 
 /** What an SDK `onerror` error says was dropped, or undefined when it is about something else. */
 export function droppedMessage(error: unknown): DroppedMessage | undefined {
+  if (unparsedWithId(error)) return { kind: "unparsed" };
   const text = error instanceof Error ? error.message : undefined;
   if (!text?.startsWith(PREFIX)) return undefined;
   let message: unknown;
@@ -116,16 +138,17 @@ const watches = new WeakMap<object, DroppedWatch>();
 
 /**
  * Watches a client or server Protocol (idempotent): a dropped request gets -32600, a dropped reply
- * ends the connection's waits with `replyError()`.
+ * ends the connection's waits with `replyError()`; with `unparsedEndsWaits`, so does a message with
+ * an id that the transport could not parse (it may be the reply a call waits for).
  */
-export function watchDropped(peer: Peer, replyError: () => Error): DroppedWatch {
+export function watchDropped(peer: Peer, replyError: () => Error, options: { unparsedEndsWaits?: boolean } = {}): DroppedWatch {
   let watch = watches.get(peer);
   if (watch) return watch;
   const created = (watch = new DroppedWatch());
   watches.set(peer, created);
   onDropped(peer, (dropped) => {
     if (dropped.kind === "request") void peer.transport?.send(invalidRequestReply(dropped) as never).catch(() => {});
-    if (dropped.kind === "response") created.endAll(replyError());
+    if (dropped.kind === "response" || (dropped.kind === "unparsed" && options.unparsedEndsWaits)) created.endAll(replyError());
   });
   return created;
 }

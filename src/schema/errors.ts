@@ -27,6 +27,7 @@ export const ERROR_CODES = {
   "server-gone": "A 2026-07-28 round could not be delivered again before the deadline.",
   "server-refused":
     "The server answered a task request (tasks/get, tasks/update, tasks/cancel, a task's tools/call) with a JSON-RPC error; `rpcCode` is its code.",
+  "request-params-invalid": "rawRequest was given params that are not an object (or a `_meta` that is not one); nothing was sent.",
   "login-failed": "Signing in to a protected server failed; `reason` says how.",
   "token-folder-unsafe": "The token folder is a symbolic link, not a directory, or another user's.",
   "provider-failed": "The model provider refused or failed a completion; `kind` says how.",

@@ -4,6 +4,7 @@
 import type { McpServer, ServerContext } from "@modelcontextprotocol/server";
 import { SdkError, SdkErrorCode } from "@modelcontextprotocol/server";
 import { sanitizeText } from "../common/sanitize.js";
+import { isMalformedReplyError } from "../common/screen.js";
 import { watchDroppedMessages } from "./dropped.js";
 import { InvalidClientResultError } from "./input-errors.js";
 import { ElicitError } from "../schema/errors.js";
@@ -86,6 +87,9 @@ export async function sendLive(
     );
   } catch (error) {
     if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) throw new InputTimeoutError(what, timeoutMs);
+    // A malformed reply, screened at the transport (src/common/screen.ts): the same error as one dropped in memory.
+    if (isMalformedReplyError(error))
+      throw new InvalidClientResultError(method, sanitizeText(error.message, { multiline: false, maxLength: 300 }));
     // The SDK checks the client's result against the method's schema; say whose answer was wrong.
     if (error instanceof SdkError && error.code === SdkErrorCode.InvalidResult)
       throw new InvalidClientResultError(method, describeInvalid(error.message));

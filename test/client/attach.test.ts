@@ -782,7 +782,7 @@ describe("handles: every attach* returns one shape, with detach()", () => {
       ui: {
         reviewRequest: async () => ({ action: "deny" }),
         reviewAnswer: async () => ({ action: "reject" }),
-        ...new RecordingUI(),
+        notice: () => {}, // a spread instance has none of its class's methods: attachSampling needs this one
       } as never,
     });
     const roots = attachRoots(client, []);

@@ -136,7 +136,9 @@ export async function gateway(command: string[], options: GatewayOptions): Promi
     };
     if (stdio) {
       const { serveStdio, StdioServerTransport } = await import("@modelcontextprotocol/server/stdio");
-      const transport = new StdioServerTransport();
+      const { screenedStdin } = await import("../../server/transport/screen.js");
+      // The host's malformed requests get -32600 and its malformed replies end their call (src/common/screen.ts).
+      const transport = new StdioServerTransport(screenedStdin(process.stdin, process.stdout, { onerror }), process.stdout);
       const handle = serveStdio((ctx) => front.factory({ era: ctx.era }), { onerror, transport });
       cleanups.push(() => handle.close());
       const served = transport.onclose;

@@ -22,6 +22,20 @@ export class RawRequestError extends ElicitError {
   }
 }
 
+/** rawRequest was given params it cannot send: JSON-RPC's params (and their `_meta`) are objects. */
+export class RawRequestParamsError extends ElicitError {
+  constructor(method: string, problem: string) {
+    super("request-params-invalid", `${method}: ${problem}; nothing was sent.`);
+  }
+
+  override get rpcCode(): number {
+    return -32602;
+  }
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const kindOf = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "an array" : typeof v);
+
 type Message = { id?: unknown; result?: Record<string, unknown>; error?: { code: number; message: string; data?: unknown } };
 type Pending = Map<string, { resolve: (m: Message) => void }>;
 
@@ -55,6 +69,10 @@ export async function rawRequest(
   params: Record<string, unknown>,
   signal?: AbortSignal,
 ): Promise<Record<string, unknown>> {
+  // Refused here, before the send: a JavaScript caller can pass anything, and the server would drop it.
+  if (!isObject(params)) throw new RawRequestParamsError(method, `params must be an object, got ${kindOf(params)}`);
+  if ("_meta" in params && !isObject(params._meta))
+    throw new RawRequestParamsError(method, `params._meta must be an object, got ${kindOf(params._meta)}`);
   const transport = client.transport;
   if (!transport) throw new Error(`${method}: the client is not connected.`);
   signal?.throwIfAborted();

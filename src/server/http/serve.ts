@@ -241,6 +241,9 @@ export async function serveHttp(factory: ServerFactory, options: ServeHttpOption
           return isJsonContentType(req.headers["content-type"] ?? null)
             ? sendJsonError(res, 400, -32700, "Parse error: Invalid JSON")
             : sendJsonError(res, 415, -32000, "Unsupported Media Type: Content-Type must be application/json");
+        // A malformed request is answered -32600 with its id (body.ts screens it; a malformed reply goes on as an error reply).
+        if ("dropped" in body && body.dropped) onerror(body.dropped); // as the SDK's transport reported it
+        if (body.kind === "refuse") return sendJsonError(res, 200, body.reply.error.code, body.reply.error.message, body.reply.id);
         const { parsed } = body;
         if (body.era === "modern") return await modern(req, res, parsed);
         const sid = req.headers["mcp-session-id"] as string | undefined;
