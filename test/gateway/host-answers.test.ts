@@ -18,6 +18,7 @@ import { within } from "../helpers/deferred.js";
 import { callWith, manualClient } from "../helpers/manual-client.js";
 import { stopChild } from "../helpers/processes.js";
 import { NO_MODEL_ENV } from "../helpers/pty.js";
+import { watchText } from "../helpers/stream-text.js";
 
 const SLOW_MS = 90_000;
 const ENV = { ...process.env, ...NO_MODEL_ENV } as Record<string, string>;
@@ -56,41 +57,13 @@ async function startServer(): Promise<HttpServerHandle> {
 }
 after(() => server?.close());
 
-/** Text read from a stream, waited on with a deadline. */
-function watchText(stream: Readable | null | undefined) {
-  let text = "";
-  const waiting = new Set<() => void>();
-  stream?.setEncoding("utf8");
-  stream?.on("data", (chunk: string) => {
-    text += chunk;
-    for (const check of waiting) check();
-  });
-  return {
-    text: () => text,
-    waitFor(pattern: RegExp, ms = SLOW_MS): Promise<RegExpExecArray> {
-      return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => (waiting.delete(check), reject(new Error(`no ${pattern} within ${ms} ms in:\n${text}`))), ms);
-        const check = () => {
-          const match = pattern.exec(text);
-          if (!match) return;
-          clearTimeout(timer);
-          waiting.delete(check);
-          resolve(match);
-        };
-        waiting.add(check);
-        check();
-      });
-    },
-  };
-}
-
 /** The gateway, in front of the recording server, speaking 2025-11-25 to it. */
 const gatewayArgs = (url: string) => [BIN, "gateway", "--no-browser", "--protocol", "2025-11-25", "--url", url];
 
 async function connect(client: Client) {
   const { url } = await startServer();
   const transport = new StdioClientTransport({ command: process.execPath, args: gatewayArgs(url.href), env: ENV, stderr: "pipe" });
-  const stderr = watchText(transport.stderr as Readable);
+  const stderr = watchText(transport.stderr as Readable, SLOW_MS);
   await client.connect(transport);
   return stderr;
 }
@@ -203,8 +176,8 @@ describe("a malformed message from the host", () => {
     const { url } = await startServer();
     const child = killOnExit(spawn(process.execPath, gatewayArgs(url.href), { stdio: ["pipe", "pipe", "pipe"], env: ENV }));
     try {
-      const stderr = watchText(child.stderr);
-      const stdout = watchText(child.stdout);
+      const stderr = watchText(child.stderr, SLOW_MS);
+      const stdout = watchText(child.stdout, SLOW_MS);
       const send = (message: unknown) => child.stdin.write(JSON.stringify(message) + "\n");
       await stderr.waitFor(/served to the host on stdio/);
       send({

@@ -33,6 +33,7 @@ import {
   textOf,
   TRIP,
 } from "./travel-page.js";
+import { watchText } from "../helpers/stream-text.js";
 
 const { browser } = browserForTests();
 const scratch = scratchFiles("elicit-gateway-");
@@ -42,34 +43,6 @@ const ENV = { ...process.env, ...NO_MODEL_ENV } as Record<string, string>;
 const RECORD_BROWSER = fileURLToPath(new URL("../fixtures/record-browser.mjs", import.meta.url));
 const RECORD_NOTIFY = fileURLToPath(new URL("../fixtures/record-notify.mjs", import.meta.url));
 const CALL = { timeout: 120_000 };
-
-/** Text read from a stream, waited on with a deadline. */
-function watchText(stream: Readable | null | undefined) {
-  let text = "";
-  const waiting = new Set<() => void>();
-  stream?.setEncoding("utf8");
-  stream?.on("data", (chunk: string) => {
-    text += chunk;
-    for (const check of waiting) check();
-  });
-  return {
-    text: () => text,
-    waitFor(pattern: RegExp, ms = SLOW.timeout): Promise<RegExpExecArray> {
-      return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => (waiting.delete(check), reject(new Error(`no ${pattern} within ${ms} ms in:\n${text}`))), ms);
-        const check = () => {
-          const match = pattern.exec(text);
-          if (!match) return;
-          clearTimeout(timer);
-          waiting.delete(check);
-          resolve(match);
-        };
-        waiting.add(check);
-        check();
-      });
-    },
-  };
-}
 
 interface Host {
   call(name: string, args: Record<string, unknown>): Promise<{ content?: unknown; isError?: boolean }>;
@@ -95,7 +68,7 @@ async function v2Host(
   } as never);
   if (declare) client.setRequestHandler("elicitation/create", async (request) => declare.answer(String(request.params.message)) as never);
   const transport = new StdioClientTransport({ command: process.execPath, args: gatewayArgs, env: ENV, stderr: "pipe" });
-  const stderr = watchText(transport.stderr as Readable);
+  const stderr = watchText(transport.stderr as Readable, SLOW.timeout);
   await client.connect(transport);
   assert.equal(client.getNegotiatedProtocolVersion(), protocol);
   return {
@@ -110,7 +83,7 @@ async function v2Host(
 async function v1Host(gatewayArgs: string[]): Promise<Host> {
   const client = new V1Client({ name: "v1-host", version: "1.0.0" });
   const transport = new V1StdioClientTransport({ command: process.execPath, args: gatewayArgs, env: ENV, stderr: "pipe" });
-  const stderr = watchText(transport.stderr as Readable);
+  const stderr = watchText(transport.stderr as Readable, SLOW.timeout);
   await client.connect(transport);
   return {
     call: (name, args) => client.callTool({ name, arguments: args }, undefined, CALL) as never,
@@ -159,8 +132,8 @@ function inspectorHost(gatewayArgs: string[], opened: string, notified: string):
       );
       calls++;
       children.add(child);
-      const stdout = watchText(child.stdout);
-      const stderr = (current = watchText(child.stderr));
+      const stdout = watchText(child.stdout, SLOW.timeout);
+      const stderr = (current = watchText(child.stderr, SLOW.timeout));
       const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
       children.delete(child);
       seen += stderr.text();
@@ -330,7 +303,7 @@ describe("elicit gateway signs in to a protected server for its host", { skip: n
         const client = new Client({ name: "test-host", version: "1.0.0" }, { supportedProtocolVersions: ["2025-06-18"] });
         clients.push(client);
         const transport = new StdioClientTransport({ command: process.execPath, args, env, stderr: "pipe" });
-        const stderr = watchText(transport.stderr as Readable);
+        const stderr = watchText(transport.stderr as Readable, SLOW.timeout);
         return { connected: client.connect(transport, { timeout: 120_000 }).then(() => client), stderr };
       };
       const first = await connect();
