@@ -7,7 +7,7 @@
 // state), and with the resend landing on another member of the fleet (same key, same store).
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from "@modelcontextprotocol/client";
 import { McpServer } from "@modelcontextprotocol/server";
 import * as z from "zod";
@@ -18,6 +18,7 @@ import { serveHttp, type HttpServerHandle } from "../../src/server/http/serve.js
 import { createElicitation, type WarmRoundOptions } from "../../src/server/index.js";
 import { memoryStore } from "../../src/store/memory.js";
 import { RecordingUI } from "../helpers/recording-ui.js";
+import { listenLocal } from "../helpers/local-server.js";
 
 const KEY = "5e".repeat(32);
 /** Every booking any member made, as a hotel's database would hold them. */
@@ -46,7 +47,7 @@ async function member(store = memoryStore(), warmRounds?: WarmRoundOptions | fal
 let warm: HttpServerHandle;
 let other: HttpServerHandle;
 let cold: HttpServerHandle;
-let proxy: Server;
+let proxy: Awaited<ReturnType<typeof listenLocal>> | undefined;
 let proxyUrl: URL;
 
 /** Where the proxy sends traffic, which POST's reply it drops, and where the resend of it goes. */
@@ -67,12 +68,10 @@ before(async () => {
   warm = await member(shared);
   other = await member(shared);
   cold = await member(memoryStore(), false);
-  proxy = createServer((req, res) => void forward(req, res));
-  await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
-  proxyUrl = new URL(`http://127.0.0.1:${(proxy.address() as { port: number }).port}/mcp`);
+  proxy = await listenLocal((req, res) => void forward(req, res));
+  proxyUrl = proxy.url;
 });
 after(async () => {
-  proxy?.closeAllConnections();
   proxy?.close();
   await Promise.all([warm?.close(), other?.close(), cold?.close()]);
 });

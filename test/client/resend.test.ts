@@ -6,7 +6,7 @@
 // deadline; a first request, which carries no requestState, is never sent twice.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
 import { Client, ProtocolError, StreamableHTTPClientTransport, type CallToolResult } from "@modelcontextprotocol/client";
 import { McpServer } from "@modelcontextprotocol/server";
 import * as z from "zod";
@@ -17,6 +17,7 @@ import { serveHttp, type HttpServerHandle } from "../../src/server/http/serve.js
 import { createElicitation } from "../../src/server/elicitation.js";
 import { deferred, within } from "../helpers/deferred.js";
 import { RecordingUI } from "../helpers/recording-ui.js";
+import { listenLocal } from "../helpers/local-server.js";
 
 /** How the proxy treats one POST it forwards (or not); `round` says whether the body echoes a requestState. */
 type Fault = (body: string, round: boolean) => "pass" | "503" | "close-after-server" | "502-after-server" | "close" | "cut-stream";
@@ -25,7 +26,7 @@ let mcp: HttpServerHandle;
 let charges = 0;
 /** How many times the tool "note" ran. */
 let notes = 0;
-let proxy: Server;
+let proxy: Awaited<ReturnType<typeof listenLocal>> | undefined;
 let proxyUrl: URL;
 /** Every POST body that reached the proxy, in order. */
 let seen: string[] = [];
@@ -70,12 +71,10 @@ before(async () => {
     },
     { host: "127.0.0.1", port: 0 },
   );
-  proxy = createServer((req, res) => void forward(req, res));
-  await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
-  proxyUrl = new URL(`http://127.0.0.1:${(proxy.address() as { port: number }).port}/mcp`);
+  proxy = await listenLocal((req, res) => void forward(req, res));
+  proxyUrl = proxy.url;
 });
 after(async () => {
-  proxy?.closeAllConnections();
   proxy?.close();
   await mcp?.close();
 });

@@ -3,12 +3,11 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { rawRequest } from "../../src/client/tasks/raw-request.js";
 import { killOnExit } from "./cleanup.js";
+export { untilStatus as until, type Raw } from "./poll-task.js";
 
 const MEMBER = fileURLToPath(new URL("../fixtures/task-member.ts", import.meta.url));
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-export type Raw = Record<string, any>;
 
 /** Starts a task member with `env`; resolves with its URL once it listens (rejects with its stderr if it exits first). */
 export function startMember(env: Record<string, string>): Promise<{ child: ChildProcess; url: URL }> {
@@ -36,15 +35,4 @@ export async function clientOf(url: URL): Promise<Client> {
   } as never);
   await client.connect(new StreamableHTTPClientTransport(url));
   return client;
-}
-
-/** Polls tasks/get until the task has `status`, within `ms` (20 s). */
-export async function until(client: Client, taskId: string, status: string, ms = 20_000): Promise<Raw> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const task = (await rawRequest(client, "tasks/get", { taskId })) as Raw;
-    if (task.status === status) return task;
-    if (Date.now() > deadline) throw new Error(`task still ${task.status} after ${ms} ms, waiting for ${status}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }

@@ -15,6 +15,7 @@ import { rawRequest } from "../../src/client/tasks/raw-request.js";
 import { memoryStore } from "../../src/store/memory.js";
 import { manualClient } from "../helpers/manual-client.js";
 import { connect } from "../helpers/mcp.js";
+import { pollTask } from "../helpers/poll-task.js";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 
 // A full collection on demand, in this process (the server's), without starting node with --expose-gc.
@@ -46,15 +47,8 @@ function twoQuestions(options: ElicitationOptions) {
 const request = (client: Client, method: string, params: Raw) => rawRequest(client, method, params) as Promise<Raw>;
 
 /** Polls tasks/get until `done(task)`, within 10 s. */
-async function poll(client: Client, taskId: string, done: (task: Raw) => boolean): Promise<Raw> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const task = await request(client, "tasks/get", { taskId });
-    if (done(task)) return task;
-    if (Date.now() > deadline) throw new Error(`task ${taskId} still ${JSON.stringify(task).slice(0, 300)} after 10 s`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+const poll = (client: Client, taskId: string, done: (task: Raw) => boolean) =>
+  pollTask(client, taskId, done, { timeoutMs: 10_000, what: `task ${taskId}`, intervalMs: 10 });
 
 /** A task of two_questions, asking both. */
 async function asking(client: Client): Promise<string> {

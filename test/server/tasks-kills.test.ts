@@ -16,6 +16,7 @@ import type { Client } from "@modelcontextprotocol/client";
 import { rawRequest } from "../../src/client/tasks/raw-request.js";
 import { scratchFiles } from "../helpers/files.js";
 import { needs } from "../helpers/needs.js";
+import { pollTask } from "../helpers/poll-task.js";
 import { exited, stopChild } from "../helpers/processes.js";
 import { startRedis } from "../helpers/redis.js";
 import { clientOf, startMember, until, type Raw } from "../helpers/task-members.js";
@@ -31,18 +32,28 @@ const LEAST_KILLS = TASKS * (STEPS - 1);
 /** The work before each step; kills land up to half of it after the work started. */
 const GAP_MS = 600;
 
+/**
+ * A kill's moment, drawn at random up to half a gap ahead: this waits for nothing (the test's point is
+ * that no moment is safe to kill at), and whatever the task did by then is what the next runner finds.
+ */
+const randomMoment = () => sleep(randomInt(0, GAP_MS / 2));
+
 type Member = { child: ChildProcess; url: URL; name: string };
 
-/** Polls tasks/get on `client` until `line` is in `file`; fails if the task ends first or `ms` passes. */
+/**
+ * Polls tasks/get on `client` (which runs the task again once the dead runner's lease lapses) until
+ * `line` is in `file`; fails if the task ends first or `ms` passes.
+ */
 async function pollUntilLine(client: Client, taskId: string, file: string, line: string, ms = 30_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    if (readFileSync(file, "utf8").split("\n").includes(line)) return;
-    const task = (await rawRequest(client, "tasks/get", { taskId })) as Raw;
-    assert.ok(task.status === "working" || task.status === "input_required", `the task ended early: ${JSON.stringify(task)}`);
-    if (Date.now() > deadline) throw new Error(`no "${line}" within ${ms} ms; the task is ${task.status} (never run again?)`);
-    await sleep(20);
-  }
+  await pollTask(
+    client,
+    taskId,
+    (task) => {
+      assert.ok(task.status === "working" || task.status === "input_required", `the task ended early: ${JSON.stringify(task)}`);
+      return readFileSync(file, "utf8").split("\n").includes(line);
+    },
+    { timeoutMs: ms, what: `"${line}" (never run again?)` },
+  );
 }
 
 /** Runs TASKS tasks one after another, killing their members as the header says; returns how many kills there were. */
@@ -83,7 +94,7 @@ async function killAfterAnswers(env: Record<string, string>, charges: string): P
       await until(client, taskId, "input_required");
       await rawRequest(client, "tasks/update", { taskId, inputResponses: { "elicit-1": { action: "accept", content: { go: true } } } });
       // Right after the answer: before the run is stored, while it is stored, or as its work starts.
-      await sleep(randomInt(0, GAP_MS / 2));
+      await randomMoment();
       await kill(member, client);
       for (;;) {
         const done = stepsDone(tag);
@@ -104,7 +115,7 @@ async function killAfterAnswers(env: Record<string, string>, charges: string): P
         // Step done+1 runs in this life (the poll restarts the task once the lease lapses); the work
         // before the step after it has started only once that step is recorded: the kill lands in it.
         await pollUntilLine(client, taskId, charges, `gap ${tag} ${done + 2} by ${member.name}`);
-        await sleep(randomInt(0, GAP_MS / 2));
+        await randomMoment();
         await kill(member, client);
       }
     }

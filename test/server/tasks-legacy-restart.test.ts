@@ -11,7 +11,9 @@ import { createElicitation } from "../../src/server/index.js";
 import { rawRequest } from "../../src/client/tasks/raw-request.js";
 import { memoryStore } from "../../src/store/memory.js";
 import type { KeyValueStore } from "../../src/store/types.js";
+import { waitFor } from "../helpers/deferred.js";
 import { clientFor, connect } from "../helpers/mcp.js";
+import { untilStatus } from "../helpers/poll-task.js";
 
 type Raw = Record<string, any>;
 
@@ -72,8 +74,10 @@ async function answeredThenCut(cutWhen: (key: string, value: string) => boolean)
   const { taskId } = created.task;
   // Its questions go out here; the answer is stored, then the first server's store is cut at the moment chosen.
   void rawRequest(client, "tasks/result", { taskId }).catch(() => {});
-  const deadline = Date.now() + 10_000;
-  while (!(await store.keys(`task:${taskId}:answer:`)).length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+  await waitFor(async () => (await store.keys(`task:${taskId}:answer:`)).length > 0, {
+    timeoutMs: 10_000,
+    what: "the answer to be stored",
+  });
   const b = await connect(clientFor("2025-11-25"), approving(store, charges), "2025-11-25", "memory");
   return { taskId, charges, store, b, close: async () => (await b.close(), await a.close().catch(() => {})) };
 }
@@ -90,13 +94,8 @@ describe("2025-11-25 tasks survive their runner's death after the answer", () =>
     test(`cut ${moment}: polling tasks/get on another server runs it again; the step runs once`, async () => {
       const { taskId, charges, b, close } = await answeredThenCut(cutWhen);
       try {
-        const deadline = Date.now() + 10_000;
-        let task: Raw;
-        do {
-          task = (await rawRequest(b.client, "tasks/get", { taskId })) as Raw;
-          if (Date.now() > deadline) throw new Error(`still ${task.status} after 10 s: never run again`);
-          await new Promise((r) => setTimeout(r, 20));
-        } while (task.status !== "completed");
+        // Never run again would leave it working: the wait names the task as last seen.
+        await untilStatus(b.client, taskId, "completed", 10_000);
         const result = (await rawRequest(b.client, "tasks/result", { taskId })) as Raw;
         assert.deepEqual(result.content, [{ type: "text", text: "charged R-1" }]);
         assert.equal(charges.count, 1);

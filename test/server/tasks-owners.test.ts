@@ -21,21 +21,14 @@ import { scriptedUI } from "../../src/ui/scripted.js";
 import { scratchFiles } from "../helpers/files.js";
 import { clientFor } from "../helpers/mcp.js";
 import { needs } from "../helpers/needs.js";
+import { untilStatus } from "../helpers/poll-task.js";
 import { startRedis, type RedisServer } from "../helpers/redis.js";
 
 type Raw = Record<string, any>;
 const TASK_NOT_FOUND = (e: any) => e.rpcCode === -32602 && /Task not found/.test(e.message);
 
 /** Polls tasks/get until the task has `status`, within 10 s. */
-async function until(client: Client, taskId: string, status: string): Promise<Raw> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const task = (await rawRequest(client, "tasks/get", { taskId })) as Raw;
-    if (task.status === status) return task;
-    if (Date.now() > deadline) throw new Error(`task still ${task.status} after 10 s, waiting for ${status}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+const until = (client: Client, taskId: string, status: string) => untilStatus(client, taskId, status, 10_000);
 
 /** A transfer that asks the person first, then sends once (counted per note). */
 function transferServer(store: KeyValueStore, taskTtlMs?: number) {

@@ -4,12 +4,13 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { rawRequest } from "../../src/client/tasks/raw-request.js";
-import { scratchFiles } from "../helpers/files.js";
+import { scratchFiles, whenFileHas } from "../helpers/files.js";
 import { needs } from "../helpers/needs.js";
 import { exited, stopChild } from "../helpers/processes.js";
+import { pollTask } from "../helpers/poll-task.js";
 import { startRedis } from "../helpers/redis.js";
 import { clientOf, startMember, until, type Raw } from "../helpers/task-members.js";
 
@@ -98,19 +99,9 @@ describe("a task survives its process", () => {
   );
 });
 
-/** Resolves once `file` has a line matching `line`, within `ms`. */
-async function lineIn(file: string, line: RegExp, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(
-    existsSync(file) &&
-    readFileSync(file, "utf8")
-      .split("\n")
-      .some((l) => line.test(l))
-  )) {
-    if (Date.now() > deadline) throw new Error(`no line ${line} in ${file} after ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+/** Resolves once `file` has a line matching `line` (watching its folder), within `ms`. */
+const lineIn = (file: string, line: RegExp, ms = 20_000) =>
+  whenFileHas(file, (text) => (text.split("\n").some((l) => line.test(l)) ? true : undefined), `no line ${line}`, ms);
 
 /**
  * Two members on one SQLite file with a client each; the first starts charge_when_told, whose step
@@ -143,15 +134,15 @@ describe("a task's lease is fenced", () => {
       // The first runner stops mid-step (a GC pause, a VM migration, a partition): its lease lapses.
       a.child.kill("SIGSTOP");
       // Polling the second member makes it take the task over; it finds the step still claimed by the first.
-      const deadline = Date.now() + 45_000;
-      let seen: Raw;
-      for (;;) {
-        seen = (await rawRequest(again, "tasks/get", { taskId: created.taskId })) as Raw;
-        assert.equal(seen.status, "working", `the task ended while its step was still running elsewhere: ${JSON.stringify(seen)}`);
-        if (/still running elsewhere/.test(seen.statusMessage ?? "")) break;
-        if (Date.now() > deadline) throw new Error(`no runner took the task over within 45 s: ${JSON.stringify(seen)}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      const seen = await pollTask(
+        again,
+        created.taskId,
+        (task) => {
+          assert.equal(task.status, "working", `the task ended while its step was still running elsewhere: ${JSON.stringify(task)}`);
+          return /still running elsewhere/.test(task.statusMessage ?? "");
+        },
+        { timeoutMs: 45_000, what: "a runner to take the task over", intervalMs: 50 },
+      );
       assert.match(seen.statusMessage, /Waiting for the step "charge"/);
       // The first runner comes back and finishes its step; its own end of the task is fenced off.
       writeFileSync(go, "");

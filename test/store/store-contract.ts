@@ -10,7 +10,12 @@ export interface StoreKind {
   open(): Promise<{ store: KeyValueStore; other(): Promise<KeyValueStore> }>;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Resolves once the clock is past a key's expiry (set at `setAt` for `ttlMs`), with a margin for the
+ * store's own clock: an expiry is an event of time, so this is the wait for it, not a guess at a duration.
+ */
+const pastExpiry = (setAt: number, ttlMs: number) =>
+  new Promise((resolve) => setTimeout(resolve, Math.max(0, setAt + ttlMs + 100 - Date.now())));
 
 export function storeContract(kind: StoreKind): void {
   describe(kind.name, () => {
@@ -51,10 +56,11 @@ export function storeContract(kind: StoreKind): void {
     test("an expired key reads as absent, is not listed, and can be added again", async () => {
       const { store } = await kind.open();
       try {
+        const setAt = Date.now();
         assert.equal(await store.add("short", "1", 30), true);
         await store.set("short-set", "1", 30);
         await store.set("long", "1", 60_000);
-        await sleep(120);
+        await pastExpiry(setAt, 30);
         assert.equal(await store.get("short"), undefined);
         assert.equal(await store.get("short-set"), undefined);
         assert.deepEqual(await store.keys("short"), []);
@@ -96,13 +102,16 @@ export function storeContract(kind: StoreKind): void {
         assert.equal(await store.swap("s", "one", undefined, 60_000), false, "a stale value deletes nothing");
         assert.equal(await store.swap("s", "two", undefined, 60_000), true);
         assert.equal(await store.get("s"), undefined);
+        const briefAt = Date.now();
         await store.set("brief", "v", 30);
-        await sleep(120);
+        await pastExpiry(briefAt, 30);
         assert.equal(await store.swap("brief", "v", "w", 60_000), false, "an expired value is absent");
         assert.equal(await store.get("brief"), undefined);
-        await store.set("renewed", "v", 200);
+        // A TTL long enough that the swap comes well before it lapses, even on a busy machine.
+        const renewedAt = Date.now();
+        await store.set("renewed", "v", 1_000);
         assert.equal(await store.swap("renewed", "v", "v", 60_000), true);
-        await sleep(300);
+        await pastExpiry(renewedAt, 1_000);
         assert.equal(await store.get("renewed"), "v", "the swap set the new TTL");
       } finally {
         await store.close();

@@ -17,6 +17,8 @@ export function checkIssuerUrl(issuer: string, name = "expectedIssuer"): string 
   } catch {
     throw new TypeError(`${name} must be the authorization server's issuer URL (https://…); got something that is not a URL.`);
   }
+  // Literal loopback names only (not url-safety's isLoopback, which also trusts DNS names that resolve
+  // to 127.0.0.1 today): plain http carries the credentials, so it must not leave this machine.
   const loopback = url.hostname === "127.0.0.1" || url.hostname === "localhost" || url.hostname === "[::1]";
   if (url.protocol !== "https:" && !(url.protocol === "http:" && loopback))
     throw new TypeError(`${name} must be an https URL (http only on a loopback address).`);
