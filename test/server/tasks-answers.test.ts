@@ -4,18 +4,24 @@
 // after a full collection is back near where it started. An answer over the limit is refused -32602
 // naming it, and nothing of it is kept.
 import { describe, test } from "node:test";
+import { randomBytes } from "node:crypto";
+import { join } from "node:path";
 import assert from "node:assert/strict";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import type { Client } from "@modelcontextprotocol/client";
+import { StreamableHTTPClientTransport, type Client } from "@modelcontextprotocol/client";
 import { InMemoryTransport, McpServer } from "@modelcontextprotocol/server";
 import { form, text, yesNo } from "../../src/schema/builders.js";
 import { createElicitation, type ElicitationOptions } from "../../src/server/index.js";
+import { serveHttp } from "../../src/server/http/serve.js";
 import { rawRequest } from "../../src/client/tasks/raw-request.js";
-import { memoryStore } from "../../src/store/memory.js";
+import { memoryStore, redisStore, sqliteStore } from "../../src/store/index.js";
 import { manualClient } from "../helpers/manual-client.js";
 import { connect } from "../helpers/mcp.js";
 import { pollTask } from "../helpers/poll-task.js";
+import { scratchFiles } from "../helpers/files.js";
+import { needs } from "../helpers/needs.js";
+import { startRedis } from "../helpers/redis.js";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 
 // A full collection on demand, in this process (the server's), without starting node with --expose-gc.
@@ -191,4 +197,59 @@ describe("a task's stored answers", () => {
       await conn.close();
     }
   });
+
+  for (const kind of [
+    { name: "SQLite", skip: false as const },
+    { name: "Redis", skip: needs("redis-server") },
+  ])
+    test(
+      `over Streamable HTTP on ${kind.name}: answers are stored until their task finishes or is cancelled, then deleted`,
+      { skip: kind.skip },
+      async () => {
+        const { dir } = scratchFiles("tasks-answers-");
+        const redis = kind.name === "Redis" ? await startRedis() : undefined;
+        const store = redis ? await redisStore({ url: redis.url, prefix: "tasks-answers:" }) : sqliteStore(join(dir, "tasks.db"));
+        const client = manualClient({ elicitation: { form: {} }, extensions: TASKS });
+        let http: Awaited<ReturnType<typeof serveHttp>> | undefined;
+        try {
+          // A shared store needs the members' common key (here one member).
+          http = await serveHttp(twoQuestions({ store, stateKey: randomBytes(32) }), { host: "127.0.0.1", port: 0 });
+          await client.connect(new StreamableHTTPClientTransport(http.url));
+          const keysBefore = new Set(await store.keys(""));
+          const answerKeys = async () => (await store.keys("")).filter((k) => /^task:.*:answer:/.test(k)).length;
+          const ids: string[] = [];
+          for (let i = 0; i < 4; i++) {
+            const taskId = await asking(client);
+            await request(client, "tasks/update", {
+              taskId,
+              inputResponses: { "elicit-1": { action: "accept", content: { note: "n".repeat(10_000) } } },
+            });
+            await poll(client, taskId, (t) => t.status === "input_required" && Object.keys(t.inputRequests).join() === "elicit-2");
+            ids.push(taskId);
+          }
+          assert.equal(await answerKeys(), 4, "each waiting task keeps its first answer");
+          for (const [i, taskId] of ids.entries()) {
+            if (i % 2 === 0) {
+              await request(client, "tasks/update", {
+                taskId,
+                inputResponses: { "elicit-2": { action: "accept", content: { go: true } } },
+              });
+              await poll(client, taskId, (t) => t.status === "completed");
+            } else {
+              await request(client, "tasks/cancel", { taskId });
+              await poll(client, taskId, (t) => t.status === "cancelled");
+            }
+          }
+          assert.equal(await answerKeys(), 0, "no answer is left");
+          // The records answer tasks/get until their ttl, and the owner's index of them lives as long.
+          const added = (await store.keys("")).filter((k) => !keysBefore.has(k) && !k.startsWith("task-owner:")).sort();
+          assert.deepEqual(added, ids.map((id) => `task:${id}`).sort(), "only the tasks' records are left");
+        } finally {
+          await client.close();
+          await http?.close();
+          await store.close();
+          await redis?.stop();
+        }
+      },
+    );
 });
