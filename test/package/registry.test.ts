@@ -169,6 +169,7 @@ before(async () => {
 after(async () => {
   if (verdaccio) await stopChild(verdaccio);
   if (dir) rmSync(dir, { recursive: true, force: true });
+  progress("the registry is stopped and its folders removed");
 });
 
 test("the local registry has our packages as published, and only from us", async () => {
