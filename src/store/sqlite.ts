@@ -66,13 +66,8 @@ function builtin<T>(id: string): T | undefined {
 
 function openWith(binding: SqliteBinding, path: string): OpenedFile {
   if (binding === "better-sqlite3") {
-    let Sqlite: typeof import("better-sqlite3");
-    try {
-      Sqlite = require("better-sqlite3");
-    } catch (error) {
-      if ((error as { code?: unknown }).code !== "MODULE_NOT_FOUND") throw error;
-      throw new Error("sqliteStore was asked for better-sqlite3, which is not installed: npm install better-sqlite3");
-    }
+    const Sqlite = betterSqlite3();
+    if (!Sqlite) throw new Error("sqliteStore was asked for better-sqlite3, which is not installed: npm install better-sqlite3");
     const db = new Sqlite(path);
     return opened(betterSqlite3Driver(db));
   }
@@ -96,11 +91,17 @@ function openWith(binding: SqliteBinding, path: string): OpenedFile {
 /** The binding used when none is asked for: Bun's own, else better-sqlite3 when it is installed, else Node's own. */
 function defaultBinding(): SqliteBinding {
   if (process.versions.bun) return "bun:sqlite";
+  return betterSqlite3() ? "better-sqlite3" : "node:sqlite";
+}
+
+/** The better-sqlite3 package, or undefined when it is not installed (an install that fails to load still throws). */
+function betterSqlite3(): typeof import("better-sqlite3") | undefined {
   try {
-    require.resolve("better-sqlite3");
-    return "better-sqlite3";
-  } catch {
-    return "node:sqlite";
+    return require("better-sqlite3");
+  } catch (error) {
+    if ((error as { code?: unknown }).code === "MODULE_NOT_FOUND" && /Cannot find module 'better-sqlite3'/.test((error as Error).message))
+      return undefined;
+    throw error;
   }
 }
 
