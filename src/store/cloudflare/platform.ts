@@ -18,3 +18,9 @@ export interface DurableObjectState {
 export interface DurableObjectStub {
   fetch(input: string, init: { method: string; headers: Record<string, string>; body: string }): Promise<Response>;
 }
+
+/** A Durable Object binding (`env.ELICIT_STORE`): one object per name. */
+export interface DurableObjectNamespace {
+  idFromName(name: string): unknown;
+  get(id: unknown): DurableObjectStub;
+}
