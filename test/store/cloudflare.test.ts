@@ -1,5 +1,5 @@
 // The store contract (store-contract.ts) in real workerd, through miniflare: the Durable Object store
-// (ElicitStoreObject on a SQLite-backed object, reached from Node through its stub with the same
+// (ElicitStoreObject on a SQLite-backed object and on a key-value one, reached from Node through its stub with the same
 // durableObjectStoreClient a Worker uses) and d1Store on a D1 binding. One workerd for the whole file.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -42,6 +42,8 @@ before(async () => {
         durableObjects: {
           STORE: { className: "ElicitStoreObject", useSQLite: true },
           QUICK: { className: "QuickSweepStoreObject", useSQLite: true },
+          KV_STORE: { className: "ElicitStoreObject" }, // not SQLite-backed: the key-value API
+          QUICK_KV: { className: "QuickSweepStoreObject" },
         },
         // A database for each contract test, so each starts empty.
         d1Databases: Array.from({ length: D1_DATABASES }, (_, i) => `DB${i}`),
@@ -81,6 +83,17 @@ storeContract({
 });
 
 storeContract({
+  name: "durableObjectStoreClient over ElicitStoreObject on key-value storage in workerd",
+  async open() {
+    const name = randomBytes(6).toString("hex");
+    return {
+      store: durableObjectStoreClient(await stub("KV_STORE", name)),
+      other: async () => durableObjectStoreClient(await stub("KV_STORE", name)),
+    };
+  },
+});
+
+storeContract({
   name: "d1Store in workerd",
   async open() {
     assert.ok(nextDatabase < D1_DATABASES, "a D1 binding is left for this test");
@@ -94,21 +107,23 @@ test("the Worker bundle of mcp-elicit/cloudflare's store imports nothing from no
   assert.doesNotMatch(bundle, /from\s*["']node:|require\(["']node:/);
 });
 
-test("the object's alarm deletes expired rows after a write, and sleeps when none are left", async () => {
-  const object = await stub("QUICK", randomBytes(6).toString("hex"));
-  const store = durableObjectStoreClient(object);
-  const state = async () =>
-    (await (await object.fetch("https://store/", { method: "GET", headers: {}, body: undefined as never })).json()) as {
-      rows: number;
-      alarm: number | null;
-    };
-  await store.set("brief", "v", 50);
-  await store.set("also-brief", "v", 50);
-  assert.equal((await state()).rows, 2);
-  assert.notEqual((await state()).alarm, null, "a write set the alarm");
-  await waitFor(async () => (await state()).rows === 0, { what: "the alarm to delete the expired rows" });
-  await waitFor(async () => (await state()).alarm === null, { what: "no alarm left once no row is" });
-});
+for (const binding of ["QUICK", "QUICK_KV"]) {
+  test(`the object's alarm deletes expired entries after a write, and sleeps when none are left (${binding})`, async () => {
+    const object = await stub(binding, randomBytes(6).toString("hex"));
+    const store = durableObjectStoreClient(object);
+    const state = async () =>
+      (await (await object.fetch("https://store/", { method: "GET", headers: {}, body: undefined as never })).json()) as {
+        rows: number;
+        alarm: number | null;
+      };
+    await store.set("brief", "v", 50);
+    await store.set("also-brief", "v", 50);
+    assert.equal((await state()).rows, 2);
+    assert.notEqual((await state()).alarm, null, "a write set the alarm");
+    await waitFor(async () => (await state()).rows === 0, { what: "the alarm to delete the expired entries" });
+    await waitFor(async () => (await state()).alarm === null, { what: "no alarm left once no entry is" });
+  });
+}
 
 test("a malformed request gets a 400 naming the field and rule, and the object keeps serving", async () => {
   const object = await stub("STORE", randomBytes(6).toString("hex"));
