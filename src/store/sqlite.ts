@@ -121,6 +121,10 @@ function openFile(path: string, binding: SqliteBinding): OpenedFile {
   try {
     file.rows("PRAGMA journal_mode = WAL");
     file.rows("PRAGMA busy_timeout = 5000");
+    // What better-sqlite3 is built with, named so every binding behaves alike: in WAL mode a commit is not
+    // synced to disk (a power cut may lose the last ones, never corrupts the file; a process crash loses
+    // none). node:sqlite's default (FULL) syncs each commit: 1.2 ms an insert against 53 µs on an ext4 disk.
+    file.rows("PRAGMA synchronous = NORMAL");
     // quick_check reads every page (not the indexes' contents): a damaged page fails here, at start,
     // rather than at whichever request first touches it, hours later.
     const problems = file
