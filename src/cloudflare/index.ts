@@ -7,3 +7,4 @@ export type { DurableObjectNamespace, DurableObjectState, DurableObjectStorage, 
 export { durableObjectSqlDriver, type SqlStorage } from "../store/sql/durable-object-sql.js";
 export { d1Driver, type D1Database } from "../store/sql/d1.js";
 export type { SqlStore, SqlStoreOptions } from "../store/sql/sql-store.js";
+export { upstashStore, type UpstashStoreOptions } from "../store/upstash.js";
