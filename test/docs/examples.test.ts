@@ -58,8 +58,12 @@ describe("pages show examples verbatim", () => {
   test("every example that prints nothing serves, and a test runs it", () => {
     const byConsole = serving.filter((p) => consoles.some((c) => c.command.includes(p)));
     // examples/web-embed.ts and examples/oauth-host.ts wait for a person in a browser: test/web/example.test.ts
-    // and test/client/oauth-example.test.ts run them with Chromium.
-    assert.deepEqual([...byConsole, "examples/conformance/server.ts", "examples/oauth-host.ts", "examples/web-embed.ts"].sort(), serving);
+    // and test/client/oauth-example.test.ts run them with Chromium. examples/store-worker.ts is a Cloudflare
+    // Worker: test/store/cloudflare.test.ts runs it in workerd.
+    assert.deepEqual(
+      [...byConsole, "examples/conformance/server.ts", "examples/oauth-host.ts", "examples/web-embed.ts", "examples/store-worker.ts"].sort(),
+      serving,
+    );
   });
 });
 
