@@ -108,8 +108,9 @@ before(async () => {
     join(app, "tsconfig.bundler.json"),
     JSON.stringify({ extends: "./tsconfig.json", compilerOptions: { module: "preserve", moduleResolution: "bundler" } }),
   );
-  // The documented config without `types`, for the README's quickstart alone (openai's declarations, which
-  // entries.ts loads, reference Node's types themselves).
+  // The README's quickstart alone (openai's declarations, which entries.ts loads, reference Node's types
+  // themselves), with the documented config and with the same config but `types`.
+  writeFileSync(join(app, "tsconfig.quickstart.json"), JSON.stringify({ extends: "./tsconfig.json", files: ["quickstart-host.ts"] }));
   const { compilerOptions } = JSON.parse(readFileSync(join(app, "tsconfig.json"), "utf8")) as { compilerOptions: Record<string, unknown> };
   writeFileSync(
     join(app, "tsconfig.no-types.json"),
@@ -143,7 +144,8 @@ describe("the documented project compiles the public declarations", { concurrenc
   }
 });
 
-test('TypeScript 7 without `types: ["node"]`: the declarations\' Node types are unknown (why the page sets it)', async () => {
+test('TypeScript 7 and the quickstart: compiles with the documented `types: ["node"]`; without it the declarations\' Node types are unknown', async () => {
+  assert.deepEqual(await tsc(COMPILERS["TypeScript 7"], app, "tsconfig.quickstart.json"), { code: 0, output: "" });
   const without = await tsc(COMPILERS["TypeScript 7"], app, "tsconfig.no-types.json");
   assert.notEqual(without.code, 0);
   assert.match(without.output, /node_modules\/mcp-elicit\/dist\/[^(]+\.d\.ts\(\d+,\d+\): error TS2591: Cannot find name 'Buffer'/);
