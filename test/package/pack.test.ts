@@ -313,7 +313,7 @@ console.log(JSON.stringify(out));`;
   }
   assert.equal(
     loaded.terminal,
-    "mcp-elicit/terminal needs @inquirer/prompts, @inquirer/core and ora (optional peer dependencies of mcp-elicit, not installed): npm install @inquirer/prompts @inquirer/core ora",
+    "mcp-elicit/terminal needs @inquirer/prompts, @inquirer/core and ora (optional peer dependencies of mcp-elicit, not installed): npm install @inquirer/prompts @inquirer/core ora open",
   );
   assert.equal(
     loaded.openai,

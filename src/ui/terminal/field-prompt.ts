@@ -94,7 +94,11 @@ export async function askField(
       choices.push({ name: "Yes", value: true }, { name: "No", value: false });
       if (current !== undefined && !field.required) choices.push({ name: "Skip (no answer)", value: SKIP });
       for (;;) {
-        const answer = await io.ask(select<boolean | typeof SKIP>, { message, choices, default: current ?? SKIP, loop: false }, signal);
+        const answer = await io.ask(
+          select<boolean | typeof SKIP>,
+          { message, choices, default: typeof current === "boolean" ? current : SKIP, loop: false },
+          signal,
+        );
         if (answer !== SKIP) return answer;
         if (!field.required) return undefined;
         io.print(error(check(field, undefined) ?? `${field.label} is required`));
@@ -106,7 +110,11 @@ export async function askField(
         value: o.value,
       }));
       if (!field.required) choices.push({ name: "Skip (no answer)", value: SKIP });
-      const answer = await io.ask(select<string | typeof SKIP>, { message, choices, default: current, pageSize: 10 }, signal);
+      const answer = await io.ask(
+        select<string | typeof SKIP>,
+        { message, choices, default: typeof current === "string" ? current : undefined, pageSize: 10 },
+        signal,
+      );
       return answer === SKIP ? undefined : answer;
     }
     case "multi-choice": {
