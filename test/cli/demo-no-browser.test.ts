@@ -24,8 +24,12 @@ function startDemo(args: string[], env: Record<string, string | undefined>): Pro
   return startProgram(process.execPath, [BIN, "demo", ...args], { env: { ...NO_MODEL_ENV, ...env }, name: "demo" });
 }
 
+/** The consent to open a link: with --no-browser it asks whether the person opens it themselves. */
+const CONSENT = "? Open this link in your browser?";
+const CONSENT_NO_BROWSER = "? Will you open this link yourself? (no browser is opened for you)";
+
 /** Steps 1 to 3 the shortest way (the model request denied, the forms' defaults), to the payment link's consent. */
-async function toPaymentLink(s: ProgramSession): Promise<string> {
+async function toPaymentLink(s: ProgramSession, consent = CONSENT): Promise<string> {
   const intro = await s.waitFor(/The itinerary will be saved into (\S+)\.$/m, { timeoutMs: SLOW_MS });
   const root = /The itinerary will be saved into (\S+)\.$/m.exec(intro)![1]!;
   made.push(root);
@@ -54,7 +58,7 @@ async function toPaymentLink(s: ProgramSession): Promise<string> {
   }
   await s.waitFor("? Send these answers?", { after: "✔ Phone" });
   s.press(KEY.enter);
-  const booked = await s.waitFor("? Open this link in your browser?", { after: STEP_4, timeoutMs: SLOW_MS });
+  const booked = await s.waitFor(consent, { after: STEP_4, timeoutMs: SLOW_MS });
   assert.match(s.screen(), /Total to pay \$3,000 \(nothing is charged until pay_for_booking\)\./, "the booking does not claim a charge");
   assert.doesNotMatch(s.screen(), /Total charged/);
   assert.match(booked, /Pay \$3,000 for booking ELC-[0-9A-Z]{6}/);
@@ -66,11 +70,11 @@ const addressLine = (address: string) =>
   new RegExp(`Open this address yourself:\\n {2}${address.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`, "m");
 
 /** Consents to the payment link; returns the address shown, and the screen from the consent on. */
-async function acceptLink(s: ProgramSession): Promise<{ address: string; after: string }> {
+async function acceptLink(s: ProgramSession, consent = CONSENT): Promise<{ address: string; after: string }> {
   const address = /^ {2}Address: (http:\/\/127\.0\.0\.1:\d+\/\S+)$/m.exec(s.screen().slice(s.screen().lastIndexOf(STEP_4)))![1]!;
   s.type("y");
   s.press(KEY.enter);
-  const after = await s.waitFor(/Open this address yourself:\n {2}\S+/, { after: "✔ Open this link in your browser? Yes" });
+  const after = await s.waitFor(/Open this address yourself:\n {2}\S+/, { after: `✔ ${consent.slice(2)} Yes` });
   return { address, after };
 }
 
@@ -104,7 +108,7 @@ describe("elicit demo where no browser opens", () => {
       const { address, after } = await acceptLink(s);
       assert.match(
         after,
-        /^No browser was opened \(could not start the browser BROWSER names: "\/nonexistent\/elicit-test-browser" could not be started \(ENOENT\)\)\. Open this address yourself:$/m,
+        /^No browser was opened: could not start the browser BROWSER names: "\/nonexistent\/elicit-test-browser" could not be started \(ENOENT\)\. Open this address yourself:$/m,
       );
       assert.match(after, addressLine(address), "the address, on a line of its own");
       assert.doesNotMatch(s.screen(), /Opened in your browser/, "nothing claims a browser opened");
@@ -124,7 +128,7 @@ describe("elicit demo where no browser opens", () => {
     try {
       const root = await toPaymentLink(s);
       const { address, after } = await acceptLink(s);
-      assert.match(after, /^No browser was opened \(the system's opener exited with code \d+\)\. Open this address yourself:$/m);
+      assert.match(after, /^No browser was opened: the system's opener exited with code \d+\. Open this address yourself:$/m);
       assert.match(after, addressLine(address));
       assert.doesNotMatch(s.screen(), /Opened in your browser/);
       await ctrlCWhileWaiting(s, root, address);
@@ -134,16 +138,21 @@ describe("elicit demo where no browser opens", () => {
   });
 
   test(
-    "--no-browser: no opener is started (the missing BROWSER would show if one were), the address is printed to open yourself",
+    "--no-browser: the consent asks whether you open the link yourself (not in your browser), no opener is started (the missing BROWSER would show if one were), the address is printed once",
     TEST,
     async () => {
       const s = startDemo(["--no-browser"], { BROWSER: "/nonexistent/elicit-test-browser", DISPLAY: ":99" });
       try {
-        const root = await toPaymentLink(s);
-        const { address, after } = await acceptLink(s);
-        assert.match(after, /^No browser was opened \(not opening a browser \(--no-browser\)\)\. Open this address yourself:$/m);
+        const root = await toPaymentLink(s, CONSENT_NO_BROWSER);
+        assert.doesNotMatch(s.screen(), /Open this link in your browser\?/, "no offer to open a browser that --no-browser rules out");
+        const { address, after } = await acceptLink(s, CONSENT_NO_BROWSER);
+        assert.match(after, /^Open this address yourself:$/m);
         assert.match(after, addressLine(address));
-        assert.doesNotMatch(s.screen(), /Opened in your browser|BROWSER names/);
+        assert.doesNotMatch(
+          s.screen(),
+          /Opened in your browser|BROWSER names|No browser was opened|\)\)/,
+          "no opener tried, no doubled parenthesis",
+        );
         await ctrlCWhileWaiting(s, root, address);
       } finally {
         s.close();

@@ -87,7 +87,7 @@ export async function gateway(command: string[], options: GatewayOptions): Promi
     if (needed.has("terminal"))
       uis.terminal = (await import("../../ui/terminal/index.js")).terminalUI({
         output: process.stderr,
-        openUrl: browserOpener({ noBrowser: options.browser === false }),
+        openUrl: options.browser === false ? false : browserOpener(),
       });
     const composite = gatewayUI(routing, uis);
     const ui = log ? log.wrap(composite, (kind) => localAnswererOf(routing, kind)) : composite;

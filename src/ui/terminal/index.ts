@@ -17,9 +17,11 @@ export interface TerminalUIOptions {
   output?: NodeJS.WritableStream;
   /**
    * Opens a URL the person consented to, rejecting when nothing opened (default: BROWSER, else the system's
-   * opener via `open`; see browserOpener). A rejection is shown as "Open this address yourself".
+   * opener via `open`; see browserOpener). A rejection is shown as "Open this address yourself". `false`:
+   * no browser is ever opened (a host's --no-browser): the person is asked whether they will open the link
+   * themselves, and the address is printed for them.
    */
-  openUrl?: (url: string) => Promise<void>;
+  openUrl?: ((url: string) => Promise<void>) | false;
 }
 
 /** The full UI contract, with `waitForUrl` always there, and what the terminal shows between questions. */
@@ -49,7 +51,7 @@ export type TerminalUI = ElicitationUI &
  */
 export function terminalUI(options: TerminalUIOptions = {}): TerminalUI {
   const io = new TerminalIO(options.input ?? process.stdin, options.output ?? process.stdout);
-  const openUrl = options.openUrl ?? browserOpener();
+  const openUrl = options.openUrl === false ? false : (options.openUrl ?? browserOpener());
   const wait = new WaitLine(io);
   const queue = new Queue((busy) => wait.setBusy(busy));
   return {

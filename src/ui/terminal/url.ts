@@ -13,7 +13,7 @@ export async function runUrl(
   io: TerminalIO,
   request: UrlRequest,
   context: UIContext,
-  openUrl: (url: string) => Promise<void>,
+  openUrl: ((url: string) => Promise<void>) | false,
 ): Promise<UrlAnswer> {
   const { style } = io;
   const a = request.analysis;
@@ -33,7 +33,9 @@ export async function runUrl(
   for (const w of a.warnings) io.print(style.warning(`Warning: ${inertLine(w.message)}`));
   let yes: boolean;
   try {
-    yes = await io.ask(confirm, { message: "Open this link in your browser?", default: false }, context.signal);
+    // Without a browser to open (the host's --no-browser) the question is whether the person goes there themselves.
+    const message = openUrl ? "Open this link in your browser?" : "Will you open this link yourself? (no browser is opened for you)";
+    yes = await io.ask(confirm, { message, default: false }, context.signal);
   } catch (error) {
     if (!(error instanceof Cancelled)) throw error;
     io.print(
@@ -45,13 +47,18 @@ export async function runUrl(
     io.print("Declined: the link was not opened.");
     return "decline";
   }
+  if (!openUrl) {
+    io.print("Open this address yourself:", `  ${url}`);
+    return "accept";
+  }
   try {
     await openUrl(a.url);
     io.print(style.ok(`Opened in your browser: ${url}`));
   } catch (error) {
     // The person consented: nothing opened, so they open it themselves; the wait that follows says how to go on.
+    // The reason follows a colon: it may hold parentheses of its own ("could not be started (ENOENT)").
     const why = inertLine(error instanceof Error ? error.message : error);
-    io.print(style.warning(`No browser was opened (${why}). Open this address yourself:`), `  ${url}`);
+    io.print(style.warning(`No browser was opened: ${why}. Open this address yourself:`), `  ${url}`);
   }
   return "accept";
 }
