@@ -3,6 +3,7 @@
 import type { ElicitationUI, FormAnswer, FormRequest, SamplingUI, UIContext } from "../../client/ui.js";
 import { browserOpener } from "../../common/open-url.js";
 import { hostForDisplay } from "../../client/url-safety/analyze.js";
+import { linkRenewer } from "../../client/url-renew.js";
 import { runForm, type OwnForm } from "./form.js";
 import { Queue, TerminalIO } from "./io.js";
 import { reviewAnswer, reviewRequest } from "./sampling.js";
@@ -52,7 +53,7 @@ export type TerminalUI = ElicitationUI &
 export function terminalUI(options: TerminalUIOptions = {}): TerminalUI {
   const io = new TerminalIO(options.input ?? process.stdin, options.output ?? process.stdout);
   const openUrl = options.openUrl === false ? false : (options.openUrl ?? browserOpener());
-  const wait = new WaitLine(io);
+  const wait = new WaitLine(io, openUrl);
   const queue = new Queue((busy) => wait.setBusy(busy));
   return {
     form: (request, context) => queue.run(() => runForm(io, request, context)),
@@ -60,7 +61,10 @@ export function terminalUI(options: TerminalUIOptions = {}): TerminalUI {
       queue.run(async () => {
         const answer = await runUrl(io, request, context, openUrl);
         if (answer === "accept")
-          wait.pageAccepted(hostForDisplay(request.analysis) + (request.analysis.port ? `:${request.analysis.port}` : ""));
+          wait.pageAccepted(
+            hostForDisplay(request.analysis) + (request.analysis.port ? `:${request.analysis.port}` : ""),
+            linkRenewer(request.analysis.url),
+          );
         return answer;
       }),
     waitForUrl: (wait, context) => queue.run(() => waitForUrl(io, wait, context)),
