@@ -620,6 +620,42 @@ describe("terminalUI URL mode", () => {
     }
   });
 
+  test("waitForUrl for a kit page (a -32042 flow): the notice says n; n gets a new link and opens it; the wait goes on to completion", async () => {
+    const id = "q".repeat(43);
+    const pages = await listenLocal((_req, res) => {
+      res.setHeader("Content-Type", "application/json");
+      res.end(JSON.stringify({ url: `${pages.url.origin}/elicit/form/${id}?link=again` }));
+    }, "/elicit/");
+    const link = `${pages.url.origin}/elicit/connect/${id}`;
+    const host = pages.url.host;
+    try {
+      await session([{ kind: "wait", message: "Finish paying", host, url: link }], async (s) => {
+        const shown = await s.waitFor(`Waiting for ${host}… (r = done, continue, n = new link)`);
+        assert.match(
+          shown,
+          /When you have finished in the browser, press r to continue\. c or Esc cancels\. n asks for a new link \(one opened in another browser works only there\)\./,
+        );
+        s.type("n");
+        const fresh = `${pages.url.origin}/elicit/form/${id}?link=again`;
+        await s.waitFor(
+          `New link from ${host} (the old one no longer opens the page in another browser):\n  ${fresh}\nOpened in your browser.`,
+        );
+        assert.deepEqual(
+          s
+            .lines()
+            .filter((l) => "opened" in l)
+            .map((l) => (l as { opened: string }).opened),
+          [fresh],
+        );
+        await s.waitFor(`Waiting for ${host}… (r = done, continue, n = new link)`, { after: "Opened in your browser." });
+        s.signal("SIGUSR1");
+        assert.equal(await s.result(0), "completed");
+      });
+    } finally {
+      pages.close();
+    }
+  });
+
   test("waitForUrl: completed, retry, and cancel by c, Esc, Ctrl-C or a withdrawn request", async () => {
     const wait = (host: string): Step => ({ kind: "wait", message: "Finish signing in", host });
     const steps = ["a.example.com", "b.example.com", "c.example.com", "d.example.com", "e.example.com", "f.example.com"].map(wait);

@@ -67,7 +67,7 @@ export function terminalUI(options: TerminalUIOptions = {}): TerminalUI {
           );
         return answer;
       }),
-    waitForUrl: (wait, context) => queue.run(() => waitForUrl(io, wait, context)),
+    waitForUrl: (wait, context) => queue.run(() => waitForUrl(io, wait, context, openUrl)),
     notice(message, context: Pick<UIContext, "server">) {
       // Not queued behind open questions: shown at once, or right after the prompt on screen.
       const name = inertLine(context.server.name) || "the server";

@@ -7,6 +7,7 @@
 import { emitKeypressEvents } from "node:readline";
 import ora, { type Ora } from "ora";
 import type { TerminalIO } from "./io.js";
+import { newLinkLines } from "./new-link.js";
 import { inertLine } from "./style.js";
 
 type Input = NodeJS.ReadableStream & { isTTY?: boolean; isRaw?: boolean; setRawMode?: (raw: boolean) => unknown };
@@ -131,22 +132,8 @@ export class WaitLine {
     if (!renew || !host || this.renewing) return;
     this.renewing = true;
     if (this.spinner) this.spinner.text = this.text();
-    const lines: string[] = [];
-    try {
-      const url = inertLine(await renew());
-      lines.push(`New link from ${host} (the old one no longer opens the page in another browser):`, `  ${url}`);
-      if (!this.openUrl) lines.push("Open this address yourself.");
-      else
-        await this.openUrl(url).then(
-          () => lines.push("Opened in your browser."),
-          (error: unknown) =>
-            lines.push(`No browser was opened: ${inertLine(error instanceof Error ? error.message : error)}. Open this address yourself.`),
-        );
-    } catch (error) {
-      lines.push(this.io.style.warning(`No new link: ${inertLine(error instanceof Error ? error.message : error)}`));
-    } finally {
-      this.renewing = false;
-    }
+    const lines = await newLinkLines(this.io, host, renew, this.openUrl);
+    this.renewing = false;
     // Printed with the spinner off, then the wait shows again (unless it ended meanwhile).
     const shown = this.spinner !== undefined;
     this.hide();
