@@ -7,6 +7,8 @@ import { ElicitError } from "../schema/errors.js";
 
 const KIT_PAGE = /^(.*\/)(connect|form)\/([A-Za-z0-9_-]{43})$/;
 const RENEW_TIMEOUT_MS = 15_000;
+/** The largest answer read: a link or a sentence; a server that sends more is not read further. */
+const MAX_ANSWER_BYTES = 16 * 1024;
 
 export class LinkNotRenewedError extends ElicitError {
   constructor(message: string) {
@@ -43,7 +45,7 @@ export function linkRenewer(url: string, fetchImpl: typeof fetch = fetch): (() =
     } catch (error) {
       throw new LinkNotRenewedError(`${link.host} could not be reached (${inert(error instanceof Error ? error.message : error)}).`);
     }
-    const body = (await response.json().catch(() => undefined)) as { url?: unknown; error?: unknown } | undefined;
+    const body = (await boundedJson(response).catch(() => undefined)) as { url?: unknown; error?: unknown } | undefined;
     if (!response.ok)
       throw new LinkNotRenewedError(
         typeof body?.error === "string" ? inert(body.error) : `${link.host} gives no new links for this page (HTTP ${response.status}).`,
@@ -61,6 +63,29 @@ const inert = (text: unknown) => sanitizeText(String(text), { maxLength: MAX_LAB
 function safeUrl(value: string): URL | undefined {
   try {
     return new URL(value);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The answer as JSON, or undefined when it is not JSON or larger than MAX_ANSWER_BYTES (then it is not read on). */
+async function boundedJson(response: Response): Promise<unknown> {
+  const reader = response.body?.getReader();
+  if (!reader) return undefined;
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > MAX_ANSWER_BYTES) {
+      await reader.cancel();
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString("utf8"));
   } catch {
     return undefined;
   }

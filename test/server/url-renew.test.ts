@@ -112,5 +112,15 @@ describe("linkRenewer", () => {
       `https://pay.example.com/elicit/form/${id}?link=t`,
     );
     assert.deepEqual(asked, Array(3).fill(`https://pay.example.com/elicit/renew/${id}`));
+    // An answer too large to be a link is not read to its end, nor taken.
+    const huge = { url: `https://pay.example.com/elicit/form/${id}?link=${"x".repeat(20_000)}` };
+    await assert.rejects(linkRenewer(link, answering(huge))!(), /answered with no link to its own pages/);
+    // A refusal's reason is shown made inert (no escape sequence reaches the terminal).
+    const refusing = (async () =>
+      new Response(JSON.stringify({ error: "No\u001b[2J way" }), {
+        status: 403,
+        headers: { "Content-Type": "application/json" },
+      })) as typeof fetch;
+    await assert.rejects(linkRenewer(link, refusing)!(), (e) => e instanceof LinkNotRenewedError && !e.message.includes("\u001b"));
   });
 });
