@@ -45,7 +45,7 @@ export function showValue(field: Field, value: FieldValue | undefined): string {
   if (field.kind === "choice") return label(String(value));
   if (field.kind === "multi-choice") return Array.isArray(value) && value.length ? value.map(label).join(", ") : "(none)";
   const text = inertLine(String(value));
-  return field.sensitive ? mask(text) : text;
+  return field.masked ? mask(text) : text;
 }
 
 /**
@@ -78,8 +78,8 @@ export async function askField(
           message,
           initial: current === undefined ? "" : inertLine(String(current)),
           validate: (s) => (s === "" ? (field.required ? check(field, undefined) : undefined) : check(field, parse(s))),
-          format: (s) => (s === "" ? "(skipped)" : field.sensitive ? mask(s) : s),
-          mask: field.sensitive !== undefined,
+          format: (s) => (s === "" ? "(skipped)" : field.masked ? mask(s) : s),
+          mask: field.masked === true,
           error,
         },
         signal,
