@@ -1,0 +1,76 @@
+// A fetch entry served by Deno or Bun (their binaries from the devDependencies `deno` and `bun`): the
+// entry file is run as a server author runs it, on 127.0.0.1 and a port the runtime picks, and the test
+// waits for the line it prints when it listens (no sleeps; a deadline names what it read instead).
+import { spawn, type ChildProcess } from "node:child_process";
+import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { killOnExit } from "./cleanup.js";
+import { packagedPath } from "./needs.js";
+import { stopChild } from "./processes.js";
+import { watchText } from "./stream-text.js";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+
+export type FetchRuntime = "deno" | "bun";
+
+/** How each runtime runs a TypeScript entry of this repository (Deno maps its `.js` imports to the `.ts` files). */
+const COMMANDS: Record<FetchRuntime, (entry: string) => string[]> = {
+  deno: (entry) => [
+    "run",
+    "--sloppy-imports",
+    "--allow-net",
+    "--allow-env",
+    "--allow-read",
+    "--allow-write",
+    "--allow-sys",
+    "--allow-ffi",
+    entry,
+  ],
+  bun: (entry) => ["run", entry],
+};
+
+export interface RuntimeServer {
+  runtime: FetchRuntime;
+  /** Where it listens: http://127.0.0.1:PORT/. */
+  url: URL;
+  child: ChildProcess;
+  /** What it printed on stdout and stderr. */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs `entry` (relative to the repository) under `runtime` with HOST=127.0.0.1 and PORT=0, plus `env`;
+ * resolves once it printed "Listening on http://127.0.0.1:PORT/".
+ */
+export async function startRuntime(
+  runtime: FetchRuntime,
+  entry: string,
+  options: { env?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<RuntimeServer> {
+  const child = killOnExit(
+    spawn(packagedPath(runtime), COMMANDS[runtime](resolve(root, entry)), {
+      cwd: root,
+      env: { ...process.env, HOST: "127.0.0.1", PORT: "0", NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1", ...options.env },
+      stdio: ["ignore", "pipe", "pipe"],
+    }),
+  );
+  const out = watchText(child.stdout, options.timeoutMs ?? 60_000);
+  const err = watchText(child.stderr, options.timeoutMs ?? 60_000);
+  const output = () => `${out.text()}${err.text()}`;
+  const exited = new Promise<never>((_, reject) =>
+    child.once("exit", (code, signal) =>
+      reject(new Error(`${runtime} ${entry} exited (${code ?? signal}) before listening:\n${output()}`)),
+    ),
+  );
+  exited.catch(() => {});
+  // Deno.serve says where it listens on stderr, the Bun entry on stdout.
+  const listening = Promise.any([out, err].map((s) => s.waitFor(/Listening on (http:\/\/127\.0\.0\.1:\d+\/)/)));
+  try {
+    const [, address] = await Promise.race([listening, exited]);
+    return { runtime, url: new URL(address!), child, output, stop: () => stopChild(child) };
+  } catch (error) {
+    await stopChild(child);
+    throw error instanceof AggregateError ? new Error(`${runtime} ${entry} did not say it listens:\n${output()}`) : error;
+  }
+}

@@ -1,0 +1,152 @@
+// A Worker in real workerd, as `wrangler dev --local` runs it: the Worker module bundled with esbuild for
+// the workerd target (the package's "workerd"/"worker"/"browser" conditions, Node built-ins left to
+// nodejs_compat), started by Miniflare on 127.0.0.1 with its Durable Objects persisted to a temporary
+// folder, so stopping the runtime and starting it again (restart()) keeps their state, on the same port.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { builtinModules } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import type { Readable } from "node:stream";
+import { fileURLToPath } from "node:url";
+import { build, type Metafile, type Plugin } from "esbuild";
+import { Miniflare } from "miniflare";
+import ts from "typescript";
+import { removeOnExit } from "./cleanup.js";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+
+/** The package's own entry points (mcp-elicit/server, …) from src/, so a bundle tests the sources, not a stale dist/. */
+function ownEntries(): Record<string, string> {
+  const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { exports: Record<string, { types?: string } | string> };
+  const entries: Record<string, string> = {};
+  for (const [subpath, target] of Object.entries(pkg.exports)) {
+    const types = typeof target === "object" ? target.types : undefined;
+    if (!types?.startsWith("./dist/") || !types.endsWith(".d.ts")) continue;
+    entries[`mcp-elicit${subpath.slice(1)}`] = join(root, "src", types.slice("./dist/".length, -".d.ts".length) + ".ts");
+  }
+  return entries;
+}
+
+/** Node built-ins stay imports for nodejs_compat, always as node:NAME (workerd knows them by that name). */
+const nodeBuiltins: Plugin = {
+  name: "node-builtins",
+  setup(b) {
+    const names = new Set(builtinModules);
+    b.onResolve({ filter: /^[a-z_/:]+$/ }, (args) => {
+      const bare = args.path.replace(/^node:/, "");
+      if (!names.has(bare) && !names.has(bare.split("/")[0]!)) return undefined;
+      return { path: `node:${bare}`, external: true };
+    });
+  },
+};
+
+export interface WorkerBundle {
+  /** The bundled module's path (in a temporary folder removed when the process exits). */
+  path: string;
+  code: string;
+  metafile: Metafile;
+}
+
+/** Bundles the Worker module `entry` (relative to the repository) for workerd, minified when asked. */
+export async function bundleWorker(entry: string, options: { minify?: boolean } = {}): Promise<WorkerBundle> {
+  const dir = mkdtempSync(join(tmpdir(), "mcp-elicit-worker-"));
+  removeOnExit(dir);
+  const path = join(dir, "worker.js");
+  const result = await build({
+    absWorkingDir: root,
+    entryPoints: [resolve(root, entry)],
+    outfile: path,
+    bundle: true,
+    format: "esm",
+    platform: "neutral",
+    target: "es2022",
+    conditions: ["workerd", "worker", "browser", "import"],
+    mainFields: ["browser", "module", "main"],
+    alias: ownEntries(),
+    plugins: [nodeBuiltins],
+    minify: options.minify ?? false,
+    metafile: true,
+    logLevel: "silent",
+  });
+  return { path, code: readFileSync(path, "utf8"), metafile: result.metafile };
+}
+
+/** The parts of a wrangler.jsonc the local runtime needs. */
+export interface WranglerConfig {
+  main: string;
+  compatibility_date: string;
+  compatibility_flags?: string[];
+  durable_objects?: { bindings: { name: string; class_name: string }[] };
+  vars?: Record<string, string>;
+}
+
+/** Reads a wrangler.jsonc (comments and trailing commas allowed, as wrangler reads it). */
+export function readWranglerConfig(path: string): WranglerConfig {
+  const { config, error } = ts.parseConfigFileTextToJson(path, readFileSync(resolve(root, path), "utf8"));
+  if (error) throw new Error(`${path}: ${ts.flattenDiagnosticMessageText(error.messageText, "\n")}`);
+  return config as WranglerConfig;
+}
+
+export interface LocalWorker {
+  /** The Worker's origin, http://127.0.0.1:PORT/ (the same across restarts). */
+  url: URL;
+  /** The bundle it runs. */
+  bundle: WorkerBundle;
+  /** What the Worker logged (console.* and uncaught errors), for assertions and failure messages. */
+  logs: string[];
+  /** Stops workerd and starts it again on the same port and Durable Object storage. */
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the Worker a wrangler.jsonc describes in workerd (Miniflare) on 127.0.0.1; `bindings` adds
+ * variables and secrets (what `.dev.vars` holds under wrangler). Durable Objects live in a temporary
+ * folder removed on stop() and when the process exits.
+ */
+export async function startWorker(configPath: string, options: { bindings?: Record<string, string> } = {}): Promise<LocalWorker> {
+  const config = readWranglerConfig(configPath);
+  const bundle = await bundleWorker(join(dirname(configPath), config.main));
+  const persist = mkdtempSync(join(tmpdir(), "mcp-elicit-do-"));
+  const forget = removeOnExit(persist);
+  const logs: string[] = [];
+  const make = (port: number) =>
+    new Miniflare({
+      modules: true,
+      scriptPath: bundle.path,
+      modulesRoot: dirname(bundle.path),
+      compatibilityDate: config.compatibility_date,
+      compatibilityFlags: config.compatibility_flags ?? [],
+      durableObjects: Object.fromEntries((config.durable_objects?.bindings ?? []).map((b) => [b.name, b.class_name])),
+      durableObjectsPersist: persist,
+      bindings: { ...config.vars, ...options.bindings },
+      host: "127.0.0.1",
+      port,
+      // Nothing from the network: no cf.json download, no telemetry.
+      cf: false,
+      telemetry: { enabled: false },
+      handleRuntimeStdio(stdout: Readable, stderr: Readable) {
+        for (const stream of [stdout, stderr]) stream.on("data", (chunk: Buffer) => logs.push(chunk.toString("utf8")));
+      },
+    });
+  let runtime = make(0);
+  const url = new URL((await runtime.ready).origin + "/");
+  let stopped = false;
+  return {
+    url,
+    bundle,
+    logs,
+    async restart() {
+      await runtime.dispose();
+      runtime = make(Number(url.port));
+      await runtime.ready;
+    },
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await runtime.dispose();
+      rmSync(persist, { recursive: true, force: true });
+      forget();
+    },
+  };
+}
