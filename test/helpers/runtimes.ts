@@ -1,4 +1,4 @@
-// A fetch entry served by Deno or Bun (their binaries from the devDependencies `deno` and `bun`): the
+// A fetch entry served by Deno, Bun (their binaries from the devDependencies `deno` and `bun`) or Node: the
 // entry file is run as a server author runs it, on 127.0.0.1 and a port the runtime picks, and the test
 // waits for the line it prints when it listens (no sleeps; a deadline names what it read instead).
 import { spawn, type ChildProcess } from "node:child_process";
@@ -11,10 +11,14 @@ import { watchText } from "./stream-text.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
-export type FetchRuntime = "deno" | "bun";
+export type FetchRuntime = "deno" | "bun" | "node";
+
+/** The runtime's binary: Node is this one (with tsx), Deno and Bun come from node_modules/.bin. */
+const binary = (runtime: FetchRuntime) => (runtime === "node" ? process.execPath : packagedPath(runtime));
 
 /** How each runtime runs a TypeScript entry of this repository (Deno maps its `.js` imports to the `.ts` files). */
 const COMMANDS: Record<FetchRuntime, (entry: string) => string[]> = {
+  node: (entry) => ["--import", "tsx", entry],
   deno: (entry) => [
     "run",
     "--sloppy-imports",
@@ -49,7 +53,7 @@ export async function startRuntime(
   options: { env?: Record<string, string>; timeoutMs?: number } = {},
 ): Promise<RuntimeServer> {
   const child = killOnExit(
-    spawn(packagedPath(runtime), COMMANDS[runtime](resolve(root, entry)), {
+    spawn(binary(runtime), COMMANDS[runtime](resolve(root, entry)), {
       cwd: root,
       env: { ...process.env, HOST: "127.0.0.1", PORT: "0", NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1", ...options.env },
       stdio: ["ignore", "pipe", "pipe"],
@@ -64,7 +68,7 @@ export async function startRuntime(
     ),
   );
   exited.catch(() => {});
-  // Deno.serve says where it listens on stderr, the Bun entry on stdout.
+  // Deno.serve says where it listens on stderr, the other entries on stdout.
   const listening = Promise.any([out, err].map((s) => s.waitFor(/Listening on (http:\/\/127\.0\.0\.1:\d+\/)/)));
   try {
     const [, address] = await Promise.race([listening, exited]);

@@ -32,7 +32,7 @@ const nodeBuiltins: Plugin = {
   name: "node-builtins",
   setup(b) {
     const names = new Set(builtinModules);
-    b.onResolve({ filter: /^[a-z_/:]+$/ }, (args) => {
+    b.onResolve({ filter: /^(node:)?[a-z0-9_/]+$/ }, (args) => {
       const bare = args.path.replace(/^node:/, "");
       if (!names.has(bare) && !names.has(bare.split("/")[0]!)) return undefined;
       return { path: `node:${bare}`, external: true };
@@ -47,8 +47,14 @@ export interface WorkerBundle {
   metafile: Metafile;
 }
 
-/** Bundles the Worker module `entry` (relative to the repository) for workerd, minified when asked. */
-export async function bundleWorker(entry: string, options: { minify?: boolean } = {}): Promise<WorkerBundle> {
+export interface BundleOptions {
+  minify?: boolean;
+  /** Where mcp-elicit/* comes from: "src" (default, what the tests check) or "dist" (what ships: the bench). */
+  from?: "src" | "dist";
+}
+
+/** Bundles the Worker module `entry` (relative to the repository) for workerd. */
+export async function bundleWorker(entry: string, options: BundleOptions = {}): Promise<WorkerBundle> {
   const dir = mkdtempSync(join(tmpdir(), "mcp-elicit-worker-"));
   removeOnExit(dir);
   const path = join(dir, "worker.js");
@@ -62,7 +68,8 @@ export async function bundleWorker(entry: string, options: { minify?: boolean } 
     target: "es2022",
     conditions: ["workerd", "worker", "browser", "import"],
     mainFields: ["browser", "module", "main"],
-    alias: ownEntries(),
+    // Without the alias, mcp-elicit resolves as a dependency does: node_modules/mcp-elicit, its exports, dist/.
+    ...(options.from === "dist" ? {} : { alias: ownEntries() }),
     plugins: [nodeBuiltins],
     minify: options.minify ?? false,
     metafile: true,
@@ -104,9 +111,12 @@ export interface LocalWorker {
  * variables and secrets (what `.dev.vars` holds under wrangler). Durable Objects live in a temporary
  * folder removed on stop() and when the process exits.
  */
-export async function startWorker(configPath: string, options: { bindings?: Record<string, string> } = {}): Promise<LocalWorker> {
+export async function startWorker(
+  configPath: string,
+  options: { bindings?: Record<string, string>; from?: BundleOptions["from"] } = {},
+): Promise<LocalWorker> {
   const config = readWranglerConfig(configPath);
-  const bundle = await bundleWorker(join(dirname(configPath), config.main));
+  const bundle = await bundleWorker(join(dirname(configPath), config.main), { from: options.from ?? "src" });
   const persist = mkdtempSync(join(tmpdir(), "mcp-elicit-do-"));
   const forget = removeOnExit(persist);
   const logs: string[] = [];
