@@ -14,6 +14,8 @@ const LAYERS = {
   server: ["schema", "common", "store"],
   // Entry points that sit on one of those layers.
   openai: ["schema", "common", "client"],
+  // What a Cloudflare Worker imports: the stores where Cloudflare keeps state.
+  cloudflare: ["schema", "common", "store"],
   oidc: ["schema", "common", "store", "server"],
   // The servers the package ships (travel demo, conformance): built on the server side and the OpenID provider.
   servers: ["schema", "common", "store", "server", "oidc"],
@@ -21,7 +23,7 @@ const LAYERS = {
   terminal: ["schema", "common", "client", "ui"],
   scripted: ["schema", "common", "client", "ui"],
   web: ["schema", "common", "client", "ui"],
-  cli: ["schema", "common", "store", "client", "server", "ui", "servers", "terminal", "scripted", "web", "openai", "oidc"],
+  cli: ["schema", "common", "store", "client", "server", "ui", "servers", "terminal", "scripted", "web", "openai", "oidc", "cloudflare"],
 };
 
 /**

@@ -11,7 +11,7 @@ import { sqliteStore } from "mcp-elicit/store";
 
 //#region sqliteStore
 const dir = mkdtempSync(join(tmpdir(), "ledger-"));
-const store = sqliteStore(join(dir, "calls.db")); // needs the optional better-sqlite3 package; memoryStore() is the default
+const store = sqliteStore(join(dir, "calls.db")); // node:sqlite, or better-sqlite3 when installed; memoryStore() is the default
 const kit = createElicitation({ store }); // a fleet gives every instance one stateKey and one shared store
 //#endregion sqliteStore
 

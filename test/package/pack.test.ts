@@ -102,7 +102,8 @@ const ENTRIES: Record<string, string[]> = {
   terminal: ["terminalUI"],
   scripted: ["scriptedUI", "readAnswersFile", "parseAnswers", "AnswersFileError"],
   openai: ["openAICompatibleProvider", "providerFromEnv", "ProviderError"],
-  store: ["memoryStore", "sqliteStore"],
+  store: ["memoryStore", "sqliteStore", "sqlStore", "nodeSqliteDriver", "bunSqliteDriver", "betterSqlite3Driver"],
+  cloudflare: ["durableObjectStore", "ElicitStoreObject", "durableObjectStoreClient", "d1Store", "d1Driver", "durableObjectSqlDriver"],
   oidc: ["startOpenIdProvider", "DEFAULT_USERS", "DEFAULT_RESOURCE_SCOPES"],
   web: ["webUI", "elementsBundlePath", "DEFAULT_DISCONNECT_GRACE_MS"],
 };

@@ -1,8 +1,10 @@
-// One contract (store-contract.ts), on the stores that need no server: memoryStore and sqliteStore on a
-// real temporary file. redisStore runs it on a real redis-server in redis-store.test.ts.
+// One contract (store-contract.ts), on the stores that need no server: memoryStore, and sqliteStore on a
+// real temporary file through each Node binding (better-sqlite3, node:sqlite). redisStore runs it on a real
+// redis-server in redis-store.test.ts; bun:sqlite under Bun in bun-sqlite.test.ts; the Durable Object
+// store and D1 in workerd in cloudflare.test.ts.
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
-import { memoryStore, sqliteStore } from "../../src/store/index.js";
+import { memoryStore, sqliteStore, type SqliteBinding } from "../../src/store/index.js";
 import { scratchFiles } from "../helpers/files.js";
 import { storeContract } from "./store-contract.js";
 
@@ -16,10 +18,12 @@ storeContract({
   },
 });
 
-storeContract({
-  name: "sqliteStore",
-  async open() {
-    const path = join(files.dir, `${randomBytes(6).toString("hex")}.db`);
-    return { store: sqliteStore(path), other: async () => sqliteStore(path) };
-  },
-});
+for (const binding of ["better-sqlite3", "node:sqlite"] satisfies SqliteBinding[]) {
+  storeContract({
+    name: `sqliteStore on ${binding}`,
+    async open() {
+      const path = join(files.dir, `${randomBytes(6).toString("hex")}.db`);
+      return { store: sqliteStore(path, { binding }), other: async () => sqliteStore(path, { binding }) };
+    },
+  });
+}
