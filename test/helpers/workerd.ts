@@ -84,6 +84,7 @@ export interface WranglerConfig {
   compatibility_date: string;
   compatibility_flags?: string[];
   durable_objects?: { bindings: { name: string; class_name: string }[] };
+  migrations?: { tag: string; new_sqlite_classes?: string[]; new_classes?: string[] }[];
   vars?: Record<string, string>;
 }
 
@@ -120,6 +121,11 @@ export async function startWorker(
   const persist = mkdtempSync(join(tmpdir(), "mcp-elicit-do-"));
   const forget = removeOnExit(persist);
   const logs: string[] = [];
+  // Classes under new_sqlite_classes get SQLite storage (ctx.storage.sql), as on Cloudflare.
+  const sqlite = new Set((config.migrations ?? []).flatMap((m) => m.new_sqlite_classes ?? []));
+  const durableObjects = Object.fromEntries(
+    (config.durable_objects?.bindings ?? []).map((b) => [b.name, { className: b.class_name, useSQLite: sqlite.has(b.class_name) }]),
+  );
   const make = (port: number) =>
     new Miniflare({
       modules: true,
@@ -127,7 +133,7 @@ export async function startWorker(
       modulesRoot: dirname(bundle.path),
       compatibilityDate: config.compatibility_date,
       compatibilityFlags: config.compatibility_flags ?? [],
-      durableObjects: Object.fromEntries((config.durable_objects?.bindings ?? []).map((b) => [b.name, b.class_name])),
+      durableObjects,
       durableObjectsPersist: persist,
       bindings: { ...config.vars, ...options.bindings },
       host: "127.0.0.1",
