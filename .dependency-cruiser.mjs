@@ -14,6 +14,9 @@ const LAYERS = {
   server: ["schema", "common", "store"],
   // Entry points that sit on one of those layers.
   openai: ["schema", "common", "client"],
+  // Serving on Node (serveHttp) and the Cloudflare glue (Durable Objects), over the server side.
+  node: ["schema", "common", "store", "server"],
+  cloudflare: ["schema", "common", "store", "server"],
   oidc: ["schema", "common", "store", "server"],
   // The servers the package ships (travel demo, conformance): built on the server side and the OpenID provider.
   servers: ["schema", "common", "store", "server", "oidc"],
@@ -21,7 +24,7 @@ const LAYERS = {
   terminal: ["schema", "common", "client", "ui"],
   scripted: ["schema", "common", "client", "ui"],
   web: ["schema", "common", "client", "ui"],
-  cli: ["schema", "common", "store", "client", "server", "ui", "servers", "terminal", "scripted", "web", "openai", "oidc"],
+  cli: ["schema", "common", "store", "client", "server", "ui", "servers", "terminal", "scripted", "web", "openai", "oidc", "node"],
 };
 
 /**
