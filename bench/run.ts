@@ -58,7 +58,8 @@ const BENCHES: { name: string; title: string; run: () => Promise<string> }[] = [
   },
   {
     name: "workerd",
-    title: "Workers: a 2026-07-28 ctx.elicit round trip in workerd (Miniflare), the kit's createFetchHandler vs a bare tool on the SDK's createMcpHandler",
+    title:
+      "Workers: a 2026-07-28 ctx.elicit round trip in workerd (Miniflare), the kit's createFetchHandler vs a bare tool on the SDK's createMcpHandler",
     run: async () => formatWorkerdTable(await benchWorkerd()),
   },
   {

@@ -24,7 +24,9 @@ function sdkServer(): McpServer {
   server.registerTool("book", { description: "Asks once by hand", inputSchema: hotelInput }, async ({ hotel }, ctx) => {
     const view = inputResponse(ctx.mcpReq.inputResponses as never, "book");
     if (view.kind !== "elicit")
-      return inputRequired({ inputRequests: { book: inputRequired.elicit({ message: `Book ${hotel}?`, requestedSchema: BOOKING as never }) } });
+      return inputRequired({
+        inputRequests: { book: inputRequired.elicit({ message: `Book ${hotel}?`, requestedSchema: BOOKING as never }) },
+      });
     return text(`elicit ${hotel}: ${view.action === "accept" ? JSON.stringify(view.content) : view.action}`);
   });
   return server;

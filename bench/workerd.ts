@@ -42,17 +42,22 @@ export async function benchWorkerd(): Promise<WorkerdRow> {
   try {
     await kit.connect(new StreamableHTTPClientTransport(new URL("/kit", worker.url)));
     await sdk.connect(new StreamableHTTPClientTransport(new URL("/sdk", worker.url)));
-    const runs = { plain: () => sdk.callTool({ name: "plain", arguments: ARGS }), bare: () => sdk.callTool({ name: "book", arguments: ARGS }), kit: () => kit.callTool({ name: "book", arguments: ARGS }) };
+    const runs = {
+      plain: () => sdk.callTool({ name: "plain", arguments: ARGS }),
+      bare: () => sdk.callTool({ name: "book", arguments: ARGS }),
+      kit: () => kit.callTool({ name: "book", arguments: ARGS }),
+    };
     for (const [name, run] of Object.entries(runs)) {
       const text = ((await run()) as { content: { text: string }[] }).content[0]?.text ?? "";
-      if (name !== "plain" && !text.startsWith('elicit Barcelona: {"confirmBooking":true')) throw new Error(`${name}: unexpected result ${text}`);
+      if (name !== "plain" && !text.startsWith('elicit Barcelona: {"confirmBooking":true'))
+        throw new Error(`${name}: unexpected result ${text}`);
     }
     const names = Object.keys(runs) as (keyof typeof runs)[];
     const perBatch = {} as Record<keyof typeof runs, number>;
     for (const name of names) {
       let n = 0;
       const start = performance.now();
-      while (performance.now() - start < WARMUP_MS) (await runs[name](), n++);
+      for (; performance.now() - start < WARMUP_MS; n++) await runs[name]();
       perBatch[name] = Math.max(5, Math.round((n * BATCH_MS) / WARMUP_MS));
     }
     const samples = { plain: [] as number[], bare: [] as number[], kit: [] as number[] };
@@ -86,7 +91,15 @@ export function formatWorkerdTable(row: WorkerdRow): string {
     loadLine(),
     table([
       ["setup", "plain µs", "bare SDK µs", "kit µs", "kit/bare", "(per-round range)", "timed calls"],
-      ["workerd, HTTP 127.0.0.1, 2026-07-28", us(row.plainUs), us(row.bareUs), us(row.kitUs), row.kitOverBare.toFixed(3), `${row.min.toFixed(2)}–${row.max.toFixed(2)}`, String(row.calls)],
+      [
+        "workerd, HTTP 127.0.0.1, 2026-07-28",
+        us(row.plainUs),
+        us(row.bareUs),
+        us(row.kitUs),
+        row.kitOverBare.toFixed(3),
+        `${row.min.toFixed(2)}–${row.max.toFixed(2)}`,
+        String(row.calls),
+      ],
     ]),
   ].join("\n");
 }

@@ -3,6 +3,7 @@
 // waits for the line it prints when it listens (no sleeps; a deadline names what it read instead).
 import { spawn, type ChildProcess } from "node:child_process";
 import { resolve } from "node:path";
+import { PassThrough } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { killOnExit } from "./cleanup.js";
 import { packagedPath } from "./needs.js";
@@ -59,22 +60,25 @@ export async function startRuntime(
       stdio: ["ignore", "pipe", "pipe"],
     }),
   );
-  const out = watchText(child.stdout, options.timeoutMs ?? 60_000);
-  const err = watchText(child.stderr, options.timeoutMs ?? 60_000);
-  const output = () => `${out.text()}${err.text()}`;
+  // Deno.serve says where it listens on stderr, the other entries on stdout: both are watched as one text.
+  const both = new PassThrough();
+  child.stdout.pipe(both, { end: false });
+  child.stderr.pipe(both, { end: false });
+  const said = watchText(both, options.timeoutMs ?? 60_000);
+  const output = () => said.text();
   const exited = new Promise<never>((_, reject) =>
     child.once("exit", (code, signal) =>
       reject(new Error(`${runtime} ${entry} exited (${code ?? signal}) before listening:\n${output()}`)),
     ),
   );
   exited.catch(() => {});
-  // Deno.serve says where it listens on stderr, the other entries on stdout.
-  const listening = Promise.any([out, err].map((s) => s.waitFor(/Listening on (http:\/\/127\.0\.0\.1:\d+\/)/)));
+  const listening = said.waitFor(/Listening on (http:\/\/127\.0\.0\.1:\d+\/)/);
+  listening.catch(() => {});
   try {
     const [, address] = await Promise.race([listening, exited]);
     return { runtime, url: new URL(address!), child, output, stop: () => stopChild(child) };
   } catch (error) {
     await stopChild(child);
-    throw error instanceof AggregateError ? new Error(`${runtime} ${entry} did not say it listens:\n${output()}`) : error;
+    throw error;
   }
 }

@@ -146,7 +146,16 @@ export async function startWorker(
       },
     });
   let runtime = make(0);
-  const url = new URL((await runtime.ready).origin + "/");
+  let url: URL;
+  try {
+    url = new URL((await runtime.ready).origin + "/");
+  } catch (error) {
+    // A Worker that fails to start (an error at module scope, say) leaves nothing running behind.
+    await runtime.dispose().catch(() => {});
+    rmSync(persist, { recursive: true, force: true });
+    forget();
+    throw error;
+  }
   let stopped = false;
   return {
     url,
