@@ -35,6 +35,7 @@ import {
 } from "./fetch-options.js";
 import { afterBody, jsonError } from "./responses.js";
 import { TrackedTransport, type Message, type RequestIdMap, type Session } from "./session.js";
+import { unref } from "../../common/unref.js";
 
 const NOT_FOUND = "Session not found: it expired or was closed; start a new session with initialize (without Mcp-Session-Id)";
 /** An answer on an adopted session to a request its dead member sent (its question is asked again under a new id). */
@@ -139,8 +140,7 @@ export function createServing(factory: ServerFactory, options: FetchHandlerOptio
       },
       Math.min(60_000, Math.max(10, Math.floor(idleMs / 2))),
     );
-    // On Node and Deno a sweep does not keep the process alive (Workers have no unref).
-    (sweep as { unref?: () => void }).unref?.();
+    unref(sweep); // a sweep never keeps a process alive
   }
 
   /** Closes a session here; `ended` (DELETE, expiry) also forgets it in the fleet, while a member shutting down leaves it for another. */
