@@ -47,6 +47,7 @@ import { ANONYMOUS, callerOwner } from "./owner.js";
 import { TaskRecords } from "./tasks/records.js";
 import { Tasks } from "./tasks/tasks.js";
 import { DEFAULT_MAX_TASK_ANSWER_BYTES } from "./tasks/answer-check.js";
+import { noteKitStore } from "./kit-stores.js";
 import { declaresTasks, missingTasksExtension, serveTasks, type TaskSupport } from "./tasks/protocol.js";
 
 export interface ElicitationOptions {
@@ -363,6 +364,7 @@ export function createElicitation(options: ElicitationOptions = {}) {
       handler: ElicitToolHandler<In>,
     ): RegisteredTool {
       const calls = replayCallsFor(server);
+      noteKitStore(server, store);
       const task = typeof config.task === "string" ? { support: config.task } : config.task;
       const call = async (args: unknown, ectx: ElicitContext, url: UrlCall | undefined) => {
         let result: CallToolResult;

@@ -10,6 +10,8 @@ import { toNodeHandler } from "@modelcontextprotocol/node";
 import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
 import { form, text } from "../../src/schema/index.js";
 import { createElicitation, createFetchHandler, createUrlKit, type FetchHandler } from "../../src/server/index.js";
+import { serveHttp } from "../../src/node/index.js";
+import { memoryStore } from "../../src/store/index.js";
 import { listenLocal } from "../helpers/local-server.js";
 
 const textOf = (result: CallToolResult) => (result.content[0] as { text: string }).text;
@@ -129,6 +131,54 @@ describe("Request → Response, no socket", () => {
     const refused = await handler(new Request("http://evil.example/mcp", { method: "POST", body: "{}" }));
     assert.equal(refused.status, 403);
     await handler.close();
+  });
+});
+
+describe("a kit whose call ledger stays in one instance", () => {
+  const answerAll = (params: Record<string, unknown>) => {
+    const field = Object.keys((params.requestedSchema as { properties: object }).properties)[0]!;
+    return { action: "accept", content: { [field]: "x" } };
+  };
+  async function callTwice(handler: FetchHandler) {
+    for (let i = 0; i < 2; i++) {
+      const { client, transport } = inProcessClient(handler, MODERN, answerAll);
+      await client.connect(transport);
+      await client.callTool({ name: "plan", arguments: {} });
+      await client.close();
+    }
+    await handler.close();
+  }
+
+  test("the fetch handler warns once, at the first request, naming the store to set", async () => {
+    const warnings: string[] = [];
+    await callTwice(createFetchHandler(twoQuestions(createElicitation()), { warn: (m) => warnings.push(m) }));
+    assert.equal(warnings.length, 1);
+    assert.match(warnings[0]!, /keeps its call ledger in this instance's memory/);
+    assert.match(warnings[0]!, /createElicitation a store every instance shares/);
+  });
+
+  test("a kit on a shared store is not warned about", async () => {
+    const warnings: string[] = [];
+    const shared = Object.assign(memoryStore(), { shared: true as const });
+    const kit = createElicitation({ store: shared, stateKey: Buffer.alloc(32, 7) });
+    await callTwice(createFetchHandler(twoQuestions(kit), { warn: (m) => warnings.push(m) }));
+    assert.deepEqual(warnings, []);
+    await shared.close();
+  });
+
+  test("serveHttp, one process, does not warn", async () => {
+    const warnings: string[] = [];
+    const http = await serveHttp(twoQuestions(createElicitation()), { warn: (m) => warnings.push(m) });
+    const client = new Client({ name: "host", version: "1.0.0" }, { capabilities: { elicitation: { form: {} } }, ...MODERN });
+    client.setRequestHandler("elicitation/create", async (request) => answerAll(request.params as Record<string, unknown>) as never);
+    await client.connect(new StreamableHTTPClientTransport(http.url));
+    try {
+      await client.callTool({ name: "plan", arguments: {} });
+      assert.deepEqual(warnings, []);
+    } finally {
+      await client.close();
+      await http.close();
+    }
   });
 });
 
