@@ -9,7 +9,13 @@ export {
   type ElicitToolHandler,
 } from "./elicitation.js";
 export { InvalidAnswerError, type ElicitOutcome, type ElicitOptions } from "./elicit.js";
-export { InputUnavailableError, InvalidClientResultError, MissingCapabilityError, SamplingParamsError } from "./tool-errors.js";
+export {
+  InputUnavailableError,
+  InvalidClientResultError,
+  MissingCapabilityError,
+  SamplingParamsError,
+  SessionRequiredError,
+} from "./tool-errors.js";
 export { InputTimeoutError } from "./live.js";
 export { ReplayMismatchError } from "./rounds/replay.js";
 export type { WarmRoundOptions, EvictReason } from "./rounds/warm.js";

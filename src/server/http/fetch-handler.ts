@@ -24,6 +24,7 @@ import type { FleetSessions } from "../fleet/sessions.js";
 import type { KeyValueStore } from "../../store/types.js";
 import type { UrlKit } from "../url/url-kit.js";
 import type { PeerInfo } from "../url/kit-types.js";
+import { keepsStateInInstance } from "../kit-stores.js";
 import { readBody } from "./body.js";
 import {
   DEFAULT_MAX_SESSIONS,
@@ -35,6 +36,7 @@ import {
 } from "./fetch-options.js";
 import { afterBody, jsonError } from "./responses.js";
 import { TrackedTransport, type Message, type RequestIdMap, type Session } from "./session.js";
+import { unref } from "../../common/unref.js";
 
 const NOT_FOUND = "Session not found: it expired or was closed; start a new session with initialize (without Mcp-Session-Id)";
 /** An answer on an adopted session to a request its dead member sent (its question is asked again under a new id). */
@@ -45,6 +47,8 @@ const LATE_ANSWER =
 export interface ServingHooks {
   /** Name used in errors: createFetchHandler or serveHttp. */
   who: string;
+  /** serveHttp: one process, where a kit's memory is where every retry comes back to (no warning). */
+  oneInstance?: boolean;
   /** Where the endpoint is served (serveHttp's listening address); else the first request's origin and `path`. */
   endpoint?: URL;
   issuerMetadata?: IssuerMetadata;
@@ -97,6 +101,18 @@ export function createServing(factory: ServerFactory, options: FetchHandlerOptio
   const newSessionId = options.sessionIdGenerator ?? (() => crypto.randomUUID());
   const kit = options.urlKit;
   if (kit?.baseUrl) checkPagesPath(who, kit, path);
+  let warned = hooks.oneInstance === true;
+  /** The factory, and a warning (once) when its server keeps a kit's ledger in this instance only. */
+  const build: ServerFactory = async (ctx) => {
+    const server = await factory(ctx);
+    if (!warned && keepsStateInInstance(server)) {
+      warned = true;
+      (options.warn ?? console.warn)(
+        `${who}: a tool of this server keeps its call ledger in this instance's memory (createElicitation without a shared store). If the platform runs more than one instance, a 2026-07-28 retry that reaches another one finds no ledger there and runs the handler's steps again (a second booking, a second charge). Give createElicitation a store every instance shares (store: a Durable Object or D1 store on Workers, redisStore() elsewhere) and a stateKey they share; with one instance only, pass warn: () => {} to createFetchHandler.`,
+      );
+    }
+    return server;
+  };
   /** The SDK's 2026-07-28 entry, made at the first request that needs it. */
   let modern: McpHttpHandler | undefined;
   let gate: Promise<AuthGate> | undefined;
@@ -139,8 +155,7 @@ export function createServing(factory: ServerFactory, options: FetchHandlerOptio
       },
       Math.min(60_000, Math.max(10, Math.floor(idleMs / 2))),
     );
-    // On Node and Deno a sweep does not keep the process alive (Workers have no unref).
-    (sweep as { unref?: () => void }).unref?.();
+    unref(sweep); // a sweep never keeps a process alive
   }
 
   /** Closes a session here; `ended` (DELETE, expiry) also forgets it in the fleet, while a member shutting down leaves it for another. */
@@ -175,7 +190,7 @@ export function createServing(factory: ServerFactory, options: FetchHandlerOptio
     let server: McpServer | McpLowLevelServer | undefined;
     starting++;
     try {
-      server = await factory({ era: "legacy" });
+      server = await build({ era: "legacy" });
       await server.connect(transport);
     } catch (error) {
       await Promise.allSettled([server?.close(), transport.close()]);
@@ -333,7 +348,7 @@ export function createServing(factory: ServerFactory, options: FetchHandlerOptio
     const { parsed } = body;
     const requestOptions = { parsedBody: parsed, ...(authInfo && { authInfo }) };
     if (body.era === "modern") {
-      modern ??= createMcpHandler(factory, { legacy: "reject", ...(options.onerror ? { onerror: options.onerror } : {}) });
+      modern ??= createMcpHandler(build, { legacy: "reject", ...(options.onerror ? { onerror: options.onerror } : {}) });
       return await modern.fetch(request, requestOptions);
     }
     const sid = request.headers.get("mcp-session-id") ?? undefined;

@@ -17,6 +17,13 @@ export interface FetchHandlerOptions {
   allowedHosts?: string[];
   onerror?: (error: Error) => void;
   /**
+   * Hears, once, at the first request whose server has a tool of a kit that keeps its call ledger in this
+   * instance (the default memory store, or any store not shared): on a platform that runs several
+   * instances, a 2026-07-28 retry that reaches another one would run the handler's steps again.
+   * Default `console.warn`; the warning names the option to set (createElicitation's `store`).
+   */
+  warn?: (message: string) => void;
+  /**
    * A 2025-era session expires after this many milliseconds with no HTTP request or stream open
    * on it, no client request unanswered and no server→client request (elicitation, sampling,
    * roots) pending. Default 15 minutes; `Infinity` keeps sessions until DELETE or close().

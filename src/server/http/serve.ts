@@ -83,6 +83,7 @@ export async function serveHttp(factory: ServerFactory, options: ServeHttpOption
     if (options.urlKit) mountPages("serveHttp", options.urlKit, path, new URL("/elicit/", url), options.auth?.issuer);
     handler = createServing(factory, options, {
       who: "serveHttp",
+      oneInstance: true,
       endpoint: url,
       ...(issuerMetadata && { issuerMetadata }),
       ...(fleetSessions &&
