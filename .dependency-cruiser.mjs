@@ -25,7 +25,22 @@ const LAYERS = {
   terminal: ["schema", "common", "client", "ui"],
   scripted: ["schema", "common", "client", "ui"],
   web: ["schema", "common", "client", "ui"],
-  cli: ["schema", "common", "store", "client", "server", "ui", "servers", "terminal", "scripted", "web", "openai", "oidc", "node", "cloudflare"],
+  cli: [
+    "schema",
+    "common",
+    "store",
+    "client",
+    "server",
+    "ui",
+    "servers",
+    "terminal",
+    "scripted",
+    "web",
+    "openai",
+    "oidc",
+    "node",
+    "cloudflare",
+  ],
 };
 
 /**
