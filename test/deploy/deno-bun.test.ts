@@ -14,6 +14,8 @@ import { needs } from "../helpers/needs.js";
 import { startRuntime, type RuntimeServer } from "../helpers/runtimes.js";
 import { bookTrip, lastRound, payForBooking, referenceOf, resend, textOf, Traveler, travelClient } from "./travel-calls.js";
 
+/** A call that hangs fails its test by name, long before the file is cut. */
+const DEADLINE = { timeout: 120_000 };
 const key = () => randomBytes(32).toString("base64url");
 
 for (const runtime of ["deno", "bun"] as const) {
@@ -34,7 +36,7 @@ for (const runtime of ["deno", "bun"] as const) {
     });
 
     for (const revision of ["2026-07-28", "2025-11-25"] as ProtocolRevision[]) {
-      test(`${revision}: book_trip in two rounds, then pay_for_booking on the hosted page`, async () => {
+      test(`${revision}: book_trip in two rounds, then pay_for_booking on the hosted page`, DEADLINE, async () => {
         const person = new Traveler();
         const c = await travelClient(endpoint(), revision, person);
         try {
@@ -49,7 +51,7 @@ for (const runtime of ["deno", "bun"] as const) {
       });
     }
 
-    test("2026-07-28: the final round of book_trip sent again returns the recorded booking", async () => {
+    test("2026-07-28: the final round of book_trip sent again returns the recorded booking", DEADLINE, async () => {
       const person = new Traveler();
       const c = await travelClient(endpoint(), "2026-07-28", person);
       try {

@@ -15,6 +15,8 @@ import { listenLocal } from "../helpers/local-server.js";
 import { startRuntime, type RuntimeServer } from "../helpers/runtimes.js";
 import { bookTrip, lastRound, referenceOf, resend, textOf, Traveler, travelClient } from "./travel-calls.js";
 
+/** A call that hangs fails its test by name, long before the file is cut. */
+const DEADLINE = { timeout: 120_000 };
 const key = () => randomBytes(32).toString("base64url");
 
 describe("the travel route on two instances sharing a store", () => {
@@ -53,20 +55,24 @@ describe("the travel route on two instances sharing a store", () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  test("2026-07-28: book_trip's rounds land on both instances and book once; the final round sent again to each returns the recorded booking", async () => {
-    const person = new Traveler();
-    const c = await travelClient(balancer.url, "2026-07-28", person);
-    try {
-      const from = landed.length;
-      const reference = await bookTrip(c, person);
-      assert.deepEqual(new Set(landed.slice(from)), new Set([0, 1]), "the call's requests went to both instances");
-      const round = lastRound(c.wire, "book_trip");
-      for (const instance of instances) {
-        const again = await resend(new URL("/mcp", instance.url), round);
-        assert.equal(referenceOf(again), reference, textOf(again));
+  test(
+    "2026-07-28: book_trip's rounds land on both instances and book once; the final round sent again to each returns the recorded booking",
+    DEADLINE,
+    async () => {
+      const person = new Traveler();
+      const c = await travelClient(balancer.url, "2026-07-28", person);
+      try {
+        const from = landed.length;
+        const reference = await bookTrip(c, person);
+        assert.deepEqual(new Set(landed.slice(from)), new Set([0, 1]), "the call's requests went to both instances");
+        const round = lastRound(c.wire, "book_trip");
+        for (const instance of instances) {
+          const again = await resend(new URL("/mcp", instance.url), round);
+          assert.equal(referenceOf(again), reference, textOf(again));
+        }
+      } finally {
+        await c.close();
       }
-    } finally {
-      await c.close();
-    }
-  });
+    },
+  );
 });

@@ -11,6 +11,8 @@ import { needs } from "../helpers/needs.js";
 import { startWorker, type LocalWorker } from "../helpers/workerd.js";
 import { bookTrip, lastRound, payForBooking, referenceOf, resend, textOf, Traveler, travelClient } from "./travel-calls.js";
 
+/** A call that hangs fails its test by name, long before the file is cut. */
+const DEADLINE = { timeout: 120_000 };
 const key = () => randomBytes(32).toString("base64url");
 
 describe("the travel Worker in workerd", { skip: needs("workerd") }, () => {
@@ -29,7 +31,7 @@ describe("the travel Worker in workerd", { skip: needs("workerd") }, () => {
   });
 
   for (const revision of ["2026-07-28", "2025-11-25"] as ProtocolRevision[]) {
-    test(`${revision}: book_trip in two rounds, then pay_for_booking on the hosted page`, async () => {
+    test(`${revision}: book_trip in two rounds, then pay_for_booking on the hosted page`, DEADLINE, async () => {
       const person = new Traveler();
       const c = await travelClient(endpoint(), revision, person);
       try {
@@ -45,7 +47,7 @@ describe("the travel Worker in workerd", { skip: needs("workerd") }, () => {
     });
   }
 
-  test("2026-07-28: the final round of book_trip sent again returns the recorded booking, not a second one", async () => {
+  test("2026-07-28: the final round of book_trip sent again returns the recorded booking, not a second one", DEADLINE, async () => {
     const person = new Traveler();
     const c = await travelClient(endpoint(), "2026-07-28", person);
     try {
@@ -60,19 +62,23 @@ describe("the travel Worker in workerd", { skip: needs("workerd") }, () => {
     }
   });
 
-  test("2026-07-28: workerd stopped and started again while the payment page is open; the page and the retry complete the payment", async () => {
-    let restarts = 0;
-    const person = new Traveler(async () => {
-      restarts++;
-      await worker.restart();
-    });
-    const c = await travelClient(endpoint(), "2026-07-28", person);
-    try {
-      const reference = await bookTrip(c, person);
-      await payForBooking(c, person, reference);
-      assert.equal(restarts, 1);
-    } finally {
-      await c.close();
-    }
-  });
+  test(
+    "2026-07-28: workerd stopped and started again while the payment page is open; the page and the retry complete the payment",
+    DEADLINE,
+    async () => {
+      let restarts = 0;
+      const person = new Traveler(async () => {
+        restarts++;
+        await worker.restart();
+      });
+      const c = await travelClient(endpoint(), "2026-07-28", person);
+      try {
+        const reference = await bookTrip(c, person);
+        await payForBooking(c, person, reference);
+        assert.equal(restarts, 1);
+      } finally {
+        await c.close();
+      }
+    },
+  );
 });
