@@ -5,7 +5,10 @@
 // nodejs_compat; node:fs is read only for the hosted form's scripts, see docs/server/serve-http.md).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { fileURLToPath } from "node:url";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
@@ -53,4 +56,15 @@ for (const entry of ["src/server/index.ts", "src/cloudflare/index.ts"]) {
 
 test("src/node/index.ts does reach node:http (the check sees what it looks for)", async () => {
   assert.ok((await nodeModulesOf("src/node/index.ts")).has("node:http"));
+});
+
+test("where dist/web/ cannot be read (a Worker), the hosted form's scripts come from the copy the build embeds", async (t) => {
+  // The pages' asset module, alone in a folder with the embedded copy: no dist/web/ beside it.
+  const alone = mkdtempSync(join(tmpdir(), "pages-alone-"));
+  t.after(() => rmSync(alone, { recursive: true, force: true }));
+  const pages = join(root, "dist/server/url/pages");
+  for (const file of ["assets.js", "styles.js", "page-scripts.js"]) copyFileSync(join(pages, file), join(alone, file));
+  const { asset } = (await import(pathToFileURL(join(alone, "assets.js")).href)) as typeof import("../../src/server/url/pages/assets.js");
+  assert.equal((await asset("form.js"))?.body, readFileSync(join(root, "dist/web/elements/form.js"), "utf8"));
+  assert.equal((await asset("url-form.js"))?.body, readFileSync(join(root, "dist/web/url-form.js"), "utf8"));
 });
