@@ -14,3 +14,7 @@ export function noteKitStore(server: McpServer, store: { readonly shared?: boole
 export function keepsStateInInstance(server: unknown): boolean {
   return perInstance.has(server as McpServer);
 }
+
+/** What the fetch handler says (once) about such a server. */
+export const instanceWarning = (who: string) =>
+  `${who}: a tool of this server keeps its call ledger in this instance's memory (createElicitation without a shared store). If the platform runs more than one instance, a 2026-07-28 retry that reaches another one finds no ledger there and runs the handler's steps again (a second booking, a second charge). Give createElicitation a store every instance shares (store: a Durable Object or D1 store on Workers, redisStore() elsewhere) and a stateKey they share; with one instance only, pass warn: () => {} to createFetchHandler.`;

@@ -22,10 +22,10 @@ import { createAuthGate, ownerOf, prepareAuth, type AuthGate } from "../auth/gat
 import type { IssuerMetadata } from "../auth/discovery.js";
 import type { FleetSessions } from "../fleet/sessions.js";
 import type { KeyValueStore } from "../../store/types.js";
-import type { UrlKit } from "../url/url-kit.js";
 import type { PeerInfo } from "../url/kit-types.js";
-import { keepsStateInInstance } from "../kit-stores.js";
+import { instanceWarning, keepsStateInInstance } from "../kit-stores.js";
 import { readBody } from "./body.js";
+import { checkPagesPath, mountPages } from "./mount-pages.js";
 import {
   DEFAULT_MAX_SESSIONS,
   DEFAULT_SESSION_IDLE_MS,
@@ -107,9 +107,7 @@ export function createServing(factory: ServerFactory, options: FetchHandlerOptio
     const server = await factory(ctx);
     if (!warned && keepsStateInInstance(server)) {
       warned = true;
-      (options.warn ?? console.warn)(
-        `${who}: a tool of this server keeps its call ledger in this instance's memory (createElicitation without a shared store). If the platform runs more than one instance, a 2026-07-28 retry that reaches another one finds no ledger there and runs the handler's steps again (a second booking, a second charge). Give createElicitation a store every instance shares (store: a Durable Object or D1 store on Workers, redisStore() elsewhere) and a stateKey they share; with one instance only, pass warn: () => {} to createFetchHandler.`,
-      );
+      (options.warn ?? console.warn)(instanceWarning(who));
     }
     return server;
   };
@@ -393,26 +391,4 @@ export function createServing(factory: ServerFactory, options: FetchHandlerOptio
       await modern?.close();
     },
   });
-}
-
-/** Checks that the kit's pages and the MCP endpoint do not overlap. */
-function checkPagesPath(who: string, kit: UrlKit, path: string): void {
-  const prefix = kit.baseUrl!.pathname;
-  if (prefix === "/" || path.startsWith(prefix))
-    throw new TypeError(
-      `${who}: the URL kit's pages (${prefix}) would cover the MCP endpoint ${path}; give the pages a path of their own.`,
-    );
-}
-
-/** Gives the kit an address when it has none (`base`), and checks that its pages and the MCP endpoint do not overlap. */
-export function mountPages(who: string, kit: UrlKit, path: string, base: URL, oidcIssuer: string | undefined): void {
-  try {
-    // People sign in on the pages at the authorization server that protects the endpoint, unless the kit names one.
-    kit.mount(base, oidcIssuer ? { oidcIssuer } : {});
-  } catch (error) {
-    throw new TypeError(
-      `${who}: ${(error as Error).message.replace(/^createUrlKit: /, "")} Give createUrlKit a baseUrl: the https address the pages are reached at.`,
-    );
-  }
-  checkPagesPath(who, kit, path);
 }

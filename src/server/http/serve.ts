@@ -13,7 +13,8 @@ import { forward, FORWARDED } from "../fleet/forward.js";
 import { AdoptedRequestIds } from "../fleet/request-ids.js";
 import { FleetSessions } from "../fleet/sessions.js";
 import type { PeerInfo } from "../url/kit-types.js";
-import { createServing, mountPages } from "./fetch-handler.js";
+import { createServing } from "./fetch-handler.js";
+import { mountPages } from "./mount-pages.js";
 import { resolveOptions, type HttpServerHandle, type ServeHttpOptions, type ServerFactory } from "./options.js";
 
 export { DEFAULT_BACKLOG, DEFAULT_KEEP_ALIVE_TIMEOUT_MS, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS } from "./options.js";
