@@ -2,7 +2,7 @@
 // the workerd target (the package's "workerd"/"worker"/"browser" conditions, Node built-ins left to
 // nodejs_compat), started by Miniflare on 127.0.0.1 with its Durable Objects persisted to a temporary
 // folder, so stopping the runtime and starting it again (restart()) keeps their state, on the same port.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -40,6 +40,22 @@ const nodeBuiltins: Plugin = {
   },
 };
 
+/**
+ * The hosted form's scripts, which the build embeds beside the pages (dist/server/url/pages/page-scripts.js)
+ * for runtimes without files: a bundle of the sources takes the built copy, as a Worker bundling the package does.
+ */
+const pageScripts: Plugin = {
+  name: "page-scripts",
+  setup(b) {
+    b.onResolve({ filter: /^\.\/page-scripts\.js$/ }, (args) => {
+      if (!args.importer.startsWith(join(root, "src/server/url/pages"))) return undefined;
+      const built = join(root, "dist/server/url/pages/page-scripts.js");
+      if (!existsSync(built)) return { errors: [{ text: `${built} is missing: build it with \`npm run build\` (npm test builds first)` }] };
+      return { path: built };
+    });
+  },
+};
+
 export interface WorkerBundle {
   /** The bundled module's path (in a temporary folder removed when the process exits). */
   path: string;
@@ -70,7 +86,7 @@ export async function bundleWorker(entry: string, options: BundleOptions = {}): 
     mainFields: ["browser", "module", "main"],
     // Without the alias, mcp-elicit resolves as a dependency does: node_modules/mcp-elicit, its exports, dist/.
     ...(options.from === "dist" ? {} : { alias: ownEntries() }),
-    plugins: [nodeBuiltins],
+    plugins: [nodeBuiltins, pageScripts],
     minify: options.minify ?? false,
     metafile: true,
     logLevel: "silent",

@@ -104,11 +104,19 @@ const ENTRIES: Record<string, string[]> = {
   scripted: ["scriptedUI", "readAnswersFile", "parseAnswers", "AnswersFileError"],
   openai: ["openAICompatibleProvider", "providerFromEnv", "ProviderError"],
   store: ["memoryStore", "sqliteStore", "sqlStore", "nodeSqliteDriver", "bunSqliteDriver", "betterSqlite3Driver"],
-  cloudflare: ["durableObjectStore", "ElicitStoreObject", "durableObjectStoreClient", "d1Store", "d1Driver", "durableObjectSqlDriver"],
+  cloudflare: [
+    "durableObjectStore",
+    "ElicitStoreObject",
+    "durableObjectStoreClient",
+    "d1Store",
+    "d1Driver",
+    "durableObjectSqlDriver",
+    "routeSession",
+    "sessionObjectHandler",
+  ],
   oidc: ["startOpenIdProvider", "DEFAULT_USERS", "DEFAULT_RESOURCE_SCOPES"],
   web: ["webUI", "elementsBundlePath", "DEFAULT_DISCONNECT_GRACE_MS"],
   node: ["serveHttp", "DEFAULT_SESSION_IDLE_MS", "DEFAULT_MAX_SESSIONS"],
-  cloudflare: ["routeSession", "sessionObjectHandler"],
 };
 
 /** Browser bundles: exported for hosts to serve, not to import in Node. Export -> the file it points at. */
