@@ -50,6 +50,7 @@ const SLOWEST = {
   "test/cli/call.test.ts": 115,
   "test/ui/terminal.test.ts": 110,
   "test/gateway/hosts.test.ts": 100,
+  "test/package/registry.test.ts": 140,
   "test/package/pack.test.ts": 95,
   "test/peers/server-everything.test.ts": 90,
   "test/docs/examples.test.ts": 75,

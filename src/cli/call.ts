@@ -96,7 +96,7 @@ export const atTerminal = () => process.stdin.isTTY === true && process.stderr.i
  */
 export async function uiFor(answers: string | undefined, noBrowser: boolean): Promise<ElicitationUI & SamplingUI> {
   if (answers !== undefined) return scriptedUI(await readAnswersFile(answers), { log: printLine });
-  if (atTerminal()) return terminalUI({ output: process.stderr, openUrl: browserOpener({ noBrowser }) });
+  if (atTerminal()) return terminalUI({ output: process.stderr, openUrl: noBrowser ? false : browserOpener() });
   let told = false;
   return scriptedUI([], {
     log(line) {

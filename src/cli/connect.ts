@@ -35,7 +35,7 @@ export async function connect(command: string[], options: TargetOptions & WebFla
     );
     return EXIT.usage;
   }
-  const terminal = terminalUI({ openUrl: browserOpener({ noBrowser: options.browser === false }) });
+  const terminal = terminalUI({ openUrl: options.browser === false ? false : browserOpener() });
   const calls: Calls = { terminal, waitingOn: undefined };
   // A call the server turns into a task: its status and message, a line each change, as elicit call shows them.
   const tasks = taskReporter(out);

@@ -94,7 +94,7 @@ export async function demo(options: DemoOptions & WebFlags): Promise<number> {
               () => (headless ??= headlessPages()),
               () => closing,
             )
-          : (progress.terminal = terminalUI({ openUrl: browserOpener({ noBrowser: options.browser === false }) }));
+          : (progress.terminal = terminalUI({ openUrl: options.browser === false ? false : browserOpener() }));
       if (roots.length === 0) roots.push((madeRoot = mkdtempSync(join(tmpdir(), "elicit-demo-"))));
       return {
         target: { command: process.execPath, args: [MAIN, "serve", "travel"] },
@@ -158,9 +158,7 @@ async function walk(host: Host, progress: Progress): Promise<number> {
     // On 2026-07-28 a refused model request ends the call at the client (the revision has no way to
     // answer it with an error), so the demo asks the server for its rule, as 2025 servers fall back by themselves.
     if (!(error instanceof ProtocolError && error.code === USER_REJECTED)) throw error;
-    out(
-      `You refused the model request (${sanitizeText(error.message, { maxLength: 200, multiline: false })}), so the server ranks the flights by its built-in rule instead.`,
-    );
+    out("You denied the model request, so no model saw the flights: the server ranked them by its built-in rule instead.");
     best = await callTool("find_best_flight", { ...bestArgs, rankBy: "rule" });
   }
   printResult(best, out);

@@ -330,7 +330,11 @@ serverOptions(
     .option("--log <file>", "append what was asked and answered to FILE, one JSON object a line (secrets redacted)")
     .option("--no-notify", "no desktop notification (notify-send, osascript) when a question waits on the page")
     .option("--print-config <host>", `print the snippet that makes a host launch this gateway: ${PRINT_CONFIG_HOSTS.join(", ")}`)
-    .option("--name <name>", "with --print-config: the name the host lists the server under (default: from the command)"),
+    .option("--name <name>", "with --print-config: the name the host lists the server under (default: from the command)")
+    .option(
+      "--npx",
+      "with --print-config: start the gateway with npx from the npm registry (npx -y --package=mcp-elicit-cli elicit), not this elicit's absolute path (the default unless this elicit came from the registry)",
+    ),
 )
   .addHelpText(
     "after",

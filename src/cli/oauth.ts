@@ -144,7 +144,7 @@ const inert = (text: string) => sanitizeText(text, { maxLength: 200, multiline: 
  */
 export function authorizeWith(auth: HostAuth, ui: ElicitationUI): (request: SignInRequest) => Promise<void> {
   // At a terminal the UI says whether the browser opened; otherwise the address is printed when it did not.
-  const openAtTerminal = browserOpener({ noBrowser: auth.noBrowser });
+  const openAtTerminal = auth.noBrowser ? false : browserOpener();
   const openUrl = urlOpener(auth.noBrowser);
   return async (request) => {
     const analysis = analyzeUrl(request.url.href);

@@ -219,14 +219,14 @@ export async function serve(name: string, options: ServeOptions = {}): Promise<n
   if (running.url)
     process.stderr.write(
       `elicit serve ${name}: listening on ${running.url.href} (Streamable HTTP, all protocol revisions${running.signIn ? `, OAuth scope ${SERVE_AUTH_SCOPE}` : ""}); Ctrl-C stops it\n` +
-        (running.signIn ? `  connect with: elicit connect --url ${running.url.href}\n` : ""),
+        (running.signIn ? `  connect with: npx elicit connect --url ${running.url.href}\n` : ""),
     );
   else if (process.stdin.isTTY) {
     // Someone typed the command at a terminal: say what it waits for, and how to talk to it.
     process.stderr.write(
       `elicit serve ${name}: waiting for an MCP client on stdio (standard input is this terminal, not a client).\n` +
-        `  Let a client start it instead:  elicit connect -- elicit serve ${name}\n` +
-        `  Or serve it over HTTP:          elicit serve ${name} --http 3000, then elicit connect --url http://127.0.0.1:3000/mcp\n` +
+        `  Let a client start it instead:  npx elicit connect -- npx elicit serve ${name}\n` +
+        `  Or serve it over HTTP:          npx elicit serve ${name} --http 3000, then npx elicit connect --url http://127.0.0.1:3000/mcp\n` +
         `  Ctrl-C stops it.\n`,
     );
   }

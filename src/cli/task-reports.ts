@@ -21,6 +21,24 @@ export function describeTask(task: TaskReport): string {
   return lines.join("\n");
 }
 
+/** A status as words for the person (the server's own status string, made inert, when it is not one of the spec's). */
+const STATUS_WORDS: Readonly<Record<string, string>> = {
+  working: "The task is running on the server",
+  input_required: "The task is waiting for your answer",
+  completed: "The task is finished",
+  failed: "The task failed",
+  cancelled: "The task was cancelled",
+};
+
+/** One status line: what happened in words first, then the server's message, then the id to come back with. */
+export function taskStatusLine(task: Pick<TaskReport, "taskId" | "status" | "statusMessage">): string {
+  const words = Object.hasOwn(STATUS_WORDS, task.status)
+    ? STATUS_WORDS[task.status]
+    : `The task's status is "${sanitizeText(String(task.status), { maxLength: 40, multiline: false })}"`;
+  const message = task.statusMessage ? `: ${sanitizeText(task.statusMessage, { maxLength: MAX_LABEL_LENGTH, multiline: false })}` : "";
+  return `elicit: ${words}${message} (task ${taskIdText(task.taskId)})`;
+}
+
 export function taskReporter(print: (line: string) => void) {
   let last = "";
   let open: string | undefined;
@@ -28,8 +46,7 @@ export function taskReporter(print: (line: string) => void) {
   return {
     report(task: TaskReport) {
       seen.add(task.taskId);
-      const message = task.statusMessage ? `: ${sanitizeText(task.statusMessage, { maxLength: MAX_LABEL_LENGTH, multiline: false })}` : "";
-      const line = `elicit: task ${taskIdText(task.taskId)} ${task.status}${message}`;
+      const line = taskStatusLine(task);
       open = TERMINAL.has(task.status) ? undefined : task.taskId;
       if (line !== last) print((last = line));
     },

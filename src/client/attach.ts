@@ -14,6 +14,7 @@ import { excerpt } from "../schema/excerpt.js";
 import { describeFields } from "../schema/compiled.js";
 import type { Field } from "../schema/fields.js";
 import { SENSITIVE_LABELS, sensitiveWarning } from "../schema/sensitive.js";
+import { linkRenewer } from "./url-renew.js";
 import type { ProtocolRevision, RequestedSchema } from "../schema/types.js";
 import { revisionOf, uiContextFor } from "./context.js";
 import { RateLimiter, type RateLimitOptions } from "./rate-limit.js";
@@ -262,6 +263,11 @@ export function attachElicitation(client: Client, options: AttachOptions): Elici
     return "accept";
   }
 
+  const renewerFor = (url: string) => {
+    const renew = linkRenewer(url);
+    return renew ? { renew } : {};
+  };
+
   async function urlStep(
     elicitation: ElicitRequestURLParams,
     signal: AbortSignal,
@@ -287,7 +293,7 @@ export function attachElicitation(client: Client, options: AttachOptions): Elici
     const completed = pending.track(elicitation.elicitationId);
     const host = hostOf(analyzeUrl(elicitation.url));
     const outcome = options.ui.waitForUrl
-      ? await ui.waitForUrl!({ message, host, completed }, context)
+      ? await ui.waitForUrl!({ message, host, completed, ...renewerFor(elicitation.url) }, context)
       : await person.during(() => untilCompleted(completed, signal, waitMs));
     if (outcome === "cancel") {
       pending.forget(elicitation.elicitationId);

@@ -40,6 +40,11 @@ export interface UrlWait {
   host: string;
   /** Settles when the server's notifications/elicitation/complete for this URL arrives. */
   completed: Promise<void>;
+  /**
+   * Asks the server for a new link to the same page (an mcp-elicit kit's pages give them; see
+   * client/url-renew.ts), for a link opened first in another browser. Absent for other pages.
+   */
+  renew?: () => Promise<string>;
 }
 
 /** "completed": the notification came; "retry": the person asked to retry now; "cancel": they gave up. */

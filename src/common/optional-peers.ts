@@ -14,16 +14,27 @@ export const OPTIONAL_PEERS = {
   "The elicit command": ["commander", "@inquirer/prompts", "@inquirer/core", "ora", "open", "openai", "oidc-provider"],
 } as const satisfies Record<string, readonly string[]>;
 
+/** Installed with an entry's peers, though loaded only when used: `open` when a URL is opened without BROWSER. */
+const INSTALLED_WITH: Partial<Record<keyof typeof OPTIONAL_PEERS, readonly string[]>> = {
+  "mcp-elicit/terminal": ["open"],
+};
+
+/**
+ * The one command that installs what an entry point needs. The README, the docs and the error below all
+ * give this line (test/package/install-line.test.ts checks that they agree and fit the peer ranges).
+ */
+export function installLine(what: keyof typeof OPTIONAL_PEERS): string {
+  return `npm install ${[...OPTIONAL_PEERS[what], ...(INSTALLED_WITH[what] ?? [])].join(" ")}`;
+}
+
 /** An optional peer dependency that is not installed, named with the command that installs it. */
 export class MissingPeerError extends ElicitError {
   readonly packages: string[];
-  constructor(what: string, packages: string[], hint?: string) {
+  /** `install`: the command to give (default: `npm install` and the missing packages). */
+  constructor(what: string, packages: string[], hint?: string, install = `npm install ${packages.join(" ")}`) {
     const names = packages.length === 1 ? packages[0]! : `${packages.slice(0, -1).join(", ")} and ${packages.at(-1)}`;
     const them = packages.length === 1 ? "an optional peer dependency" : "optional peer dependencies";
-    super(
-      "peer-missing",
-      `${what} needs ${names} (${them} of mcp-elicit, not installed): npm install ${packages.join(" ")}${hint ? `, ${hint}` : ""}`,
-    );
+    super("peer-missing", `${what} needs ${names} (${them} of mcp-elicit, not installed): ${install}${hint ? `, ${hint}` : ""}`);
     this.packages = packages;
   }
 }
@@ -43,6 +54,6 @@ export function missingPeers(names: readonly string[]): string[] {
 /** Loads `load()` (the modules of `what`) after checking that its optional peers resolve. */
 export async function loadWithPeers<T>(what: keyof typeof OPTIONAL_PEERS, load: () => Promise<T>, hint?: string): Promise<T> {
   const missing = missingPeers(OPTIONAL_PEERS[what]);
-  if (missing.length > 0) throw new MissingPeerError(what, missing, hint);
+  if (missing.length > 0) throw new MissingPeerError(what, missing, hint, installLine(what));
   return load();
 }

@@ -33,6 +33,7 @@ export const ERROR_CODES = {
   "token-folder-unsafe": "The token folder is a symbolic link, not a directory, or another user's.",
   "provider-failed": "The model provider refused or failed a completion; `kind` says how.",
   "browser-not-opened": "No browser was opened (--no-browser, no display, or the opener failed).",
+  "link-not-renewed": "The server gave no new link for a URL-mode page (not a kit page, not the person asked, or the request is over).",
   "peer-missing": "An optional peer dependency is not installed; the message has the install command.",
   "sdk-unsupported": "The installed MCP SDK lacks a member mcp-elicit relies on.",
   "store-file-damaged": "A SQLite store file is damaged or is not a store.",

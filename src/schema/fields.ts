@@ -2,7 +2,7 @@
 // JSON schema. Worked out once per form by its compiled form (compiled.ts: describeFields).
 import { checkSchema, hasErrors } from "./check.js";
 import { InvalidSchemaError } from "./errors.js";
-import { sensitiveKind, type SensitiveKind } from "./sensitive.js";
+import { maskedAsTyped, sensitiveKind, type SensitiveKind } from "./sensitive.js";
 import type { FieldValue, PrimitiveSchema, RequestedSchema, StringFormat, TitledOption } from "./types.js";
 
 export type FieldKind = "text" | "number" | "integer" | "boolean" | "choice" | "multi-choice";
@@ -38,6 +38,8 @@ export interface Field {
   constraints: FieldConstraints;
   /** Set when the field looks like it asks for a secret (forbidden in form mode). */
   sensitive?: SensitiveKind;
+  /** Set when what is typed is shown as dots (a password, a key, a card's CVC; not a card number): see maskedAsTyped. */
+  masked?: boolean;
 }
 
 /** "departDate" -> "Depart date", "seat_preference" -> "Seat preference". */
@@ -74,6 +76,7 @@ function describeField(name: string, prop: PrimitiveSchema, required: boolean): 
   }
   const sensitive = sensitiveKind(name, prop.title, prop.description);
   if (sensitive) field.sensitive = sensitive;
+  if (sensitive && maskedAsTyped(sensitive, name, prop.title, prop.description)) field.masked = true;
   return field;
 }
 

@@ -28,6 +28,24 @@ export function sensitiveKind(name: string, title?: unknown, description?: unkno
   return RULES.find(([, re]) => re.test(text))?.[0];
 }
 
+// A card's security code is a secret typed once; its number is not: a person reads it back digit by digit
+// against the card, as every payment form lets them.
+const CARD_CODE = /\b(cvv2?|cvc2?|cvn|security code|card code)\b/;
+
+/**
+ * Whether what is typed into a field of this kind is hidden (dots) as it is typed and in the review: every
+ * secret kind, but of payment-card details only the security code (CVC), not the card number.
+ */
+export function maskedAsTyped(kind: SensitiveKind, name: string, title?: unknown, description?: unknown): boolean {
+  if (kind !== "payment-card") return true;
+  return CARD_CODE.test(
+    [name, title, description]
+      .filter((t): t is string => typeof t === "string")
+      .map(words)
+      .join(" | "),
+  );
+}
+
 export const SENSITIVE_LABELS: Record<SensitiveKind, string> = {
   password: "a password",
   "api-key": "an API key",

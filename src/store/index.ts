@@ -8,3 +8,4 @@ export { betterSqlite3Driver, type BetterSqlite3Database } from "./sql/better-sq
 export { nodeSqliteDriver, type NodeSqliteDatabase } from "./sql/node-sqlite.js";
 export { bunSqliteDriver, type BunSqliteDatabase } from "./sql/bun-sqlite.js";
 export { redisStore, type RedisEventStoreOptions, type RedisStoreOptions } from "./redis.js";
+export { upstashStore, type UpstashStoreOptions } from "./upstash.js";

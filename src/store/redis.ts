@@ -6,9 +6,11 @@
 // for the event store's Redis Streams, and channels `ch:<channel>`.
 import { connectRedis, describe, duplicateRedis, redisAddress, scrubSecrets, type RedisClient } from "./redis-connection.js";
 import { redisEventStore } from "./redis-events.js";
+import { escapeGlob, SWAP, ttlPx } from "./redis-commands.js";
 import type { FleetStore } from "./types.js";
 
 export type { RedisEventStoreOptions } from "./redis-options.js";
+export { escapeGlob } from "./redis-commands.js";
 
 export interface RedisStoreOptions {
   /** The server, as a redis:// or rediss:// URL (default: $REDIS_URL, else redis://127.0.0.1:6379). */
@@ -19,22 +21,7 @@ export interface RedisStoreOptions {
   connectTimeoutMs?: number;
 }
 
-/**
- * swap as one script, which Redis runs atomically: the value is compared and replaced (or deleted)
- * with nothing in between. ARGV: expected, "set" or "del", the new value, its TTL in ms.
- */
-const SWAP = `if redis.call("GET", KEYS[1]) ~= ARGV[1] then return 0 end
-if ARGV[2] == "del" then redis.call("DEL", KEYS[1]) else redis.call("SET", KEYS[1], ARGV[3], "PX", ARGV[4]) end
-return 1`;
-
-/** `*`, `?`, `[`, `]` and `\` are SCAN MATCH's pattern characters; a backslash makes each literal. */
-export const escapeGlob = (text: string) => text.replace(/[*?[\]\\]/g, "\\$&");
-
-const ttl = (ttlMs: number) => {
-  if (!Number.isFinite(ttlMs) || ttlMs <= 0)
-    throw new RangeError(`redisStore: ttlMs must be a positive number of milliseconds, got ${ttlMs}.`);
-  return Math.max(1, Math.ceil(ttlMs));
-};
+const ttl = (ttlMs: number) => ttlPx("redisStore", ttlMs);
 
 /**
  * A store on Redis, connected (rejects with a message naming the server, never its password, when it cannot connect).

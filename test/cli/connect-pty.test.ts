@@ -123,16 +123,19 @@ describe("elicit connect in a terminal", () => {
       await s.waitFor("? Send these answers?", { after: "Review your answers" });
       s.press(KEY.enter); // Submit
       const asked = await s.waitFor("? Answer this form?", { after: "Calling watch_fare on mcp-elicit-travel 1.0.0…", timeoutMs: SLOW });
-      assert.match(asked, /^elicit: task [0-9a-f-]{36} working$/m, "the task's status, a line each change");
+      assert.match(asked, /^elicit: The task is running on the server \(task [0-9a-f-]{36}\)$/m, "the task's status, a line each change");
       assert.match(asked, /Barcelona dropped to \$885 \(under your \$900\)\. Book this fare\?/);
       s.press(KEY.enter); // Fill it in
-      await s.waitFor(asking("Answer"), { after: "Book this fare?" });
+      await s.waitFor(asking("Book the Barcelona fare at $885"), { after: "Book this fare?" });
       s.press(KEY.up, KEY.enter); // Yes
-      await s.waitFor("? Send these answers?", { after: "✔ Answer * Yes" });
+      await s.waitFor("? Send these answers?", { after: "✔ Book the Barcelona fare at $885 * Yes" });
       s.press(KEY.enter);
       await s.waitFor("? What next?", { after: "Booked the Barcelona fare at $885", timeoutMs: SLOW });
-      assert.match(s.screen(), /^elicit: task [0-9a-f-]{36} completed\nBooked the Barcelona fare at \$885: reference FW-BCN-885\.$/m);
-      const id = /^elicit: task ([0-9a-f-]{36}) completed$/m.exec(s.screen())![1]!;
+      assert.match(
+        s.screen(),
+        /^elicit: The task is finished \(task [0-9a-f-]{36}\)\nBooked the Barcelona fare at \$885: reference FW-BCN-885\.$/m,
+      );
+      const id = /^elicit: The task is finished \(task ([0-9a-f-]{36})\)$/m.exec(s.screen())![1]!;
       // The menu now shows the tasks of this session, as the server has them now.
       s.press(KEY.down, KEY.down, KEY.down, KEY.down, KEY.down, KEY.down, KEY.down); // past the seven tools
       await s.waitFor(/❯ Show tasks/, { after: "Booked the Barcelona fare" });
@@ -308,10 +311,10 @@ describe("elicit serve at a terminal", () => {
         screen,
         /^elicit serve travel: waiting for an MCP client on stdio \(standard input is this terminal, not a client\)\.$/m,
       );
-      assert.match(screen, /^ {2}Let a client start it instead: {2}elicit connect -- elicit serve travel$/m);
+      assert.match(screen, /^ {2}Let a client start it instead: {2}npx elicit connect -- npx elicit serve travel$/m);
       assert.match(
         screen,
-        /^ {2}Or serve it over HTTP: {10}elicit serve travel --http 3000, then elicit connect --url http:\/\/127\.0\.0\.1:3000\/mcp$/m,
+        /^ {2}Or serve it over HTTP: {10}npx elicit serve travel --http 3000, then npx elicit connect --url http:\/\/127\.0\.0\.1:3000\/mcp$/m,
       );
       s.press(KEY.ctrlC);
       assert.equal(await s.exitCode(SLOW), 0);

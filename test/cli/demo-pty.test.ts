@@ -115,8 +115,9 @@ describe("elicit demo in a terminal, with no model configured", () => {
       const ranked = await s.waitFor(/ranked by the built-in rule/, { after: "✔ Send this request to the model? Deny", timeoutMs: SLOW });
       assert.match(
         ranked,
-        /You refused the model request \(User rejected sampling request\), so the server ranks the flights by its built-in rule instead\./,
+        /You denied the model request, so no model saw the flights: the server ranked them by its built-in rule instead\.\n.*ranked by the built-in rule \(no model was asked\):/,
       );
+      assert.doesNotMatch(ranked, /the client asked for the rule|User rejected sampling request/, "said in the person's terms");
       assert.doesNotMatch(s.screen(), /"code"|the server refused the call/, "no raw JSON-RPC, and nobody blames the server");
       await bookingForm(s);
       s.press(KEY.down, KEY.enter); // Decline
@@ -236,13 +237,14 @@ describe("elicit demo in a terminal, with no model configured", () => {
 
       // Step 7, a task: the call answers at once, the watch runs on the server, and its question comes when the fare drops.
       const fare = await s.waitFor("? Answer this form?", { after: "── 7 of 7: watch for a cheaper fare", timeoutMs: SLOW });
-      assert.match(fare, /^elicit: task [0-9a-f-]{36} working$/m);
+      assert.match(fare, /^elicit: The task is running on the server \(task [0-9a-f-]{36}\)$/m);
+      assert.doesNotMatch(s.screen(), /^elicit: task /m, "no raw task id as the headline");
       assert.match(fare, /Barcelona dropped to \$885 \(under your \$900\)\. Book this fare\?/);
       s.press(KEY.enter); // Fill it in
-      const book = await s.waitFor(asking("Answer"), { after: "Book this fare?" });
+      const book = await s.waitFor(asking("Book the Barcelona fare at $885"), { after: "Book this fare?" });
       assert.match(book, / {2}Yes\n❯ No\n/, "No is preselected: booking takes a yes");
       s.press(KEY.up, KEY.enter); // Yes
-      await s.waitFor("? Send these answers?", { after: "✔ Answer * Yes" });
+      await s.waitFor("? Send these answers?", { after: "✔ Book the Barcelona fare at $885 * Yes" });
       s.press(KEY.enter); // Submit
       await s.waitFor("Booked the Barcelona fare at $885: reference FW-BCN-885.", { timeoutMs: SLOW });
 

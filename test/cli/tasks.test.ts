@@ -35,9 +35,9 @@ describe("elicit and tasks (2026-07-28)", { concurrency: 2 }, () => {
     const r = await runCli(["call", "confirm_delete", "--args", '{"filename":"old.log"}', "--answers", DELETE, "--url", server.url]);
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(JSON.parse(r.stdout).content, [{ type: "text", text: "Deleted old.log" }]);
-    assert.match(r.stderr, /^elicit: task [0-9a-f-]{36} working$/m);
+    assert.match(r.stderr, /^elicit: The task is running on the server \(task [0-9a-f-]{36}\)$/m);
     assert.match(r.stderr, /answers entry \[0\] \(match "Delete"\) answered "Delete old\.log\?": accept\./);
-    assert.match(r.stderr, /^elicit: task [0-9a-f-]{36} completed$/m);
+    assert.match(r.stderr, /^elicit: The task is finished \(task [0-9a-f-]{36}\)$/m);
   });
 
   test("a failed task is the call's JSON-RPC error: exit 1, the error as JSON on stdout", CLI_TEST, async () => {

@@ -58,8 +58,9 @@ describe("pages show examples verbatim", () => {
   test("every example that prints nothing serves, and a test runs it", () => {
     const byConsole = serving.filter((p) => consoles.some((c) => c.command.includes(p)));
     // examples/web-embed.ts and examples/oauth-host.ts wait for a person in a browser: test/web/example.test.ts
-    // and test/client/oauth-example.test.ts run them with Chromium. The deployment templates run in their
-    // runtimes: test/deploy/workerd.test.ts (the Worker), deno-bun.test.ts, serverless-route.test.ts.
+    // and test/client/oauth-example.test.ts run them with Chromium. examples/store-worker.ts is a Cloudflare
+    // Worker: test/store/cloudflare.test.ts runs it in workerd. The deployment templates run in their
+    // runtimes: test/deploy/workerd.test.ts (the travel Worker), deno-bun.test.ts, serverless-route.test.ts.
     const deployed = [
       "examples/cloudflare-worker/worker.ts",
       "examples/serverless/app/mcp/route.ts",
@@ -67,7 +68,10 @@ describe("pages show examples verbatim", () => {
       "examples/serverless/deno.ts",
       "examples/serverless/travel.ts",
     ];
-    assert.deepEqual([...byConsole, ...deployed, "examples/conformance/server.ts", "examples/oauth-host.ts", "examples/web-embed.ts"].sort(), serving);
+    assert.deepEqual(
+      [...byConsole, ...deployed, "examples/conformance/server.ts", "examples/oauth-host.ts", "examples/web-embed.ts", "examples/store-worker.ts"].sort(),
+      serving,
+    );
   });
 });
 

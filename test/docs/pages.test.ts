@@ -76,6 +76,21 @@ test("every design note is linked from the design overview", () => {
   }
 });
 
+test("the README's `elicit lint` line runs as written, from the repository's root, on a file that is there", async () => {
+  const line = readme.split("\n").find((l) => l.startsWith("npx elicit lint "));
+  assert.ok(line, "README.md has an npx elicit lint line");
+  const args = line.replace(/#.*$/, "").trim().split(/\s+/).slice(2);
+  for (const file of args.slice(1).filter((a) => !a.startsWith("-"))) assert.ok(existsSync(join(root, file)), `README.md lints ${file}, which does not exist`);
+  // The example form is wrong on purpose (the lint page walks through its findings): exit 1, with them.
+  const ran = await promisify(execFile)(process.execPath, [BIN, ...args], { cwd: root }).then(
+    (r) => ({ ...r, code: 0 }),
+    (e: { stdout: string; stderr: string; code: number }) => e,
+  );
+  assert.equal(ran.code, 1, ran.stderr);
+  assert.match(ran.stdout, /^\/properties\/address\/type {2}error {2}nested-object /m);
+  assert.match(ran.stdout, /^2 errors, 1 warning \(protocol 2026-07-28\)$/m);
+});
+
 test("the answers file examples/answers.yaml books the trip: its match fits the server's message whatever the case", async () => {
   const args = JSON.stringify({ destination: "Barcelona", departDate: "2026-06-15", returnDate: "2026-06-22" });
   const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, "call", "book_trip", "--args", args, "--answers", "examples/answers.yaml", "--", process.execPath, BIN, "serve", "travel"], { cwd: root });

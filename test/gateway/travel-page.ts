@@ -66,7 +66,7 @@ export async function answerPayment(page: Page): Promise<void> {
 /** watch_fare (a task): the question it asks when the fare drops, answered yes. */
 export async function answerFareDrop(page: Page): Promise<void> {
   await page.getByText("Barcelona dropped to $885 (under your $900). Book this fare?").waitFor(SLOW);
-  await page.getByRole("radiogroup", { name: "Answer" }).getByLabel("Yes").check();
+  await page.getByRole("radiogroup", { name: "Book the Barcelona fare at $885" }).getByLabel("Yes").check();
   await page.getByRole("button", { name: "Submit" }).click();
   await page.getByRole("button", { name: "Send" }).click();
 }

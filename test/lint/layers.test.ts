@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
@@ -13,7 +13,13 @@ import { scratchFiles } from "../helpers/files.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const config = join(root, ".dependency-cruiser.mjs");
-const depcruise = join(root, "node_modules/dependency-cruiser/bin/dependency-cruise.mjs");
+// The `depcruise` bin as the installed version names it (the file was renamed in version 18).
+const depcruise = join(
+  root,
+  "node_modules/dependency-cruiser",
+  (JSON.parse(readFileSync(join(root, "node_modules/dependency-cruiser/package.json"), "utf8")) as { bin: Record<string, string> }).bin
+    .depcruise!,
+);
 
 interface Violation {
   from: string;

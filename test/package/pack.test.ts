@@ -103,7 +103,7 @@ const ENTRIES: Record<string, string[]> = {
   terminal: ["terminalUI"],
   scripted: ["scriptedUI", "readAnswersFile", "parseAnswers", "AnswersFileError"],
   openai: ["openAICompatibleProvider", "providerFromEnv", "ProviderError"],
-  store: ["memoryStore", "sqliteStore", "sqlStore", "nodeSqliteDriver", "bunSqliteDriver", "betterSqlite3Driver"],
+  store: ["memoryStore", "sqliteStore", "sqlStore", "nodeSqliteDriver", "bunSqliteDriver", "betterSqlite3Driver", "upstashStore"],
   cloudflare: [
     "durableObjectStore",
     "ElicitStoreObject",
@@ -113,6 +113,7 @@ const ENTRIES: Record<string, string[]> = {
     "durableObjectSqlDriver",
     "routeSession",
     "sessionObjectHandler",
+    "upstashStore",
   ],
   oidc: ["startOpenIdProvider", "DEFAULT_USERS", "DEFAULT_RESOURCE_SCOPES"],
   web: ["webUI", "elementsBundlePath", "DEFAULT_DISCONNECT_GRACE_MS"],
@@ -316,7 +317,7 @@ console.log(JSON.stringify(out));`;
   }
   assert.equal(
     loaded.terminal,
-    "mcp-elicit/terminal needs @inquirer/prompts, @inquirer/core and ora (optional peer dependencies of mcp-elicit, not installed): npm install @inquirer/prompts @inquirer/core ora",
+    "mcp-elicit/terminal needs @inquirer/prompts, @inquirer/core and ora (optional peer dependencies of mcp-elicit, not installed): npm install @inquirer/prompts @inquirer/core ora open",
   );
   assert.equal(
     loaded.openai,

@@ -322,10 +322,10 @@ for (const transport of ["stdio", "http"] as const) {
       assert.equal(r.code, 0, r.stderr);
       const { texts } = resultOf(r);
       assert.match(texts[0]!, /^# Research Report: python \(programming\)/);
-      assert.match(r.stderr, /elicit: task \S+ working: Gathering sources\.\.\./);
+      assert.match(r.stderr, /elicit: The task is running on the server: Gathering sources\.\.\. \(task \S+\)/);
       // input_required lasts as long as the answer takes: a poll may or may not see it.
       assert.match(r.stderr, /answers entry \[0\] \(match "interpretations"\) answered "The research query \\"python\\" could have/);
-      assert.equal(r.stderr.match(/elicit: task \S+ completed/g)?.length, 1, r.stderr);
+      assert.equal(r.stderr.match(/elicit: The task is finished(?:: [^\n]*)? \(task \S+\)$/gm)?.length, 1, r.stderr);
     });
   });
 }

@@ -51,7 +51,7 @@ describe("elicit serve travel --http --auth", () => {
     const text = served.stderr();
     assert.match(text, /sign in as demo \/ demo \(also alice \/ alice, bob \/ bob\)/);
     assert.match(text, /listening on http:\/\/127\.0\.0\.1:\d+\/mcp .*OAuth scope mcp:tools/);
-    assert.match(text, /connect with: elicit connect --url http:\/\/127\.0\.0\.1:\d+\/mcp/);
+    assert.match(text, /^ {2}connect with: npx elicit connect --url http:\/\/127\.0\.0\.1:\d+\/mcp$/m);
   });
 
   test("without a token: 401 pointing at the metadata, which names the provider", async () => {

@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { form, text } from "../../src/schema/index.js";
+import { paymentForm } from "../../src/servers/travel/payment.js";
 import { pagesBench, principalOf, signInOnProvider } from "./url-pages-helpers.js";
 import { needs } from "../helpers/needs.js";
 
@@ -88,5 +89,35 @@ describe("the hosted form", { skip: needs("chromium") }, () => {
     assert.equal(await bench.kit.flows.outcome(flow.id), "declined");
     assert.deepEqual(await bench.kit.vault.list(alice()), []);
     assert.deepEqual(bench.errors, []);
+  });
+
+  test("the travel demo's payment form shows the card number as typed and hides only the CVC, in the field and in the review", async () => {
+    const flow = await bench.flow({
+      kind: "form",
+      name: "travel-payment",
+      message: "Pay $3,000 for booking ELC-7QK2MX.",
+      form: paymentForm(),
+    });
+    await ana.page.goto(bench.kit.connectUrl(flow.id));
+    // Run alone (--test-name-pattern), alice has not signed in yet.
+    if (new URL(ana.page.url()).origin === new URL(bench.auth.issuer).origin) await signInOnProvider(ana.page, bench.auth.issuer, "alice");
+    await ana.page.waitForURL((u) => u.pathname.endsWith(`/form/${flow.id}`));
+    const number = ana.page.getByLabel("Card number", { exact: true });
+    const cvc = ana.page.getByLabel("CVC", { exact: true });
+    assert.equal(await number.getAttribute("type"), "text", "a card number is read back digit by digit");
+    assert.equal(await cvc.getAttribute("type"), "password", "the CVC is hidden as it is typed");
+    await number.fill(CARD);
+    await ana.page.getByLabel("Expiry (MM/YY)").fill("12/30");
+    await cvc.fill("123");
+    await ana.page.getByLabel("Name on card").fill("Alice Example");
+    await ana.page.getByRole("button", { name: "Submit" }).click();
+    await ana.page.getByRole("button", { name: "Send" }).waitFor();
+    // The review is in the form's shadow root: getByText reaches it, innerText does not.
+    await ana.page.getByText(CARD, { exact: true }).waitFor();
+    assert.equal(await ana.page.getByText("•••", { exact: true }).count(), 1, "the review shows the CVC as dots");
+    assert.equal(await ana.page.getByText("123", { exact: true }).count(), 0, "the review hides the CVC");
+    await ana.page.getByRole("button", { name: "Send" }).click();
+    await ana.page.getByRole("heading", { name: "Done" }).waitFor();
+    assert.equal(await bench.kit.flows.outcome(flow.id), "completed");
   });
 });

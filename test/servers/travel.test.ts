@@ -346,7 +346,7 @@ for (const revision of PROTOCOL_REVISIONS) {
               ruled.structuredContent!.top.map((f: { id: string }) => f.id),
               ["BCN-37", "BCN-33", "BCN-07"],
             );
-            assert.match(textOf(ruled), /ranked by the built-in rule because the client asked for the rule instead of a model:/);
+            assert.match(textOf(ruled), /ranked by the built-in rule \(no model was asked\):/);
             assert.equal(s.sampled.length, 1, "only the refused request; none for the ruled call");
             return;
           }

@@ -10,6 +10,7 @@ import type { SamplingAnswerView, SamplingRequestView } from "../../src/client/u
 import type { RequestedSchema } from "../../src/schema/types.js";
 import { validateContent } from "../../src/schema/validate.js";
 import type { Step } from "../fixtures/terminal/scenario.js";
+import { listenLocal } from "../helpers/local-server.js";
 import { KEY, startDriver, tempDirs, type PtySession } from "../helpers/pty.js";
 
 /** Runs `body` against a driver for `steps`, then checks it exited by itself with the terminal restored (cooked mode, cursor shown). */
@@ -574,6 +575,85 @@ describe("terminalUI URL mode", () => {
       },
       { env: { NO_COLOR: "1" } },
     );
+  });
+
+  test("the wait for a kit page says n asks for a new link; n shows the server's refusal, then the new link, opened as the first", async () => {
+    const id = "p".repeat(43);
+    const asked: string[] = [];
+    const pages = await listenLocal((req, res) => {
+      asked.push(`${req.method} ${req.url} ${req.headers["content-type"]}`);
+      res.setHeader("Content-Type", "application/json");
+      if (asked.length === 1) res.writeHead(403).end(JSON.stringify({ error: "This link was made for someone else." }));
+      else res.end(JSON.stringify({ url: `${pages.url.origin}/elicit/form/${id}?link=fresh` }));
+    }, "/elicit/");
+    const link = `${pages.url.origin}/elicit/connect/${id}`;
+    try {
+      await session([{ kind: "pageWait", what: "travel 1.2.0 (pay_for_booking)", message: "Pay here", url: link }], async (s) => {
+        await s.waitFor("? Open this link in your browser?", { after: "Pay here" });
+        s.type("y");
+        s.press(KEY.enter);
+        const host = pages.url.host;
+        const waiting = `Waiting for you to finish the page at ${host}; then travel 1.2.0 (pay_for_booking) goes on (press n for a new link, Ctrl-C stops)`;
+        await s.waitFor(waiting, { after: "Opened in your browser" });
+        s.type("n");
+        await s.waitFor(/^No new link: This link was made for someone else\.$/m, { after: "✔ Open this link in your browser? Yes" });
+        await s.waitFor(waiting, { after: "No new link" });
+        s.type("n");
+        const fresh = `${pages.url.origin}/elicit/form/${id}?link=fresh`;
+        await s.waitFor(
+          `New link from ${host} (the old one no longer opens the page in another browser):\n  ${fresh}\nOpened in your browser.`,
+        );
+        assert.deepEqual(
+          s
+            .lines()
+            .filter((l) => "opened" in l)
+            .map((l) => (l as { opened: string }).opened),
+          [link, fresh],
+          "the new link is opened as the first was",
+        );
+        assert.deepEqual(asked, Array(2).fill(`POST /elicit/renew/${id} application/json`));
+        s.signal("SIGUSR1");
+        assert.equal(await s.result(0), "accept");
+      });
+    } finally {
+      pages.close();
+    }
+  });
+
+  test("waitForUrl for a kit page (a -32042 flow): the notice says n; n gets a new link and opens it; the wait goes on to completion", async () => {
+    const id = "q".repeat(43);
+    const pages = await listenLocal((_req, res) => {
+      res.setHeader("Content-Type", "application/json");
+      res.end(JSON.stringify({ url: `${pages.url.origin}/elicit/form/${id}?link=again` }));
+    }, "/elicit/");
+    const link = `${pages.url.origin}/elicit/connect/${id}`;
+    const host = pages.url.host;
+    try {
+      await session([{ kind: "wait", message: "Finish paying", host, url: link }], async (s) => {
+        const shown = await s.waitFor(`Waiting for ${host}… (r = done, continue, n = new link)`);
+        assert.match(
+          shown,
+          /When you have finished in the browser, press r to continue\. c or Esc cancels\. n asks for a new link \(one opened in another browser works only there\)\./,
+        );
+        s.type("n");
+        const fresh = `${pages.url.origin}/elicit/form/${id}?link=again`;
+        await s.waitFor(
+          `New link from ${host} (the old one no longer opens the page in another browser):\n  ${fresh}\nOpened in your browser.`,
+        );
+        assert.deepEqual(
+          s
+            .lines()
+            .filter((l) => "opened" in l)
+            .map((l) => (l as { opened: string }).opened),
+          [fresh],
+        );
+        await s.waitFor(`Waiting for ${host}… (r = done, continue, n = new link)`, { after: "Opened in your browser." });
+        s.signal("SIGUSR1");
+        assert.equal(await s.result(0), "completed");
+      });
+    } finally {
+      pages.close();
+    }
   });
 
   test("waitForUrl: completed, retry, and cancel by c, Esc, Ctrl-C or a withdrawn request", async () => {

@@ -12,7 +12,7 @@ import { describeTarget, openHost, parseConnectTimeout, parseModes, parseProtoco
 import { printLine } from "../host-output.js";
 import { hostAuthOf } from "../oauth.js";
 import { parseListen } from "../serve.js";
-import { hostFacing } from "./host-facing.js";
+import { hostFacing, hostStoppedWaiting } from "./host-facing.js";
 import { errorLine, malformedLine } from "./error-line.js";
 import { checkListen, loopbackGuard, publicGuard } from "./http-guard.js";
 import { HostLinks } from "./links.js";
@@ -79,20 +79,22 @@ export async function gateway(command: string[], options: GatewayOptions): Promi
     const log = options.log !== undefined ? questionLog(options.log, (line) => printLine(`elicit gateway: ${line}`)) : undefined;
     if (log) cleanups.push(async () => log.close());
     const uis: Partial<Record<"web" | "terminal", ElicitationUI & SamplingUI>> = {};
+    let page: WebUI | undefined;
     if (needed.has("web")) {
-      const page = await startPage(options.browser === false, options.notify === false ? undefined : desktopNotifier());
-      cleanups.push(() => page.close());
+      page = await startPage(options.browser === false, options.notify === false ? undefined : desktopNotifier());
+      const opened = page;
+      cleanups.push(() => opened.close());
       uis.web = page;
     }
     if (needed.has("terminal"))
       uis.terminal = (await import("../../ui/terminal/index.js")).terminalUI({
         output: process.stderr,
-        openUrl: browserOpener({ noBrowser: options.browser === false }),
+        openUrl: options.browser === false ? false : browserOpener(),
       });
-    const composite = gatewayUI(routing, uis);
+    const links = new HostLinks();
+    const composite = gatewayUI(routing, uis, links);
     const ui = log ? log.wrap(composite, (kind) => localAnswererOf(routing, kind)) : composite;
 
-    const links = new HostLinks();
     const provider = providerFromEnv();
     const host: Host = await openHost({
       target,
@@ -115,7 +117,15 @@ export async function gateway(command: string[], options: GatewayOptions): Promi
       const line = malformedLine("server", error);
       if (line) printLine(`elicit gateway: ${line}`);
     };
-    const front = hostFacing({ client: host.client, elicitation: host.elicitation, serverInfo: () => host.serverInfo() }, links, onerror);
+    const front = hostFacing({ client: host.client, elicitation: host.elicitation, serverInfo: () => host.serverInfo() }, links, onerror, {
+      callStarted: () => page?.status(undefined),
+      // Said where the person looks: the page would otherwise drop the question without a word.
+      stoppedWaiting(tool, afterMs) {
+        const sentence = hostStoppedWaiting(tool, afterMs);
+        printLine(`elicit gateway: ${sentence}`);
+        page?.status(sentence, { failed: true });
+      },
+    });
     cleanups.push(async () => front.close());
 
     let exited!: (code: number) => void;

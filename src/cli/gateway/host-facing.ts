@@ -18,6 +18,7 @@ import { CALL_TIMEOUT_MS, type ElicitationHandle } from "../../client/attach.js"
 import { TASKS_EXTENSION } from "../../client/tasks/follow.js";
 import { clientCapabilities, requestRevision } from "../../server/capabilities.js";
 import type { ProtocolRevision } from "../../schema/types.js";
+import { MAX_LABEL_LENGTH, sanitizeText } from "../../common/sanitize.js";
 import { HeldCalls, type HeldCall } from "./held-calls.js";
 import type { HostLinks, HostLink } from "./links.js";
 
@@ -99,7 +100,35 @@ export interface HostFacing {
   close(): void;
 }
 
-export function hostFacing(upstream: Upstream, links: HostLinks, onerror: (error: Error) => void): HostFacing {
+/** What the gateway tells the person about the host's calls (command.ts: stderr and the page). */
+export interface HostFacingHooks {
+  /** A host's tools/call started: what was said about an earlier one is old news. */
+  callStarted?(tool: string): void;
+  /**
+   * The host stopped waiting for a tool call (its request timeout, or a cancel) after `afterMs`: the call
+   * is cancelled upstream, and any question of it is withdrawn from the person. `tool` is host text.
+   */
+  stoppedWaiting?(tool: string, afterMs: number): void;
+}
+
+/** The sentence for a host that gave up on a call: that it stopped waiting, after how long, and what that means here. */
+export function hostStoppedWaiting(tool: string, afterMs: number): string {
+  const name = sanitizeText(tool, { maxLength: MAX_LABEL_LENGTH, multiline: false }) || "a tool";
+  const seconds = afterMs < 10_000 ? Math.round(afterMs / 100) / 10 : Math.round(afterMs / 1000);
+  return `The host stopped waiting for ${name} after ${seconds} s and cancelled the call: the question it asked is withdrawn, and an answer would no longer reach it.`;
+}
+
+/** Tells `hooks` when the host gives up on the call `signal` belongs to; returns the function that stops watching. */
+function watchHostWait(tool: string, signal: AbortSignal, hooks: HostFacingHooks): () => void {
+  const started = Date.now();
+  hooks.callStarted?.(tool);
+  const onAbort = () => hooks.stoppedWaiting?.(tool, Date.now() - started);
+  if (signal.aborted) return () => {};
+  signal.addEventListener("abort", onAbort, { once: true });
+  return () => signal.removeEventListener("abort", onAbort);
+}
+
+export function hostFacing(upstream: Upstream, links: HostLinks, onerror: (error: Error) => void, hooks: HostFacingHooks = {}): HostFacing {
   const held = new HeldCalls();
   const { client } = upstream;
   const info: Implementation = upstream.serverInfo() ?? { name: "mcp-server", version: "0.0.0" };
@@ -189,7 +218,12 @@ export function hostFacing(upstream: Upstream, links: HostLinks, onerror: (error
       if (protocol === "2026-07-28" && HELD_METHODS.has(request.method)) return heldCall(request, ctx, link, logLevel);
       const ask = (question: { method: string; params: Record<string, unknown> }, signal: AbortSignal) =>
         askHost(ctx.mcpReq.send as never, question, signal);
-      return links.within({ ...link, ask }, () => forward(request, logLevel, ctx.mcpReq.signal, progressOf(ctx)));
+      // A 2025 host's call is open for as long as it waits: its cancel (a request timeout, 60 s in many SDKs) is heard here.
+      const name = (request.params as { name?: unknown } | undefined)?.name;
+      const unwatch = request.method === "tools/call" ? watchHostWait(String(name ?? ""), ctx.mcpReq.signal, hooks) : undefined;
+      return links
+        .within({ ...link, ask, signal: ctx.mcpReq.signal }, () => forward(request, logLevel, ctx.mcpReq.signal, progressOf(ctx)))
+        .finally(() => unwatch?.());
     };
     server.fallbackRequestHandler = serve as never;
     // The SDK answers logging/setLevel itself where logging is declared: the server is the one to hear it

@@ -17,6 +17,8 @@ export interface HostLink {
   ask(question: ServerQuestion, signal: AbortSignal): Promise<Record<string, unknown>>;
   /** Tells the host something about this request (a log message). */
   notify(notification: { method: string; params?: Record<string, unknown> }): Promise<void>;
+  /** Aborts when the host stops waiting for this request (2025 eras: its cancel or request timeout). */
+  signal?: AbortSignal;
 }
 
 export class HostLinks {

@@ -1,10 +1,13 @@
 // `elicit gateway --print-config HOST -- <server command>`: the snippet that makes a host launch the
 // gateway in front of the server, in the host's own configuration format, on stdout; where to put it,
 // on stderr. Secrets are never written into it: a host's configuration file is not a secret store.
+// The snippet starts this same `elicit` (launcher.ts): by its absolute path, or with npx when it came from
+// the npm registry or --npx asks for that form.
 import { basename } from "node:path";
 import { PRINT_CONFIG_HOSTS, type PrintConfigHost } from "../constants.js";
 import { HostError, reportFailure } from "../exit.js";
 import { targetOf } from "../call.js";
+import { NPX_LAUNCHER, runningLauncher, type Launcher } from "./launcher.js";
 
 export interface PrintConfigOptions {
   url?: string;
@@ -17,18 +20,26 @@ export interface PrintConfigOptions {
   name?: string;
   token?: string;
   clientSecret?: string;
+  /** Launch with npx from the npm registry, whatever `elicit` is running. */
+  npx?: boolean;
 }
 
-/** How the host starts the gateway: npx fetches the CLI package the first time. */
-export const LAUNCHER = { command: "npx", args: ["-y", "--package=mcp-elicit-cli", "elicit"] };
-
+// The JSON snippets are whole files: pasted into an empty file they are its content, and into a file that
+// has servers already, their one entry goes beside the others.
 const WHERE: Record<PrintConfigHost, string> = {
   "claude-desktop":
-    'Add this under "mcpServers" in claude_desktop_config.json (Settings › Developer › Edit Config), then restart Claude Desktop.',
+    'Merge this into claude_desktop_config.json (Settings › Developer › Edit Config): its entry goes beside any others in "mcpServers". Then restart Claude Desktop.',
   "claude-code": "Run this command in your project (add --scope user to make it yours everywhere).",
-  vscode: 'Add this under "servers" in .vscode/mcp.json (or run "MCP: Add Server" and paste it).',
-  cursor: 'Add this under "mcpServers" in ~/.cursor/mcp.json (or .cursor/mcp.json in a project).',
+  vscode: 'Merge this into .vscode/mcp.json: its entry goes beside any others in "servers" (or run "MCP: Add Server").',
+  cursor: 'Merge this into ~/.cursor/mcp.json (or .cursor/mcp.json in a project): its entry goes beside any others in "mcpServers".',
 };
+
+/** What the snippet starts, said on stderr after where it goes. */
+function howItStarts(launcher: Launcher): string {
+  return launcher.form === "npx"
+    ? "It starts elicit with npx, which fetches mcp-elicit-cli from the npm registry the first time."
+    : `It starts this computer's elicit (${launcher.args[0]}), not one from the npm registry: it works while that file stays where it is. --npx prints the form that fetches mcp-elicit-cli from the npm registry instead.`;
+}
 
 const RUNNERS = new Set([
   "npx",
@@ -81,18 +92,28 @@ export function gatewayArgs(command: string[], options: PrintConfigOptions): str
   return args;
 }
 
-/** The snippet for `host`, as text. */
-export function configFor(host: PrintConfigHost, command: string[], options: PrintConfigOptions): string {
+/**
+ * The snippet for `host`, as text, started by `launcher`. Started by this computer's elicit, a server
+ * command that is `elicit ...` is that elicit too: the host's PATH has no `elicit` (npx puts its own on
+ * the PATH of what it starts; an absolute command does not).
+ */
+export function configFor(
+  host: PrintConfigHost,
+  command: string[],
+  options: PrintConfigOptions,
+  launcher: Launcher = NPX_LAUNCHER,
+): string {
   const name = serverName(command, options.url, options.name);
-  const args = [...LAUNCHER.args, ...gatewayArgs(command, options)];
+  const server = launcher.form === "local" && command[0] === "elicit" ? [launcher.command, ...launcher.args, ...command.slice(1)] : command;
+  const args = [...launcher.args, ...gatewayArgs(server, options)];
   switch (host) {
     case "claude-code":
-      return ["claude", "mcp", "add", name, "--", LAUNCHER.command, ...args].map(shellWord).join(" ");
+      return ["claude", "mcp", "add", name, "--", launcher.command, ...args].map(shellWord).join(" ");
     case "vscode":
-      return JSON.stringify({ servers: { [name]: { type: "stdio", command: LAUNCHER.command, args } } }, null, 2);
+      return JSON.stringify({ servers: { [name]: { type: "stdio", command: launcher.command, args } } }, null, 2);
     case "claude-desktop":
     case "cursor":
-      return JSON.stringify({ mcpServers: { [name]: { command: LAUNCHER.command, args } } }, null, 2);
+      return JSON.stringify({ mcpServers: { [name]: { command: launcher.command, args } } }, null, 2);
   }
 }
 
@@ -100,8 +121,9 @@ export function printConfig(host: string, command: string[], options: PrintConfi
   try {
     if (!(PRINT_CONFIG_HOSTS as readonly string[]).includes(host))
       throw new HostError(`--print-config takes ${PRINT_CONFIG_HOSTS.join(", ")}; got ${JSON.stringify(host.slice(0, 40))}.`);
-    const snippet = configFor(host as PrintConfigHost, command, options);
-    process.stderr.write(`${WHERE[host as PrintConfigHost]}\n`);
+    const launcher = options.npx ? NPX_LAUNCHER : runningLauncher();
+    const snippet = configFor(host as PrintConfigHost, command, options, launcher);
+    process.stderr.write(`${WHERE[host as PrintConfigHost]} ${howItStarts(launcher)}\n`);
     process.stdout.write(snippet + "\n");
     return 0;
   } catch (error) {

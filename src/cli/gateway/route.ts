@@ -132,16 +132,23 @@ export function routeQuestions(links: HostLinks, routing: Routing, routed?: Rout
 export function gatewayUI(
   routing: Routing,
   uis: Partial<Record<"web" | "terminal", ElicitationUI & SamplingUI>>,
+  links?: HostLinks,
 ): ElicitationUI & SamplingUI {
   const local = (kind: QuestionKind) => uis[localAnswererOf(routing, kind)]!;
   const url = local("url");
+  // A question asked here for a host call is withdrawn when the host stops waiting for that call: its
+  // answer could reach nobody (the server, still asking, gets cancel).
+  const whileHostWaits = <C extends { signal: AbortSignal }>(context: C): C => {
+    const host = links?.current()?.signal;
+    return host ? { ...context, signal: AbortSignal.any([context.signal, host]) } : context;
+  };
   return {
-    form: (request, context) => local("form").form(request, context),
-    url: (request, context) => url.url(request, context),
-    ...(url.waitForUrl ? { waitForUrl: (wait, context) => url.waitForUrl!(wait, context) } : {}),
+    form: (request, context) => local("form").form(request, whileHostWaits(context)),
+    url: (request, context) => url.url(request, whileHostWaits(context)),
+    ...(url.waitForUrl ? { waitForUrl: (wait, context) => url.waitForUrl!(wait, whileHostWaits(context)) } : {}),
     ...(url.urlAskedAgain ? { urlAskedAgain: (request, context) => url.urlAskedAgain!(request, context) } : {}),
     notice: (message, context) => local("form").notice(message, context),
-    reviewRequest: (request, context) => local("sampling").reviewRequest(request, context),
-    reviewAnswer: (answer, request, context) => local("sampling").reviewAnswer(answer, request, context),
+    reviewRequest: (request, context) => local("sampling").reviewRequest(request, whileHostWaits(context)),
+    reviewAnswer: (answer, request, context) => local("sampling").reviewAnswer(answer, request, whileHostWaits(context)),
   };
 }

@@ -70,6 +70,7 @@ const flowKey = (id: string) => `url-flow:${id}`;
 const endKey = (id: string) => `url-flow-end:${id}`;
 const claimKey = (id: string) => `url-flow-claim:${id}`;
 const aliasKey = (name: string) => `url-flow-alias:${name}`;
+const linkKey = (id: string) => `url-flow-link:${id}`;
 
 // Ends written through any FlowStore on the same store object in this process wake its waiters at once.
 // On a store with pub/sub (Redis) every end is also published on FLOW_END_CHANNEL, so a waiter in
@@ -235,6 +236,31 @@ export class FlowStore {
     const ttl = flow.expiresAt - Date.now() + this.retainMs;
     if (await this.store.add(claimKey(id), holder, ttl)) return true;
     return (await this.store.get(claimKey(id))) === holder;
+  }
+
+  /** Who holds the flow (claim's holder), or undefined while nobody does. */
+  async holder(id: string): Promise<string | undefined> {
+    return isFlowId(id) ? this.store.get(claimKey(id)) : undefined;
+  }
+
+  /**
+   * A new link for a live flow (the person asks for one from the client): a fresh random token that the
+   * new link carries, replacing any earlier one, and the browser that held the flow let go of it, so the
+   * first browser that opens the new link holds it next. Undefined when the flow is not live. The pages
+   * still check the person; the old link no longer admits a browser that does not hold the flow.
+   */
+  async relink(id: string): Promise<string | undefined> {
+    const flow = await this.get(id);
+    if (!flow) return undefined;
+    const token = randomBytes(32).toString("base64url");
+    await this.store.set(linkKey(id), token, flow.expiresAt - Date.now() + this.retainMs);
+    await this.store.delete(claimKey(id));
+    return token;
+  }
+
+  /** The token of the flow's newest link, if one was asked for (relink); undefined for the link it was made with. */
+  async linkToken(id: string): Promise<string | undefined> {
+    return isFlowId(id) ? this.store.get(linkKey(id)) : undefined;
   }
 
   /** Lets `name` find the flow for as long as the flow is remembered (a retry of the same tool call finds its flow). */

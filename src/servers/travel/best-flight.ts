@@ -85,7 +85,7 @@ export async function findBestFlight(args: FindBestFlightArgs, ctx: ElicitContex
   let top: Flight[] = ranked.slice(0, 3).map((r) => r.flight);
   let method: Method;
   if (args.rankBy === "rule") {
-    method = { by: "rule", why: "the client asked for the rule instead of a model" };
+    method = { by: "rule", why: "no model was asked (the call asked for the rule)" };
   } else if (!ctx.supports("sampling")) {
     method = { by: "rule", why: "the client did not declare the sampling capability, so no model could be asked" };
   } else {
@@ -135,7 +135,10 @@ export async function findBestFlight(args: FindBestFlightArgs, ctx: ElicitContex
           `The model's reasoning: ${method.reasoning || "(none given)"}`,
         ]
       : [
-          `Best flights to ${where} for "${preferences}", ranked by the built-in rule because ${method.why}:`,
+          // Asked for by name, the rule needs no excuse; otherwise the person learns why no model chose.
+          args.rankBy === "rule"
+            ? `Best flights to ${where} for "${preferences}", ranked by the built-in rule (no model was asked):`
+            : `Best flights to ${where} for "${preferences}", ranked by the built-in rule because ${method.why}:`,
           ...lines,
           "",
           "Why:",

@@ -33,7 +33,8 @@ async function watchFare(
     if (fare >= args.below) continue;
     const book = await ctx.ask(
       `${city} dropped to ${usd(fare)} (under your ${usd(args.below)}). Book this fare?`,
-      yesNo({ default: false }),
+      // The field's own label says what a yes does (the form's one field would otherwise read "Answer").
+      yesNo({ title: `Book the ${city} fare at ${usd(fare)}`, default: false }),
     );
     if (book.action !== "accept" || !book.content)
       return say(`Not booked: the ${city} fare was ${usd(fare)} when you said no.`, { booked: false, fareUsd: fare });

@@ -45,7 +45,7 @@ export function showValue(field: Field, value: FieldValue | undefined): string {
   if (field.kind === "choice") return label(String(value));
   if (field.kind === "multi-choice") return Array.isArray(value) && value.length ? value.map(label).join(", ") : "(none)";
   const text = inertLine(String(value));
-  return field.sensitive ? mask(text) : text;
+  return field.masked ? mask(text) : text;
 }
 
 /**
@@ -78,8 +78,8 @@ export async function askField(
           message,
           initial: current === undefined ? "" : inertLine(String(current)),
           validate: (s) => (s === "" ? (field.required ? check(field, undefined) : undefined) : check(field, parse(s))),
-          format: (s) => (s === "" ? "(skipped)" : field.sensitive ? mask(s) : s),
-          mask: field.sensitive !== undefined,
+          format: (s) => (s === "" ? "(skipped)" : field.masked ? mask(s) : s),
+          mask: field.masked === true,
           error,
         },
         signal,
@@ -94,7 +94,11 @@ export async function askField(
       choices.push({ name: "Yes", value: true }, { name: "No", value: false });
       if (current !== undefined && !field.required) choices.push({ name: "Skip (no answer)", value: SKIP });
       for (;;) {
-        const answer = await io.ask(select<boolean | typeof SKIP>, { message, choices, default: current ?? SKIP, loop: false }, signal);
+        const answer = await io.ask(
+          select<boolean | typeof SKIP>,
+          { message, choices, default: typeof current === "boolean" ? current : SKIP, loop: false },
+          signal,
+        );
         if (answer !== SKIP) return answer;
         if (!field.required) return undefined;
         io.print(error(check(field, undefined) ?? `${field.label} is required`));
@@ -106,7 +110,11 @@ export async function askField(
         value: o.value,
       }));
       if (!field.required) choices.push({ name: "Skip (no answer)", value: SKIP });
-      const answer = await io.ask(select<string | typeof SKIP>, { message, choices, default: current, pageSize: 10 }, signal);
+      const answer = await io.ask(
+        select<string | typeof SKIP>,
+        { message, choices, default: typeof current === "string" ? current : undefined, pageSize: 10 },
+        signal,
+      );
       return answer === SKIP ? undefined : answer;
     }
     case "multi-choice": {

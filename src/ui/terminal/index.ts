@@ -3,6 +3,7 @@
 import type { ElicitationUI, FormAnswer, FormRequest, SamplingUI, UIContext } from "../../client/ui.js";
 import { browserOpener } from "../../common/open-url.js";
 import { hostForDisplay } from "../../client/url-safety/analyze.js";
+import { linkRenewer } from "../../client/url-renew.js";
 import { runForm, type OwnForm } from "./form.js";
 import { Queue, TerminalIO } from "./io.js";
 import { reviewAnswer, reviewRequest } from "./sampling.js";
@@ -17,9 +18,11 @@ export interface TerminalUIOptions {
   output?: NodeJS.WritableStream;
   /**
    * Opens a URL the person consented to, rejecting when nothing opened (default: BROWSER, else the system's
-   * opener via `open`; see browserOpener). A rejection is shown as "Open this address yourself".
+   * opener via `open`; see browserOpener). A rejection is shown as "Open this address yourself". `false`:
+   * no browser is ever opened (a host's --no-browser): the person is asked whether they will open the link
+   * themselves, and the address is printed for them.
    */
-  openUrl?: (url: string) => Promise<void>;
+  openUrl?: ((url: string) => Promise<void>) | false;
 }
 
 /** The full UI contract, with `waitForUrl` always there, and what the terminal shows between questions. */
@@ -49,8 +52,8 @@ export type TerminalUI = ElicitationUI &
  */
 export function terminalUI(options: TerminalUIOptions = {}): TerminalUI {
   const io = new TerminalIO(options.input ?? process.stdin, options.output ?? process.stdout);
-  const openUrl = options.openUrl ?? browserOpener();
-  const wait = new WaitLine(io);
+  const openUrl = options.openUrl === false ? false : (options.openUrl ?? browserOpener());
+  const wait = new WaitLine(io, openUrl);
   const queue = new Queue((busy) => wait.setBusy(busy));
   return {
     form: (request, context) => queue.run(() => runForm(io, request, context)),
@@ -58,10 +61,13 @@ export function terminalUI(options: TerminalUIOptions = {}): TerminalUI {
       queue.run(async () => {
         const answer = await runUrl(io, request, context, openUrl);
         if (answer === "accept")
-          wait.pageAccepted(hostForDisplay(request.analysis) + (request.analysis.port ? `:${request.analysis.port}` : ""));
+          wait.pageAccepted(
+            hostForDisplay(request.analysis) + (request.analysis.port ? `:${request.analysis.port}` : ""),
+            linkRenewer(request.analysis.url),
+          );
         return answer;
       }),
-    waitForUrl: (wait, context) => queue.run(() => waitForUrl(io, wait, context)),
+    waitForUrl: (wait, context) => queue.run(() => waitForUrl(io, wait, context, openUrl)),
     notice(message, context: Pick<UIContext, "server">) {
       // Not queued behind open questions: shown at once, or right after the prompt on screen.
       const name = inertLine(context.server.name) || "the server";

@@ -7,13 +7,14 @@ import ora from "ora";
 import type { UIContext, UrlAnswer, UrlRequest, UrlWait, UrlWaitOutcome } from "../../client/ui.js";
 import type { UrlAnalysis } from "../../client/url-safety/analyze.js";
 import { Cancelled, type TerminalIO } from "./io.js";
+import { newLinkLines } from "./new-link.js";
 import { indent, inert, inertLine, serverName } from "./style.js";
 
 export async function runUrl(
   io: TerminalIO,
   request: UrlRequest,
   context: UIContext,
-  openUrl: (url: string) => Promise<void>,
+  openUrl: ((url: string) => Promise<void>) | false,
 ): Promise<UrlAnswer> {
   const { style } = io;
   const a = request.analysis;
@@ -33,7 +34,9 @@ export async function runUrl(
   for (const w of a.warnings) io.print(style.warning(`Warning: ${inertLine(w.message)}`));
   let yes: boolean;
   try {
-    yes = await io.ask(confirm, { message: "Open this link in your browser?", default: false }, context.signal);
+    // Without a browser to open (the host's --no-browser) the question is whether the person goes there themselves.
+    const message = openUrl ? "Open this link in your browser?" : "Will you open this link yourself? (no browser is opened for you)";
+    yes = await io.ask(confirm, { message, default: false }, context.signal);
   } catch (error) {
     if (!(error instanceof Cancelled)) throw error;
     io.print(
@@ -45,13 +48,18 @@ export async function runUrl(
     io.print("Declined: the link was not opened.");
     return "decline";
   }
+  if (!openUrl) {
+    io.print("Open this address yourself:", `  ${url}`);
+    return "accept";
+  }
   try {
     await openUrl(a.url);
     io.print(style.ok(`Opened in your browser: ${url}`));
   } catch (error) {
     // The person consented: nothing opened, so they open it themselves; the wait that follows says how to go on.
+    // The reason follows a colon: it may hold parentheses of its own ("could not be started (ENOENT)").
     const why = inertLine(error instanceof Error ? error.message : error);
-    io.print(style.warning(`No browser was opened (${why}). Open this address yourself:`), `  ${url}`);
+    io.print(style.warning(`No browser was opened: ${why}. Open this address yourself:`), `  ${url}`);
   }
   return "accept";
 }
@@ -82,7 +90,12 @@ function describeAddress(io: TerminalIO, a: UrlAnalysis): string[] {
  * A spinner until the out-of-band flow completes; r retries now, c, Esc or Ctrl-C cancel, and a
  * withdrawn request cancels. The keyboard is read in raw mode only while waiting, then restored.
  */
-export function waitForUrl(io: TerminalIO, wait: UrlWait, context: UIContext): Promise<UrlWaitOutcome> {
+export function waitForUrl(
+  io: TerminalIO,
+  wait: UrlWait,
+  context: UIContext,
+  openUrl: ((url: string) => Promise<void>) | false = false,
+): Promise<UrlWaitOutcome> {
   const host = inertLine(wait.host);
   const server = serverName(context);
   if (context.signal.aborted) return Promise.resolve("cancel");
@@ -109,9 +122,22 @@ export function waitForUrl(io: TerminalIO, wait: UrlWait, context: UIContext): P
       if (key.name === "escape") end("cancel", `Cancelled: stopped waiting for ${host}.`);
       else if (key.meta) return;
       else if (key.name === "r" && !key.ctrl) end("retry", `Retrying now (${host}).`);
+      else if (key.name === "n" && !key.ctrl && wait.renew) void newLink(wait.renew);
       else if (key.name === "c") end("cancel", `Cancelled: stopped waiting for ${host}.`);
     };
     const onAbort = () => end("cancel", `Cancelled: ${server} withdrew the request.`);
+    let renewing = false;
+    const newLink = async (renew: () => Promise<string>) => {
+      if (renewing) return;
+      renewing = true;
+      spinner.text = `Asking ${host} for a new link…`;
+      const lines = await newLinkLines(io, host, renew, openUrl);
+      renewing = false;
+      if (ended) return;
+      spinner.stop();
+      io.print(...lines);
+      spinner.start(waiting);
+    };
 
     // Keys are read before the spinner shows: a key pressed once it is visible must not reach a cooked terminal.
     emitKeypressEvents(input);
@@ -119,9 +145,11 @@ export function waitForUrl(io: TerminalIO, wait: UrlWait, context: UIContext): P
     if (input.isTTY && input.setRawMode) input.setRawMode(true);
     input.resume();
     // Servers need not report completion (and cannot on 2026-07-28), so the person's r is the usual way on.
-    io.print(`When you have finished in the browser, press r to continue. c or Esc cancels.`);
+    const more = wait.renew ? " n asks for a new link (one opened in another browser works only there)." : "";
+    io.print(`When you have finished in the browser, press r to continue. c or Esc cancels.${more}`);
+    const waiting = `Waiting for ${host}… (r = done, continue${wait.renew ? ", n = new link" : ""})`;
     const spinner = ora({
-      text: `Waiting for ${host}… (r = done, continue)`,
+      text: waiting,
       stream: io.output as NodeJS.WriteStream,
       discardStdin: false,
     }).start();

@@ -2,6 +2,7 @@
 // in the browser must be the one the flow was made for; and the flow is bound to the first browser that
 // passes (a link forwarded on after that is refused, even to the same person in another browser).
 // A refusal changes nothing: the flow stays pending for the right person.
+import { timingSafeEqual } from "node:crypto";
 import type { Context } from "hono";
 import { isFlowId, type UrlFlow } from "../flows.js";
 import { isLoopbackAddress, isLoopbackHostHeader, samePerson, vaultOwner, type Person } from "../identity.js";
@@ -86,15 +87,17 @@ async function refusedFor(config: PagesConfig, flow: UrlFlow, person: Person, br
 }
 
 /**
- * Admits the browser to the flow `id`, or says why not (a Problem) or that it must sign in first.
- * `from` is the page's path under the prefix (connect/ID or form/ID), where a sign-in comes back to.
+ * Who is here for `flow`, by the pages' identity (the same checks for a page and for a new link), or why
+ * nobody can be admitted, or that a sign-in comes first. `from` is where a sign-in comes back to.
  */
-export async function admit(c: Context, config: PagesConfig, id: string, from: string): Promise<Admitted | Problem | SignInFirst> {
-  const flow = await pendingFlow(config, id);
-  if (!("kind" in flow)) return flow;
-  const browser = browserId(c, config.cookies);
+export async function personHere(
+  c: Context,
+  config: PagesConfig,
+  flow: UrlFlow,
+  from: string,
+  browser: string,
+): Promise<Person | "loopback" | Problem | SignInFirst> {
   const identity = config.identity;
-  let person: Person | "loopback";
   if (identity.kind === "loopback") {
     // Pages published at a non-loopback address are reached through something else (a reverse proxy on
     // this machine), and then the peer address and Host below say "this machine" for every visitor.
@@ -115,33 +118,63 @@ export async function admit(c: Context, config: PagesConfig, id: string, from: s
         text: [`${line(flow.server)} runs in local mode: its pages answer only requests from the same computer.`],
         asker: asker(flow),
       };
-    person = "loopback";
-  } else {
-    const here = identity.kind === "identify" ? await identity.identify(c.req.raw) : await signedInPerson(c, config.cookies, config.store);
-    if (!here) {
-      if (identity.kind === "oidc") return { signIn: `${config.base.pathname}login?return=${encodeURIComponent(from)}` };
-      return {
-        status: 401,
-        title: "Sign in first",
-        text: [`Sign in to ${line(flow.server)}'s site in this browser, then open the link again.`],
-        asker: asker(flow),
-      };
-    }
-    person = here;
-    if (!flow.principal)
-      return {
-        status: 403,
-        title: "This link cannot be checked",
-        text: [`${line(flow.server)} made this link without knowing who asked, so nobody can be admitted to it.`],
-        asker: asker(flow),
-      };
-    if (!samePerson(here, flow.principal)) return refusedFor(config, flow, here, browser, from);
+    return "loopback";
   }
+  const here = identity.kind === "identify" ? await identity.identify(c.req.raw) : await signedInPerson(c, config.cookies, config.store);
+  if (!here) {
+    if (identity.kind === "oidc") return { signIn: `${config.base.pathname}login?return=${encodeURIComponent(from)}` };
+    return {
+      status: 401,
+      title: "Sign in first",
+      text: [`Sign in to ${line(flow.server)}'s site in this browser, then open the link again.`],
+      asker: asker(flow),
+    };
+  }
+  if (!flow.principal)
+    return {
+      status: 403,
+      title: "This link cannot be checked",
+      text: [`${line(flow.server)} made this link without knowing who asked, so nobody can be admitted to it.`],
+      asker: asker(flow),
+    };
+  if (!samePerson(here, flow.principal)) return refusedFor(config, flow, here, browser, from);
+  return here;
+}
+
+const REPLACED = (flow: UrlFlow): Problem => ({
+  status: 410,
+  title: "This link was replaced by a newer one",
+  text: [`A new link to this page was asked for from ${line(flow.client)}. Open the newest link ${line(flow.client)} shows you.`],
+  asker: asker(flow),
+});
+
+/** Whether `given` is the flow's newest link token (compared in constant time). */
+function sameToken(given: string | undefined, token: string): boolean {
+  if (typeof given !== "string") return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * Admits the browser to the flow `id`, or says why not (a Problem) or that it must sign in first.
+ * `from` is the page's path under the prefix (connect/ID or form/ID), where a sign-in comes back to.
+ */
+export async function admit(c: Context, config: PagesConfig, id: string, from: string): Promise<Admitted | Problem | SignInFirst> {
+  const flow = await pendingFlow(config, id);
+  if (!("kind" in flow)) return flow;
+  const browser = browserId(c, config.cookies);
+  const person = await personHere(c, config, flow, from, browser);
+  if (typeof person === "object" && ("signIn" in person || "status" in person)) return person;
+  // After a new link was asked for, only it (its token) admits a browser that does not hold the flow yet.
+  const token = await config.flows.linkToken(flow.id);
+  if (token !== undefined && (await config.flows.holder(flow.id)) !== browser && !sameToken(c.req.query("link"), token))
+    return REPLACED(flow);
   if (!(await config.flows.claim(flow.id, browser)))
     return {
       status: 409,
       title: "This link is open in another browser",
-      text: ["A link works in the first browser it is opened in. Go on there, or ask for a new link."],
+      text: [`A link works in the first browser it is opened in. Go on there, or ask ${line(flow.client)} for a new link.`],
       asker: asker(flow),
     };
   return { flow, person, owner: vaultOwner(flow), browser };

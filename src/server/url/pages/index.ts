@@ -12,6 +12,7 @@ import { connectRoutes } from "./connect.js";
 import { formRoutes } from "./form.js";
 import { loginRoutes } from "./login.js";
 import { problemPage } from "./render.js";
+import { renewRoutes } from "./renew.js";
 import { contentSecurityPolicy, SECURITY_HEADERS } from "./security.js";
 
 export type { PagesHandler, PeerInfo } from "../kit-types.js";
@@ -78,6 +79,7 @@ export function createPages(context: PagesContext, hooks: { onerror?: (error: Er
   loginRoutes(app, config);
   connectRoutes(app, config);
   formRoutes(app, config);
+  renewRoutes(app, config);
   app.notFound((c) =>
     problemPage(c, config, { status: 404, title: "Not found", text: [`${config.serverName} has no page at this address.`] }),
   );

@@ -67,7 +67,7 @@ function renderText(v: FieldView): TemplateResult {
     <input
       id="f${v.index}"
       part="input"
-      type=${f.sensitive ? "password" : "text"}
+      type=${f.masked ? "password" : "text"}
       inputmode=${mode}
       autocomplete="off"
       spellcheck="false"

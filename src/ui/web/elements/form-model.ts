@@ -73,5 +73,5 @@ export function showValue(field: Field, value: FieldValue | undefined): string {
   if (field.kind === "boolean") return value ? "Yes" : "No";
   if (field.kind === "choice") return label(String(value));
   if (field.kind === "multi-choice") return Array.isArray(value) && value.length ? value.map((v) => label(String(v))).join(", ") : "(none)";
-  return field.sensitive ? "•".repeat(Math.min(12, String(value).length)) : String(value);
+  return field.masked ? "•".repeat(Math.min(12, String(value).length)) : String(value);
 }
