@@ -21,8 +21,14 @@ export class Traveler implements ElicitationUI {
   forms: string[] = [];
   pages: HostedFormResult[] = [];
   notices: string[] = [];
-  /** Runs after the person consented to the payment page and before they fill it (a restart of the runtime, say). */
-  constructor(private beforePage: () => Promise<void> = async () => {}) {}
+  /**
+   * `beforePage` runs after the person consented to the payment page and before they fill it (a restart
+   * of the runtime, say); `fill` fills the page (default: over HTTP, answerHostedForm).
+   */
+  constructor(
+    private beforePage: () => Promise<void> = async () => {},
+    private fill: (link: string) => Promise<HostedFormResult> = (link) => answerHostedForm(link, DEMO_CARD),
+  ) {}
   async form(request: FormRequest): Promise<FormAnswer> {
     const names = request.fields.map((f) => f.name);
     this.forms.push(names.join(","));
@@ -33,7 +39,7 @@ export class Traveler implements ElicitationUI {
   }
   async url(request: UrlRequest): Promise<UrlAnswer> {
     await this.beforePage();
-    this.pages.push(await answerHostedForm(request.analysis.url, DEMO_CARD));
+    this.pages.push(await this.fill(request.analysis.url));
     return "accept";
   }
   urlAskedAgain(): "accept" {

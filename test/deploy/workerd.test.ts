@@ -2,11 +2,15 @@
 // with its Durable Objects: book_trip in two rounds and pay_for_booking on the hosted payment page, on
 // 2026-07-28 (stateless, the rounds and steps in the store's Durable Object) and on 2025-11-25 (a
 // session in a Durable Object of its own). A round sent again returns the recorded booking, and
-// workerd stopped and started again while the payment page is open still completes the payment.
+// workerd stopped and started again while the payment page is open still completes the payment. Where
+// Chromium is installed, the hosted form is also filled in the browser, its scripts served by the Worker.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
+import type { Browser } from "playwright-core";
+import { DEMO_CARD } from "../../src/cli/demo-browser.js";
 import type { ProtocolRevision } from "../../src/schema/types.js";
+import { launchChromium } from "../web/chromium.js";
 import { needs } from "../helpers/needs.js";
 import { startWorker, type LocalWorker } from "../helpers/workerd.js";
 import { bookTrip, lastRound, payForBooking, referenceOf, resend, textOf, Traveler, travelClient } from "./travel-calls.js";
@@ -60,6 +64,46 @@ describe("the travel Worker in workerd", { skip: needs("workerd") }, () => {
     } finally {
       await c.close();
     }
+  });
+
+  describe("the payment page in Chromium", { skip: needs("chromium") }, () => {
+    let browser: Browser;
+    before(async () => {
+      browser = await launchChromium();
+    });
+    after(() => browser?.close());
+
+    test(
+      "2026-07-28: the hosted form renders in the browser with its scripts from the Worker, and the card typed there pays",
+      DEADLINE,
+      async () => {
+        const person = new Traveler(undefined, async (link) => {
+          const context = await browser.newContext();
+          try {
+            const page = await context.newPage();
+            page.setDefaultTimeout(30_000);
+            await page.goto(link);
+            await page.getByRole("heading", { name: /Secure form from mcp-elicit-travel/ }).waitFor();
+            await page.getByLabel("Card number", { exact: true }).fill(DEMO_CARD.cardNumber);
+            await page.getByLabel("Expiry (MM/YY)", { exact: true }).fill(DEMO_CARD.expiry);
+            await page.getByLabel("CVC", { exact: true }).fill(DEMO_CARD.cvc);
+            await page.getByLabel("Name on card", { exact: true }).fill(DEMO_CARD.nameOnCard);
+            await page.getByRole("button", { name: "Submit" }).click();
+            await page.getByRole("button", { name: "Send" }).click();
+            await page.waitForURL(/\/elicit\/done\//);
+            return { message: "", fields: ["cardNumber", "expiry", "cvc", "nameOnCard"], status: 200 };
+          } finally {
+            await context.close();
+          }
+        });
+        const c = await travelClient(endpoint(), "2026-07-28", person);
+        try {
+          await payForBooking(c, person, await bookTrip(c, person));
+        } finally {
+          await c.close();
+        }
+      },
+    );
   });
 
   test(
