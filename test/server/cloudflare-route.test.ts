@@ -112,3 +112,38 @@ test("2025-11-25 sessions live in a Durable Object each; 2026-07-28 is answered 
 });
 
 const textOf = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
+
+test("on workerd a 2025 question in a session the Worker itself holds is refused with what to do; in a Durable Object it is asked", async (t) => {
+  // workerd's user agent: there a promise made in one request cannot be settled from another, except in a Durable Object.
+  const described = Object.getOwnPropertyDescriptor(globalThis, "navigator");
+  Object.defineProperty(globalThis, "navigator", { value: { userAgent: "Cloudflare-Workers" }, configurable: true, writable: true });
+  t.after(() => {
+    if (described) Object.defineProperty(globalThis, "navigator", described);
+  });
+  const legacy = { supportedProtocolVersions: ["2025-11-25"] };
+
+  const worker = createFetchHandler(factory, { warn: () => {} });
+  const inWorker = await client((request) => worker(request), legacy);
+  let asked = 0;
+  inWorker.client.setRequestHandler("elicitation/create", async () => {
+    asked++;
+    return { action: "accept", content: { to: "Oslo" } };
+  });
+  const refused = (await inWorker.client.callTool({ name: "where", arguments: {} })) as CallToolResult;
+  assert.equal(refused.isError, true);
+  assert.match(textOf(refused), /inside the Durable Object that holds it/);
+  assert.match(textOf(refused), /routeSession and serve them with sessionObjectHandler/);
+  assert.deepEqual(refused.structuredContent, { error: "input_unavailable", reason: "worker", request: "Where to?" });
+  assert.equal(asked, 0, "nothing was sent that could never be answered");
+  await inWorker.client.close();
+  await worker.close();
+
+  const { namespace, objects } = standInNamespace();
+  const routed = await client(
+    (request) => routeSession(request, { sessions: namespace, handler: () => Promise.reject(new Error("not here")) }),
+    legacy,
+  );
+  assert.equal(textOf(await routed.client.callTool({ name: "where", arguments: {} })), "2025-11-25: Oslo");
+  await routed.client.close();
+  for (const { handler } of objects.values()) await handler.close();
+});

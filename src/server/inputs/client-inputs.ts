@@ -57,7 +57,7 @@ export interface InputSettings {
 
 /** A call without a session cannot ask anything: said before any capability is looked at. */
 function refuseWithoutSession(delivery: Delivery, what: string): void {
-  if (delivery.sessionless) throw new SessionRequiredError(what);
+  if (delivery.sessionless) throw new SessionRequiredError(what, delivery.sessionless);
 }
 
 /** ctx.supports: the client declared `feature` for this call, and the call's revision has it. */

@@ -5,6 +5,7 @@ import type { McpServer, ServerContext } from "@modelcontextprotocol/server";
 import type { ProtocolRevision } from "../../schema/types.js";
 import { clientCapabilities, supportsFeature, withoutSession } from "../capabilities.js";
 import { SessionRequiredError } from "../input-errors.js";
+import { answersCrossRequests } from "../cross-requests.js";
 import { ProgressKeepAlive, sendLive } from "../live.js";
 import { cachedRoots } from "../roots.js";
 import { clientNameOf } from "../url/elicit-url.js";
@@ -26,7 +27,8 @@ export function liveDelivery(
   const keepAlive = new ProgressKeepAlive(ctx, settings.progressIntervalMs);
   const urlMode = supportsFeature(capabilities, protocol, "elicitation.url");
   const listChanged = (capabilities.roots as { listChanged?: unknown } | undefined)?.listChanged === true;
-  const sessionless = withoutSession(server, ctx);
+  // Without a session nothing can be asked; nor, on Workers, in a session the Worker itself holds (cross-requests.ts).
+  const sessionless = withoutSession(server, ctx) ? "no_session" : answersCrossRequests(server) ? false : "worker";
   return {
     ctx,
     protocol,
@@ -42,7 +44,7 @@ export function liveDelivery(
     roots: (ask) => cachedRoots(server, listChanged, ask),
     urlFlow: (call, ask) =>
       sessionless
-        ? Promise.reject(new SessionRequiredError(`a URL-mode request of ${call.tool}`))
+        ? Promise.reject(new SessionRequiredError(`a URL-mode request of ${call.tool}`, sessionless))
         : liveUrlFlow(server, ctx, protocol, urlMode, keepAlive, call, ask, { timeoutMs: settings.timeoutMs }),
   };
 }

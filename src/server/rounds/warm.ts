@@ -8,6 +8,7 @@
 import type { ReplayRun } from "./replay.js";
 import type { StateTerms } from "./state.js";
 import { unref } from "../../common/unref.js";
+import { promisesCrossRequests } from "../cross-requests.js";
 
 export interface WarmRoundOptions {
   /** Most suspended handlers held at once (default 1,000); the oldest is let go first. 0 turns warm rounds off. */
@@ -47,16 +48,9 @@ export interface Suspended {
 }
 
 /**
- * Whether a promise made while one request was handled may be settled while another is: not on
- * Cloudflare Workers (workerd), which cancels the second request ("A promise was resolved or rejected
- * from a different request context"). A warm round does exactly that (its retry settles the questions
- * the first request's handler waits on), so warm rounds are off there unless forced.
+ * The warm rounds a kit holds: none when turned off, or by default where promises cannot cross requests
+ * (cross-requests.ts): a warm round's retry settles the questions the first request's handler waits on.
  */
-export function promisesCrossRequests(): boolean {
-  return (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent !== "Cloudflare-Workers";
-}
-
-/** The warm rounds a kit holds: none when turned off, or by default where promises cannot cross requests. */
 export function warmRoundsFor(
   options: WarmRoundOptions | false | undefined,
   stateTtlMs: number,
