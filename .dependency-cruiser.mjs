@@ -14,8 +14,10 @@ const LAYERS = {
   server: ["schema", "common", "store"],
   // Entry points that sit on one of those layers.
   openai: ["schema", "common", "client"],
-  // What a Cloudflare Worker imports: the stores where Cloudflare keeps state.
-  cloudflare: ["schema", "common", "store"],
+  // Serving on Node (serveHttp), and what a Cloudflare Worker imports (the stores where Cloudflare keeps
+  // state, the Durable Object glue), over the server side.
+  node: ["schema", "common", "store", "server"],
+  cloudflare: ["schema", "common", "store", "server"],
   oidc: ["schema", "common", "store", "server"],
   // The servers the package ships (travel demo, conformance): built on the server side and the OpenID provider.
   servers: ["schema", "common", "store", "server", "oidc"],
@@ -23,7 +25,22 @@ const LAYERS = {
   terminal: ["schema", "common", "client", "ui"],
   scripted: ["schema", "common", "client", "ui"],
   web: ["schema", "common", "client", "ui"],
-  cli: ["schema", "common", "store", "client", "server", "ui", "servers", "terminal", "scripted", "web", "openai", "oidc", "cloudflare"],
+  cli: [
+    "schema",
+    "common",
+    "store",
+    "client",
+    "server",
+    "ui",
+    "servers",
+    "terminal",
+    "scripted",
+    "web",
+    "openai",
+    "oidc",
+    "node",
+    "cloudflare",
+  ],
 };
 
 /**

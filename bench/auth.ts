@@ -8,7 +8,8 @@ import { fileURLToPath } from "node:url";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { McpServer } from "@modelcontextprotocol/server";
 import { startOpenIdProvider } from "../dist/oidc/index.js";
-import { createElicitation, jwtAccessTokenVerifier, serveHttp } from "../dist/server/index.js";
+import { createElicitation, jwtAccessTokenVerifier } from "../dist/server/index.js";
+import { serveHttp } from "../dist/node/index.js";
 import { signIn } from "../test/helpers/oidc.js";
 
 const FRESH_TOKENS = 40;

@@ -4,7 +4,7 @@
 import { McpServer } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import * as z from "zod";
-import { serveHttp } from "../dist/server/index.js";
+import { serveHttp } from "../dist/node/index.js";
 
 function build(): McpServer {
   const server = new McpServer({ name: "bench-gateway", version: "1.0.0" });

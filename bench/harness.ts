@@ -11,7 +11,7 @@ import { StreamableHTTPClientTransport, type Client } from "@modelcontextprotoco
 import { InMemoryTransport, type CallToolResult, type McpServer } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { loadavg } from "node:os";
-import { serveHttp } from "../dist/server/index.js";
+import { serveHttp } from "../dist/node/index.js";
 
 // Long enough for V8 to finish optimizing both paths: after ~1,600 calls TurboFan was still compiling
 // our functions (a third of the instructions of a call, counted with callgrind), none after ~8,000.

@@ -26,7 +26,7 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { Client } from "@modelcontextprotocol/client";
-import { serveHttp } from "../dist/server/index.js";
+import { serveHttp } from "../dist/node/index.js";
 import { callOnce, checkTools, loadLine, median, openSetup, table } from "./harness.js";
 import { makeRoundsClient, makeRoundsServer } from "./server-rounds.js";
 

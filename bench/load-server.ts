@@ -9,7 +9,8 @@
 import { McpServer } from "@modelcontextprotocol/server";
 import * as z from "zod";
 import type { RequestedSchema } from "../src/schema/index.js";
-import { createElicitation, serveHttp } from "../src/server/index.js";
+import { createElicitation } from "../src/server/index.js";
+import { serveHttp } from "../src/node/index.js";
 import { memoryStore } from "../src/store/index.js";
 
 const ANSWER_FORM: RequestedSchema = { type: "object", properties: { answer: { type: "string", maxLength: 64 } }, required: ["answer"] };

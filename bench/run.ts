@@ -13,6 +13,7 @@ import { benchServer, formatServerTables } from "./server.js";
 import { benchValidate, formatValidateTable } from "./validate.js";
 import { benchWebRender, formatWebRenderTable } from "./web-render.js";
 import { benchWebUI, formatWebUITable } from "./web-ui.js";
+import { benchWorkerd, formatWorkerdTable } from "./workerd.js";
 
 const BENCHES: { name: string; title: string; run: () => Promise<string> }[] = [
   {
@@ -54,6 +55,12 @@ const BENCHES: { name: string; title: string; run: () => Promise<string> }[] = [
     name: "scale",
     title: "At scale: BENCH_SCALE_N (default 10,000) concurrent elicitations on one server process, ours vs the raw SDK (takes minutes)",
     run: async () => formatScaleTables(await benchScale()),
+  },
+  {
+    name: "workerd",
+    title:
+      "Workers: a 2026-07-28 ctx.elicit round trip in workerd (Miniflare), the kit's createFetchHandler vs a bare tool on the SDK's createMcpHandler",
+    run: async () => formatWorkerdTable(await benchWorkerd()),
   },
   {
     name: "instructions",

@@ -26,11 +26,16 @@ import * as z from "zod";
 import type { RequestedSchema } from "../dist/schema/index.js";
 
 // BENCH_SCALE_DIST: another build of the package to measure (e.g. an earlier commit's dist/), else ../dist.
+// serveHttp is in node/index.js since the fetch entry; earlier builds have it in server/index.js.
 type ServerModule = typeof import("../dist/server/index.js");
+type NodeModule = typeof import("../dist/node/index.js");
 const dist = process.env.BENCH_SCALE_DIST;
-const { createElicitation, serveHttp } = (await import(
-  dist ? pathToFileURL(`${dist}/server/index.js`).href : "../dist/server/index.js"
-)) as ServerModule;
+const serverModule = (await import(dist ? pathToFileURL(`${dist}/server/index.js`).href : "../dist/server/index.js")) as ServerModule &
+  Partial<NodeModule>;
+const { createElicitation } = serverModule;
+const serveHttp: NodeModule["serveHttp"] =
+  serverModule.serveHttp ??
+  ((await import(dist ? pathToFileURL(`${dist}/node/index.js`).href : "../dist/node/index.js")) as NodeModule).serveHttp;
 
 export type Side = "ours" | "raw";
 export type Era = "legacy" | "modern";

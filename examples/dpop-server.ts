@@ -6,7 +6,8 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { McpServer } from "@modelcontextprotocol/server";
 import { OAuthProvider } from "mcp-elicit/client";
 import { startOpenIdProvider } from "mcp-elicit/oidc";
-import { createElicitation, serveHttp } from "mcp-elicit/server";
+import { createElicitation } from "mcp-elicit/server";
+import { serveHttp } from "mcp-elicit/node";
 
 // The local OpenID provider issues DPoP-bound tokens to clients that send a proof.
 const openId = await startOpenIdProvider({ clients: [{ clientId: "nightly-report", clientSecret: "example-only-secret" }] });

@@ -3,7 +3,8 @@
 import { McpServer } from "@modelcontextprotocol/server";
 import * as z from "zod";
 import { form, yesNo } from "mcp-elicit/schema";
-import { createElicitation, serveHttp } from "mcp-elicit/server";
+import { createElicitation } from "mcp-elicit/server";
+import { serveHttp } from "mcp-elicit/node";
 import { redisStore } from "mcp-elicit/store";
 
 if (!process.env.REDIS_URL) {

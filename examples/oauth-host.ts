@@ -5,7 +5,7 @@
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { analyzeUrl, LoginError, memoryTokenStore, OAuthProvider, type SignInRequest } from "mcp-elicit/client";
 import { startOpenIdProvider } from "mcp-elicit/oidc";
-import { serveHttp } from "mcp-elicit/server";
+import { serveHttp } from "mcp-elicit/node";
 import { terminalUI } from "mcp-elicit/terminal";
 import { createServer } from "./quickstart-server.js";
 

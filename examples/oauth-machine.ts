@@ -7,7 +7,8 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { McpServer } from "@modelcontextprotocol/server";
 import { OAuthProvider } from "mcp-elicit/client";
 import { startOpenIdProvider } from "mcp-elicit/oidc";
-import { createElicitation, serveHttp } from "mcp-elicit/server";
+import { createElicitation } from "mcp-elicit/server";
+import { serveHttp } from "mcp-elicit/node";
 
 // The job's key pair; in real life the private key is a file or a secret of the CI system.
 const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });

@@ -3,7 +3,8 @@
 import { Client, ClientCredentialsProvider, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { McpServer } from "@modelcontextprotocol/server";
 import { startOpenIdProvider } from "mcp-elicit/oidc";
-import { createElicitation, serveHttp } from "mcp-elicit/server";
+import { createElicitation } from "mcp-elicit/server";
+import { serveHttp } from "mcp-elicit/node";
 
 //#region startOpenIdProvider
 // A local OpenID provider stands in for yours; it knows one machine client (no person signs in).

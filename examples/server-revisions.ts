@@ -2,7 +2,8 @@
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { McpServer } from "@modelcontextprotocol/server";
 import { choice, form } from "mcp-elicit/schema";
-import { createElicitation, serveHttp } from "mcp-elicit/server";
+import { createElicitation } from "mcp-elicit/server";
+import { serveHttp } from "mcp-elicit/node";
 
 const kit = createElicitation();
 //#region serveHttp

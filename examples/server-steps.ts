@@ -6,7 +6,8 @@ import { join } from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { McpServer } from "@modelcontextprotocol/server";
 import { choice, yesNo } from "mcp-elicit/schema";
-import { createElicitation, serveHttp } from "mcp-elicit/server";
+import { createElicitation } from "mcp-elicit/server";
+import { serveHttp } from "mcp-elicit/node";
 import { sqliteStore } from "mcp-elicit/store";
 
 //#region sqliteStore

@@ -6,7 +6,8 @@ import { McpServer } from "@modelcontextprotocol/server";
 import { attachElicitation, followTasks, TASKS_EXTENSION } from "mcp-elicit/client";
 import { scriptedUI } from "mcp-elicit/scripted";
 import { yesNo } from "mcp-elicit/schema";
-import { createElicitation, serveHttp } from "mcp-elicit/server";
+import { createElicitation } from "mcp-elicit/server";
+import { serveHttp } from "mcp-elicit/node";
 
 //#region task
 const kit = createElicitation(); // tasks live in its store: sqliteStore(file) or redisStore(...) outlive the process

@@ -3,7 +3,8 @@
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { McpServer } from "@modelcontextprotocol/server";
 import { attachElicitation, type ElicitationUI } from "mcp-elicit/client";
-import { createElicitation, createUrlKit, serveHttp } from "mcp-elicit/server";
+import { createElicitation, createUrlKit } from "mcp-elicit/server";
+import { serveHttp } from "mcp-elicit/node";
 
 //#region createUrlKit
 // "loopback": the pages trust the person at this machine, for a local server (see the identity rules).

@@ -4,3 +4,4 @@ export declare function buildWeb(options?: {
   outdir?: string;
   entries?: { in: string; out: string }[];
 }): Promise<{ file: string; bytes: number }[]>;
+export declare function embedPageScripts(webDir?: string, pagesDir?: string): void;

@@ -5,6 +5,7 @@
 import { build } from "esbuild";
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const schemaDir = join(root, "src/schema");
@@ -74,6 +75,20 @@ export async function buildWeb(options = {}) {
   }));
 }
 
+/**
+ * The hosted form's scripts as a module beside the pages' code (dist/server/url/pages/page-scripts.js), for
+ * runtimes without files (Workers): src/server/url/pages/assets.ts imports it when dist/web/ cannot be read.
+ */
+export function embedPageScripts(webDir = join(root, "dist/web"), pagesDir = join(root, "dist/server/url/pages")) {
+  const scripts = Object.fromEntries(["elements/form.js", "url-form.js"].map((file) => [file, readFileSync(join(webDir, file), "utf8")]));
+  mkdirSync(pagesDir, { recursive: true });
+  writeFileSync(
+    join(pagesDir, "page-scripts.js"),
+    `// Written by scripts/build-web.mjs: the hosted form's scripts, for runtimes without files.\nexport default ${JSON.stringify(scripts)};\n`,
+  );
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   for (const { file, bytes } of await buildWeb()) console.log(`${file.slice(root.length + 1)}  ${(bytes / 1024).toFixed(1)} kB`);
+  embedPageScripts();
 }

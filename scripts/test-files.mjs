@@ -9,7 +9,7 @@
 //   browser  test/web/, and files that drive Chromium (needs("chromium"), launchChromium, the page helpers)
 //   fuzz     test/fuzz/ and *.property.test.ts: thousands of generated cases each (npm run fuzz: 100,000)
 //   process  files that start other programs: the built `elicit` bin (runCli, a pty), a forked or spawned
-//            server or fixture; and test/cli/, test/peers/, test/package/, test/docs/
+//            server or fixture; and test/cli/, test/peers/, test/package/, test/docs/, test/deploy/ (workerd, Deno, Bun)
 //   unit     everything else: Node alone, in-process (memory and loopback HTTP transports)
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -36,7 +36,7 @@ const RULES = [
   [
     "process",
     (path, text) =>
-      (/^test\/(cli|peers|package|docs)\//.test(path) && path.split("/").slice(0, 2).join("/") + "/") ||
+      (/^test\/(cli|peers|package|docs|deploy)\//.test(path) && path.split("/").slice(0, 2).join("/") + "/") ||
       (/\b(spawn|fork|execFile|spawnSync|execFileSync)\(|helpers\/cli\.js|helpers\/pty\.js/.test(text) && "starts a program"),
   ],
   ["unit", () => "Node alone"],

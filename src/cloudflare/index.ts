@@ -1,4 +1,7 @@
-// mcp-elicit/cloudflare: what a Worker needs to keep state where Cloudflare keeps it.
+// mcp-elicit/cloudflare: what a Worker needs on Cloudflare. State where Cloudflare keeps it (a Durable
+// Object's SQLite, D1), and 2025-era sessions, one Durable Object per session: the Worker routes with
+// routeSession; the Durable Object class serves with sessionObjectHandler. No Cloudflare package is
+// needed: the bindings are typed structurally.
 export { durableObjectStore } from "../store/cloudflare/durable-object-store.js";
 export { ElicitStoreObject } from "../store/cloudflare/store-object.js";
 export { durableObjectStoreClient } from "../store/cloudflare/store-client.js";
@@ -8,3 +11,6 @@ export { durableObjectSqlDriver, type SqlStorage } from "../store/sql/durable-ob
 export { d1Driver, type D1Database } from "../store/sql/d1.js";
 export type { SqlStore, SqlStoreOptions } from "../store/sql/sql-store.js";
 export { upstashStore, type UpstashStoreOptions } from "../store/upstash.js";
+export { routeSession, type RouteSessionOptions } from "./route.js";
+export { sessionObjectHandler } from "./session-object.js";
+export type { DurableObjectIdLike, DurableObjectNamespaceLike, DurableObjectStateLike, DurableObjectStubLike } from "./types.js";

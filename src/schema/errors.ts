@@ -10,6 +10,7 @@ export const ERROR_CODES = {
   "invalid-answer": "The person's answers kept failing validation after the allowed attempts.",
   "capability-missing": "The client did not declare sampling or roots, which the tool needs.",
   "input-unavailable": "The client cannot show a form (no elicitation capability), so the tool cannot ask.",
+  "session-required": "A 2025-era call came without a session (a stateless handler): the server cannot ask on that revision.",
   "url-mode-unavailable": "The client cannot open a URL-mode elicitation (2025-06-18, or no elicitation.url).",
   "url-required": "The kit's link fallback: the result carries the link for the person to open.",
   "sampling-params-invalid": "A sampling request the tool built breaks the protocol's rules; nothing was sent.",

@@ -25,6 +25,16 @@ export function clientCapabilities(server: McpServer | Server, ctx: ServerContex
   return declared && typeof declared === "object" ? (declared as ClientCapabilities) : {};
 }
 
+/**
+ * Whether a 2025-era call came without a session: no initialize reached this server (a stateless
+ * handler makes a fresh server per request), so it has no client capabilities at all, not even `{}`,
+ * and none came with the call (a 2025-11-25 task's run carries its session's).
+ */
+export function withoutSession(server: McpServer | Server, ctx: ServerContext): boolean {
+  if ((ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] !== undefined) return false;
+  return ("server" in server ? server.server : server).getClientCapabilities() === undefined;
+}
+
 /** The revision a request is served on: the 2026 envelope, else what initialize negotiated. */
 export function requestRevision(server: McpServer | Server, ctx: ServerContext): ProtocolRevision {
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;

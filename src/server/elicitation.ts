@@ -37,7 +37,7 @@ import {
   type StateKeyInput,
 } from "./rounds/state.js";
 import { serverName } from "../common/sdk-internals.js";
-import { SuspendedRuns, warmBounds, type WarmRoundOptions } from "./rounds/warm.js";
+import { SuspendedRuns, warmRoundsFor, type WarmRoundOptions } from "./rounds/warm.js";
 import { roundDelivery } from "./rounds/round-delivery.js";
 import type { Principal } from "./auth/options.js";
 import { principalOf as verifiedPrincipal } from "./auth/principal.js";
@@ -47,6 +47,7 @@ import { ANONYMOUS, callerOwner } from "./owner.js";
 import { TaskRecords } from "./tasks/records.js";
 import { Tasks } from "./tasks/tasks.js";
 import { DEFAULT_MAX_TASK_ANSWER_BYTES } from "./tasks/answer-check.js";
+import { noteKitStore } from "./kit-stores.js";
 import { declaresTasks, missingTasksExtension, serveTasks, type TaskSupport } from "./tasks/protocol.js";
 
 export interface ElicitationOptions {
@@ -92,6 +93,7 @@ export interface ElicitationOptions {
    * instead of replaying it (same checks of its requestState, same result, same single side effects).
    * Held handlers are bounded: `maxHandlers` (default 1,000), `maxBytes` (estimated, default 64 MiB),
    * `idleMs` (default 5 minutes); one let go replays on its retry. `false`: every retry replays.
+   * Off by default on Cloudflare Workers, where a promise cannot cross requests (`force: true` holds them anyway).
    */
   warmRounds?: WarmRoundOptions | false;
   /**
@@ -153,9 +155,15 @@ export type ElicitToolHandler<In extends StandardSchemaWithJSON | undefined> = (
   ctx: ElicitContext,
 ) => CallToolResult | Promise<CallToolResult>;
 
-/** What kits share by default within one process: the state key and the call ledger's store, made on first use. */
-let processDefaults: { key: Buffer; store: KeyValueStore } | undefined;
-const PROCESS = () => (processDefaults ??= { key: toStateKey(undefined), store: memoryStore() });
+/**
+ * What kits share by default within one process: the state key and the call ledger's store, each made on
+ * first use (the key when the first state is sealed or opened): Workers forbid random numbers and timers in
+ * global scope, where a kit made at module scope is constructed.
+ */
+let processKey: Buffer | undefined;
+let processStore: KeyValueStore | undefined;
+const PROCESS_KEY = () => (processKey ??= toStateKey(undefined));
+const PROCESS_STORE = () => (processStore ??= memoryStore());
 
 const DEFAULTS = {
   stateTtlMs: 30 * 60_000,
@@ -193,16 +201,22 @@ export const ISSUER_ENV = "MCP_ELICIT_ISSUER";
 /** The environment variable read for the route tag when `routeTag` is not given. */
 export const ROUTE_TAG_ENV = "MCP_ELICIT_ROUTE_TAG";
 
-/** The kit's key ring: the one given, else $MCP_ELICIT_STATE_KEY, else the process's random key (refused with a shared store). */
-function stateKeyRing(options: ElicitationOptions): Buffer[] {
+/** The kit's key ring: the one given, else $MCP_ELICIT_STATE_KEY, else the process's random key (refused with a shared store), made when first needed. */
+function stateKeyRing(options: ElicitationOptions): () => Buffer[] {
   const fromEnv = process.env[STATE_KEY_ENV]?.trim();
-  if (options.stateKey !== undefined) return toStateKeys(options.stateKey);
-  if (fromEnv) return toStateKeys(fromEnv.split(",").map((k) => k.trim()));
+  if (options.stateKey !== undefined) {
+    const ring = toStateKeys(options.stateKey);
+    return () => ring;
+  }
+  if (fromEnv) {
+    const ring = toStateKeys(fromEnv.split(",").map((k) => k.trim()));
+    return () => ring;
+  }
   if (options.store?.shared === true)
     throw new Error(
       `createElicitation: the store is shared by several processes (a fleet), but no stateKey was given: each process would seal requestState with its own random key and refuse the others'. Give every member the same stateKey (32 bytes, e.g. from $${STATE_KEY_ENV}).`,
     );
-  return [PROCESS().key];
+  return () => [PROCESS_KEY()];
 }
 
 /**
@@ -216,10 +230,10 @@ function stateKeyRing(options: ElicitationOptions): Buffer[] {
  */
 export function createElicitation(options: ElicitationOptions = {}) {
   const settings = { ...DEFAULTS, ...options, maxStateBytes: options.maxStateBytes ?? DEFAULT_MAX_STATE_BYTES };
-  const ring = stateKeyRing(options);
+  const ringOf = stateKeyRing(options);
   const principalOf = options.principal ?? defaultPrincipal;
   // Ledger entries outlive every state that can name them.
-  const store = options.store ?? PROCESS().store;
+  const store = options.store ?? PROCESS_STORE();
   const ledger = new CallLedger(store, settings.stateTtlMs + 60_000);
   // A task's steps are kept as long as the task. A run that finds a step still running elsewhere waits
   // at most a lease for it, then leaves the task working and tries again later.
@@ -232,7 +246,8 @@ export function createElicitation(options: ElicitationOptions = {}) {
   // A task belongs to its creator's principal; an anonymous one to its 2025-era session, as URL flows do.
   const taskOwner = (ctx: ServerContext) => callerOwner(principalOf(ctx), ctx) ?? ANONYMOUS;
   // Checked now, so a bad bound fails here rather than at the first tool.
-  const warm = options.warmRounds === false ? undefined : warmBounds(options.warmRounds ?? {}, settings.stateTtlMs);
+  // Off on Cloudflare Workers unless forced: a promise cannot cross requests there (warm.ts).
+  const warm = warmRoundsFor(options.warmRounds, settings.stateTtlMs);
   const fixedIssuer = options.issuer ?? (process.env[ISSUER_ENV]?.trim() || undefined);
   const routeTag = options.routeTag ?? (process.env[ROUTE_TAG_ENV]?.trim() || undefined);
   if (routeTag !== undefined) checkRouteTag(routeTag);
@@ -242,11 +257,24 @@ export function createElicitation(options: ElicitationOptions = {}) {
     const issuer = fixedIssuer ?? serverName(server.server);
     let calls = sealers.get(issuer);
     if (!calls) {
-      const keys = ring.map((key) => issuerKey(key, issuer));
+      // Derived when the first state is sealed or opened (a tool registered at module scope makes no key).
+      let keys: Buffer[] | undefined;
+      const keysOf = () => (keys ??= ringOf().map((key) => issuerKey(key, issuer)));
       const { stateTtlMs: ttlMs, maxStateBytes: maxBytes } = settings;
       calls = new ReplayCalls(
         ledger,
-        { key: keys[0]!, ring: keys, recent: new RecentStates(), ttlMs, maxBytes, routeTag },
+        {
+          get key() {
+            return keysOf()[0]!;
+          },
+          get ring() {
+            return keysOf();
+          },
+          recent: new RecentStates(),
+          ttlMs,
+          maxBytes,
+          routeTag,
+        },
         (ctx, tool, args) => ({
           principal: principalOf(ctx),
           tool,
@@ -336,6 +364,7 @@ export function createElicitation(options: ElicitationOptions = {}) {
       handler: ElicitToolHandler<In>,
     ): RegisteredTool {
       const calls = replayCallsFor(server);
+      noteKitStore(server, store);
       const task = typeof config.task === "string" ? { support: config.task } : config.task;
       const call = async (args: unknown, ectx: ElicitContext, url: UrlCall | undefined) => {
         let result: CallToolResult;

@@ -9,14 +9,21 @@ export {
   type ElicitToolHandler,
 } from "./elicitation.js";
 export { InvalidAnswerError, type ElicitOutcome, type ElicitOptions } from "./elicit.js";
-export { InputUnavailableError, InvalidClientResultError, MissingCapabilityError, SamplingParamsError } from "./tool-errors.js";
+export {
+  InputUnavailableError,
+  InvalidClientResultError,
+  MissingCapabilityError,
+  SamplingParamsError,
+  SessionRequiredError,
+} from "./tool-errors.js";
 export { InputTimeoutError } from "./live.js";
 export { ReplayMismatchError } from "./rounds/replay.js";
 export type { WarmRoundOptions, EvictReason } from "./rounds/warm.js";
 export { StepBusyError, StepLostError } from "./rounds/ledger.js";
 export { StateError, DEFAULT_MAX_STATE_BYTES, type StateProblem } from "./rounds/state.js";
 export { TASKS_EXTENSION, type TaskSupport } from "./tasks/protocol.js";
-export { serveHttp, type HttpServerHandle, type ServeHttpOptions, type ServerFactory } from "./http/serve.js";
+export { createFetchHandler } from "./http/fetch-handler.js";
+export type { FetchHandler, FetchHandlerOptions, ServerFactory } from "./http/fetch-options.js";
 export type { HttpAuthOptions, Principal } from "./auth/options.js";
 export { principalOf } from "./auth/principal.js";
 export { jwtAccessTokenVerifier, type JwtVerifierOptions } from "./auth/jwt-verifier.js";

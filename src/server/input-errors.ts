@@ -24,6 +24,31 @@ export class MissingCapabilityError extends ElicitError {
   }
 }
 
+/**
+ * A 2025-era call that came without a session: no initialize reached this server (a stateless handler,
+ * such as the SDK's createMcpHandler in its legacy stateless mode or Vercel's mcp-handler), so it neither
+ * knows what the client supports nor has a stream to ask on. Said as such, never as a client that does
+ * not support elicitation: the client may well have declared it, to a server that never saw it.
+ */
+export class SessionRequiredError extends ElicitError {
+  constructor(
+    readonly request: string,
+    /** `no_session`: the call came without one; `worker`: the session is held by a Worker outside a Durable Object. */
+    readonly reason: "no_session" | "worker" = "no_session",
+  ) {
+    super(
+      "session-required",
+      reason === "worker"
+        ? `This tool needs input from the user ("${request}"), but on Cloudflare Workers a 2025-era session can be asked only inside the Durable Object that holds it: this session is held by the Worker itself, where the answer, which arrives in another request, cannot settle the question. Route 2025 sessions with routeSession and serve them with sessionObjectHandler (mcp-elicit/cloudflare). A 2026-07-28 client needs neither.`
+        : `This tool needs input from the user ("${request}"), but this server cannot ask on a 2025 protocol revision without a session: the request came without one (no initialize reached this server, so it has neither the client's capabilities nor a stream to ask on). Serve 2025-era clients with sessions: createFetchHandler (mcp-elicit/server) or serveHttp (mcp-elicit/node) keep one per client, and on Cloudflare Workers each session is kept in a Durable Object (mcp-elicit/cloudflare). A 2026-07-28 client needs no session.`,
+    );
+  }
+
+  protected override details() {
+    return { error: "input_unavailable", reason: this.reason, request: this.request };
+  }
+}
+
 /** The client cannot be asked (it declared no elicitation, or not this mode). */
 export class InputUnavailableError extends ElicitError {
   constructor(

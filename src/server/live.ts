@@ -8,6 +8,7 @@ import { isMalformedReplyError } from "../common/screen.js";
 import { watchDroppedMessages } from "./dropped.js";
 import { InvalidClientResultError } from "./input-errors.js";
 import { ElicitError } from "../schema/errors.js";
+import { unref } from "../common/unref.js";
 
 export interface LiveOptions {
   timeoutMs: number;
@@ -46,7 +47,7 @@ export class ProgressKeepAlive {
     if (this.token === undefined) return wait();
     if (this.waiting++ === 0) {
       this.timer = setInterval(() => void this.tick(what), this.intervalMs);
-      this.timer.unref();
+      unref(this.timer);
     }
     try {
       return await wait();

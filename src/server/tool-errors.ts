@@ -3,7 +3,13 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { ElicitError } from "../schema/errors.js";
 
-export { InputUnavailableError, InvalidClientResultError, MissingCapabilityError, SamplingParamsError } from "./input-errors.js";
+export {
+  InputUnavailableError,
+  InvalidClientResultError,
+  MissingCapabilityError,
+  SamplingParamsError,
+  SessionRequiredError,
+} from "./input-errors.js";
 
 export function toToolError(error: unknown): CallToolResult {
   if (error instanceof ElicitError) return error.toResult();

@@ -1,6 +1,9 @@
 // The default store: one process's maps, entries dropped when read after their expiry and by a sweep
 // (unref'd, so it never keeps a process alive). Right for one instance; a fleet needs a shared store.
+// The sweep starts with the first write, not at construction: Workers forbid timers in global scope, and
+// a store made at module scope (by createElicitation's defaults, say) must still load there.
 import type { KeyValueStore } from "./types.js";
+import { unref } from "../common/unref.js";
 
 export interface MemoryStoreOptions {
   /** How often expired entries are swept (default 60 s). */
@@ -39,12 +42,18 @@ export function memoryStore(options: MemoryStoreOptions = {}): KeyValueStore {
     _flattened = Number(key) + Number(value); // each kept as one string: see `_flattened`
     values.set(key, value);
     expiries.set(key, now() + ttlMs);
+    startSweep();
   };
-  const sweep = setInterval(() => {
-    const at = now();
-    for (const [key, expires] of expiries) if (expires <= at) forget(key);
-  }, options.sweepMs ?? 60_000);
-  sweep.unref();
+  let sweep: ReturnType<typeof setInterval> | undefined;
+  let closed = false;
+  const startSweep = () => {
+    if (sweep !== undefined || closed) return;
+    sweep = setInterval(() => {
+      const at = now();
+      for (const [key, expires] of expiries) if (expires <= at) forget(key);
+    }, options.sweepMs ?? 60_000);
+    unref(sweep);
+  };
   return {
     async get(key) {
       return live(key);
@@ -70,6 +79,7 @@ export function memoryStore(options: MemoryStoreOptions = {}): KeyValueStore {
       return [...values.keys()].filter((key) => key.startsWith(prefix) && live(key) !== undefined);
     },
     async close() {
+      closed = true;
       clearInterval(sweep);
       values.clear();
       expiries.clear();

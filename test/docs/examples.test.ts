@@ -59,9 +59,17 @@ describe("pages show examples verbatim", () => {
     const byConsole = serving.filter((p) => consoles.some((c) => c.command.includes(p)));
     // examples/web-embed.ts and examples/oauth-host.ts wait for a person in a browser: test/web/example.test.ts
     // and test/client/oauth-example.test.ts run them with Chromium. examples/store-worker.ts is a Cloudflare
-    // Worker: test/store/cloudflare.test.ts runs it in workerd.
+    // Worker: test/store/cloudflare.test.ts runs it in workerd. The deployment templates run in their
+    // runtimes: test/deploy/workerd.test.ts (the travel Worker), deno-bun.test.ts, serverless-route.test.ts.
+    const deployed = [
+      "examples/cloudflare-worker/worker.ts",
+      "examples/serverless/app/mcp/route.ts",
+      "examples/serverless/bun.ts",
+      "examples/serverless/deno.ts",
+      "examples/serverless/travel.ts",
+    ];
     assert.deepEqual(
-      [...byConsole, "examples/conformance/server.ts", "examples/oauth-host.ts", "examples/web-embed.ts", "examples/store-worker.ts"].sort(),
+      [...byConsole, ...deployed, "examples/conformance/server.ts", "examples/oauth-host.ts", "examples/web-embed.ts", "examples/store-worker.ts"].sort(),
       serving,
     );
   });

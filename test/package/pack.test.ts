@@ -73,7 +73,8 @@ const ENTRIES: Record<string, string[]> = {
   ],
   server: [
     "createElicitation",
-    "serveHttp",
+    "createFetchHandler",
+    "SessionRequiredError",
     "InvalidAnswerError",
     "InputTimeoutError",
     "StateError",
@@ -110,10 +111,13 @@ const ENTRIES: Record<string, string[]> = {
     "d1Store",
     "d1Driver",
     "durableObjectSqlDriver",
+    "routeSession",
+    "sessionObjectHandler",
     "upstashStore",
   ],
   oidc: ["startOpenIdProvider", "DEFAULT_USERS", "DEFAULT_RESOURCE_SCOPES"],
   web: ["webUI", "elementsBundlePath", "DEFAULT_DISCONNECT_GRACE_MS"],
+  node: ["serveHttp", "DEFAULT_SESSION_IDLE_MS", "DEFAULT_MAX_SESSIONS"],
 };
 
 /** Browser bundles: exported for hosts to serve, not to import in Node. Export -> the file it points at. */
@@ -380,7 +384,9 @@ test("a TypeScript file importing every entry point, option types included, type
     join(app, "check.ts"),
     `
 import { form, yesNo, type BaseFieldOptions, type Infer, type TextOptions } from "mcp-elicit/schema";
-import { createElicitation, type ElicitationOptions, type ElicitOptions, type HttpAuthOptions, type Principal, type ServeHttpOptions, type ServerFactory } from "mcp-elicit/server";
+import { createElicitation, createFetchHandler, type ElicitationOptions, type ElicitOptions, type FetchHandler, type FetchHandlerOptions, type HttpAuthOptions, type Principal, type ServerFactory } from "mcp-elicit/server";
+import { serveHttp, type ServeHttpOptions } from "mcp-elicit/node";
+import { routeSession, sessionObjectHandler, type DurableObjectNamespaceLike } from "mcp-elicit/cloudflare";
 import { attachElicitation, attachSampling, type AttachOptions, type ElicitationUI, type ModelProvider, type SamplingOptions, type SamplingUI } from "mcp-elicit/client";
 import { terminalUI, type TerminalUIOptions } from "mcp-elicit/terminal";
 import { scriptedUI, readAnswersFile, type ScriptedAnswer, type ScriptedUIOptions } from "mcp-elicit/scripted";
@@ -403,7 +409,8 @@ attachSampling(client, { ui: scripted, provider } satisfies SamplingOptions);
 const answers: Promise<ScriptedAnswer[]> = readAnswersFile("answers.yaml");
 const oidc = startOpenIdProvider({ users: [{ id: "ana", password: "pw" }] } satisfies OpenIdProviderOptions);
 const web: Promise<WebUI> = webUI({ open: false } satisfies WebUIOptions);
-void [terminal, kit, answers, oidc, web, elementsBundlePath(), {} as TextOptions, {} as ElicitOptions, {} as ServeHttpOptions, {} as HttpAuthOptions, {} as Principal, {} as ServerFactory, {} as SqliteStoreOptions];
+const handler: FetchHandler = createFetchHandler(() => { throw new Error("not called"); }, {} satisfies FetchHandlerOptions);
+void [terminal, kit, answers, oidc, web, elementsBundlePath(), handler, serveHttp, routeSession, sessionObjectHandler, {} as DurableObjectNamespaceLike, {} as TextOptions, {} as ElicitOptions, {} as ServeHttpOptions, {} as HttpAuthOptions, {} as Principal, {} as ServerFactory, {} as SqliteStoreOptions];
 `,
   );
   writeFileSync(

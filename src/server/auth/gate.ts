@@ -1,9 +1,8 @@
-// The HTTP side of `serveHttp(factory, { auth })`: serves the protected-resource metadata (RFC 9728)
-// and lets a request reach the MCP endpoint only with a valid bearer token, or a DPoP-bound token with
-// its proof (RFC 9449, dpop.ts), answering 401/403 with the SDK's WWW-Authenticate challenge (or a DPoP
-// one, §7.1) otherwise. A verified token rides on `req.auth`, which the
-// SDK's Node adapters hand to handlers as `ctx.http.authInfo`.
-import type { IncomingMessage, ServerResponse } from "node:http";
+// The HTTP side of `createFetchHandler(factory, { auth })` (and so of serveHttp): serves the
+// protected-resource metadata (RFC 9728) and lets a request reach the MCP endpoint only with a valid
+// bearer token, or a DPoP-bound token with its proof (RFC 9449, dpop.ts), answering 401/403 with the
+// SDK's WWW-Authenticate challenge (or a DPoP one, §7.1) otherwise. The verified token goes to the
+// transports as `authInfo`, which handlers see as `ctx.http.authInfo`. Web-standard Request/Response.
 import {
   OAuthError,
   OAuthErrorCode,
@@ -26,17 +25,15 @@ export interface AuthGate {
   readonly resourceMetadataUrl: string;
   readonly resource: URL;
   /**
-   * Serves the well-known documents, or checks the bearer token of a request to the endpoint.
-   * Returns true when it answered the request itself (a document, or a refusal).
+   * Serves the well-known documents, or checks the bearer token of a request to the endpoint:
+   * `response` when it answered the request itself (a document, or a refusal), else the verified token
+   * (none for a request that is neither).
    */
-  handle(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<boolean>;
+  handle(request: Request, pathname: string): Promise<{ response: Response } | { auth?: AuthInfo }>;
 }
 
-export type RequestWithAuth = IncomingMessage & { auth?: AuthInfo };
-
 /** Who a session belongs to: the token's issuer and subject (else its client); undefined without auth. */
-export function ownerOf(req: RequestWithAuth): string | undefined {
-  const auth = req.auth;
+export function ownerOf(auth: AuthInfo | undefined): string | undefined {
   if (!auth) return undefined;
   const { sub, issuer } = (auth.extra ?? {}) as { sub?: unknown; issuer?: unknown };
   return typeof sub === "string" ? `${String(issuer)} ${sub}` : `client ${auth.clientId}`;
@@ -74,21 +71,10 @@ function boundKeyOf(auth: AuthInfo): string | undefined {
 
 const quoted = (value: string) => `"${value.replace(/["\\]/g, "")}"`;
 
-async function send(res: ServerResponse, response: Response): Promise<void> {
-  const headers: Record<string, string> = {};
-  response.headers.forEach((value, name) => (headers[name] = value));
-  res.writeHead(response.status, headers);
-  res.end(Buffer.from(await response.arrayBuffer()));
-}
-
-/** Only the method, URL and headers: enough for the metadata routes and the bearer check, and the body stays unread. */
-function headersOnly(req: IncomingMessage, base: URL): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined) continue;
-    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
-  }
-  return new Request(new URL(req.url ?? "/", base), { method: req.method ?? "GET", headers });
+/** Only the method, the path (on the endpoint's origin) and the headers: enough for the metadata routes, and the body stays unread. */
+function headersOnly(request: Request, base: URL): Request {
+  const url = new URL(request.url);
+  return new Request(new URL(url.pathname + url.search, base), { method: request.method, headers: request.headers });
 }
 
 export function createAuthGate(
@@ -148,13 +134,12 @@ export function createAuthGate(
     return response;
   }
 
-  async function checkDpop(req: IncomingMessage, token: string | undefined): Promise<AuthInfo> {
+  async function checkDpop(request: Request, token: string | undefined): Promise<AuthInfo> {
     if (!dpop || !token) throw new OAuthError(OAuthErrorCode.InvalidToken, "Invalid Authorization header format, expected 'DPoP TOKEN'");
-    const proofHeader = req.headers.dpop;
-    // One proof, one header (§4.3 step 1); Node joins repeated headers with a comma, which a JWT never holds.
-    if (Array.isArray(proofHeader) || proofHeader?.includes(","))
-      throw new OAuthError(OAuthErrorCode.InvalidDpopProof, "The request has more than one DPoP proof");
-    const { jkt, jti } = await dpop.check(proofHeader, req.method ?? "GET", targets, token);
+    const proofHeader = request.headers.get("dpop") ?? undefined;
+    // One proof, one header (§4.3 step 1); repeated headers are joined with a comma, which a JWT never holds.
+    if (proofHeader?.includes(",")) throw new OAuthError(OAuthErrorCode.InvalidDpopProof, "The request has more than one DPoP proof");
+    const { jkt, jti } = await dpop.check(proofHeader, request.method, targets, token);
     const auth = await verifyBearerToken(`Bearer ${token}`, required);
     const bound = boundKeyOf(auth);
     if (bound === undefined) throw new OAuthError(OAuthErrorCode.InvalidToken, "The access token is not bound to a DPoP key (cnf.jkt)");
@@ -183,40 +168,36 @@ export function createAuthGate(
   return {
     resourceMetadataUrl,
     resource,
-    async handle(req, res, pathname) {
+    async handle(request, pathname) {
       if (pathname.startsWith("/.well-known/")) {
-        const request = headersOnly(req, endpoint);
+        const plain = headersOnly(request, endpoint);
         // The root form too: clients that do not insert the path look there (RFC 9728 §3.1 allows both).
-        const asked = pathname === rootDocument ? new Request(new URL(new URL(resourceMetadataUrl).pathname, endpoint), request) : request;
+        const asked = pathname === rootDocument ? new Request(new URL(new URL(resourceMetadataUrl).pathname, endpoint), plain) : plain;
         const response = oauthMetadataResponse(asked, documents);
-        if (!response) return false;
+        if (!response) return {};
         const isResourceDocument = new URL(asked.url).pathname !== "/.well-known/oauth-authorization-server";
-        await send(res, isResourceDocument ? await withDpop(response, asked) : response);
-        return true;
+        return { response: isResourceDocument ? await withDpop(response, asked) : response };
       }
-      if (pathname !== endpointPath) return false;
-      const [authorization = ""] = (req.headers.authorization ?? "").split(",");
+      if (pathname !== endpointPath) return {};
+      const [authorization = ""] = (request.headers.get("authorization") ?? "").split(",");
       const [scheme = "", token] = authorization.trim().split(" ");
       if (scheme.toLowerCase() === "dpop" || dpop?.required) {
         try {
           if (scheme.toLowerCase() !== "dpop")
             throw new OAuthError(OAuthErrorCode.InvalidToken, "This server accepts DPoP-bound access tokens only (the DPoP scheme)");
-          (req as RequestWithAuth).auth = await checkDpop(req, token);
-          return false;
+          return { auth: await checkDpop(request, token) };
         } catch (error) {
-          if (error instanceof ProofsFull) await send(res, busy(error));
-          else if (!(error instanceof OAuthError) || error.code === OAuthErrorCode.ServerError)
-            await send(res, bearerAuthChallengeResponse(error, required));
-          else await send(res, dpopRefusal(error));
-          return true;
+          if (error instanceof ProofsFull) return { response: busy(error) };
+          if (!(error instanceof OAuthError) || error.code === OAuthErrorCode.ServerError)
+            return { response: bearerAuthChallengeResponse(error, required) };
+          return { response: dpopRefusal(error) };
         }
       }
       let auth: AuthInfo;
       try {
         auth = await verifyBearerToken(authorization || undefined, required);
       } catch (error) {
-        await send(res, bearerRefusal(error));
-        return true;
+        return { response: bearerRefusal(error) };
       }
       // RFC 9449 §7.1: a bound token is no bearer token; whoever holds it must also prove the key.
       if (boundKeyOf(auth) !== undefined) {
@@ -224,11 +205,9 @@ export function createAuthGate(
           OAuthErrorCode.InvalidToken,
           "The access token is bound to a DPoP key: send it with the DPoP scheme and a proof",
         );
-        await send(res, dpop ? dpopRefusal(refused) : bearerRefusal(refused));
-        return true;
+        return { response: dpop ? dpopRefusal(refused) : bearerRefusal(refused) };
       }
-      (req as RequestWithAuth).auth = auth;
-      return false;
+      return { auth };
     },
   };
 }

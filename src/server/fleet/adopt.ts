@@ -2,25 +2,27 @@
 // is initialized by replaying the client's recorded initialize request (and its initialized
 // notification) through the transport's public handleRequest; the answers go nowhere, since the
 // client had them long ago from the first member.
-import { IncomingMessage, ServerResponse } from "node:http";
-import { Socket } from "node:net";
-import type { NodeStreamableHTTPServerTransport } from "@modelcontextprotocol/node";
+import type { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 
-async function replay(transport: NodeStreamableHTTPServerTransport, message: unknown, headers: Record<string, string>): Promise<number> {
-  const req = new IncomingMessage(new Socket());
-  req.method = "POST";
-  req.url = "/";
-  req.headers = { host: "127.0.0.1", "content-type": "application/json", accept: "application/json, text/event-stream", ...headers };
-  req.rawHeaders = Object.entries(req.headers).flat() as string[];
-  // A response with no socket keeps what is written in memory; the SSE stream ends once the request is answered.
-  const res = new ServerResponse(req);
-  await transport.handleRequest(req, res, message);
-  return res.statusCode;
+async function replay(
+  transport: WebStandardStreamableHTTPServerTransport,
+  message: unknown,
+  headers: Record<string, string>,
+): Promise<number> {
+  const request = new Request("http://127.0.0.1/", {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+    body: JSON.stringify(message),
+  });
+  const response = await transport.handleRequest(request, { parsedBody: message });
+  // Read to its end: the SSE stream ends once the request is answered.
+  await response.arrayBuffer();
+  return response.status;
 }
 
 /** Initializes `transport` (whose sessionIdGenerator returns `sessionId`) as the client once did. */
 export async function replayInitialize(
-  transport: NodeStreamableHTTPServerTransport,
+  transport: WebStandardStreamableHTTPServerTransport,
   sessionId: string,
   initialize: unknown,
 ): Promise<void> {

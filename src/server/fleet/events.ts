@@ -5,7 +5,6 @@
 // end of its replay: finished here (run again on a stream of this member, which the resumed connection
 // then carries) or answered with an error.
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { IncomingMessage } from "node:http";
 import type { EventStore, JSONRPCMessage } from "@modelcontextprotocol/server";
 
 interface RequestScope {
@@ -21,10 +20,8 @@ interface RequestScope {
 /** The HTTP request being handled, so the stream its priming event opened can be tied to the requests it carries. */
 const requestScope = new AsyncLocalStorage<RequestScope>();
 
-export const inRequestScope = <T>(req: IncomingMessage & { auth?: unknown }, handle: () => Promise<T>): Promise<T> => {
-  const version = req.headers["mcp-protocol-version"];
-  return requestScope.run({ auth: req.auth, protocolVersion: typeof version === "string" ? version : undefined }, handle);
-};
+export const inRequestScope = <T>(request: Request, auth: unknown, handle: () => Promise<T>): Promise<T> =>
+  requestScope.run({ auth, protocolVersion: request.headers.get("mcp-protocol-version") ?? undefined }, handle);
 
 /** The SSE stream the current POST opened (known once its priming event is stored, before its messages are handled). */
 export const currentStreamId = (): string | undefined => requestScope.getStore()?.streamId;

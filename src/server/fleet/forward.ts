@@ -1,7 +1,9 @@
 // A request for a session another live member holds is passed to that member (its address is in its
 // heartbeat), so one session's requests all reach the transport that holds its streams and pending
-// requests even when the balancer sends them elsewhere. Sticky routing saves this extra hop.
-import { request, type IncomingMessage, type ServerResponse } from "node:http";
+// requests even when the balancer sends them elsewhere. Sticky routing saves this extra hop. Node only
+// (serveHttp's fleet): the connect timeout needs node:http's socket events.
+import { request as httpRequest } from "node:http";
+import { Readable } from "node:stream";
 
 /** Set on a forwarded request: the member it reaches answers it itself and never forwards it again. */
 export const FORWARDED = "mcp-elicit-forwarded";
@@ -10,21 +12,28 @@ export const FORWARDED = "mcp-elicit-forwarded";
 const CONNECT_TIMEOUT_MS = 2000;
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "upgrade", "proxy-connection", "te", "trailer", "host"]);
 
-/** Passes the request on; false when the member could not be reached (nothing was written to `res` then). */
-export function forward(req: IncomingMessage, res: ServerResponse, target: URL, body: unknown, from: string): Promise<boolean> {
+/** Passes the request on: the member's answer, or undefined when it could not be reached. */
+export function forward(request: Request, target: URL, body: unknown, from: string): Promise<Response | undefined> {
   const text = body === undefined ? undefined : JSON.stringify(body);
-  const headers: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(req.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
+  const headers: Record<string, string> = {};
+  request.headers.forEach((value, name) => {
+    if (!HOP_BY_HOP.has(name)) headers[name] = value;
+  });
   headers[FORWARDED] = from;
   if (text !== undefined) headers["content-length"] = String(Buffer.byteLength(text));
   else delete headers["content-length"];
-  return new Promise<boolean>((resolve) => {
-    const upstream = request(target, { method: req.method, headers, path: req.url }, (answer) => {
-      const out: Record<string, string | string[]> = {};
-      for (const [name, value] of Object.entries(answer.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) out[name] = value;
-      res.writeHead(answer.statusCode ?? 502, out);
-      answer.pipe(res);
-      answer.once("end", () => resolve(true)).once("error", () => (res.destroy(), resolve(true)));
+  const url = new URL(request.url);
+  return new Promise<Response | undefined>((resolve) => {
+    const upstream = httpRequest(target, { method: request.method, headers, path: url.pathname + url.search }, (answer) => {
+      const out = new Headers();
+      for (const [name, value] of Object.entries(answer.headers)) {
+        if (value === undefined || HOP_BY_HOP.has(name)) continue;
+        for (const v of Array.isArray(value) ? value : [value]) out.append(name, v);
+      }
+      const status = answer.statusCode ?? 502;
+      // The answer's stream breaking after it started breaks the client's stream too.
+      const stream = status === 204 || status === 304 ? null : (Readable.toWeb(answer) as ReadableStream<Uint8Array>);
+      resolve(new Response(stream, { status, headers: out }));
     });
     // Only connecting is timed. Once connected the member has the request, and a busy one may take seconds
     // to answer: taking that for unreachable got the client a 503 "try again", and a second run of its call.
@@ -34,13 +43,10 @@ export function forward(req: IncomingMessage, res: ServerResponse, target: URL, 
       else clearTimeout(connecting);
     });
     upstream.once("close", () => clearTimeout(connecting));
-    upstream.once("error", () => {
-      // Before an answer started, the caller decides what to do instead; after, the client sees the stream break.
-      if (res.headersSent) res.destroy();
-      resolve(res.headersSent);
-    });
+    // Before an answer started, the caller decides what to do instead (a resolved promise ignores this later).
+    upstream.once("error", () => resolve(undefined));
     // The client leaving ends the hop too (an SSE stream would otherwise stay open upstream).
-    res.once("close", () => upstream.destroy());
+    request.signal.addEventListener("abort", () => upstream.destroy(), { once: true });
     upstream.end(text);
   });
 }

@@ -1,9 +1,8 @@
-// One read of a request's body: the Node stream is read once (bounded), parsed once, and the era is
-// decided from the parsed message and the protocol headers by the SDK's own classifier, so neither
-// the routing nor the transports convert, clone or parse the request again.
-import type { IncomingMessage } from "node:http";
+// One read of a request's body: read once (bounded), parsed once, and the era is decided from the
+// parsed message and the protocol headers by the SDK's own classifier, so neither the routing nor the
+// transports read, clone or parse the request again. Web-standard: the same on Node, Workers, Deno, Bun.
 import { classifyInboundRequest, DEFAULT_MAX_REQUEST_BODY_SIZE } from "@modelcontextprotocol/server";
-import { screenBody, type Refusal } from "../transport/screen.js";
+import { screenBody, type Refusal } from "../transport/screen-body.js";
 
 export type ReadBody =
   /** `dropped`: the SDK's error for a malformed reply that goes on as an error reply (for `onerror`). */
@@ -14,30 +13,38 @@ export type ReadBody =
   /** A malformed request the SDK would drop without an answer: send `reply` (-32600 with its id). */
   | { kind: "refuse"; reply: Refusal; dropped: Error };
 
-const header = (req: IncomingMessage, name: string): string | undefined => {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-};
-
-async function readText(req: IncomingMessage, limit: number): Promise<string | undefined> {
-  if (Number(header(req, "content-length")) > limit) return undefined;
-  const chunks: Buffer[] = [];
+async function readText(request: Request, limit: number): Promise<string | undefined> {
+  if (Number(request.headers.get("content-length")) > limit) return undefined;
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
   let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.byteLength;
-    if (size > limit) return undefined;
-    chunks.push(chunk);
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      void reader.cancel().catch(() => {});
+      return undefined;
+    }
+    chunks.push(value);
   }
-  return Buffer.concat(chunks, size).toString("utf8");
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
 }
 
 /** Reads and classifies one request on the MCP endpoint. */
-export async function readBody(req: IncomingMessage, limit = DEFAULT_MAX_REQUEST_BODY_SIZE): Promise<ReadBody> {
-  const httpMethod = (req.method ?? "GET").toUpperCase();
+export async function readBody(request: Request, limit = DEFAULT_MAX_REQUEST_BODY_SIZE): Promise<ReadBody> {
+  const httpMethod = request.method.toUpperCase();
   let parsed: unknown;
   let dropped: Error | undefined;
   if (httpMethod === "POST") {
-    const text = await readText(req, limit);
+    const text = await readText(request, limit);
     if (text === undefined) return { kind: "too-large", limit };
     try {
       parsed = text.length === 0 ? undefined : JSON.parse(text);
@@ -51,11 +58,12 @@ export async function readBody(req: IncomingMessage, limit = DEFAULT_MAX_REQUEST
     parsed = screened.parsed;
     dropped = screened.error;
   }
+  const header = (name: string) => request.headers.get(name) ?? undefined;
   const outcome = classifyInboundRequest({
     httpMethod,
-    protocolVersionHeader: header(req, "mcp-protocol-version"),
-    mcpMethodHeader: header(req, "mcp-method"),
-    mcpNameHeader: header(req, "mcp-name"),
+    protocolVersionHeader: header("mcp-protocol-version"),
+    mcpMethodHeader: header("mcp-method"),
+    mcpNameHeader: header("mcp-name"),
     ...(parsed !== undefined && { body: parsed }),
   });
   // Ladder rejections belong to the modern path, which answers them (as isLegacyRequest routes them).

@@ -1,20 +1,18 @@
-// serveHttp's options, their defaults and their checks.
+// serveHttp's options (createFetchHandler's, and what listening on Node adds), their defaults and their checks.
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
-import type { McpServer, Server as McpLowLevelServer } from "@modelcontextprotocol/server";
 import type { FleetStore } from "../../store/types.js";
 import { checkFleetDpop } from "../auth/dpop.js";
 import type { HttpAuthOptions } from "../auth/options.js";
 import type { UrlKit } from "../url/url-kit.js";
+import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS, positive as positiveOf, type FetchHandlerOptions } from "./fetch-options.js";
 
-/** Makes the server for a session (2025 eras) or a request (2026-07-28): an McpServer, or the SDK's low-level Server. */
-export type ServerFactory = (ctx: { era: "legacy" | "modern" }) => McpServer | McpLowLevelServer | Promise<McpServer | McpLowLevelServer>;
+export { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS };
+export type { ServerFactory } from "./fetch-options.js";
 
-export interface ServeHttpOptions {
+export interface ServeHttpOptions extends Omit<FetchHandlerOptions, "allowedHosts" | "auth" | "urlKit"> {
   host?: string;
   /** 0 (the default) picks a free port. */
   port?: number;
-  /** Path of the MCP endpoint (default /mcp). */
-  path?: string;
   /** Reject requests whose Host header is not localhost (DNS-rebinding protection; default true for loopback hosts). */
   localhostOnly?: boolean;
   /**
@@ -23,15 +21,6 @@ export interface ServeHttpOptions {
    * 401, a 403), and nothing more is done with it.
    */
   admit?: (req: IncomingMessage, res: ServerResponse) => boolean;
-  onerror?: (error: Error) => void;
-  /**
-   * A 2025-era session expires after this many milliseconds with no HTTP request or stream open
-   * on it, no client request unanswered and no server→client request (elicitation, sampling,
-   * roots) pending. Default 15 minutes; `Infinity` keeps sessions until DELETE or close().
-   */
-  sessionIdleMs?: number;
-  /** Most 2025-era sessions at once (default 10,000); a new one past it gets HTTP 503. */
-  maxSessions?: number;
   /**
    * Listen backlog: connections the kernel queues before the server accepts them (default 16,384, so
    * 10,000 clients connecting at once are queued rather than refused). Linux caps it at
@@ -75,18 +64,11 @@ export interface HttpServerHandle {
   close(): Promise<void>;
 }
 
-export const DEFAULT_SESSION_IDLE_MS = 15 * 60_000;
-export const DEFAULT_MAX_SESSIONS = 10_000;
 export const DEFAULT_BACKLOG = 16_384;
 /** Above the 60 s idle timeout of common clients' and proxies' connection pools. */
 export const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
-function positive(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== "number" || Number.isNaN(value) || value <= 0)
-    throw new RangeError(`serveHttp: ${name} must be a positive number, got ${String(value)}`);
-  return value;
-}
+const positive = (name: string, value: number | undefined, fallback: number): number => positiveOf("serveHttp", name, value, fallback);
 
 function finite(name: string, value: number | undefined, fallback: number): number {
   const n = positive(name, value, fallback);

@@ -1,6 +1,11 @@
-// One 2025-era session of serveHttp: its transport, its server, and what is open or pending on it.
-import type { JSONRPCMessage, McpServer, RequestId, Server as McpLowLevelServer } from "@modelcontextprotocol/server";
-import { NodeStreamableHTTPServerTransport } from "@modelcontextprotocol/node";
+// One 2025-era session of the fetch handler: its transport, its server, and what is open or pending on it.
+import {
+  WebStandardStreamableHTTPServerTransport,
+  type JSONRPCMessage,
+  type McpServer,
+  type RequestId,
+  type Server as McpLowLevelServer,
+} from "@modelcontextprotocol/server";
 
 export type Message = Record<string, unknown>;
 export const isRequest = (m: Message) => typeof m.method === "string" && (typeof m.id === "string" || typeof m.id === "number");
@@ -69,12 +74,12 @@ export interface RequestIdMap {
   unsent(message: Message): void;
 }
 
-export class TrackedTransport extends NodeStreamableHTTPServerTransport {
+export class TrackedTransport extends WebStandardStreamableHTTPServerTransport {
   readonly activity = new Activity();
   /** Set on a session a fleet member adopted. */
   requestIds?: RequestIdMap;
 
-  override async send(message: JSONRPCMessage, options?: Parameters<NodeStreamableHTTPServerTransport["send"]>[1]): Promise<void> {
+  override async send(message: JSONRPCMessage, options?: Parameters<WebStandardStreamableHTTPServerTransport["send"]>[1]): Promise<void> {
     const m = this.requestIds ? this.requestIds.outbound(message as Message) : (message as Message);
     const answers = this.activity.outbound(m);
     try {

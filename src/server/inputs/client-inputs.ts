@@ -9,7 +9,7 @@ import { form, type FieldBuilder } from "../../schema/builders.js";
 import type { Infer } from "../../schema/infer.js";
 import { supportsFeature, type ClientFeature } from "../capabilities.js";
 import { elicitValidated, type AskFn, type ElicitOptions, type ElicitOutcome } from "../elicit.js";
-import { InputUnavailableError, MissingCapabilityError } from "../input-errors.js";
+import { InputUnavailableError, MissingCapabilityError, SessionRequiredError } from "../input-errors.js";
 import { checkRootsResult, type RootsOptions } from "../roots.js";
 import { checkSampleParams, checkSampleResult, usesTools, type SampleOptions, type SampleParams, type SampleResult } from "../sample.js";
 import { urlInputs, type UrlCall, type UrlInputs } from "../url/elicit-url.js";
@@ -55,6 +55,11 @@ export interface InputSettings {
   attempts: number;
 }
 
+/** A call without a session cannot ask anything: said before any capability is looked at. */
+function refuseWithoutSession(delivery: Delivery, what: string): void {
+  if (delivery.sessionless) throw new SessionRequiredError(what, delivery.sessionless);
+}
+
 /** ctx.supports: the client declared `feature` for this call, and the call's revision has it. */
 export function supports(delivery: Delivery, feature: ClientFeature): boolean {
   return supportsFeature(delivery.capabilities, delivery.protocol, feature);
@@ -68,6 +73,7 @@ export function elicit<S extends SchemaInput>(
   form: S,
   options: ElicitOptions<Infer<S>> = {},
 ): Promise<ElicitOutcome<Infer<S>>> {
+  refuseWithoutSession(delivery, message);
   if (delivery.refusesUnsupported && !supports(delivery, "elicitation.form")) {
     const declared = delivery.capabilities.elicitation !== undefined;
     throw new InputUnavailableError(message, compileForm(form).fields, declared ? "form-mode elicitation" : "elicitation");
@@ -117,6 +123,7 @@ export async function sample<P extends SampleParams>(
 ): Promise<SampleResult<P>> {
   const sent = checkSampleParams(params, delivery.protocol);
   const needs = usesTools(sent) ? "sampling.tools" : "sampling";
+  refuseWithoutSession(delivery, "sampling/createMessage");
   if (delivery.refusesUnsupported && !supports(delivery, needs)) throw new MissingCapabilityError(needs, "sampling/createMessage");
   const method = "sampling/createMessage";
   return delivery.request(method, sent, checkSampleResult<SampleResult<P>>, {
@@ -128,6 +135,7 @@ export async function sample<P extends SampleParams>(
 
 /** ctx.roots: the client's roots, checked, from what the delivery may keep or asked now. */
 export async function roots(delivery: Delivery, settings: InputSettings, options: RootsOptions = {}): Promise<Root[]> {
+  refuseWithoutSession(delivery, "roots/list");
   if (delivery.refusesUnsupported && !supports(delivery, "roots")) throw new MissingCapabilityError("roots", "roots/list");
   const how = { key: options.key, timeoutMs: options.timeoutMs ?? settings.timeoutMs, what: "roots/list" };
   return delivery.roots(() => delivery.request("roots/list", {}, checkRootsResult, how));

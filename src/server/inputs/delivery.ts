@@ -30,6 +30,11 @@ export interface Delivery extends UrlDelivery {
    * -32021 naming the capability when the round goes out.
    */
   readonly refusesUnsupported: boolean;
+  /**
+   * A 2025-era call that came without a session (no initialize reached this server): nothing can be
+   * asked, and every input is refused with SessionRequiredError rather than a missing capability.
+   */
+  readonly sessionless?: false | "no_session" | "worker";
   /** Sends one request and resolves with `settle`'s value of the client's raw (untrusted) answer; `settle` throws to refuse it. */
   request<T>(method: InputMethod, params: Record<string, unknown>, settle: Settle<T>, options: RequestOptions): Promise<T>;
   /** Runs `fn` once per tool call, however often the handler runs; its result must be JSON. */

@@ -3,7 +3,9 @@
 // client did not declare is refused here with a tool error; roots are kept until list_changed.
 import type { McpServer, ServerContext } from "@modelcontextprotocol/server";
 import type { ProtocolRevision } from "../../schema/types.js";
-import { clientCapabilities, supportsFeature } from "../capabilities.js";
+import { clientCapabilities, supportsFeature, withoutSession } from "../capabilities.js";
+import { SessionRequiredError } from "../input-errors.js";
+import { answersCrossRequests } from "../cross-requests.js";
 import { ProgressKeepAlive, sendLive } from "../live.js";
 import { cachedRoots } from "../roots.js";
 import { clientNameOf } from "../url/elicit-url.js";
@@ -25,11 +27,14 @@ export function liveDelivery(
   const keepAlive = new ProgressKeepAlive(ctx, settings.progressIntervalMs);
   const urlMode = supportsFeature(capabilities, protocol, "elicitation.url");
   const listChanged = (capabilities.roots as { listChanged?: unknown } | undefined)?.listChanged === true;
+  // Without a session nothing can be asked; nor, on Workers, in a session the Worker itself holds (cross-requests.ts).
+  const sessionless = withoutSession(server, ctx) ? "no_session" : answersCrossRequests(server) ? false : "worker";
   return {
     ctx,
     protocol,
     capabilities,
     refusesUnsupported: true,
+    sessionless,
     clientName: () => clientNameOf(server, ctx, protocol),
     async request(method, params, settle, { timeoutMs = settings.timeoutMs, what }) {
       return settle(await sendLive(server, ctx, keepAlive, method, params, what, timeoutMs));
@@ -37,6 +42,9 @@ export function liveDelivery(
     // A live call runs once, unless its instance dies and another finishes it (fleets: see elicitation.ts).
     step,
     roots: (ask) => cachedRoots(server, listChanged, ask),
-    urlFlow: (call, ask) => liveUrlFlow(server, ctx, protocol, urlMode, keepAlive, call, ask, { timeoutMs: settings.timeoutMs }),
+    urlFlow: (call, ask) =>
+      sessionless
+        ? Promise.reject(new SessionRequiredError(`a URL-mode request of ${call.tool}`, sessionless))
+        : liveUrlFlow(server, ctx, protocol, urlMode, keepAlive, call, ask, { timeoutMs: settings.timeoutMs }),
   };
 }

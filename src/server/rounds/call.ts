@@ -25,9 +25,12 @@ export class ReplayCalls {
    * How the state of a handler held warm is sealed: without remembering its text for reopening. Its retry
    * resumes the handler without opening it; the text kept for 512 more calls would only be garbage the
    * old generation collects (a full mark-compact in the instruction counts). A duplicate retry, or one
-   * after eviction, decrypts it.
+   * after eviction, decrypts it. Made at first use: the keys in `sealOptions` may be made only then.
    */
-  private readonly heldSeal: SealOptions;
+  private get heldSeal(): SealOptions {
+    return (this.heldSealOptions ??= { ...this.sealOptions, recent: undefined });
+  }
+  private heldSealOptions?: SealOptions;
 
   constructor(
     private readonly ledger: CallLedger,
@@ -35,9 +38,7 @@ export class ReplayCalls {
     private readonly bindingFor: (ctx: ServerContext, tool: string, args: unknown) => StateBinding,
     /** The handlers held for warm rounds; without it every retry replays. */
     private readonly suspended?: SuspendedRuns,
-  ) {
-    this.heldSeal = { ...sealOptions, recent: undefined };
-  }
+  ) {}
 
   /**
    * Opens a requestState (for the state guard) and checks it against the ledger: a finished call answers

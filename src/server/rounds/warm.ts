@@ -7,6 +7,8 @@
 // and its retry replays from the state, as one landing on another process does.
 import type { ReplayRun } from "./replay.js";
 import type { StateTerms } from "./state.js";
+import { unref } from "../../common/unref.js";
+import { promisesCrossRequests } from "../cross-requests.js";
 
 export interface WarmRoundOptions {
   /** Most suspended handlers held at once (default 1,000); the oldest is let go first. 0 turns warm rounds off. */
@@ -17,6 +19,11 @@ export interface WarmRoundOptions {
   idleMs?: number;
   /** Told when a held handler is let go, and why (for metrics; its retry replays). */
   onEvict?: (reason: EvictReason) => void;
+  /**
+   * Hold handlers even where a promise cannot cross requests (Cloudflare Workers: warm rounds are off
+   * there by default, see `promisesCrossRequests`). Only for a runtime known to allow it.
+   */
+  force?: boolean;
 }
 
 export type EvictReason = "count" | "bytes" | "idle";
@@ -40,8 +47,24 @@ export interface Suspended {
   at: number;
 }
 
+/**
+ * The warm rounds a kit holds: none when turned off, or by default where promises cannot cross requests
+ * (cross-requests.ts): a warm round's retry settles the questions the first request's handler waits on.
+ */
+export function warmRoundsFor(
+  options: WarmRoundOptions | false | undefined,
+  stateTtlMs: number,
+): ReturnType<typeof warmBounds> | undefined {
+  if (options === false) return undefined;
+  const bounds = warmBounds(options ?? {}, stateTtlMs);
+  return bounds.force === true || promisesCrossRequests() ? bounds : undefined;
+}
+
 /** The bounds of warm rounds, checked (a RangeError names a bad one); `idleMs` never past the state's lifetime. */
-export function warmBounds(options: WarmRoundOptions, stateTtlMs: number): Required<Omit<WarmRoundOptions, "onEvict">> & WarmRoundOptions {
+export function warmBounds(
+  options: WarmRoundOptions,
+  stateTtlMs: number,
+): Required<Omit<WarmRoundOptions, "onEvict" | "force">> & WarmRoundOptions {
   return {
     ...options,
     maxHandlers: check("maxHandlers", options.maxHandlers ?? WARM_DEFAULTS.maxHandlers),
@@ -114,7 +137,7 @@ export class SuspendedRuns {
     const oldest = this.held.values().next().value;
     if (!oldest) return undefined;
     const timer = setTimeout(() => this.sweep(), Math.min(Math.max(0, oldest.at + this.bounds.idleMs - Date.now()) + 1, 2 ** 31 - 1));
-    timer.unref();
+    unref(timer);
     return timer;
   }
 

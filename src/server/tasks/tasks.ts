@@ -18,6 +18,7 @@ import { checkedAnswer } from "./answer-check.js";
 import type { TaskLease } from "./lease.js";
 import { creatorAuth, TERMINAL, TaskRecords, type TaskRecord } from "./records.js";
 import { runContext } from "./run-context.js";
+import { unref } from "../../common/unref.js";
 
 /** Runs one task's handler once over `run`, with `ctx` as the handler's request context and the call's arguments as sent. */
 export type TaskBody = (run: ReplayRun, ctx: ServerContext, args: unknown, protocol: TaskRecord["protocol"]) => Promise<CallToolResult>;
@@ -247,7 +248,7 @@ export class Tasks {
       // Answers or a cancel may have come while the lease was held: look again.
       if (next === "again") void this.kick(taskId, ctx);
       // A step another runner holds: tried again after a poll interval (tasks/get kicks it sooner).
-      if (next === "later") setTimeout(() => void this.kick(taskId, ctx), this.settings.pollIntervalMs).unref();
+      if (next === "later") unref(setTimeout(() => void this.kick(taskId, ctx), this.settings.pollIntervalMs));
     } catch {
       // Left as it is; the next tasks/get or tasks/update tries again.
     }
@@ -287,7 +288,7 @@ export class Tasks {
         () => {},
       );
     }, this.records.leaseMs / 3);
-    renew.unref(); // the run keeps its process alive if anything does, not its lease
+    unref(renew); // the run keeps its process alive if anything does, not its lease
     try {
       let busy: string | undefined;
       const run = new ReplayRun(

@@ -1,24 +1,10 @@
-// The server's adapters of the screen (src/common/screen.ts) for what a client sends: over stdio a
-// stream between stdin and the SDK's transport, over Streamable HTTP the body serveHttp has read.
+// The server's stdio adapter of the screen (src/common/screen.ts) for what a client sends: a stream
+// between stdin and the SDK's transport (Streamable HTTP bodies are screened by screen-body.ts).
 import { Transform, type Readable, type Writable } from "node:stream";
-import { parseJSONRPCMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE } from "@modelcontextprotocol/server";
-import { screenInbound, type Screened } from "../../common/screen.js";
+import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from "@modelcontextprotocol/server";
+import { screenFromClient } from "./screen-body.js";
 
-export type Refusal = Extract<Screened, { kind: "refuse" }>["reply"];
-
-/** Screens one message a client sent (parsed JSON). */
-export const screenFromClient = (raw: unknown): Screened => screenInbound(raw, parseJSONRPCMessage, "client");
-
-/**
- * A POST body, screened: `refuse` when it is a malformed request (send it as the reply), else the
- * body to serve (a malformed reply becomes an error reply with its id). Batches pass as they are.
- */
-export function screenBody(parsed: unknown): { refuse: Refusal; error: Error } | { parsed: unknown; error?: Error } {
-  if (Array.isArray(parsed)) return { parsed };
-  const screened = screenFromClient(parsed);
-  if (screened.kind === "refuse") return { refuse: screened.reply, error: screened.error };
-  return screened.kind === "fail" ? { parsed: screened.message, error: screened.error } : { parsed: screened.message };
-}
+export { screenBody, screenFromClient, type Refusal } from "./screen-body.js";
 
 /**
  * What the SDK's StdioServerTransport reads instead of `stdin`: each line screened, a malformed

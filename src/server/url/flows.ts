@@ -11,6 +11,7 @@
 import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from "node:crypto";
 import { EventEmitter } from "node:events";
 import type { KeyValueStore } from "../../store/types.js";
+import { unref } from "../../common/unref.js";
 
 export type FlowKind = "url" | "connect" | "form";
 
@@ -59,7 +60,7 @@ export interface FlowStoreOptions {
    * ends published are signed and ends heard are verified: a signed end wakes its waiter at once, where
    * an unsigned one (or one without keys) is first read back from the store, one round trip later.
    */
-  endKeys?: readonly Buffer[];
+  endKeys?: readonly Buffer[] | (() => readonly Buffer[]);
 }
 
 const OUTCOMES: readonly FlowOutcome[] = ["completed", "declined", "cancelled", "expired"];
@@ -148,8 +149,9 @@ export class FlowStore {
   readonly retainMs: number;
   private readonly pollMs: number;
   private readonly channel: EventEmitter;
-  /** The key that signs the ends this store publishes (the newest of endKeys). */
-  private readonly signingKey?: Buffer;
+  /** The key that signs the ends this store publishes (the newest of endKeys); null: none. Undefined until first needed. */
+  private signing?: Buffer | null;
+  private readonly endKeys: (() => readonly Buffer[]) | undefined;
 
   constructor(
     private readonly store: KeyValueStore,
@@ -159,12 +161,24 @@ export class FlowStore {
     this.retainMs = options.retainMs ?? 24 * 60 * 60_000;
     this.pollMs = options.pollMs ?? 1000;
     this.channel = channelOf(store);
-    const keys = (options.endKeys ?? []).map(endMacKey);
-    if (keys.length) {
-      this.signingKey = keys[0];
-      const known = verifiers.get(store) ?? [];
-      verifiers.set(store, [...known, ...keys.filter((key) => !known.some((k) => k.equals(key)))]);
+    const given = options.endKeys;
+    this.endKeys = typeof given === "function" ? given : given && (() => given);
+    // Keys given as they are take effect now; keys given as a function (made at first use: see
+    // createUrlKit) when the first flow waits or ends.
+    if (typeof given !== "function") this.signingKey();
+  }
+
+  /** The signing key, and this store's keys known to the ends' verifiers, from the first call on. */
+  private signingKey(): Buffer | undefined {
+    if (this.signing === undefined) {
+      const keys = (this.endKeys?.() ?? []).map(endMacKey);
+      this.signing = keys[0] ?? null;
+      if (keys.length) {
+        const known = verifiers.get(this.store) ?? [];
+        verifiers.set(this.store, [...known, ...keys.filter((key) => !known.some((k) => k.equals(key)))]);
+      }
     }
+    return this.signing ?? undefined;
   }
 
   async create(init: FlowInit): Promise<UrlFlow> {
@@ -293,8 +307,9 @@ export class FlowStore {
         );
       const onEnd = (outcome: FlowOutcome) => done(outcome);
       const onAbort = () => done(undefined, signal!.reason ?? new Error("aborted"));
+      this.signingKey(); // the ends this waiter hears are checked with the kit's keys
       const poll = setInterval(check, this.pollMs);
-      if (!keepAlive) poll.unref();
+      if (!keepAlive) unref(poll);
       signal?.addEventListener("abort", onAbort, { once: true });
       this.channel.on(id, onEnd);
       // The first read follows the subscription, so an end published in between is read, not missed.
@@ -307,7 +322,7 @@ export class FlowStore {
               // Timers cannot wait longer than about 24.8 days; the poll covers a longer flow.
               const wait = flow.expiresAt - Date.now() + 5;
               if (wait < 2 ** 31) expiry = setTimeout(check, Math.max(0, wait));
-              if (!keepAlive) expiry?.unref();
+              if (!keepAlive) unref(expiry);
             }
             void check();
           },
@@ -331,7 +346,8 @@ export class FlowStore {
       this.channel.emit(id, outcome);
       // Best effort: the end is stored; a lost message only leaves other processes to their poll.
       if (this.store.publish) {
-        const mac = this.signingKey && endMac(this.signingKey, id, outcome).toString("base64url");
+        const signingKey = this.signingKey();
+        const mac = signingKey && endMac(signingKey, id, outcome).toString("base64url");
         await this.store.publish(FLOW_END_CHANNEL, JSON.stringify({ id, outcome, ...(mac ? { mac } : {}) })).catch(() => undefined);
       }
     }

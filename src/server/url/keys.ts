@@ -78,5 +78,19 @@ export function resolveKitKey(key: VaultKey | undefined, durable: boolean): KitK
     throw new Error(
       `createUrlKit: a durable store needs vaultKey (or $${VAULT_KEY_ENV}): 32 random bytes, e.g. \`node -e "console.log(crypto.randomBytes(32).toString('base64url'))"\`, kept secret and stable across restarts`,
     );
-  return kitKeys(randomBytes(32));
+  // Made at first use (a flow signed, a secret sealed): Workers forbid random numbers in global scope,
+  // where a kit made at module scope is constructed.
+  let made: KitKeys | undefined;
+  const keys = () => (made ??= kitKeys(randomBytes(32)));
+  return {
+    get vault() {
+      return keys().vault;
+    },
+    get pages() {
+      return keys().pages;
+    },
+    get id() {
+      return keys().id;
+    },
+  };
 }

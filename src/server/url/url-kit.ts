@@ -54,7 +54,7 @@ export function createUrlKit(options: UrlKitOptions = {}): UrlKit {
   const flows = new FlowStore(store, {
     ...(options.flowTtlMs !== undefined ? { ttlMs: options.flowTtlMs } : {}),
     // Ends published signed, so another member's waiter wakes on the message without reading the store.
-    endKeys: [keys.pages, ...(keys.older ?? []).map((k) => k.pages)],
+    endKeys: () => [keys.pages, ...(keys.older ?? []).map((k) => k.pages)],
   });
   // An expired access token is refreshed at its provider (loaded when first needed, with openid-client).
   const vault = new Vault(store, keys, {

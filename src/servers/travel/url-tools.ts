@@ -11,8 +11,8 @@ import { defaultPaymentStore, payForBooking, type PaymentStore } from "./payment
 export interface TravelUrlTools {
   /** The kit given to createElicitation: its vault holds the card until it is charged, and the SkyMiles tokens. */
   kit: UrlKit;
-  /** SkyMiles' issuer (startTravelUrlMode). */
-  skymilesIssuer: string;
+  /** SkyMiles' issuer (startTravelUrlMode); without it (a Worker cannot start SkyMiles) connect_frequent_flyer is left out. */
+  skymilesIssuer?: string;
   /** Where payments are recorded (default: one Map per process). */
   payments?: PaymentStore;
 }
@@ -32,6 +32,8 @@ export function registerUrlTools(elicitation: Elicitation, server: McpServer, bo
     },
     ({ bookingReference }, ctx) => payForBooking(bookingReference, ctx, { bookings, payments, vault: url.kit.vault }),
   );
+  const issuer = url.skymilesIssuer;
+  if (issuer === undefined) return;
   elicitation.registerTool(
     server,
     "connect_frequent_flyer",
@@ -41,7 +43,6 @@ export function registerUrlTools(elicitation: Elicitation, server: McpServer, bo
         "Connects the traveler's SkyMiles account (sign-in at SkyMiles, in the browser) so a booking earns miles; the account's tokens stay on the server.",
       inputSchema: z.object(bookingReference),
     },
-    ({ bookingReference }, ctx) =>
-      connectFrequentFlyer(bookingReference, ctx, { bookings, vault: url.kit.vault, issuer: url.skymilesIssuer }),
+    ({ bookingReference }, ctx) => connectFrequentFlyer(bookingReference, ctx, { bookings, vault: url.kit.vault, issuer }),
   );
 }

@@ -72,8 +72,8 @@ export function createPages(context: PagesContext, hooks: { onerror?: (error: Er
     c.res.headers.set("Content-Security-Policy", contentSecurityPolicy(c.get("formTargets")));
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) c.res.headers.set(name, value);
   });
-  app.get("/assets/:name", (c) => {
-    const found = asset(c.req.param("name"));
+  app.get("/assets/:name", async (c) => {
+    const found = await asset(c.req.param("name"));
     return found ? c.body(found.body, 200, { "Content-Type": found.type }) : c.body(null, 404);
   });
   loginRoutes(app, config);

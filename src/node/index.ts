@@ -1,0 +1,13 @@
+// mcp-elicit/node: serving on Node. `serveHttp` listens on a port with the same Web-standard handler
+// `createFetchHandler` (mcp-elicit/server) gives Workers, Deno and Bun, and adds what only a Node
+// process has: the listening socket, `admit` on Node's request, and a fleet of processes sharing a store.
+export {
+  serveHttp,
+  DEFAULT_BACKLOG,
+  DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
+  DEFAULT_MAX_SESSIONS,
+  DEFAULT_SESSION_IDLE_MS,
+  type HttpServerHandle,
+  type ServeHttpOptions,
+  type ServerFactory,
+} from "../server/http/serve.js";
