@@ -5,17 +5,19 @@ import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { McpServer } from "@modelcontextprotocol/server";
 import { createElicitation, createFetchHandler, type FetchHandler } from "../../src/server/index.js";
 import { form, text } from "../../src/schema/index.js";
 
-const run = promisify(execFile);
+const run = (args: string[]) =>
+  new Promise<string>((resolve, reject) =>
+    execFile(process.execPath, args, { timeout: 120_000 }, (error, stdout) => (error ? reject(error) : resolve(stdout))),
+  );
 const FIXTURE = fileURLToPath(new URL("../fixtures/module-scope.ts", import.meta.url));
 
 test("createElicitation, createUrlKit, memoryStore and createFetchHandler made at module scope draw no random number and set no timer", async () => {
-  const { stdout } = await run(process.execPath, ["--import", "tsx", FIXTURE], { timeout: 120_000 });
+  const stdout = await run(["--import", "tsx", FIXTURE]);
   assert.deepEqual(stdout.trim().split("\n"), ["attempts in global scope: none", "call: hello Ada"]);
 });
 
