@@ -22,6 +22,9 @@ before(async () => {
     bundle: true,
     format: "esm",
     platform: "neutral",
+    // As a Worker with nodejs_compat builds: node: built-ins stay imports, and what the store does not
+    // use is dropped (package.json's sideEffects), so the store's bundle must end up with none of them.
+    external: ["node:*"],
     write: false,
   });
   bundle = built.outputFiles[0]!.text;
@@ -30,6 +33,7 @@ before(async () => {
     bundle: true,
     format: "esm",
     platform: "neutral",
+    external: ["node:*"],
     write: false,
   });
   mf = new Miniflare({
