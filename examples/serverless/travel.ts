@@ -10,11 +10,32 @@ import type { KeyValueStore } from "../../src/store/index.js";
 import { durableTravelStores } from "../../src/servers/travel/durable.js";
 import { createTravelServer } from "../../src/servers/travel/server.js";
 
-export function travelHandler(store: KeyValueStore): FetchHandler {
-  // Local mode: the payment page admits a request from this computer (the runtime passes the peer's
-  // address). A deployment on a public address signs people in instead (identity "oidc").
-  const urlKit = createUrlKit({ serverName: "mcp-elicit-travel", identity: "loopback", store });
+/** Sign-in at an OpenID provider, for a deployment on a public address. */
+export interface SignIn {
+  /** The OpenID provider: it issues the MCP clients' access tokens, and people sign in there on the pages. */
+  issuer: string;
+  /** The pages' client at the provider, with redirect URI `<publicUrl>/elicit/login/callback`. */
+  clientId: string;
+  clientSecret?: string;
+  /** Where the deployment is reached, e.g. https://travel.example.com: the endpoint is /mcp, the pages /elicit/. */
+  publicUrl: string;
+}
+
+export function travelHandler(store: KeyValueStore, signIn?: SignIn): FetchHandler {
+  // Without signIn, local mode: the payment page admits a request from this computer (the runtime
+  // passes the peer's address). With it, the MCP endpoint takes the provider's bearer tokens, and the
+  // payment page admits only the person the call was made for, once signed in at the same provider.
+  const urlKit = signIn
+    ? createUrlKit({
+        serverName: "mcp-elicit-travel",
+        identity: "oidc",
+        oidc: { issuer: signIn.issuer, clientId: signIn.clientId, ...(signIn.clientSecret ? { clientSecret: signIn.clientSecret } : {}) },
+        baseUrl: new URL("/elicit/", signIn.publicUrl),
+        store,
+      })
+    : createUrlKit({ serverName: "mcp-elicit-travel", identity: "loopback", store });
   const kit = createElicitation({ store, urlKit });
   const { bookings, payments } = durableTravelStores(store);
-  return createFetchHandler(createTravelServer(kit, { store: bookings, url: { kit: urlKit, payments } }), { urlKit });
+  const auth = signIn && { issuer: signIn.issuer, resource: new URL("/mcp", signIn.publicUrl).href };
+  return createFetchHandler(createTravelServer(kit, { store: bookings, url: { kit: urlKit, payments } }), { urlKit, ...(auth && { auth }) });
 }

@@ -8,15 +8,16 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
-import { request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { removeOnExit } from "../helpers/cleanup.js";
-import { listenLocal } from "../helpers/local-server.js";
 import { needs } from "../helpers/needs.js";
 import { startRedis, type RedisServer } from "../helpers/redis.js";
+import { roundRobin, type RoundRobin } from "../helpers/round-robin.js";
 import { startRuntime, type RuntimeServer } from "../helpers/runtimes.js";
-import { bookTrip, lastRound, referenceOf, resend, textOf, Traveler, travelClient } from "./travel-calls.js";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { tap, type WireMessage } from "../helpers/mcp.js";
+import { bookTrip, clientOptions, lastRound, referenceOf, resend, textOf, Traveler, travelClient } from "./travel-calls.js";
 
 /** A call that hangs fails its test by name, long before the file is cut. */
 const DEADLINE = { timeout: 120_000 };
@@ -27,25 +28,7 @@ for (const shared of ["a SQLite file", "Redis"] as const) {
     let dir: string;
     let redis: RedisServer | undefined;
     let instances: RuntimeServer[] = [];
-    let balancer: Awaited<ReturnType<typeof listenLocal>>;
-    /** Which instance took each request, in order. */
-    const landed: number[] = [];
-
-    /** Passes each request to the next instance in turn, streaming both ways. */
-    function roundRobin(req: IncomingMessage, res: ServerResponse): void {
-      const which = landed.length % instances.length;
-      landed.push(which);
-      const target = instances[which]!.url;
-      const upstream = httpRequest(
-        { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } },
-        (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        },
-      );
-      upstream.on("error", () => res.destroy());
-      req.pipe(upstream);
-    }
+    let balancer: RoundRobin;
 
     before(async () => {
       dir = mkdtempSync(join(tmpdir(), "mcp-elicit-route-"));
@@ -54,7 +37,7 @@ for (const shared of ["a SQLite file", "Redis"] as const) {
       const store: Record<string, string> = redis ? { REDIS_URL: redis.url } : { MCP_ELICIT_STORE: join(dir, "travel.db") };
       const env = { ...store, MCP_ELICIT_STATE_KEY: key(), MCP_ELICIT_VAULT_KEY: key() };
       instances = await Promise.all([0, 1].map(() => startRuntime("node", "test/deploy/fixtures/serve-route.ts", { env })));
-      balancer = await listenLocal(roundRobin);
+      balancer = await roundRobin(() => instances.map((i) => i.url), { ownHost: true });
     });
     after(async () => {
       balancer?.close();
@@ -70,9 +53,13 @@ for (const shared of ["a SQLite file", "Redis"] as const) {
         const person = new Traveler();
         const c = await travelClient(balancer.url, "2026-07-28", person);
         try {
-          const from = landed.length;
+          const from = balancer.landed.length;
           const reference = await bookTrip(c, person);
-          assert.deepEqual(new Set(landed.slice(from)), new Set([0, 1]), "the call's requests went to both instances");
+          assert.deepEqual(
+            new Set(balancer.landed.slice(from).map((l) => l.instance)),
+            new Set([0, 1]),
+            "the call's requests went to both instances",
+          );
           const round = lastRound(c.wire, "book_trip");
           for (const instance of instances) {
             const again = await resend(new URL("/mcp", instance.url), round);
@@ -81,6 +68,34 @@ for (const shared of ["a SQLite file", "Redis"] as const) {
         } finally {
           await c.close();
         }
+      },
+    );
+
+    test(
+      "2025-11-25: the session's next request lands on the instance that does not hold it, and is told the session may live on another instance",
+      DEADLINE,
+      async () => {
+        const from = balancer.landed.length;
+        const client = new Client({ name: "Trip planner", version: "1.0.0" }, clientOptions("2025-11-25"));
+        const wire: WireMessage[] = [];
+        let failure: Error | undefined;
+        try {
+          await client.connect(tap(new StreamableHTTPClientTransport(balancer.url), wire));
+          await client.listTools();
+        } catch (error) {
+          failure = error as Error;
+        } finally {
+          await client.close();
+        }
+        const went = balancer.landed.slice(from);
+        assert.ok(
+          went.length >= 2 && went[0]!.instance !== went[1]!.instance,
+          "initialize and the next request went to different instances",
+        );
+        assert.ok(failure, "the session's request on the other instance failed");
+        assert.match(failure.message, /Session not found on this instance: it expired or was closed, or it lives on another instance/);
+        assert.match(failure.message, /sticky routing to it, a Durable Object per session on Workers, or clients on 2026-07-28/);
+        assert.match(failure.message, /-32001|404/);
       },
     );
   });

@@ -39,6 +39,12 @@ import { TrackedTransport, type Message, type RequestIdMap, type Session } from 
 import { unref } from "../../common/unref.js";
 
 const NOT_FOUND = "Session not found: it expired or was closed; start a new session with initialize (without Mcp-Session-Id)";
+/**
+ * The same answer from a fetch handler that may be one of several instances (createFetchHandler): a
+ * 2025-era session lives in the process that opened it, so the request may simply have reached another.
+ */
+const NOT_FOUND_HERE =
+  "Session not found on this instance: it expired or was closed, or it lives on another instance of this server (a 2025-era session lives in the one process that opened it, so a deployment with several instances needs sticky routing to it, a Durable Object per session on Workers, or clients on 2026-07-28); start a new session with initialize (without Mcp-Session-Id)";
 /** An answer on an adopted session to a request its dead member sent (its question is asked again under a new id). */
 const LATE_ANSWER =
   "Dropped an answer to a request this instance did not send: it was sent by the instance that held the session before it stopped, and any question still needed was asked again under a new id";
@@ -102,6 +108,8 @@ export function createServing(factory: ServerFactory, options: FetchHandlerOptio
   const kit = options.urlKit;
   if (kit?.baseUrl) checkPagesPath(who, kit, path);
   let warned = hooks.oneInstance === true;
+  // serveHttp is one process, and a fleet finds a session on its other members: there, not found means gone.
+  const notFound = hooks.oneInstance || fleet ? NOT_FOUND : NOT_FOUND_HERE;
   /** The factory, and a warning (once) when its server keeps a kit's ledger in this instance only. */
   const build: ServerFactory = async (ctx) => {
     const server = await factory(ctx);
@@ -353,7 +361,7 @@ export function createServing(factory: ServerFactory, options: FetchHandlerOptio
     const owner = ownerOf(authInfo);
     let session = sid ? sessions.get(sid) : undefined;
     // Another user's session id is answered like an unknown one: it does not say the session exists.
-    if (session && session.owner !== owner) return jsonError(404, -32001, NOT_FOUND);
+    if (session && session.owner !== owner) return jsonError(404, -32001, notFound);
     if (!session && sid && fleet) {
       // maxSessions applies only if this member must adopt the session: passing a request on opens none.
       const found = await fromFleet(request, sid, owner, parsed);
@@ -361,7 +369,7 @@ export function createServing(factory: ServerFactory, options: FetchHandlerOptio
       session = found;
     }
     if (!session) {
-      if (sid) return jsonError(404, -32001, NOT_FOUND);
+      if (sid) return jsonError(404, -32001, notFound);
       if (request.method !== "POST") return jsonError(400, -32000, "Missing session id");
       if (closed || live.size + starting >= maxSessions) return busy(parsed);
       session = await openSession(owner, parsed);
