@@ -61,12 +61,18 @@ export interface TravelClient {
   close(): Promise<void>;
 }
 
-/** A host connected to `endpoint` at `revision`, with `person` answering. */
-export async function travelClient(endpoint: URL, revision: ProtocolRevision, person: ElicitationUI): Promise<TravelClient> {
+/** A host connected to `endpoint` at `revision`, with `person` answering; `accessToken` is sent as its bearer token. */
+export async function travelClient(
+  endpoint: URL,
+  revision: ProtocolRevision,
+  person: ElicitationUI,
+  accessToken?: string,
+): Promise<TravelClient> {
   const wire: WireMessage[] = [];
   const client = new Client({ name: "Trip planner", version: "1.0.0" }, clientOptions(revision) as never);
   const handle = attachElicitation(client, { ui: person });
-  await client.connect(tap(new StreamableHTTPClientTransport(endpoint), wire));
+  const requestInit = accessToken ? { requestInit: { headers: { authorization: `Bearer ${accessToken}` } } } : {};
+  await client.connect(tap(new StreamableHTTPClientTransport(endpoint, requestInit), wire));
   return {
     wire,
     call: async (name, args) => (await handle.callTool({ name, arguments: args })) as CallToolResult,
