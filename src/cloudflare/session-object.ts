@@ -2,7 +2,7 @@
 // object's memory. Its session id is the object's id (so routeSession finds the object again), a dot, and
 // a random secret drawn when the session starts: object ids are not meant to be secrets, session ids are.
 import { servedInDurableObject } from "../server/cross-requests.js";
-import { createFetchHandler } from "../server/http/fetch-handler.js";
+import { fetchServing } from "../server/http/fetch-handler.js";
 import type { FetchHandler, FetchHandlerOptions, ServerFactory } from "../server/http/fetch-options.js";
 import type { DurableObjectStateLike } from "./types.js";
 
@@ -22,9 +22,10 @@ export function sessionObjectHandler(
     servedInDurableObject(server);
     return server;
   };
-  return createFetchHandler(inObject, {
-    ...options,
-    maxSessions: 1,
-    sessionIdGenerator: () => `${state.id.toString()}.${crypto.randomUUID()}`,
-  });
+  // Every request of the session reaches this object: a session it does not know expired or was closed.
+  return fetchServing(
+    inObject,
+    { ...options, maxSessions: 1, sessionIdGenerator: () => `${state.id.toString()}.${crypto.randomUUID()}` },
+    { sessionsHeldHere: true },
+  );
 }

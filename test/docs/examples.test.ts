@@ -63,6 +63,7 @@ describe("pages show examples verbatim", () => {
     // runtimes: test/deploy/workerd.test.ts (the travel Worker), deno-bun.test.ts, serverless-route.test.ts.
     const deployed = [
       "examples/cloudflare-worker/worker.ts",
+      "examples/serverless/app/elicit/[...path]/route.ts",
       "examples/serverless/app/mcp/route.ts",
       "examples/serverless/bun.ts",
       "examples/serverless/deno.ts",

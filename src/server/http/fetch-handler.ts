@@ -55,6 +55,8 @@ export interface ServingHooks {
   who: string;
   /** serveHttp: one process, where a kit's memory is where every retry comes back to (no warning). */
   oneInstance?: boolean;
+  /** Every request naming a session reaches this handler (a Durable Object per session): an unknown session is gone, not elsewhere. */
+  sessionsHeldHere?: boolean;
   /** Where the endpoint is served (serveHttp's listening address); else the first request's origin and `path`. */
   endpoint?: URL;
   issuerMetadata?: IssuerMetadata;
@@ -91,11 +93,20 @@ export interface ServingHooks {
  * ```
  */
 export function createFetchHandler(factory: ServerFactory, options: FetchHandlerOptions = {}): FetchHandler {
+  return fetchServing(factory, options);
+}
+
+/** createFetchHandler, for callers inside the kit that know where sessions live (sessionObjectHandler). */
+export function fetchServing(
+  factory: ServerFactory,
+  options: FetchHandlerOptions,
+  where: { sessionsHeldHere?: boolean } = {},
+): FetchHandler {
   if (options.auth && !options.auth.resource)
     throw new TypeError(
       "createFetchHandler: auth needs auth.resource, the public URL clients connect to (e.g. https://mcp.example.com/mcp): a fetch handler does not know its own address.",
     );
-  return createServing(factory, options, { who: "createFetchHandler" });
+  return createServing(factory, options, { who: "createFetchHandler", ...where });
 }
 
 export function createServing(factory: ServerFactory, options: FetchHandlerOptions, hooks: ServingHooks): FetchHandler {
@@ -108,8 +119,9 @@ export function createServing(factory: ServerFactory, options: FetchHandlerOptio
   const kit = options.urlKit;
   if (kit?.baseUrl) checkPagesPath(who, kit, path);
   let warned = hooks.oneInstance === true;
-  // serveHttp is one process, and a fleet finds a session on its other members: there, not found means gone.
-  const notFound = hooks.oneInstance || fleet ? NOT_FOUND : NOT_FOUND_HERE;
+  // serveHttp is one process, a fleet finds a session on its other members, and a Durable Object holds its
+  // session's every request: there, not found means gone.
+  const notFound = hooks.oneInstance || hooks.sessionsHeldHere || fleet ? NOT_FOUND : NOT_FOUND_HERE;
   /** The factory, and a warning (once) when its server keeps a kit's ledger in this instance only. */
   const build: ServerFactory = async (ctx) => {
     const server = await factory(ctx);
