@@ -96,6 +96,10 @@ test("2025-11-25 sessions live in a Durable Object each; 2026-07-28 is answered 
         }),
       );
       assert.equal(answer.status, 404, sid);
+      // The object holds its session's every request: the session is gone, not on another instance.
+      const { error } = (await answer.json()) as { error: { code: number; message: string } };
+      assert.equal(error.code, -32001, sid);
+      assert.match(error.message, /^Session not found: it expired or was closed; start a new session/, sid);
     }
 
     const modern = await client(route, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
