@@ -3,7 +3,8 @@
 // machines, where redis-server is installed): each request of a call lands on the other instance from
 // the one before. On 2026-07-28 book_trip's two rounds are answered
 // by different instances, and its final round sent again, to either instance, returns the recorded
-// booking: the ledger in the shared store runs the booking once.
+// booking: the ledger in the shared store runs the booking once. On 2025-11-25 the session's second
+// request lands on the instance that does not hold it, which says the session may live on another one.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
