@@ -81,7 +81,9 @@ export async function buildWeb(options = {}) {
  * runtimes without files (Workers): src/server/url/pages/assets.ts imports it when dist/web/ cannot be read.
  */
 export function embedPageScripts(webDir = join(root, "dist/web"), pagesDir = join(root, "dist/server/url/pages")) {
-  const scripts = Object.fromEntries(["elements/form.js", "url-form.js", "url-file.js"].map((file) => [file, readFileSync(join(webDir, file), "utf8")]));
+  const scripts = Object.fromEntries(
+    ["elements/form.js", "url-form.js", "url-file.js"].map((file) => [file, readFileSync(join(webDir, file), "utf8")]),
+  );
   mkdirSync(pagesDir, { recursive: true });
   writeFileSync(
     join(pagesDir, "page-scripts.js"),

@@ -280,7 +280,8 @@ export function describeAsk(
       };
     }
     case "file": {
-      if (typeof what.message !== "string" || !what.message.trim()) throw new TypeError("ctx.elicitFile: message must be a non-empty string.");
+      if (typeof what.message !== "string" || !what.message.trim())
+        throw new TypeError("ctx.elicitFile: message must be a non-empty string.");
       return {
         kind: "file",
         message: what.message,
@@ -295,8 +296,14 @@ export function describeAsk(
 /** ctx.elicitFile's options, checked: each rule named in the error. */
 function fileAsk(options: FileOptions): FileAsk {
   const { accept, maxBytes, count = 1 } = (options ?? {}) as Partial<FileOptions>;
-  if (!Array.isArray(accept) || accept.length === 0 || accept.some((a) => typeof a !== "string" || !/^(\.[A-Za-z0-9]{1,16}|[a-z]+\/(\*|[A-Za-z0-9.+-]+))$/.test(a)))
-    throw new TypeError('ctx.elicitFile: accept must be a non-empty list of MIME types ("application/pdf"), families ("image/*") or extensions (".pdf").');
+  if (
+    !Array.isArray(accept) ||
+    accept.length === 0 ||
+    accept.some((a) => typeof a !== "string" || !/^(\.[A-Za-z0-9]{1,16}|[a-z]+\/(\*|[A-Za-z0-9.+-]+))$/.test(a))
+  )
+    throw new TypeError(
+      'ctx.elicitFile: accept must be a non-empty list of MIME types ("application/pdf"), families ("image/*") or extensions (".pdf").',
+    );
   if (typeof maxBytes !== "number" || !Number.isSafeInteger(maxBytes) || maxBytes < 1)
     throw new TypeError("ctx.elicitFile: maxBytes must be a positive whole number of bytes.");
   if (!Number.isSafeInteger(count) || count < 1 || count > MAX_FILE_COUNT)

@@ -66,7 +66,11 @@ export function directorySink(dir: string): FileSink {
       await mkdir(dir, { recursive: true });
       const out = createWriteStream(path(id), { flags: "wx" });
       try {
-        const done = await consume(body, maxBytes, (chunk) => new Promise<void>((ok, fail) => out.write(chunk, (e) => (e ? fail(e) : ok()))));
+        const done = await consume(
+          body,
+          maxBytes,
+          (chunk) => new Promise<void>((ok, fail) => out.write(chunk, (e) => (e ? fail(e) : ok()))),
+        );
         await new Promise<void>((ok, fail) => out.end((e?: Error | null) => (e ? fail(e) : ok())));
         return { id, ...done };
       } catch (error) {

@@ -32,7 +32,11 @@ function choose(files: File[]): void {
     files = files.slice(0, data.count);
   }
   const problems = files.flatMap((f) =>
-    f.size > data.maxBytes ? [`${f.name} is ${sizeText(f.size)}: larger than the limit of ${sizeText(data.maxBytes)}.`] : f.size === 0 ? [`${f.name} is empty.`] : [],
+    f.size > data.maxBytes
+      ? [`${f.name} is ${sizeText(f.size)}: larger than the limit of ${sizeText(data.maxBytes)}.`]
+      : f.size === 0
+        ? [`${f.name} is empty.`]
+        : [],
   );
   chosen = problems.length ? [] : files;
   delivered.clear();
@@ -46,7 +50,8 @@ function choose(files: File[]): void {
     }),
   );
   send.disabled = chosen.length === 0;
-  if (chosen.length) status.textContent = `Ready to send ${chosen.length === 1 ? "1 file" : `${chosen.length} files`}: check it and press Send.`;
+  if (chosen.length)
+    status.textContent = `Ready to send ${chosen.length === 1 ? "1 file" : `${chosen.length} files`}: check it and press Send.`;
 }
 
 function upload(file: File, index: number, total: number, sentBefore: number, all: number): Promise<{ next?: string }> {
