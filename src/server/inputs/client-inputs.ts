@@ -15,7 +15,7 @@ import { checkSampleParams, checkSampleResult, usesTools, type SampleOptions, ty
 import { urlInputs, type UrlCall, type UrlInputs } from "../url/elicit-url.js";
 import type { Delivery } from "./delivery.js";
 
-/** ctx.elicitUrl, ctx.connect and ctx.collect (URL mode, with createElicitation({ urlKit })) are in UrlInputs. */
+/** ctx.elicitUrl, ctx.connect, ctx.collect and ctx.elicitFile (URL mode, with createElicitation({ urlKit })) are in UrlInputs. */
 export interface ClientInputs extends UrlInputs {
   /** Asks the person to fill a form; the answer is validated before you see it. */
   elicit<S extends SchemaInput>(message: string, form: S, options?: ElicitOptions<Infer<S>>): Promise<ElicitOutcome<Infer<S>>>;
