@@ -16,6 +16,7 @@ import { directorySink } from "../../src/server/url/files/sink.js";
 import type { FileAsk, UrlFlow } from "../../src/server/url/flows.js";
 import { createUrlKit, type UrlKit } from "../../src/server/url/url-kit.js";
 import { removeOnExit } from "../helpers/cleanup.js";
+import { waitFor } from "../helpers/deferred.js";
 
 const ISSUER = "https://id.example.test";
 let kit: UrlKit;
@@ -182,6 +183,44 @@ describe("the upload route", () => {
     assert.equal(forged.status, 403);
     assert.equal(await kit.flows.outcome(flow.id), undefined);
     assert.deepEqual(await kit.uploads.files(flow.id), []);
+  });
+
+  test("an upload cut off midway keeps nothing and leaves the flow open; sending it again completes it", async () => {
+    const flow = await flowFor({ maxBytes: 1024 * 1024 });
+    const browser = await openAs(flow);
+    const already = kept().length;
+    const stop = new AbortController();
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        // Half the file, then the connection is dropped as a closed laptop would.
+        if (sent >= 256 * 1024) return stop.abort(new Error("connection lost"));
+        controller.enqueue(sent === 0 ? Buffer.concat([Buffer.from("%PDF-1.4\n"), Buffer.alloc(64 * 1024 - 9)]) : Buffer.alloc(64 * 1024));
+        sent += 64 * 1024;
+      },
+    });
+    const cut = fetch(new URL(`file/${flow.id}`, base), {
+      method: "POST",
+      headers: {
+        cookie: browser.cookie,
+        origin: base.origin,
+        "x-test-user": "alice",
+        "x-csrf-token": browser.csrf,
+        "x-file-name": "passport.pdf",
+        "x-file-index": "0",
+        "x-file-total": "1",
+      },
+      body,
+      duplex: "half",
+      signal: stop.signal,
+    } as RequestInit);
+    await assert.rejects(cut);
+    // The server notices the cut on its own time: wait until the partial file is gone.
+    await waitFor(() => kept().length === already, { what: "the partial upload to be removed" });
+    assert.equal(await kit.flows.outcome(flow.id), undefined);
+    const again = await upload(flow, browser, pdf(512 * 1024));
+    assert.equal(again.status, 200, again.body.error);
+    assert.equal(await kit.flows.outcome(flow.id), "completed");
   });
 
   test("several files: the flow ends when the last one is in, and the tool gets them in order", async () => {

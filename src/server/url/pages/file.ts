@@ -135,6 +135,8 @@ export function fileRoutes(app: Hono<PagesEnv>, config: PagesConfig): void {
       stored = await sink.put(storedAs, body, { maxBytes: ask.maxBytes });
     } catch (error) {
       if (error instanceof FileTooLargeError) return refuse(c, 413, tooLarge, true);
+      // The browser went away mid-upload (the sink kept nothing): the person sends it again from the page.
+      if (c.req.raw.signal.aborted) return refuse(c, 400, `The upload of ${name} was interrupted; nothing was kept. Send it again.`);
       throw error;
     }
     const drop = () => sink.delete(storedAs).catch(() => {});
