@@ -6,6 +6,9 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash, randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from "@modelcontextprotocol/client";
 import { McpServer } from "@modelcontextprotocol/server";
 import type { Browser, Page } from "playwright-core";
@@ -15,7 +18,9 @@ import type { ElicitationUI, UrlAnswer, UrlRequest } from "../../src/client/ui.j
 import type { ProtocolRevision } from "../../src/schema/types.js";
 import { serveHttp, type HttpServerHandle } from "../../src/server/http/serve.js";
 import { createElicitation } from "../../src/server/elicitation.js";
+import { directorySink } from "../../src/server/url/files/directory-sink.js";
 import { createUrlKit, type UrlKit } from "../../src/server/url/url-kit.js";
+import { removeOnExit } from "../helpers/cleanup.js";
 import { launchChromium } from "../web/chromium.js";
 import { needs } from "../helpers/needs.js";
 import { tap, type WireMessage } from "../helpers/mcp.js";
@@ -26,13 +31,16 @@ const PDF = Buffer.concat([Buffer.from("%PDF-1.7\n"), randomBytes(5 * 1024 * 102
 const PDF_SHA = createHash("sha256").update(PDF).digest("hex");
 
 let kit: UrlKit;
+let uploads: string;
 let http: HttpServerHandle;
 let browser: Browser;
 const serverLog: string[] = [];
 
 before(async () => {
   await ensurePageBundles();
-  kit = createUrlKit({ identity: "loopback", serverName: "Visas (test)" });
+  uploads = mkdtempSync(join(tmpdir(), "mcp-elicit-file-e2e-"));
+  removeOnExit(uploads);
+  kit = createUrlKit({ identity: "loopback", serverName: "Visas (test)", files: { sink: directorySink(uploads) } });
   const elicitation = createElicitation({ urlKit: kit, progressIntervalMs: 50 });
   const factory = (): McpServer => {
     const server = new McpServer({ name: "visas", version: "1.0.0" });
@@ -73,6 +81,7 @@ after(async () => {
   await browser?.close();
   await http?.close();
   await kit?.close();
+  if (uploads) rmSync(uploads, { recursive: true, force: true });
 });
 
 /** The person: accepts the link in the client, then does `work` on the page in Chromium. */
@@ -156,7 +165,7 @@ for (const revision of ["2025-11-25", "2026-07-28"] as const) {
         seen.wrongType = await page.getByRole("alert").innerText();
 
         await picker.setInputFiles({ name: "passport.pdf", mimeType: "application/pdf", buffer: PDF });
-        await page.locator("#file-preview").getByText("passport.pdf (5 MB)").waitFor();
+        await page.locator("#file-preview").getByText("passport.pdf (5 MiB)").waitFor();
         await page.getByRole("button", { name: "Send" }).click();
         await page.getByRole("heading", { name: "Done" }).waitFor({ timeout: 60_000 });
         await page.context().close();
@@ -171,7 +180,7 @@ for (const revision of ["2025-11-25", "2026-07-28"] as const) {
         readSha256: PDF_SHA,
         count: 1,
       });
-      assert.match(seen.limits!, /One file of at most 8 MB; accepted: application\/pdf/);
+      assert.match(seen.limits!, /One file of at most 8 MiB; accepted: application\/pdf/);
       assert.match(seen.other!, /^409 This link is open in another browser/);
       assert.match(seen.wrongType!, /passport\.pdf was not accepted/);
       assert.deepEqual(violations, [], "no CSP violation or script error on the page");

@@ -47,7 +47,7 @@ describe("the upload page", { skip: needs("chromium") }, () => {
     await onUploadPage(ana.page, flow.id);
     const shown = await ana.page.locator("main").innerText();
     assert.match(shown, /Asked by Travel \(test\) through Test host/);
-    assert.match(shown, /One file of at most 64 KB; accepted: application\/pdf, image\/\*/);
+    assert.match(shown, /One file of at most 64 KiB; accepted: application\/pdf, image\/\*/);
     assert.match(shown, /The file goes to Travel \(test\) only: Test host does not see it/);
     assert.equal(await ana.page.getByRole("button", { name: "Send" }).isDisabled(), true, "nothing to send before a file is chosen");
     await drop(ana.page, "scan \u202Egnp.pdf", "%PDF-1.5\nthe photo page");
@@ -89,14 +89,12 @@ describe("the upload page", { skip: needs("chromium") }, () => {
   test("a file over the limit is stopped on the page, naming the limit, and Decline ends the request", async () => {
     const flow = await fileFlow(1024);
     await onUploadPage(ana.page, flow.id);
-    await ana.page
-      .getByLabel("Choose a file")
-      .setInputFiles({
-        name: "big.pdf",
-        mimeType: "application/pdf",
-        buffer: Buffer.concat([Buffer.from("%PDF-1.4\n"), Buffer.alloc(4096)]),
-      });
-    await ana.page.getByRole("alert").filter({ hasText: "larger than the limit of 1 KB" }).waitFor();
+    await ana.page.getByLabel("Choose a file").setInputFiles({
+      name: "big.pdf",
+      mimeType: "application/pdf",
+      buffer: Buffer.concat([Buffer.from("%PDF-1.4\n"), Buffer.alloc(4096)]),
+    });
+    await ana.page.getByRole("alert").filter({ hasText: "larger than the limit of 1 KiB" }).waitFor();
     assert.equal(await ana.page.getByRole("button", { name: "Send" }).isDisabled(), true);
     await ana.page.getByRole("button", { name: "Decline" }).click();
     await ana.page.getByRole("heading", { name: "You declined" }).waitFor();

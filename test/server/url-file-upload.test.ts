@@ -12,7 +12,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { getRequestListener } from "@hono/node-server";
-import { directorySink } from "../../src/server/url/files/sink.js";
+import { directorySink } from "../../src/server/url/files/directory-sink.js";
 import type { FileAsk, UrlFlow } from "../../src/server/url/flows.js";
 import { createUrlKit, type UrlKit } from "../../src/server/url/url-kit.js";
 import { removeOnExit } from "../helpers/cleanup.js";
@@ -116,6 +116,8 @@ async function upload(flow: UrlFlow, browser: { cookie: string; csrf: string }, 
 
 const pdf = (size: number) => Buffer.concat([Buffer.from("%PDF-1.4\n"), Buffer.alloc(size - 9, 7)]);
 const kept = () => readdirSync(dir);
+/** A real 1×1 PNG. */
+const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");
 
 describe("the upload route", () => {
   test("over the limit, declared or streamed, is refused naming the limit; nothing is kept and the flow stays open", async () => {
@@ -123,10 +125,10 @@ describe("the upload route", () => {
     const browser = await openAs(flow);
     const declared = await upload(flow, browser, pdf(5000));
     assert.equal(declared.status, 413);
-    assert.match(declared.body.error!, /passport\.pdf is larger than the limit of 1000 bytes/);
+    assert.match(declared.body.error!, /passport\.pdf is larger than the limit of 1 kB/);
     const streamed = await upload(flow, browser, pdf(5000), { streamed: true });
     assert.equal(streamed.status, 413);
-    assert.match(streamed.body.error!, /limit of 1000 bytes/);
+    assert.match(streamed.body.error!, /limit of 1 kB/);
     assert.deepEqual(kept(), []);
     assert.equal(await kit.flows.outcome(flow.id), undefined);
     // The right file still goes in.
@@ -141,8 +143,7 @@ describe("the upload route", () => {
     const empty = await upload(flow, browser, new Uint8Array(0));
     assert.equal(empty.status, 400);
     assert.match(empty.body.error!, /passport\.pdf is empty \(0 bytes\)/);
-    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(100)]);
-    const wrong = await upload(flow, browser, png, { name: "photo.png" });
+    const wrong = await upload(flow, browser, PNG, { name: "photo.png" });
     assert.equal(wrong.status, 415);
     assert.match(wrong.body.error!, /photo\.png was not accepted/);
     assert.equal(await kit.flows.outcome(flow.id), undefined);
@@ -164,7 +165,8 @@ describe("the upload route", () => {
     assert.deepEqual(Buffer.from(await file.read()), body);
     const added = kept().filter((name) => !before.has(name));
     assert.equal(added.length, 1);
-    assert.match(added[0]!, /^[A-Za-z0-9_-]{43}$/, "stored under a random name, not the person's");
+    assert.match(added[0]!, /^[A-Za-z0-9_-]{43}\b/, "stored under a random name, not the person's");
+    assert.doesNotMatch(added[0]!, /etc|exe|pdf/);
     const again = await upload(flow, browser, pdf(600));
     assert.equal(again.status, 410);
     assert.match(again.body.error!, /already used/);
@@ -232,15 +234,14 @@ describe("the upload route", () => {
     assert.equal(await kit.flows.outcome(flow.id), undefined);
     const dup = await upload(flow, browser, pdf(300), { name: "a.pdf", index: 0, total: 2 });
     assert.equal(dup.status, 409);
-    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(50)]);
-    const second = await upload(flow, browser, png, { name: "b.png", index: 1, total: 2 });
+    const second = await upload(flow, browser, PNG, { name: "b.png", index: 1, total: 2 });
     assert.equal(second.status, 200);
     assert.match(second.body.next!, /done\//);
     assert.deepEqual(
       (await kit.uploads.files(flow.id)).map((f) => [f.name, f.type, f.size]),
       [
         ["a.pdf", "application/pdf", 300],
-        ["b.png", "image/png", 58],
+        ["b.png", "image/png", PNG.length],
       ],
     );
     const two = await flowFor({ count: 2 });

@@ -6,7 +6,7 @@
 // checks who opened it before sending the person on, so no author URL, user data or credential ever
 // travels in an elicitation.
 import { memoryStore } from "../../store/memory.js";
-import { storeSink } from "./files/sink.js";
+import { storeSink } from "./files/store-sink.js";
 import { FlowStore } from "./flows.js";
 import type { PagesContext, PagesHandler, UrlKit, UrlKitOptions } from "./kit-types.js";
 import { resolveKitKey } from "./keys.js";

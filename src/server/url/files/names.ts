@@ -1,8 +1,31 @@
-// STUB until the file-sinks branch is merged (it owns this file): a person's file name made inert for showing.
+// A file name as the person's browser sent it, made safe to show back (on the upload page, in a tool's
+// result): every character that could hide, reorder or break the text is replaced by a visible mark, and
+// the name can no longer be read as a path. It is for showing only: files are stored under generated ids.
+//
+//   - control characters (C0, DEL, C1), line and paragraph separators, invisible format characters
+//     (general category Cf: bidi embeddings, overrides and isolates U+202A-U+202E and U+2066-U+2069, the
+//     marks U+200E/U+200F/U+061C, zero-width space and joiners, word joiner, BOM, soft hyphen, ...) and
+//     lone surrogates become "[U+XXXX]", so "invoice\u202Efdp.exe" shows as "invoice[U+202E]fdp.exe";
+//   - "/" and "\" become "_", and a run of two or more dots becomes "…", so no ".." or separator is left;
+//   - surrounding white space is trimmed, an empty name becomes "(no name)";
+//   - the result is at most MAX_SHOWN_NAME code points, the cut in the middle so the extension stays.
+
+/** The longest name shownName returns, in code points. */
+export const MAX_SHOWN_NAME = 120;
+
+const HIDDEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;
+const SEPARATORS = /[/\\]/g;
+const DOTS = /\.{2,}/g;
+const END_KEPT = 24;
+
 export function shownName(name: string): string {
-  const cleaned = String(name)
-    .replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g, "\ufffd")
-    .replace(/[/\\]/g, "\u2215")
-    .trim();
-  return (cleaned || "file").slice(0, 200);
+  let shown = "";
+  for (const char of String(name).trim()) {
+    shown += HIDDEN.test(char) ? `[U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}]` : char;
+  }
+  shown = shown.replace(SEPARATORS, "_").replace(DOTS, "…").trim();
+  if (shown === "") return "(no name)";
+  const points = [...shown];
+  if (points.length <= MAX_SHOWN_NAME) return shown;
+  return `${points.slice(0, MAX_SHOWN_NAME - END_KEPT - 1).join("")}…${points.slice(-END_KEPT).join("")}`;
 }

@@ -1,125 +1,100 @@
-// STUB until the file-sinks branch is merged (it owns this file): the agreed FileSink shapes, with a
-// plain store sink (base64 chunks in the kit's store) and a directory sink, both counting bytes and
-// hashing while they stream, refusing past maxBytes.
-import { createHash } from "node:crypto";
-import { createReadStream, createWriteStream } from "node:fs";
-import { mkdir, rm } from "node:fs/promises";
-import { join } from "node:path";
-import { Readable } from "node:stream";
-import type { KeyValueStore } from "../../../store/types.js";
+// Where an uploaded file's bytes go. A sink takes the body as a stream and counts its size, SHA-256 and
+// first bytes while it streams, so no sink ever holds a whole large file; it stores under the id it is
+// given (a generated one, never the person's file name) and forgets what nobody claimed after its lifetime.
+// Two are built in: `directorySink` (files on a local disk, any size) and `storeSink` (small files in the
+// kit's KeyValueStore). An object store fits the same interface: put streams to it, open reads it back.
 
+/** What a sink stored: enough for the tool's handle without reading the bytes again. */
 export interface StoredUpload {
+  /** The id the bytes were stored under (the caller's, generated: never the person's file name). */
   id: string;
+  /** Bytes stored. */
   size: number;
+  /** SHA-256 of the bytes, lowercase hex. */
   sha256: string;
-  /** The first bytes, for sniffing. */
+  /** The first bytes (up to HEAD_BYTES), for sniffing the type. */
   head: Uint8Array;
 }
 
 export interface FileSink {
+  /**
+   * Stores `body` under `id`. Rejects with FileTooLargeError as soon as more than `limits.maxBytes`
+   * arrived, and with the body's own error when it fails or is aborted: in both cases nothing is stored.
+   * Rejects when something is already stored under `id`.
+   */
   put(id: string, body: ReadableStream<Uint8Array>, limits: { maxBytes: number }): Promise<StoredUpload>;
+  /** The stored bytes; rejects with UploadNotFoundError when nothing (or nothing live) is stored under `id`. */
   open(id: string): Promise<ReadableStream<Uint8Array>>;
+  /** Forgets `id`'s bytes; nothing happens when there are none. */
   delete(id: string): Promise<void>;
 }
 
+/** How many first bytes a StoredUpload keeps: what `file-type` needs to recognize most formats. */
+export const HEAD_BYTES = 4100;
+
+/** Default time an unclaimed upload is kept: one hour. */
+export const DEFAULT_UPLOAD_LIFETIME_MS = 60 * 60 * 1000;
+
+/** The body was longer than the limit; nothing was stored. */
 export class FileTooLargeError extends Error {
-  constructor(readonly maxBytes: number) {
-    super(`The file is larger than ${maxBytes} bytes.`);
-    this.name = "FileTooLargeError";
+  override readonly name = "FileTooLargeError";
+  constructor(
+    readonly maxBytes: number,
+    message = `The file is larger than the limit of ${formatBytes(maxBytes)}.`,
+  ) {
+    super(message);
   }
 }
 
-const HEAD_BYTES = 4096;
-const SAFE_ID = /^[A-Za-z0-9_-]{1,128}$/;
-
-async function consume(body: ReadableStream<Uint8Array>, maxBytes: number, write: (chunk: Uint8Array) => Promise<void>) {
-  const hash = createHash("sha256");
-  let size = 0;
-  const head: Uint8Array[] = [];
-  let headBytes = 0;
-  const reader = body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => {});
-      throw new FileTooLargeError(maxBytes);
-    }
-    hash.update(value);
-    if (headBytes < HEAD_BYTES) {
-      head.push(value.subarray(0, HEAD_BYTES - headBytes));
-      headBytes += Math.min(value.byteLength, HEAD_BYTES - headBytes);
-    }
-    await write(value);
+/** Nothing is stored under the id: never stored, deleted, or past its lifetime. */
+export class UploadNotFoundError extends Error {
+  override readonly name = "UploadNotFoundError";
+  constructor(readonly id: string) {
+    super(`No upload is stored under "${id}" (never stored, deleted, or past its lifetime).`);
   }
-  return { size, sha256: hash.digest("hex"), head: new Uint8Array(Buffer.concat(head)) };
 }
 
-export function directorySink(dir: string): FileSink {
-  const path = (id: string) => {
-    if (!SAFE_ID.test(id)) throw new TypeError("A stored file's id must be base64url.");
-    return join(dir, id);
-  };
-  return {
-    async put(id, body, { maxBytes }) {
-      await mkdir(dir, { recursive: true });
-      const out = createWriteStream(path(id), { flags: "wx" });
-      try {
-        const done = await consume(
-          body,
-          maxBytes,
-          (chunk) => new Promise<void>((ok, fail) => out.write(chunk, (e) => (e ? fail(e) : ok()))),
-        );
-        await new Promise<void>((ok, fail) => out.end((e?: Error | null) => (e ? fail(e) : ok())));
-        return { id, ...done };
-      } catch (error) {
-        out.destroy();
-        await rm(path(id), { force: true });
-        throw error;
-      }
-    },
-    async open(id) {
-      return Readable.toWeb(createReadStream(path(id))) as ReadableStream<Uint8Array>;
-    },
-    async delete(id) {
-      await rm(path(id), { force: true });
-    },
-  };
+/** Ids become file and key names: the sink takes only generated-looking ones. */
+const ID = /^[A-Za-z0-9_-]{1,128}$/;
+
+export function checkUploadId(id: string): void {
+  if (typeof id !== "string" || !ID.test(id))
+    throw new TypeError(`An upload id must be 1 to 128 characters of A-Z, a-z, 0-9, "_" or "-" (a generated id, never a file name).`);
 }
 
-export function storeSink(store: KeyValueStore, options: { maxBytes?: number } = {}): FileSink {
-  const ttl = 24 * 3600_000;
-  const key = (id: string, n: number) => `url-file-chunk:${id}:${n}`;
-  return {
-    async put(id, body, limits) {
-      const maxBytes = Math.min(limits.maxBytes, options.maxBytes ?? 10 * 1024 * 1024);
-      let n = 0;
-      try {
-        const done = await consume(body, maxBytes, async (chunk) => store.set(key(id, n++), Buffer.from(chunk).toString("base64"), ttl));
-        await store.set(`url-file-chunks:${id}`, String(n), ttl);
-        return { id, ...done };
-      } catch (error) {
-        for (let i = 0; i < n; i++) await store.delete(key(id, i));
-        if (error instanceof FileTooLargeError && error.maxBytes !== limits.maxBytes && maxBytes < limits.maxBytes) throw error;
-        throw error;
-      }
-    },
-    async open(id) {
-      const count = Number((await store.get(`url-file-chunks:${id}`)) ?? "0");
-      let i = 0;
-      return new ReadableStream<Uint8Array>({
-        async pull(controller) {
-          if (i >= count) return controller.close();
-          const text = await store.get(key(id, i++));
-          controller.enqueue(new Uint8Array(Buffer.from(text ?? "", "base64")));
-        },
-      });
-    },
-    async delete(id) {
-      const count = Number((await store.get(`url-file-chunks:${id}`)) ?? "0");
-      for (let i = 0; i < count; i++) await store.delete(key(id, i));
-      await store.delete(`url-file-chunks:${id}`);
-    },
-  };
+export function checkMaxBytes(maxBytes: number): void {
+  if (!Number.isSafeInteger(maxBytes) || maxBytes < 0)
+    throw new TypeError(`limits.maxBytes must be a non-negative integer, not ${String(maxBytes)}.`);
+}
+
+/** "50 MB", "1 MiB", "512 bytes": limits as a person reads them (binary units when the number is one). */
+export function formatBytes(bytes: number): string {
+  const units: [number, string][] = [
+    [2 ** 30, "GiB"],
+    [2 ** 20, "MiB"],
+    [2 ** 10, "KiB"],
+  ];
+  for (const [size, unit] of units) if (bytes >= size && bytes % size === 0) return `${bytes / size} ${unit}`;
+  const decimal: [number, string][] = [
+    [1e9, "GB"],
+    [1e6, "MB"],
+    [1e3, "kB"],
+  ];
+  for (const [size, unit] of decimal) if (bytes >= size) return `${Number((bytes / size).toFixed(1))} ${unit}`;
+  return `${bytes} bytes`;
+}
+
+/** Keeps the first HEAD_BYTES of a stream, chunk by chunk. */
+export class HeadCollector {
+  private readonly bytes = new Uint8Array(HEAD_BYTES);
+  private length = 0;
+  add(chunk: Uint8Array) {
+    if (this.length >= HEAD_BYTES) return;
+    const take = Math.min(chunk.byteLength, HEAD_BYTES - this.length);
+    this.bytes.set(chunk.subarray(0, take), this.length);
+    this.length += take;
+  }
+  get head(): Uint8Array {
+    return this.bytes.slice(0, this.length);
+  }
 }

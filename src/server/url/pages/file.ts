@@ -10,7 +10,7 @@ import type { Context, Hono } from "hono";
 import { html } from "hono/html";
 import { checkFileType } from "../files/sniff.js";
 import { shownName } from "../files/names.js";
-import { FileTooLargeError } from "../files/sink.js";
+import { FileTooLargeError, formatBytes } from "../files/sink.js";
 import type { FileAsk } from "../flows.js";
 import type { UploadRecord } from "../uploads.js";
 import { existingBrowserId } from "./browser-session.js";
@@ -31,15 +31,8 @@ export interface FilePageData {
   count: number;
 }
 
-/** A size for people: "5 MB", "512 KB", "300 bytes". */
-export function sizeText(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${+(bytes / (1024 * 1024)).toFixed(1)} MB`;
-  if (bytes >= 1024) return `${+(bytes / 1024).toFixed(1)} KB`;
-  return `${bytes} byte${bytes === 1 ? "" : "s"}`;
-}
-
 const limitsText = (ask: FileAsk) =>
-  `${ask.count === 1 ? "One file" : `Up to ${ask.count} files`} of at most ${sizeText(ask.maxBytes)}${ask.count === 1 ? "" : " each"}; accepted: ${ask.accept.join(", ")}.`;
+  `${ask.count === 1 ? "One file" : `Up to ${ask.count} files`} of at most ${formatBytes(ask.maxBytes)}${ask.count === 1 ? "" : " each"}; accepted: ${ask.accept.join(", ")}.`;
 
 const refuse = (c: Context, status: 400 | 403 | 409 | 410 | 413 | 415, error: string, close = false) =>
   c.json({ error }, status, close ? { Connection: "close" } : {});
@@ -121,10 +114,10 @@ export function fileRoutes(app: Hono<PagesEnv>, config: PagesConfig): void {
     if (!Number.isSafeInteger(index) || index < 0 || index >= total) return refuse(c, 400, `X-File-Index must be from 0 to ${total - 1}.`);
     const name = fileName(c.req.header("x-file-name"));
     if (name === undefined) return refuse(c, 400, "X-File-Name must be the file's name, percent-encoded, at most 1000 characters.");
-    const tooLarge = `${name} is larger than the limit of ${sizeText(ask.maxBytes)}. Nothing was kept.`;
+    const tooLarge = (limit: number) => `${name} is larger than the limit of ${formatBytes(limit)}. Nothing was kept.`;
     // A declared length over the limit is refused before a byte is read; an undeclared one is counted as it streams.
     const declared = Number(c.req.header("content-length"));
-    if (Number.isFinite(declared) && declared > ask.maxBytes) return refuse(c, 413, tooLarge, true);
+    if (Number.isFinite(declared) && declared > ask.maxBytes) return refuse(c, 413, tooLarge(ask.maxBytes), true);
     const body = c.req.raw.body;
     if (!body || declared === 0) return refuse(c, 400, `${name} is empty (0 bytes). Nothing was kept.`);
 
@@ -134,7 +127,8 @@ export function fileRoutes(app: Hono<PagesEnv>, config: PagesConfig): void {
     try {
       stored = await sink.put(storedAs, body, { maxBytes: ask.maxBytes });
     } catch (error) {
-      if (error instanceof FileTooLargeError) return refuse(c, 413, tooLarge, true);
+      // The sink's own cap may be the lower one (the store sink keeps small files only): the limit that applied is named.
+      if (error instanceof FileTooLargeError) return refuse(c, 413, tooLarge(Math.min(error.maxBytes, ask.maxBytes)), true);
       // The browser went away mid-upload (the sink kept nothing): the person sends it again from the page.
       if (c.req.raw.signal.aborted) return refuse(c, 400, `The upload of ${name} was interrupted; nothing was kept. Send it again.`);
       throw error;
@@ -144,7 +138,7 @@ export function fileRoutes(app: Hono<PagesEnv>, config: PagesConfig): void {
       await drop();
       return refuse(c, 400, `${name} is empty (0 bytes). Nothing was kept.`);
     }
-    const type = checkFileType(stored.head, name, ask.accept);
+    const type = await checkFileType(stored.head, name, ask.accept);
     if (!type.ok) {
       await drop();
       return refuse(c, 415, `${name} was not accepted: ${line(type.problem)} Nothing was kept.`);

@@ -2,6 +2,7 @@
 // <input type=file> or drops them on the zone, sees what was chosen (name, size) and sends with the
 // confirm button; each file goes up as its own POST through XMLHttpRequest, whose upload events give the
 // progress. The server checks everything again; its verdict is shown in the alert line.
+import { formatBytes } from "../../files/sink.js";
 import type { FilePageData } from "../file.js";
 
 const data = JSON.parse(document.getElementById("mcp-elicit-flow")!.textContent ?? "{}") as FilePageData;
@@ -17,12 +18,6 @@ let chosen: File[] = [];
 /** Files of this choice the server already has (a retry after a refused second file sends only the rest). */
 const delivered = new Set<number>();
 
-function sizeText(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${+(bytes / (1024 * 1024)).toFixed(1)} MB`;
-  if (bytes >= 1024) return `${+(bytes / 1024).toFixed(1)} KB`;
-  return `${bytes} byte${bytes === 1 ? "" : "s"}`;
-}
-
 /** What the person chose, checked here for what can be told before sending (the server checks again). */
 function choose(files: File[]): void {
   alert.textContent = "";
@@ -33,7 +28,7 @@ function choose(files: File[]): void {
   }
   const problems = files.flatMap((f) =>
     f.size > data.maxBytes
-      ? [`${f.name} is ${sizeText(f.size)}: larger than the limit of ${sizeText(data.maxBytes)}.`]
+      ? [`${f.name} is ${formatBytes(f.size)}: larger than the limit of ${formatBytes(data.maxBytes)}.`]
       : f.size === 0
         ? [`${f.name} is empty.`]
         : [],
@@ -45,7 +40,7 @@ function choose(files: File[]): void {
   preview.replaceChildren(
     ...chosen.map((f) => {
       const item = document.createElement("li");
-      item.textContent = `${f.name} (${sizeText(f.size)})`;
+      item.textContent = `${f.name} (${formatBytes(f.size)})`;
       return item;
     }),
   );
