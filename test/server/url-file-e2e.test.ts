@@ -71,6 +71,16 @@ before(async () => {
         };
       },
     );
+    // The tool's own mistakes in asking: a tool error naming the rule, before any link exists.
+    elicitation.registerTool(
+      server,
+      "ask_badly",
+      { description: "Asks with the options given", inputSchema: z.object({ accept: z.array(z.string()), maxBytes: z.number() }) },
+      async ({ accept, maxBytes }, ctx) => {
+        await ctx.elicitFile("Upload something.", { accept, maxBytes });
+        return { content: [{ type: "text", text: "asked" }] };
+      },
+    );
     return server;
   };
   http = await serveHttp(factory, { urlKit: kit, onerror: (e) => serverLog.push(e.stack ?? e.message) });
@@ -128,6 +138,28 @@ async function openPage(address: string): Promise<Page> {
   await page.waitForURL((u) => u.pathname.includes("/elicit/file/"));
   return page;
 }
+
+describe("ctx.elicitFile's options", () => {
+  test("a malformed accept or a size that is not a positive whole number is a tool error naming the option; no link is sent", async () => {
+    const person = new Person(async () => {});
+    const client = new Client({ name: "Trip planner", version: "1.0.0" });
+    const handle = attachElicitation(client, { ui: person });
+    await client.connect(new StreamableHTTPClientTransport(http.url));
+    try {
+      const call = async (accept: string[], maxBytes: number) =>
+        (await handle.callTool({ name: "ask_badly", arguments: { accept, maxBytes } })) as CallToolResult;
+      const badAccept = await call(["pdf"], 1000);
+      assert.equal(badAccept.isError, true);
+      assert.match(JSON.stringify(badAccept.content), /accept must be a non-empty list of MIME types/);
+      const badSize = await call(["application/pdf"], 0);
+      assert.equal(badSize.isError, true);
+      assert.match(JSON.stringify(badSize.content), /maxBytes must be a positive whole number/);
+      assert.deepEqual(person.urls, []);
+    } finally {
+      await client.close();
+    }
+  });
+});
 
 for (const revision of ["2025-11-25", "2026-07-28"] as const) {
   describe(`ctx.elicitFile on ${revision}`, { skip: needs("chromium") }, () => {

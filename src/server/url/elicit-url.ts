@@ -13,6 +13,7 @@ import { InvalidClientResultError } from "../input-errors.js";
 import { callerOwner } from "../owner.js";
 import { UrlLinkResult, UrlModeUnavailableError } from "./errors.js";
 import type { FileAsk, FlowInit, FlowKind, FlowOutcome, UrlFlow } from "./flows.js";
+import { DEFAULT_STORE_SINK_MAX_BYTES } from "./files/store-sink.js";
 import type { ElicitedFile } from "./uploads.js";
 import { isLoopbackHost, type UrlKit } from "./url-kit.js";
 
@@ -286,7 +287,7 @@ export function describeAsk(
         kind: "file",
         message: what.message,
         options: what.options,
-        init: { ...base, kind: "file", message: what.message, file: fileAsk(what.options) },
+        init: { ...base, kind: "file", message: what.message, file: fileAsk(what.options, kit) },
         ordinal,
       };
     }
@@ -294,18 +295,23 @@ export function describeAsk(
 }
 
 /** ctx.elicitFile's options, checked: each rule named in the error. */
-function fileAsk(options: FileOptions): FileAsk {
+function fileAsk(options: FileOptions, kit: UrlKit): FileAsk {
   const { accept, maxBytes, count = 1 } = (options ?? {}) as Partial<FileOptions>;
   if (
     !Array.isArray(accept) ||
     accept.length === 0 ||
-    accept.some((a) => typeof a !== "string" || !/^(\.[A-Za-z0-9]{1,16}|[a-z]+\/(\*|[A-Za-z0-9.+-]+))$/.test(a))
+    accept.some((a) => typeof a !== "string" || !/^(\.[A-Za-z0-9]{1,16}|\*\/\*|[a-z]+\/(\*|[A-Za-z0-9.+-]+))$/.test(a))
   )
     throw new TypeError(
       'ctx.elicitFile: accept must be a non-empty list of MIME types ("application/pdf"), families ("image/*") or extensions (".pdf").',
     );
   if (typeof maxBytes !== "number" || !Number.isSafeInteger(maxBytes) || maxBytes < 1)
     throw new TypeError("ctx.elicitFile: maxBytes must be a positive whole number of bytes.");
+  // Said now rather than to the person after their upload: the kit's store keeps only small files.
+  if (!kit.options.files?.sink && maxBytes > DEFAULT_STORE_SINK_MAX_BYTES)
+    throw new TypeError(
+      `ctx.elicitFile: maxBytes ${maxBytes} is more than the kit's store keeps (${DEFAULT_STORE_SINK_MAX_BYTES} bytes); give createUrlKit({ files: { sink: directorySink(dir) } }) or your own FileSink for larger files.`,
+    );
   if (!Number.isSafeInteger(count) || count < 1 || count > MAX_FILE_COUNT)
     throw new TypeError(`ctx.elicitFile: count must be a whole number from 1 to ${MAX_FILE_COUNT}.`);
   return { accept: [...accept], maxBytes, count };
