@@ -51,8 +51,10 @@ describe("the upload page", { skip: needs("chromium") }, () => {
     assert.match(shown, /The file goes to Travel \(test\) only: Test host does not see it/);
     assert.equal(await ana.page.getByRole("button", { name: "Send" }).isDisabled(), true, "nothing to send before a file is chosen");
     await drop(ana.page, "scan \u202Egnp.pdf", "%PDF-1.5\nthe photo page");
-    // The name is shown as text: the bidi override is the page's text, not markup, and the size is there.
-    await ana.page.locator("#file-preview li").filter({ hasText: "(23 bytes)" }).waitFor();
+    // The name is shown as text with its bidi override made visible, and the size is there.
+    const chosen = ana.page.locator("#file-preview li");
+    await chosen.filter({ hasText: "(23 bytes)" }).waitFor();
+    assert.equal(await chosen.innerText(), "scan [U+202E]gnp.pdf (23 bytes)", "the override is shown, not obeyed");
     await ana.page.screenshot({ path: join(bench.shots, "url-file-chosen.png"), fullPage: true });
     await ana.page.getByRole("button", { name: "Send" }).click();
     await ana.page.getByRole("heading", { name: "Done" }).waitFor();
@@ -60,7 +62,7 @@ describe("the upload page", { skip: needs("chromium") }, () => {
     const [file] = await bench.kit.uploads.files(flow.id);
     assert.equal(file?.type, "application/pdf");
     assert.equal(file?.size, 23);
-    assert.doesNotMatch(file!.name, /\u202E/, "the tool gets the name inert");
+    assert.equal(file!.name, "scan [U+202E]gnp.pdf", "the tool gets the name inert");
     assert.deepEqual(bench.errors, []);
   });
 

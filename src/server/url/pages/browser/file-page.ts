@@ -2,6 +2,7 @@
 // <input type=file> or drops them on the zone, sees what was chosen (name, size) and sends with the
 // confirm button; each file goes up as its own POST through XMLHttpRequest, whose upload events give the
 // progress. The server checks everything again; its verdict is shown in the alert line.
+import { shownName } from "../../files/names.js";
 import { formatBytes } from "../../files/sink.js";
 import type { FilePageData } from "../file.js";
 
@@ -28,19 +29,19 @@ function choose(files: File[]): void {
   }
   const problems = files.flatMap((f) =>
     f.size > data.maxBytes
-      ? [`${f.name} is ${formatBytes(f.size)}: larger than the limit of ${formatBytes(data.maxBytes)}.`]
+      ? [`${shownName(f.name)} is ${formatBytes(f.size)}: larger than the limit of ${formatBytes(data.maxBytes)}.`]
       : f.size === 0
-        ? [`${f.name} is empty.`]
+        ? [`${shownName(f.name)} is empty.`]
         : [],
   );
   chosen = problems.length ? [] : files;
   delivered.clear();
   if (problems.length) alert.textContent = problems.join(" ");
-  // Names are set as text, never as HTML.
+  // Names are set as text, never as HTML, and made inert: a bidi override cannot make "gnp.pdf" read as "fdp.png".
   preview.replaceChildren(
     ...chosen.map((f) => {
       const item = document.createElement("li");
-      item.textContent = `${f.name} (${formatBytes(f.size)})`;
+      item.textContent = `${shownName(f.name)} (${formatBytes(f.size)})`;
       return item;
     }),
   );
@@ -93,7 +94,7 @@ async function sendAll(): Promise<void> {
         sent += file.size;
         continue;
       }
-      status.textContent = `Sending ${file.name}…`;
+      status.textContent = `Sending ${shownName(file.name)}…`;
       ({ next } = await upload(file, index, chosen.length, sent, all));
       delivered.add(index);
       sent += file.size;
@@ -120,5 +121,8 @@ zone.addEventListener("dragleave", () => zone.classList.remove("dragging"));
 zone.addEventListener("drop", (event) => {
   event.preventDefault();
   zone.classList.remove("dragging");
-  if (!input.disabled) choose([...(event.dataTransfer?.files ?? [])]);
+  if (input.disabled || !event.dataTransfer) return;
+  // Not copied into the picker: its native label would show the name as the browser renders it (a bidi
+  // override obeyed); the preview list, whose names are made inert, is what says what will be sent.
+  choose([...event.dataTransfer.files]);
 });
