@@ -66,7 +66,7 @@ describe("the upload page", { skip: needs("chromium") }, () => {
     assert.deepEqual(bench.errors, []);
   });
 
-  test("bob, signed in, is refused on alice's link; her request stays open", async () => {
+  test("bob, signed in, is refused on alice's link; her request stays open and she sends from the keyboard", async () => {
     const flow = await fileFlow();
     const bob = await bench.person();
     try {
@@ -80,10 +80,13 @@ describe("the upload page", { skip: needs("chromium") }, () => {
     assert.equal(await bench.kit.flows.outcome(flow.id), undefined);
     // Alice can still send.
     await onUploadPage(ana.page, flow.id);
-    await ana.page
-      .getByLabel("Choose a file")
-      .setInputFiles({ name: "p.pdf", mimeType: "application/pdf", buffer: Buffer.from("%PDF-1.4 x") });
-    await ana.page.getByRole("button", { name: "Send" }).click();
+    const picker = ana.page.getByLabel("Choose a file");
+    await picker.setInputFiles({ name: "p.pdf", mimeType: "application/pdf", buffer: Buffer.from("%PDF-1.4 x") });
+    // From the keyboard: the picker, then Tab to Send, then Enter.
+    await picker.focus();
+    await ana.page.keyboard.press("Tab");
+    assert.equal(await ana.page.evaluate(() => document.activeElement?.id), "file-send");
+    await ana.page.keyboard.press("Enter");
     await ana.page.getByRole("heading", { name: "Done" }).waitFor();
     assert.equal(await bench.kit.flows.outcome(flow.id), "completed");
   });
