@@ -47,12 +47,16 @@ before(async () => {
     elicitation.registerTool(
       server,
       "send_passport",
-      { description: "Asks for the passport's photo page", inputSchema: z.object({ attempt: z.number() }) },
-      async (_args, ctx) => {
+      {
+        description: "Asks for the passport's photo page",
+        inputSchema: z.object({ attempt: z.number(), via: z.enum(["request", "error"]).optional() }),
+      },
+      async ({ via }, ctx) => {
         const result = await ctx.elicitFile("Upload the photo page of your passport (PDF).", {
           accept: ["application/pdf"],
           maxBytes: 8 * 1024 * 1024,
           retryWaitMs: 2_000,
+          ...(via ? { via } : {}),
         });
         if (result.outcome !== "completed") return { content: [{ type: "text", text: result.outcome }] };
         const [file] = result.files;
@@ -116,13 +120,13 @@ function versionOptions(revision: ProtocolRevision) {
   return { supportedProtocolVersions: ["2025-11-25", "2025-06-18"] };
 }
 
-async function callAs(revision: ProtocolRevision, person: Person, attempt: number) {
+async function callAs(revision: ProtocolRevision, person: Person, attempt: number, via?: "error") {
   const wire: WireMessage[] = [];
   const client = new Client({ name: "Trip planner", version: "1.0.0" }, versionOptions(revision) as never);
   const handle = attachElicitation(client, { ui: person });
   await client.connect(tap(new StreamableHTTPClientTransport(http.url), wire));
   try {
-    const result = (await handle.callTool({ name: "send_passport", arguments: { attempt } })) as CallToolResult;
+    const result = (await handle.callTool({ name: "send_passport", arguments: { attempt, ...(via ? { via } : {}) } })) as CallToolResult;
     await Promise.all(person.work);
     return { result, wire };
   } finally {
@@ -225,3 +229,22 @@ for (const revision of ["2025-11-25", "2026-07-28"] as const) {
     });
   });
 }
+
+describe('ctx.elicitFile on 2025-11-25 with via: "error"', { skip: needs("chromium") }, () => {
+  test("the call ends with -32042, the person uploads, and the client's retry gets the file", async () => {
+    const person = new Person(async (address) => {
+      const page = await openPage(address);
+      await page.getByLabel("Choose a file").setInputFiles({ name: "passport.pdf", mimeType: "application/pdf", buffer: PDF });
+      await page.getByRole("button", { name: "Send" }).click();
+      await page.getByRole("heading", { name: "Done" }).waitFor({ timeout: 60_000 });
+      await page.context().close();
+    });
+    const { result, wire } = await callAs("2025-11-25", person, 3, "error");
+    assert.equal(result.isError, undefined, JSON.stringify(result.content));
+    assert.equal((result.structuredContent as { readSha256: string }).readSha256, PDF_SHA);
+    assert.ok(
+      wire.some((m) => m.dir === "in" && m.message.error?.code === -32042),
+      "the first call ended with URLElicitationRequired",
+    );
+  });
+});
