@@ -93,7 +93,7 @@ describe("directorySink", () => {
       `60 MiB vs 50 MiB limit: live memory peak growth ${(peakGrowth / MB).toFixed(1)} MiB, retained ${(retained / MB).toFixed(1)} MiB, ${(50 / seconds).toFixed(0)} MiB/s (with a collection every 4 MiB)`,
     );
     assert.ok(peakGrowth < 8 * MB, `memory grew by ${(peakGrowth / MB).toFixed(1)} MiB during the put (heap + array buffers)`);
-    assert.ok(retained < 4 * MB, `memory kept ${(retained / MB).toFixed(1)} MiB after the put`);
+    assert.ok(retained < 8 * MB, `memory kept ${(retained / MB).toFixed(1)} MiB after the put`);
   });
 
   test("5 MB: stored under its id with the right SHA-256, size, head and mode, read back equal", async () => {
