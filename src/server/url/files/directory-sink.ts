@@ -11,6 +11,7 @@ import type * as FsPromises from "node:fs/promises";
 import type { FileHandle } from "node:fs/promises";
 import { createHash, randomBytes } from "node:crypto";
 import {
+  bytesOf,
   checkMaxBytes,
   checkUploadId,
   DEFAULT_UPLOAD_LIFETIME_MS,
@@ -84,8 +85,9 @@ export function directorySink(dir: string, options: DirectorySinkOptions = {}): 
       let open = true;
       try {
         for (;;) {
-          const { done, value } = await reader.read();
+          const { done, value: chunk } = await reader.read();
           if (done) break;
+          const value = bytesOf(chunk);
           size += value.byteLength;
           if (size > limits.maxBytes) throw new FileTooLargeError(limits.maxBytes);
           hash.update(value);

@@ -84,6 +84,12 @@ export function formatBytes(bytes: number): string {
   return `${bytes} bytes`;
 }
 
+/** A body's chunk, checked: a stream of anything but bytes is refused rather than stored as something else. */
+export function bytesOf(chunk: unknown): Uint8Array {
+  if (chunk instanceof Uint8Array) return chunk;
+  throw new TypeError("An upload's body must be a stream of Uint8Array chunks.");
+}
+
 /** Keeps the first HEAD_BYTES of a stream, chunk by chunk. */
 export class HeadCollector {
   private readonly bytes = new Uint8Array(HEAD_BYTES);

@@ -6,6 +6,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { KeyValueStore } from "../../../store/types.js";
 import {
+  bytesOf,
   checkMaxBytes,
   checkUploadId,
   DEFAULT_UPLOAD_LIFETIME_MS,
@@ -82,8 +83,9 @@ export function storeSink(store: KeyValueStore, options: StoreSinkOptions = {}):
       };
       try {
         for (;;) {
-          const { done, value } = await reader.read();
+          const { done, value: chunk } = await reader.read();
           if (done) break;
+          const value = bytesOf(chunk);
           size += value.byteLength;
           if (size > maxBytes) throw tooLarge(maxBytes, limits.maxBytes > cap);
           hash.update(value);
