@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { directorySink } from "../../src/server/url/files/directory-sink.js";
-import { FileTooLargeError, UploadNotFoundError } from "../../src/server/url/files/sink.js";
+import { FileTooLargeError, UploadExistsError, UploadNotFoundError } from "../../src/server/url/files/sink.js";
 import { scratchFiles } from "../helpers/files.js";
 import { waitFor, within } from "../helpers/deferred.js";
 
@@ -111,7 +111,12 @@ describe("directorySink", () => {
     assert.deepEqual(readdirSync(dir), ["up_5mb.upload"], "one file, under the generated id");
     if (process.platform !== "win32") assert.equal(statSync(join(dir, "up_5mb.upload")).mode & 0o777, 0o600);
     assert.ok((await readAll(await sink.open("up_5mb"))).equals(bytes), "read back equal");
-    await assert.rejects(sink.put("up_5mb", fromBytes(bytes, 1024), { maxBytes: 5 * MB }), /already stored/);
+    // A second upload under the id is refused before its body is read.
+    let pulled = 0;
+    const second = new ReadableStream<Uint8Array>({ pull: (controller) => void (pulled++, controller.enqueue(new Uint8Array(1024))) });
+    await assert.rejects(sink.put("up_5mb", second, { maxBytes: 5 * MB }), UploadExistsError);
+    assert.ok(pulled <= 1, `${pulled} chunks of the second body read`);
+    assert.deepEqual(readdirSync(dir), ["up_5mb.upload"]);
     await sink.delete("up_5mb");
     assert.deepEqual(readdirSync(dir), []);
     await assert.rejects(sink.open("up_5mb"), UploadNotFoundError);

@@ -20,7 +20,8 @@ export interface FileSink {
   /**
    * Stores `body` under `id`. Rejects with FileTooLargeError as soon as more than `limits.maxBytes`
    * arrived, and with the body's own error when it fails or is aborted: in both cases nothing is stored.
-   * Rejects when something is already stored under `id`.
+   * Rejects with UploadExistsError when something is already stored under `id` (checked before the body
+   * is read, and again atomically when it is stored).
    */
   put(id: string, body: ReadableStream<Uint8Array>, limits: { maxBytes: number }): Promise<StoredUpload>;
   /** The stored bytes; rejects with UploadNotFoundError when nothing (or nothing live) is stored under `id`. */
@@ -51,6 +52,14 @@ export class UploadNotFoundError extends Error {
   override readonly name = "UploadNotFoundError";
   constructor(readonly id: string) {
     super(`No upload is stored under "${id}" (never stored, deleted, or past its lifetime).`);
+  }
+}
+
+/** Something is already stored under the id: a sink never replaces an upload (a second upload to a flow is refused). */
+export class UploadExistsError extends Error {
+  override readonly name = "UploadExistsError";
+  constructor(readonly id: string) {
+    super(`An upload is already stored under "${id}".`);
   }
 }
 
