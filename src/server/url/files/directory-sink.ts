@@ -11,11 +11,13 @@ import type * as FsPromises from "node:fs/promises";
 import type { FileHandle } from "node:fs/promises";
 import { createHash, randomBytes } from "node:crypto";
 import {
+  bytesOf,
   checkMaxBytes,
   checkUploadId,
   DEFAULT_UPLOAD_LIFETIME_MS,
   FileTooLargeError,
   HeadCollector,
+  UploadExistsError,
   UploadNotFoundError,
   type FileSink,
   type StoredUpload,
@@ -74,6 +76,10 @@ export function directorySink(dir: string, options: DirectorySinkOptions = {}): 
       checkMaxBytes(limits.maxBytes);
       const files = await fs();
       sweeper.start();
+      if (await exists(files, stored(id))) {
+        await body.cancel().catch(() => {});
+        throw new UploadExistsError(id);
+      }
       const temp = at(`.${id}.${randomBytes(8).toString("hex")}.part`);
       const handle = await files.open(temp, "wx", 0o600);
       writing.add(temp);
@@ -84,8 +90,9 @@ export function directorySink(dir: string, options: DirectorySinkOptions = {}): 
       let open = true;
       try {
         for (;;) {
-          const { done, value } = await reader.read();
+          const { done, value: chunk } = await reader.read();
           if (done) break;
+          const value = bytesOf(chunk);
           size += value.byteLength;
           if (size > limits.maxBytes) throw new FileTooLargeError(limits.maxBytes);
           hash.update(value);
@@ -140,21 +147,21 @@ async function place(files: typeof FsPromises, temp: string, target: string, id:
     await files.link(temp, target);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === "EEXIST") throw new Error(`An upload is already stored under "${id}".`);
+    if (code === "EEXIST") throw new UploadExistsError(id);
     // A file system without hard links: rename, after checking (not atomically) that nothing is there.
     if (code !== "EPERM" && code !== "ENOTSUP" && code !== "ENOSYS" && code !== "EXDEV") throw error;
-    if (
-      await files.stat(target).then(
-        () => true,
-        () => false,
-      )
-    )
-      throw new Error(`An upload is already stored under "${id}".`);
+    if (await exists(files, target)) throw new UploadExistsError(id);
     await files.rename(temp, target);
     return;
   }
   await files.rm(temp, { force: true });
 }
+
+const exists = (files: typeof FsPromises, path: string) =>
+  files.stat(path).then(
+    () => true,
+    () => false,
+  );
 
 async function writeAll(handle: FileHandle, chunk: Uint8Array) {
   let offset = 0;

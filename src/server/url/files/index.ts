@@ -3,6 +3,7 @@ export {
   DEFAULT_UPLOAD_LIFETIME_MS,
   FileTooLargeError,
   HEAD_BYTES,
+  UploadExistsError,
   UploadNotFoundError,
   formatBytes,
   type FileSink,

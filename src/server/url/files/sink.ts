@@ -20,7 +20,8 @@ export interface FileSink {
   /**
    * Stores `body` under `id`. Rejects with FileTooLargeError as soon as more than `limits.maxBytes`
    * arrived, and with the body's own error when it fails or is aborted: in both cases nothing is stored.
-   * Rejects when something is already stored under `id`.
+   * Rejects with UploadExistsError when something is already stored under `id` (checked before the body
+   * is read, and again atomically when it is stored).
    */
   put(id: string, body: ReadableStream<Uint8Array>, limits: { maxBytes: number }): Promise<StoredUpload>;
   /** The stored bytes; rejects with UploadNotFoundError when nothing (or nothing live) is stored under `id`. */
@@ -54,6 +55,14 @@ export class UploadNotFoundError extends Error {
   }
 }
 
+/** Something is already stored under the id: a sink never replaces an upload (a second upload to a flow is refused). */
+export class UploadExistsError extends Error {
+  override readonly name = "UploadExistsError";
+  constructor(readonly id: string) {
+    super(`An upload is already stored under "${id}".`);
+  }
+}
+
 /** Ids become file and key names: the sink takes only generated-looking ones. */
 const ID = /^[A-Za-z0-9_-]{1,128}$/;
 
@@ -82,6 +91,12 @@ export function formatBytes(bytes: number): string {
   ];
   for (const [size, unit] of decimal) if (bytes >= size) return `${Number((bytes / size).toFixed(1))} ${unit}`;
   return `${bytes} bytes`;
+}
+
+/** A body's chunk, checked: a stream of anything but bytes is refused rather than stored as something else. */
+export function bytesOf(chunk: unknown): Uint8Array {
+  if (chunk instanceof Uint8Array) return chunk;
+  throw new TypeError("An upload's body must be a stream of Uint8Array chunks.");
 }
 
 /** Keeps the first HEAD_BYTES of a stream, chunk by chunk. */

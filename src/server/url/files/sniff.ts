@@ -5,8 +5,11 @@
 // told; a refusal is a sentence for the person (naming the type found and what was asked, never the name).
 //
 // Async because file-type's detection is (it reads through a tokenizer); it needs only the first bytes,
-// a StoredUpload's `head`.
-import { fileTypeFromBuffer, supportedExtensions } from "file-type";
+// a StoredUpload's `head`. file-type is imported on the first check, so a server that takes no files
+// does not load it.
+type FileTypeModule = typeof import("file-type");
+let fileType: Promise<FileTypeModule> | undefined;
+const loadFileType = () => (fileType ??= import("file-type"));
 
 export type FileTypeCheck = { ok: true; type: string } | { ok: false; problem: string };
 
@@ -42,6 +45,7 @@ export async function checkFileType(head: Uint8Array, name: string, accept: read
   });
   if (head.byteLength === 0) return { ok: false, problem: "The file is empty (0 bytes)." };
 
+  const { fileTypeFromBuffer, supportedExtensions } = await loadFileType();
   const ext = extensionOf(name);
   const shownExt = ext === undefined ? undefined : `.${ext}`;
   const found = await fileTypeFromBuffer(head);

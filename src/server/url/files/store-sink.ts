@@ -6,12 +6,14 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { KeyValueStore } from "../../../store/types.js";
 import {
+  bytesOf,
   checkMaxBytes,
   checkUploadId,
   DEFAULT_UPLOAD_LIFETIME_MS,
   FileTooLargeError,
   formatBytes,
   HeadCollector,
+  UploadExistsError,
   UploadNotFoundError,
   type FileSink,
   type StoredUpload,
@@ -62,7 +64,7 @@ export function storeSink(store: KeyValueStore, options: StoreSinkOptions = {}):
       const maxBytes = Math.min(limits.maxBytes, cap);
       if ((await read(id)) !== undefined) {
         await body.cancel().catch(() => {});
-        throw new Error(`An upload is already stored under "${id}".`);
+        throw new UploadExistsError(id);
       }
       const part = randomBytes(6).toString("hex");
       const reader = body.getReader();
@@ -82,8 +84,9 @@ export function storeSink(store: KeyValueStore, options: StoreSinkOptions = {}):
       };
       try {
         for (;;) {
-          const { done, value } = await reader.read();
+          const { done, value: chunk } = await reader.read();
           if (done) break;
+          const value = bytesOf(chunk);
           size += value.byteLength;
           if (size > maxBytes) throw tooLarge(maxBytes, limits.maxBytes > cap);
           hash.update(value);
@@ -98,8 +101,7 @@ export function storeSink(store: KeyValueStore, options: StoreSinkOptions = {}):
         }
         if (filled > 0) await flush();
         const record: Record = { part, size, sha256: hash.digest("hex"), chunks };
-        if (!(await store.add(recordKey(id), JSON.stringify(record), lifetimeMs)))
-          throw new Error(`An upload is already stored under "${id}".`);
+        if (!(await store.add(recordKey(id), JSON.stringify(record), lifetimeMs))) throw new UploadExistsError(id);
         return { id, size, sha256: record.sha256, head: head.head };
       } catch (error) {
         await reader.cancel(error).catch(() => {});
