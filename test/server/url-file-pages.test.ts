@@ -91,6 +91,30 @@ describe("the upload page", { skip: needs("chromium") }, () => {
     assert.equal(await bench.kit.flows.outcome(flow.id), "completed");
   });
 
+  test("several files: both chosen, listed, sent one after the other; the tool gets both in order", async () => {
+    const flow = await bench.flow({
+      kind: "file",
+      message: "Upload both sides of your ID card.",
+      file: { accept: ["application/pdf"], maxBytes: 64 * 1024, count: 2 },
+    });
+    await onUploadPage(ana.page, flow.id);
+    assert.match(await ana.page.locator("#file-limits").innerText(), /Up to 2 files of at most 64 KiB each/);
+    await ana.page.getByLabel("Choose files").setInputFiles([
+      { name: "front.pdf", mimeType: "application/pdf", buffer: Buffer.from("%PDF-1.4 front") },
+      { name: "back.pdf", mimeType: "application/pdf", buffer: Buffer.from("%PDF-1.4 the back") },
+    ]);
+    assert.deepEqual(await ana.page.locator("#file-preview li").allInnerTexts(), ["front.pdf (14 bytes)", "back.pdf (17 bytes)"]);
+    await ana.page.getByRole("button", { name: "Send" }).click();
+    await ana.page.getByRole("heading", { name: "Done" }).waitFor();
+    assert.deepEqual(
+      (await bench.kit.uploads.files(flow.id)).map((f) => [f.name, f.size]),
+      [
+        ["front.pdf", 14],
+        ["back.pdf", 17],
+      ],
+    );
+  });
+
   test("a file over the limit is stopped on the page, naming the limit, and Decline ends the request", async () => {
     const flow = await fileFlow(1024);
     await onUploadPage(ana.page, flow.id);
