@@ -1,9 +1,10 @@
-// `elicit demo --answers`: nobody is at a browser, so the demo's two URL-mode pages (the travel
-// server's payment form and the SkyMiles sign-in) are completed by a headless Chromium through
+// `elicit demo --answers`: nobody is at a browser, so the demo's URL-mode pages (the travel server's
+// passport upload page and payment form, and the SkyMiles sign-in) are completed by a headless Chromium through
 // playwright-core, when both are installed. playwright-core is a development dependency: it is loaded
 // only here, and when it (or Chromium) is missing the demo says so and declines those steps.
 import type { Browser, Page } from "playwright-core";
 import { findProgram } from "./find-program.js";
+import { SAMPLE_PASSPORT_NAME, samplePassportPng } from "./sample-passport.js";
 
 /** What the headless browser types: a published test card (nothing real is charged) and SkyMiles' demo account. */
 export const DEMO_CARD = { cardNumber: "4242 4242 4242 4242", expiry: "12/34", cvc: "123", nameOnCard: "Demo Traveler" };
@@ -64,7 +65,7 @@ export async function headlessPages(): Promise<HeadlessPages | { unavailable: st
   };
 }
 
-/** Walks the flow's pages until the kit's done page: the payment form, or the SkyMiles connect, sign-in and consent. */
+/** Walks the flow's pages until the kit's done page: the passport upload, the payment form, or the SkyMiles connect, sign-in and consent. */
 async function finish(page: Page): Promise<string> {
   const done: string[] = [];
   for (let step = 0; step < MAX_STEPS; step++) {
@@ -79,6 +80,14 @@ async function finish(page: Page): Promise<string> {
       await page.waitForURL(/\/done\//);
       done.push("paid with the test card 4242 4242 4242 4242");
       continue;
+    }
+    const picker = page.getByLabel(/^Choose (a file|files)$/);
+    if (await picker.count()) {
+      // The demo's sample passport page (drawn in code), chosen in the picker and sent as a person does.
+      await picker.setInputFiles({ name: SAMPLE_PASSPORT_NAME, mimeType: "image/png", buffer: samplePassportPng() });
+      await page.getByRole("button", { name: "Send" }).click();
+      await page.getByRole("heading", { name: "Done" }).waitFor();
+      return [`uploaded the sample passport page ${SAMPLE_PASSPORT_NAME}`, `the page says "Done"`].join("; ");
     }
     if (/\/done\//.test(page.url())) {
       const title = (await page.locator("h1").first().textContent())?.trim() ?? "done";

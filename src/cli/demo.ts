@@ -1,6 +1,7 @@
 // `elicit demo`: the travel example end to end. Starts `elicit serve travel` over stdio and
 // walks a person through a Barcelona trip (2026-06-15 → 2026-06-22): search, the best flight chosen
-// by the client's model after they review the model call, the booking forms, paying on the server's
+// by the client's model after they review the model call, the booking forms and the passport's photo
+// page (uploaded on the server's page), paying on the server's
 // secure payment page and connecting a SkyMiles account (URL mode: the browser), and the itinerary
 // saved into a root directory. With --answers, a headless browser completes the two pages when one is installed.
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
@@ -97,7 +98,7 @@ export async function demo(options: DemoOptions & WebFlags): Promise<number> {
           : (progress.terminal = terminalUI({ openUrl: options.browser === false ? false : browserOpener() }));
       if (roots.length === 0) roots.push((madeRoot = mkdtempSync(join(tmpdir(), "elicit-demo-"))));
       return {
-        target: { command: process.execPath, args: [MAIN, "serve", "travel"] },
+        target: { command: process.execPath, args: [MAIN, "serve", "travel", "--passport"] },
         ui,
         modes: options.modes,
         protocol: options.protocol,
@@ -229,7 +230,9 @@ function withHeadlessPages<U extends ElicitationUI>(
       out(`(No headless browser: ${browser.unavailable}. The page at ${host} was not opened, so this step is declined.)`);
       return "decline";
     }
-    out(`(A headless browser completes the page at ${host}: the test card 4242 4242 4242 4242, or SkyMiles' demo account.)`);
+    out(
+      `(A headless browser completes the page at ${host}: the sample passport page, the test card 4242 4242 4242 4242, or SkyMiles' demo account.)`,
+    );
     // Only a failure is told: success shows in the tool's result.
     browser.complete(address).catch((error: Error) => {
       failed.add(address);

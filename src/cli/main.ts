@@ -58,6 +58,10 @@ program
     "--store <file>",
     "keep URL-mode flows, the credential vault, 2026-07-28 calls and bookings in this SQLite file, so a restart completes them (needs MCP_ELICIT_VAULT_KEY)",
   )
+  .option(
+    "--passport",
+    "travel: book_trip asks for the passport's photo page (an upload page, URL mode) before booking an international trip",
+  )
   .addHelpText(
     "after",
     `
@@ -79,7 +83,7 @@ Examples:
   elicit serve travel --http 3000 --auth           # the same, for signed-in users only (sign in as demo / demo)
   elicit serve travel --http 3000 --store trips.db # flows and bookings survive a restart (MCP_ELICIT_VAULT_KEY set)`,
   )
-  .action(async (name: string, opts: { http?: string | boolean; auth?: boolean; store?: string }) => {
+  .action(async (name: string, opts: { http?: string | boolean; auth?: boolean; store?: string; passport?: boolean }) => {
     const { serve } = await import("./serve.js");
     process.exitCode = await serve(name, opts);
   });

@@ -30,6 +30,8 @@ export interface ServerSetup {
   /** With --store: the requestState key ring (newest first), stable across restarts. */
   stateKey?: Uint8Array[];
   onerror: (error: Error) => void;
+  /** --passport (travel): book_trip asks for the passport's photo page on the URL kit's upload page. */
+  passport?: boolean;
 }
 
 export interface StartedServer {
@@ -74,9 +76,11 @@ export const SERVERS: Record<
         identity: setup.urlMode.identity,
         ...(setup.store ? { store: setup.store } : {}),
         onerror: setup.onerror,
+        ...(setup.passport ? { uploads: true } : {}),
       });
       const create = createTravelServer(createElicitation({ ...durable, urlKit: url.kit }), {
         ...(bookings ? { store: bookings.bookings } : {}),
+        ...(setup.passport ? { passport: true } : {}),
         url: { kit: url.kit, skymilesIssuer: url.skymilesIssuer, ...(bookings ? { payments: bookings.payments } : {}) },
       });
       return { factory: () => create(), urlKit: url.kit, close: () => url.close() };
@@ -101,6 +105,8 @@ export interface ServeOptions {
   auth?: boolean;
   /** A SQLite file for what must outlive the process (URL flows, the vault, 2026-07-28 calls, bookings); needs $MCP_ELICIT_VAULT_KEY. */
   store?: string;
+  /** travel: book_trip asks for the passport's photo page before an international booking (URL mode). */
+  passport?: boolean;
 }
 
 /** The scope `--auth` requires of every token. */
@@ -139,6 +145,7 @@ export async function startServer(name: string, options: ServeOptions = {}): Pro
   if (!entry) throw new HostError(`unknown server "${name}"; known servers: ${SERVER_NAMES.join(", ")}`);
   if (options.auth && (options.http === undefined || options.http === false))
     throw new HostError("--auth protects the HTTP endpoint; add --http (e.g. elicit serve travel --http 3000 --auth)");
+  if (options.passport && name !== "travel") throw new HostError(`--passport is a travel server option; "${name}" has no passport step`);
   const onerror = (e: Error) => process.stderr.write(`elicit serve ${name}: ${e.message}\n`);
   const stdio = options.http === undefined || options.http === false;
   const listen = stdio ? undefined : parseListen(options.http === true ? "0" : (options.http as string));
@@ -162,7 +169,7 @@ export async function startServer(name: string, options: ServeOptions = {}): Pro
     // The pages take card numbers and sign-ins: plain http only on this computer (the kit refuses it elsewhere).
     const urlMode: ServerSetup["urlMode"] =
       listen && !isLoopbackHost(listen.host) ? false : { identity: auth ? { issuer: auth.issuer } : "loopback" };
-    const started = await entry.start({ urlMode, onerror, ...(durable ?? {}) });
+    const started = await entry.start({ urlMode, onerror, ...(durable ?? {}), ...(options.passport ? { passport: true } : {}) });
     cleanups.push(() => started.close());
     if (stdio) {
       if (started.urlKit) {

@@ -1,4 +1,5 @@
-// book_trip: the booking confirmation, then the traveler's contact details, then the
+// book_trip: the booking confirmation, then the traveler's contact details, then (with the
+// `passport` option, URL mode) the passport's photo page on the kit's upload page, then the
 // booking. Straight-line code on every revision; on 2026-07-28 the handler replays once per round,
 // so the booking itself runs in ctx.step and is made exactly once.
 import type { CallToolResult } from "@modelcontextprotocol/server";
@@ -12,6 +13,7 @@ import {
   SEAT_PREFERENCES,
   type Booking,
   type BookingStore,
+  type PassportRecord,
   type Traveler,
 } from "./bookings.js";
 import { dateRange, describeLeg, usd, type Flight } from "./flights.js";
@@ -61,9 +63,44 @@ function chooseFlight(trip: Trip, flightId: string | undefined): Flight | string
   return `No flight "${flightId}" to ${trip.destination.city} on these dates; ids run ${ids[0]} to ${ids.at(-1)} (search_flights lists them).`;
 }
 
+/** What the passport upload page takes: a scan or a photo, up to 10 MB. */
+export const PASSPORT_UPLOAD = { accept: ["image/jpeg", "image/png", "application/pdf"], maxBytes: 10 * 1024 * 1024 };
+
+/** Every trip leaves from New York, so any destination outside the United States is international. */
+const international = (trip: Trip) => trip.destination.country !== "US";
+
+/**
+ * The passport's photo page, uploaded on the URL kit's page (never through the client or the model).
+ * The airline needs it before check-in, not to hold the booking: a person who declines still books,
+ * and is told it is missing. Only its type, size and SHA-256 stay with the booking; the bytes are deleted.
+ */
+async function askPassport(trip: Trip, ctx: ElicitContext): Promise<PassportRecord | string> {
+  const asked = await ctx.elicitFile(
+    `Upload the photo page of the traveler's passport: ${trip.destination.city} is an international trip, and the airline needs it before check-in (a JPEG, PNG or PDF up to 10 MB).`,
+    PASSPORT_UPLOAD,
+  );
+  if (asked.outcome !== "completed") return asked.outcome;
+  return ctx.step("passport", async (): Promise<PassportRecord> => {
+    const [file] = asked.files;
+    const record = { type: file!.type, size: file!.size, sha256: file!.sha256 };
+    for (const f of asked.files) await f.discard();
+    return record;
+  });
+}
+
+export interface BookTripOptions {
+  /** Ask for the passport's photo page before booking an international trip (needs a URL kit: ctx.elicitFile). */
+  passport?: boolean;
+}
+
 const notBooked = (why: string, reason: string): CallToolResult => say(`Nothing was booked: ${why}`, { booked: false, reason });
 
-export async function bookTrip(args: BookTripArgs, ctx: ElicitContext, store: BookingStore): Promise<CallToolResult> {
+export async function bookTrip(
+  args: BookTripArgs,
+  ctx: ElicitContext,
+  store: BookingStore,
+  options: BookTripOptions = {},
+): Promise<CallToolResult> {
   const trip = resolveTrip(args);
   if (typeof trip === "string") return fail(trip);
   const flight = chooseFlight(trip, args.flightId);
@@ -111,6 +148,8 @@ export async function bookTrip(args: BookTripArgs, ctx: ElicitContext, store: Bo
     phone: contact.content.phone.trim(),
   };
 
+  const passport = options.passport && international(trip) ? await askPassport(trip, ctx) : undefined;
+
   const insuranceUsd = confirm.content.travelInsurance ? INSURANCE_USD : 0;
   const booking = await ctx.step("book", async (): Promise<Booking> => {
     const made: Booking = {
@@ -126,6 +165,7 @@ export async function bookTrip(args: BookTripArgs, ctx: ElicitContext, store: Bo
       ...(confirm.content.roomType ? { roomType: confirm.content.roomType } : {}),
       travelInsurance: insuranceUsd > 0,
       traveler,
+      ...(typeof passport === "object" ? { passport } : {}),
       price: { flightsUsd, hotelUsd, insuranceUsd, totalUsd: total + insuranceUsd },
       ...(ctx.principal ? { owner: ownerOf(ctx.principal) } : {}),
     };
@@ -141,7 +181,23 @@ export async function bookTrip(args: BookTripArgs, ctx: ElicitContext, store: Bo
   return say(
     `Booked! Reference ${booking.reference}: ${headline}, for ${booking.traveler.fullName}` +
       `${extras.length ? ` (${extras.join(", ")})` : ""}. Total to pay ${usd(booking.price.totalUsd)} (nothing is charged until pay_for_booking). ` +
-      `The confirmation goes to ${booking.traveler.email}; save_itinerary writes the itinerary into your workspace.`,
-    { booked: true, reference: booking.reference, totalUsd: booking.price.totalUsd, flightId: flight.id, hotel: hotel.name, nights },
+      `The confirmation goes to ${booking.traveler.email}; save_itinerary writes the itinerary into your workspace.` +
+      passportNote(passport),
+    {
+      booked: true,
+      reference: booking.reference,
+      totalUsd: booking.price.totalUsd,
+      flightId: flight.id,
+      hotel: hotel.name,
+      nights,
+      ...(passport ? { passport: typeof passport === "object" ? "received" : passport } : {}),
+    },
   );
+}
+
+/** What the result says of the passport: received (its type and size), or missing and needed before check-in. */
+function passportNote(passport: PassportRecord | string | undefined): string {
+  if (passport === undefined) return "";
+  if (typeof passport === "object") return ` Passport photo page received (${passport.type}, ${passport.size} bytes).`;
+  return ` The passport's photo page was not given (${passport}): the airline needs it before check-in.`;
 }

@@ -14,6 +14,13 @@ export interface Traveler {
   phone: string;
 }
 
+/** An uploaded passport photo page, as the booking keeps it: the checked type, the size and the SHA-256. */
+export interface PassportRecord {
+  type: string;
+  size: number;
+  sha256: string;
+}
+
 export interface Booking {
   /** e.g. "ELC-7QK2MX" */
   reference: string;
@@ -29,6 +36,8 @@ export interface Booking {
   roomType?: (typeof ROOM_TYPES)[number];
   travelInsurance: boolean;
   traveler: Traveler;
+  /** The passport's photo page, when it was asked for and uploaded: what it was, never the bytes. */
+  passport?: PassportRecord;
   price: { flightsUsd: number; hotelUsd: number; insuranceUsd: number; totalUsd: number };
   /** Who booked, when the server requires sign-in (`elicit serve travel --http --auth`): only they see it. */
   owner?: string;

@@ -13,16 +13,18 @@ export const SEASON = { from: "2026-06-01", to: "2026-08-31" } as const;
 export interface Destination {
   code: string;
   city: string;
+  /** ISO 3166 country code: every flight leaves New York, so anything but "US" is an international trip. */
+  country: string;
   /** Other names a person might type. */
   aliases: string[];
 }
 
 export const DESTINATIONS: Destination[] = [
-  { code: "BCN", city: "Barcelona", aliases: ["barcelona", "bcn", "barcelona el prat"] },
-  { code: "LIS", city: "Lisbon", aliases: ["lisbon", "lisboa", "lis"] },
-  { code: "FCO", city: "Rome", aliases: ["rome", "roma", "fco"] },
-  { code: "CDG", city: "Paris", aliases: ["paris", "cdg"] },
-  { code: "LHR", city: "London", aliases: ["london", "lhr"] },
+  { code: "BCN", city: "Barcelona", country: "ES", aliases: ["barcelona", "bcn", "barcelona el prat"] },
+  { code: "LIS", city: "Lisbon", country: "PT", aliases: ["lisbon", "lisboa", "lis"] },
+  { code: "FCO", city: "Rome", country: "IT", aliases: ["rome", "roma", "fco"] },
+  { code: "CDG", city: "Paris", country: "FR", aliases: ["paris", "cdg"] },
+  { code: "LHR", city: "London", country: "GB", aliases: ["london", "lhr"] },
 ];
 
 export interface Hotel {

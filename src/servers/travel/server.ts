@@ -18,6 +18,11 @@ export interface TravelServerOptions {
   store?: BookingStore;
   /** URL mode (startTravelUrlMode): adds pay_for_booking and connect_frequent_flyer; `kit` must be the one createElicitation got. */
   url?: TravelUrlTools;
+  /**
+   * book_trip asks for the passport's photo page before booking an international trip (ctx.elicitFile:
+   * needs `url`, whose kit should have a file sink for files over 1 MiB). `elicit serve travel --passport`; the demo sets it.
+   */
+  passport?: boolean;
 }
 
 function searchFlights(args: { destination: string; departDate: string; returnDate: string }): CallToolResult {
@@ -129,7 +134,7 @@ export function createTravelServer(kit: Elicitation, options: TravelServerOption
           "Books flights and hotel after the traveler confirms (seat, room, insurance) and gives contact details. Without flightId, books the best morning flight with at most one layover.",
         inputSchema: z.object({ ...tripArgs, flightId: z.string().optional().describe("A flight id from search_flights, e.g. BCN-11") }),
       },
-      (args, ctx) => bookTrip(args, ctx, store),
+      (args, ctx) => bookTrip(args, ctx, store, { passport: options.passport === true && options.url !== undefined }),
     );
 
     kit.registerTool(

@@ -3,7 +3,11 @@
 // frequent-flyer program (its accounts: demo/demo, alice/alice, bob/bob; nothing kept after exit).
 import type { OpenIdProvider } from "../../oidc/openid-provider.js";
 import type { KeyValueStore } from "../../store/types.js";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createUrlKit, type UrlKit } from "../../server/url/url-kit.js";
+import { directorySink } from "../../server/url/files/index.js";
 import { FREQUENT_FLYER_PROVIDER } from "./frequent-flyer.js";
 
 export interface TravelUrlModeOptions {
@@ -18,6 +22,8 @@ export interface TravelUrlModeOptions {
   /** The pages' public origin and prefix, when not served by serveHttp (which fills it). */
   baseUrl?: string | URL;
   onerror?: (error: Error) => void;
+  /** File uploads (the passport's photo page): kept in a temporary directory of their own, removed on close. */
+  uploads?: boolean;
 }
 
 export interface TravelUrlMode {
@@ -46,6 +52,9 @@ export async function startTravelUrlMode(options: TravelUrlModeOptions): Promise
     lazy: true,
     ...(options.onerror ? { onerror: options.onerror } : {}),
   });
+  // Files up to 10 MB are more than the kit's store keeps (1 MiB): they stream to a directory instead.
+  const uploads = options.uploads ? mkdtempSync(join(tmpdir(), "elicit-travel-uploads-")) : undefined;
+  const removeUploads = () => uploads && rmSync(uploads, { recursive: true, force: true });
   try {
     const kit = createUrlKit({
       serverName: "mcp-elicit-travel",
@@ -54,6 +63,7 @@ export async function startTravelUrlMode(options: TravelUrlModeOptions): Promise
       ...(options.store ? { store: options.store } : {}),
       ...(options.vaultKey !== undefined ? { vaultKey: options.vaultKey } : {}),
       ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
+      ...(uploads ? { files: { sink: directorySink(uploads) } } : {}),
       // Registered dynamically at SkyMiles on first use (the kit remembers the registration in its vault).
       providers: {
         [FREQUENT_FLYER_PROVIDER]: { issuer: skymiles.issuer, scopes: ["openid", "profile", "offline_access"], title: "SkyMiles" },
@@ -65,10 +75,12 @@ export async function startTravelUrlMode(options: TravelUrlModeOptions): Promise
       close: async () => {
         await kit.close();
         await skymiles.close();
+        removeUploads();
       },
     };
   } catch (error) {
     await skymiles.close();
+    removeUploads();
     throw error;
   }
 }
