@@ -29,6 +29,8 @@ describe("elicit demo --answers", () => {
 - match: "contact|traveler"
   action: accept
   content: { fullName: Ana Garcia, email: ana@example.com, phone: "+34 600 123 456" }
+- match: "passport"
+  action: accept
 - match: "payment page|SkyMiles"
   action: accept
 - match: "payment page|SkyMiles"
@@ -38,7 +40,16 @@ describe("elicit demo --answers", () => {
       const r = await runCli(["demo", "--answers", answers, "--root", root], { timeoutMs: 120_000 });
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stdout, /1 of 7: search flights[\s\S]*44 round-trip fares/);
-      // The URL-mode steps, completed by the headless browser on the server's own pages.
+      // The URL-mode steps, completed by the headless browser on the server's own pages: first the
+      // passport's photo page (Barcelona is international), uploaded before the booking is made.
+      assert.match(
+        r.stderr,
+        /\(match "passport"\) answered "Upload the photo page of the traveler's passport: Barcelona is an international /,
+      );
+      assert.match(
+        r.stdout,
+        /── 3 of 7: book the trip ──\n\(A headless browser completes the page at 127\.0\.0\.1[^\n]*\)\nBooked! Reference ELC-[0-9A-Z]{6}: [^\n]*Passport photo page received \(image\/png, \d+ bytes\)\./,
+      );
       assert.match(
         r.stdout,
         /── 4 of 7: pay on the server's secure payment page ──\n\(A headless browser completes the page at 127\.0\.0\.1/,
@@ -74,6 +85,7 @@ describe("elicit demo --answers", () => {
 - match: "contact|traveler"
   action: accept
   content: { fullName: Ana Garcia, email: ana@example.com, phone: "+34 600 123 456" }
+- { match: "passport", action: accept }
 - { match: "payment page", action: accept }
 - { match: "SkyMiles", action: accept }
 `,
@@ -81,6 +93,7 @@ describe("elicit demo --answers", () => {
       const r = await runCli(["demo", "--answers", answers, "--root", root, "--protocol", "2025-11-25"], { timeoutMs: 120_000 });
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stdout, /protocol 2025-11-25/);
+      assert.match(r.stdout, /Passport photo page received \(image\/png, \d+ bytes\)\./);
       assert.match(r.stdout, /Paid \$3,000 for booking ELC-[0-9A-Z]{6} with the Visa card ending 4242/);
       assert.match(r.stdout, /SkyMiles account connected: Demo Traveler \(member demo\)/);
       assert.doesNotMatch(r.stdout, /could not complete/);
@@ -99,6 +112,7 @@ describe("elicit demo --answers", () => {
 - match: "contact|traveler"
   action: accept
   content: { fullName: Ana Garcia, email: ana@example.com, phone: "+34 600 123 456" }
+- { match: "passport", action: accept }
 - { match: "payment page", action: accept }
 - { match: "SkyMiles", action: accept }
 `,
@@ -111,6 +125,11 @@ describe("elicit demo --answers", () => {
     assert.match(
       r.stdout,
       /\(No headless browser: ELICIT_CHROMIUM names ".*no-such-chromium", which does not exist\. The page at 127\.0\.0\.1 was not opened, so this step is declined\.\)/,
+    );
+    // The passport page too: the trip is booked without it, and the result says the airline still needs it.
+    assert.match(
+      r.stdout,
+      /Booked! Reference ELC-[0-9A-Z]{6}: [^\n]*The passport's photo page was not given \(declined\): the airline needs it before check-in\./,
     );
     assert.match(r.stdout, /Nothing was charged: you declined to pay; the booking stays unpaid\./);
     assert.match(r.stdout, /No SkyMiles account was connected \(declined\)/);

@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { contactForm } from "../../src/servers/travel/book-trip.js";
+import { SAMPLE_PASSPORT_NAME, samplePassportPng } from "../../src/cli/sample-passport.js";
 import { validateContent } from "../../src/schema/validate.js";
 import { BIN } from "../helpers/cli.js";
 import { KEY, NO_MODEL_ENV, SLOW_MS, startProgram, tempDirs, type ProgramSession } from "../helpers/pty.js";
@@ -16,7 +17,27 @@ const SLOW = SLOW_MS;
 
 function startDemo(root: string): ProgramSession {
   assert.ok(existsSync(BIN), `${BIN} is missing: run npm run build first`);
-  return startProgram(process.execPath, [BIN, "demo", "--root", root], { env: NO_MODEL, name: "demo" });
+  // BROWSER names nothing that runs: an accepted link is printed for the person (here: the test) to open.
+  return startProgram(process.execPath, [BIN, "demo", "--root", root], {
+    env: { ...NO_MODEL, BROWSER: "/nonexistent/elicit-test-browser" },
+    name: "demo",
+  });
+}
+
+/**
+ * The person's browser at the upload page, as its own script does it: open the link (the page binds
+ * this browser by a cookie and carries a CSRF token), then POST the file from the page's origin.
+ */
+async function uploadOnPage(address: string, name: string, bytes: Uint8Array): Promise<void> {
+  const page = new URL(address.replace("/connect/", "/file/"));
+  const opened = await fetch(page);
+  assert.equal(opened.status, 200, `the upload page opens: ${opened.status}`);
+  const cookie = opened.headers.getSetCookie()[0]!.split(";")[0]!;
+  const csrf = /"csrf":"([^"]+)"/.exec(await opened.text())?.[1];
+  assert.ok(csrf, "the page carries its CSRF token");
+  const headers = { cookie, origin: page.origin, "x-csrf-token": csrf, "x-file-name": name, "x-file-index": "0", "x-file-total": "1" };
+  const sent = await fetch(page, { method: "POST", headers, body: bytes });
+  assert.ok(sent.ok, `the upload is stored: ${sent.status} ${await sent.text()}`);
 }
 
 /** The line of an open question: "? Label" then the end of the line or what is typed. */
@@ -208,8 +229,24 @@ describe("elicit demo in a terminal, with no model configured", () => {
       assert.match(people, /Full name \* +Ana Garcia\n {2}Email \* +ana@example\.com\n {2}Phone \* +\+34 600 123 456\n/);
       s.press(KEY.enter);
 
+      // Still step 3: Barcelona is international, so the passport's photo page, on the server's upload page (a link).
+      const passport = await s.waitFor("? Open this link in your browser?", { after: "✔ Send these answers? Submit", timeoutMs: SLOW });
+      assert.match(
+        passport,
+        /Link from mcp-elicit-travel 1\.0\.0\n {2}Upload the photo page of the traveler's passport: Barcelona is an international trip, and the airline needs it before check-in \(a JPEG, PNG or PDF up to 10 MB\)\./,
+      );
+      const address = /^ {2}Address: (http:\/\/127\.0\.0\.1:\d+\/\S+)$/m.exec(passport)![1]!;
+      s.type("y");
+      s.press(KEY.enter);
+      await s.waitFor(/Open this address yourself:\n {2}\S+/, { after: "✔ Open this link in your browser? Yes" });
+      await s.waitFor("Waiting for you to finish the page at", { after: "Open this address yourself:" });
+      assert.doesNotMatch(s.screen(), /Booked!/, "nothing is booked before the passport is in");
+      const png = samplePassportPng();
+      await uploadOnPage(address, SAMPLE_PASSPORT_NAME, png);
+
       // Booked, then step 4: the itinerary saved into the root.
-      const booked = await s.waitFor(/^Booked! Reference ELC-[0-9A-Z]{6}: /m, { after: "✔ Send these answers? Submit", timeoutMs: SLOW });
+      const booked = await s.waitFor(/^Booked! Reference ELC-[0-9A-Z]{6}: /m, { after: "Open this address yourself:", timeoutMs: SLOW });
+      assert.match(booked, new RegExp(`Passport photo page received \\(image/png, ${png.length} bytes\\)\\.`));
       const reference = /Booked! Reference (ELC-[0-9A-Z]{6})/.exec(booked)![1]!;
       assert.match(
         booked,
