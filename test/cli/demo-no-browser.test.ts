@@ -31,7 +31,7 @@ function startDemo(args: string[], env: Record<string, string | undefined>): Pro
 const CONSENT = "? Open this link in your browser?";
 const CONSENT_NO_BROWSER = "? Will you open this link yourself? (no browser is opened for you)";
 
-/** Steps 1 to 3 the shortest way (the model request denied, the forms' defaults), to the payment link's consent. */
+/** Steps 1 to 3 the shortest way (the model request denied, the forms' defaults, the passport declined), to the payment link's consent. */
 async function toPaymentLink(s: ProgramSession, consent = CONSENT): Promise<string> {
   const intro = await s.waitFor(/The itinerary will be saved into (\S+)\.$/m, { timeoutMs: SLOW_MS });
   const root = /The itinerary will be saved into (\S+)\.$/m.exec(intro)![1]!;
@@ -61,6 +61,10 @@ async function toPaymentLink(s: ProgramSession, consent = CONSENT): Promise<stri
   }
   await s.waitFor("? Send these answers?", { after: "✔ Phone" });
   s.press(KEY.enter);
+  // The passport's photo page (an upload link) is declined: the trip is booked, marked as still needing it.
+  await s.waitFor(consent, { after: "Upload the photo page of the traveler's passport", timeoutMs: SLOW_MS });
+  s.press(KEY.enter);
+  await s.waitFor("The passport's photo page was not given (declined): the airline needs it before check-in.", { timeoutMs: SLOW_MS });
   const booked = await s.waitFor(consent, { after: STEP_4, timeoutMs: SLOW_MS });
   assert.match(s.screen(), /Total to pay \$3,000 \(nothing is charged until pay_for_booking\)\./, "the booking does not claim a charge");
   assert.doesNotMatch(s.screen(), /Total charged/);

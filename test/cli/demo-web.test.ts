@@ -6,6 +6,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { SAMPLE_PASSPORT_NAME, samplePassportPng } from "../../src/cli/sample-passport.js";
 import { BIN } from "../helpers/cli.js";
 import { scratchFiles } from "../helpers/files.js";
 import { NO_MODEL_ENV } from "../helpers/pty.js";
@@ -57,6 +58,19 @@ describe("elicit demo --web", { skip: needs("chromium") }, () => {
       await page.getByRole("button", { name: "Submit" }).click();
       await page.getByRole("button", { name: "Send" }).click();
 
+      // Still step 3: Barcelona is international, so the passport's photo page goes to the server's upload
+      // page (a new tab after consent): the sample PNG is chosen in its picker and sent, then the trip is booked.
+      await page.getByText(/Upload the photo page of the traveler's passport: Barcelona is an international trip/).waitFor(SLOW);
+      await page.getByLabel("I checked the address and want to open it").check();
+      const [upload] = await Promise.all([page.context().waitForEvent("page"), page.getByRole("button", { name: "Open link" }).click()]);
+      await upload.getByText("One file of at most 10 MiB").waitFor(SLOW);
+      await upload
+        .getByLabel("Choose a file")
+        .setInputFiles({ name: SAMPLE_PASSPORT_NAME, mimeType: "image/png", buffer: samplePassportPng() });
+      await upload.getByRole("button", { name: "Send" }).click();
+      await upload.getByRole("heading", { name: "Done" }).waitFor(SLOW);
+      await upload.close();
+
       // Step 4 (URL mode): the link to the server's payment page, opened in a new tab after consent; the card goes there.
       await page
         .getByRole("heading", { name: /^Link from mcp-elicit-travel/ })
@@ -96,6 +110,7 @@ describe("elicit demo --web", { skip: needs("chromium") }, () => {
       assert.match(out, /chosen by the client's model \(typed-by-person\) from 44 options:\n1\. BCN-11: British Airways/);
       const reference = /Booked! Reference (ELC-[0-9A-Z]{6}): /.exec(out)?.[1];
       assert.ok(reference, out);
+      assert.match(out, /Passport photo page received \(image\/png, \d+ bytes\)\./);
       assert.match(
         out,
         /for Ana Garcia \(seat: aisle, room: city view, travel insurance \$150\)\. Total to pay \$3,150 \(nothing is charged until pay_for_booking\)\./,
