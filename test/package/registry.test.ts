@@ -226,7 +226,11 @@ test("`npx mcp-elicit-cli demo --answers` runs the travel demo to its end", { ti
     project,
     INSTALL_MS + 30_000,
   );
-  assert.match(stdout, /^── 3 of 7: book the trip ──\nBooked! Reference ELC-/m);
+  // The passport's photo page first: uploaded by the headless browser, or (without one) declined, and said so.
+  assert.match(
+    stdout,
+    /^── 3 of 7: book the trip ──\n(?:\([^\n]*\)\n)?Booked! Reference ELC-[^\n]*(?:Passport photo page received|The passport's photo page was not given)/m,
+  );
   assert.match(stdout, /^── 7 of 7: /m);
 });
 
