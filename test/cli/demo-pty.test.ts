@@ -36,7 +36,7 @@ async function uploadOnPage(address: string, name: string, bytes: Uint8Array): P
   const csrf = /"csrf":"([^"]+)"/.exec(await opened.text())?.[1];
   assert.ok(csrf, "the page carries its CSRF token");
   const headers = { cookie, origin: page.origin, "x-csrf-token": csrf, "x-file-name": name, "x-file-index": "0", "x-file-total": "1" };
-  const sent = await fetch(page, { method: "POST", headers, body: bytes });
+  const sent = await fetch(page, { method: "POST", headers, body: new Uint8Array(bytes) });
   assert.ok(sent.ok, `the upload is stored: ${sent.status} ${await sent.text()}`);
 }
 
