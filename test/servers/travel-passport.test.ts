@@ -59,13 +59,21 @@ async function upload(address: string, bytes: Uint8Array): Promise<void> {
   const opened = await fetch(page);
   const cookie = opened.headers.getSetCookie()[0]!.split(";")[0]!;
   const csrf = /"csrf":"([^"]+)"/.exec(await opened.text())![1]!;
-  const headers = { cookie, origin: page.origin, "x-csrf-token": csrf, "x-file-name": SAMPLE_PASSPORT_NAME, "x-file-index": "0", "x-file-total": "1" };
+  const headers = {
+    cookie,
+    origin: page.origin,
+    "x-csrf-token": csrf,
+    "x-file-name": SAMPLE_PASSPORT_NAME,
+    "x-file-index": "0",
+    "x-file-total": "1",
+  };
   const sent = await fetch(page, { method: "POST", headers, body: new Uint8Array(bytes) });
   assert.ok(sent.ok, `stored: ${sent.status}`);
 }
 
 async function book(revision: ProtocolRevision, passport: "upload" | "decline") {
   const asked: string[] = [];
+  const ids: (string | undefined)[] = [];
   const scripted = scriptedUI([
     { match: "Confirm your Barcelona", action: "accept", content: { confirmBooking: true } },
     { match: "contact", action: "accept", content: { fullName: "Ana Garcia", email: "ana@example.com", phone: "+34 600 123 456" } },
@@ -73,18 +81,25 @@ async function book(revision: ProtocolRevision, passport: "upload" | "decline") 
   const ui: ElicitationUI = {
     ...scripted,
     async url(request) {
+      // 2025-11-25 sends the request with an id the completion notice names; 2026-07-28 has none (the retry finds the upload).
       asked.push(request.message);
+      ids.push(request.elicitationId);
       if (passport === "decline") return "decline";
       setImmediate(() => void upload(request.analysis.url, PNG));
       return "accept";
     },
   };
-  const client = new Client({ name: "host", version: "1.0.0" });
-  const { callTool } = attachElicitation(client, { ui, protocolVersion: revision });
+  // As url-file-e2e.test.ts: 2026-07-28 pinned, or only the 2025 revisions offered.
+  const versions =
+    revision === "2026-07-28"
+      ? { versionNegotiation: { mode: { pin: "2026-07-28" } } }
+      : { supportedProtocolVersions: ["2025-11-25", "2025-06-18"] };
+  const client = new Client({ name: "host", version: "1.0.0" }, versions as never);
+  const { callTool } = attachElicitation(client, { ui });
   await client.connect(new StreamableHTTPClientTransport(http.url));
   try {
     const result = (await callTool({ name: "book_trip", arguments: TRIP })) as CallToolResult;
-    return { result, asked, text: (result.content[0] as { text: string }).text };
+    return { result, asked, ids, text: (result.content[0] as { text: string }).text };
   } finally {
     await client.close();
   }
@@ -94,10 +109,14 @@ for (const revision of ["2025-11-25", "2026-07-28"] as const) {
   describe(`book_trip --passport on ${revision}`, () => {
     test("asks for the passport's photo page after the forms, and books once with its type, size and SHA-256", async () => {
       const before = writes;
-      const { result, asked, text } = await book(revision, "upload");
+      const { result, asked, ids, text } = await book(revision, "upload");
+      assert.equal(ids[0] !== undefined, revision === "2025-11-25", "the revision asked for is the one spoken");
       assert.ok(asked.length >= 1, "one link (2026-07-28 may ask it again until the page is done)");
       assert.match(asked[0]!, /^Upload the photo page of the traveler's passport: Barcelona is an international trip/);
-      assert.match(text, new RegExp(`^Booked! Reference ELC-[0-9A-Z]{6}: .* Passport photo page received \\(image/png, ${PNG.length} bytes\\)\\.$`));
+      assert.match(
+        text,
+        new RegExp(`^Booked! Reference ELC-[0-9A-Z]{6}: .* Passport photo page received \\(image/png, ${PNG.length} bytes\\)\\.$`),
+      );
       const reference = (result.structuredContent as { reference: string; passport: string }).reference;
       assert.equal((result.structuredContent as { passport: string }).passport, "received");
       assert.equal(writes - before, 1, "the booking is made once");
