@@ -144,8 +144,10 @@ export async function startWorker(
   );
   const make = (port: number) =>
     new Miniflare({
-      modules: true,
-      scriptPath: bundle.path,
+      // The one bundled module, given as wrangler gives it: with `scriptPath`, Miniflare would parse the
+      // bundle for further modules and refuse any import() of a computed name (file-type has one, for its
+      // Node-only fileTypeFromFile), though workerd runs such a bundle until that import is called.
+      modules: [{ type: "ESModule", path: bundle.path, contents: bundle.code }],
       modulesRoot: dirname(bundle.path),
       compatibilityDate: config.compatibility_date,
       compatibilityFlags: config.compatibility_flags ?? [],
