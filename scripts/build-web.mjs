@@ -22,6 +22,7 @@ export const WEB_ENTRIES = [
   { in: "src/ui/web/page/main.ts", out: "page" },
   // The URL kit's hosted form page (src/server/url/pages/form.ts); it finds the form in elements/form.js.
   { in: "src/server/url/pages/browser/form-page.ts", out: "url-form" },
+  { in: "src/server/url/pages/browser/file-page.ts", out: "url-file" },
 ];
 
 // The one Node module the shared code imports (`domainToUnicode` in the URL analysis) has a browser
@@ -80,7 +81,9 @@ export async function buildWeb(options = {}) {
  * runtimes without files (Workers): src/server/url/pages/assets.ts imports it when dist/web/ cannot be read.
  */
 export function embedPageScripts(webDir = join(root, "dist/web"), pagesDir = join(root, "dist/server/url/pages")) {
-  const scripts = Object.fromEntries(["elements/form.js", "url-form.js"].map((file) => [file, readFileSync(join(webDir, file), "utf8")]));
+  const scripts = Object.fromEntries(
+    ["elements/form.js", "url-form.js", "url-file.js"].map((file) => [file, readFileSync(join(webDir, file), "utf8")]),
+  );
   mkdirSync(pagesDir, { recursive: true });
   writeFileSync(
     join(pagesDir, "page-scripts.js"),

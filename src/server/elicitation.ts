@@ -84,7 +84,7 @@ export interface ElicitationOptions {
    * survives restarts; a fleet needs a store all instances share (and one stateKey).
    */
   store?: KeyValueStore;
-  /** URL mode: the kit (createUrlKit) whose flows, vault and pages ctx.elicitUrl, ctx.connect and ctx.collect use. */
+  /** URL mode: the kit (createUrlKit) whose flows, vault and pages ctx.elicitUrl, ctx.connect, ctx.collect and ctx.elicitFile use. */
   urlKit?: UrlKit;
   /** Tools registered with `task`: how long a task is kept (default 24 hours), in the same `store`. */
   taskTtlMs?: number;

@@ -31,9 +31,20 @@ export { CLIENT_FEATURES, type ClientFeature } from "./capabilities.js";
 export type { ClientInputs } from "./inputs/client-inputs.js";
 export { checkSampleParams, type SampleOptions, type SampleParams, type SampleResult } from "./sample.js";
 export type { RootsOptions } from "./roots.js";
+export { directorySink, storeSink, FileTooLargeError, UploadNotFoundError, type FileSink, type StoredUpload } from "./url/files/index.js";
 export { createUrlKit, type IdentityOption, type ThirdPartyProvider, type UrlKit, type UrlKitOptions } from "./url/url-kit.js";
 export { FlowStore, type FlowKind, type FlowOutcome, type FlowStoreOptions, type UrlFlow } from "./url/flows.js";
-export type { CollectOptions, ConnectOptions, UrlElicitOptions, UrlInputs, UrlOutcome, UrlResult } from "./url/elicit-url.js";
+export type {
+  CollectOptions,
+  ConnectOptions,
+  FileOptions,
+  FileResult,
+  UrlElicitOptions,
+  UrlInputs,
+  UrlOutcome,
+  UrlResult,
+} from "./url/elicit-url.js";
+export type { ElicitedFile } from "./url/uploads.js";
 export { UrlLinkResult, UrlModeUnavailableError } from "./url/errors.js";
 export { Vault, VaultError, type OAuthCredential, type VaultEntry, type VaultOptions, type VaultPrincipal } from "./url/vault.js";
 export { LOCAL_PRINCIPAL, vaultOwner } from "./url/identity.js";

@@ -34,8 +34,10 @@ async function nodeModulesOf(entry: string): Promise<Map<string, string>> {
     metafile: true,
     platform: "neutral",
     format: "esm",
-    mainFields: ["module", "main"],
-    conditions: ["workerd", "worker", "import"],
+    // As wrangler resolves for a Worker (and test/helpers/workerd.ts): a package's browser build where it has one
+    // (debug, under file-type's zip reader, picks tty and util only in its Node build).
+    mainFields: ["browser", "module", "main"],
+    conditions: ["workerd", "worker", "browser", "import"],
     external: ["node:*", "better-sqlite3", "redis", "openid-client"],
     logLevel: "silent",
   });
@@ -67,4 +69,5 @@ test("where dist/web/ cannot be read (a Worker), the hosted form's scripts come 
   const { asset } = (await import(pathToFileURL(join(alone, "assets.js")).href)) as typeof import("../../src/server/url/pages/assets.js");
   assert.equal((await asset("form.js"))?.body, readFileSync(join(root, "dist/web/elements/form.js"), "utf8"));
   assert.equal((await asset("url-form.js"))?.body, readFileSync(join(root, "dist/web/url-form.js"), "utf8"));
+  assert.equal((await asset("url-file.js"))?.body, readFileSync(join(root, "dist/web/url-file.js"), "utf8"));
 });

@@ -60,6 +60,7 @@ describe("what each entry carries", () => {
       "elements/sampling-review.js",
       "elements/url-consent.js",
       "page.js",
+      "url-file.js",
       "url-form.js",
     ]);
   });

@@ -15,7 +15,7 @@ import { checkSampleParams, checkSampleResult, usesTools, type SampleOptions, ty
 import { urlInputs, type UrlCall, type UrlInputs } from "../url/elicit-url.js";
 import type { Delivery } from "./delivery.js";
 
-/** ctx.elicitUrl, ctx.connect and ctx.collect (URL mode, with createElicitation({ urlKit })) are in UrlInputs. */
+/** ctx.elicitUrl, ctx.connect, ctx.collect and ctx.elicitFile (URL mode, with createElicitation({ urlKit })) are in UrlInputs. */
 export interface ClientInputs extends UrlInputs {
   /** Asks the person to fill a form; the answer is validated before you see it. */
   elicit<S extends SchemaInput>(message: string, form: S, options?: ElicitOptions<Infer<S>>): Promise<ElicitOutcome<Infer<S>>>;
@@ -146,7 +146,7 @@ export async function roots(delivery: Delivery, settings: InputSettings, options
  * so requests a handler makes together (Promise.all) go out together in one 2026-07-28 round.
  */
 export function clientInputs(delivery: Delivery, settings: InputSettings, urlCall?: UrlCall): ClientInputs {
-  const { elicitUrl, connect, collect } = urlInputs(urlCall, delivery);
+  const { elicitUrl, connect, collect, elicitFile } = urlInputs(urlCall, delivery);
   return {
     elicit: (message, form, options) => elicit(delivery, settings, message, form, options),
     ask: (message, field, options) => ask(delivery, settings, message, field, options),
@@ -158,5 +158,6 @@ export function clientInputs(delivery: Delivery, settings: InputSettings, urlCal
     elicitUrl,
     connect,
     collect,
+    elicitFile,
   };
 }

@@ -1,4 +1,4 @@
-// ctx.elicitUrl, ctx.connect and ctx.collect: a flow of the kit (flows.ts), the client sent to the kit's
+// ctx.elicitUrl, ctx.connect, ctx.collect and ctx.elicitFile: a flow of the kit (flows.ts), the client sent to the kit's
 // connect page for it, and the tool waiting until the page ends the flow. What is the same on every
 // revision lives here (the checks, the flow, the outcome, the fallback for clients without URL mode);
 // how the URL reaches the client is per revision: live-url.ts (2025-11-25) and replay-url.ts (2026-07-28).
@@ -12,7 +12,9 @@ import { principalOf } from "../auth/principal.js";
 import { InvalidClientResultError } from "../input-errors.js";
 import { callerOwner } from "../owner.js";
 import { UrlLinkResult, UrlModeUnavailableError } from "./errors.js";
-import type { FlowInit, FlowKind, FlowOutcome, UrlFlow } from "./flows.js";
+import type { FileAsk, FlowInit, FlowKind, FlowOutcome, UrlFlow } from "./flows.js";
+import { DEFAULT_STORE_SINK_MAX_BYTES } from "./files/store-sink.js";
+import type { ElicitedFile } from "./uploads.js";
 import { isLoopbackHost, type UrlKit } from "./url-kit.js";
 
 export interface UrlElicitOptions {
@@ -40,6 +42,18 @@ export interface CollectOptions extends UrlElicitOptions {
   name?: string;
 }
 
+export interface FileOptions extends UrlElicitOptions {
+  /** What may be sent: MIME types ("application/pdf"), families ("image/*") or extensions (".pdf"); the content is checked, not only the name. */
+  accept: readonly string[];
+  /** Largest file, in bytes: enforced while the file streams in. */
+  maxBytes: number;
+  /** How many files the person may send (default 1, at most 20). */
+  count?: number;
+}
+
+/** The most files one ctx.elicitFile may ask for. */
+export const MAX_FILE_COUNT = 20;
+
 /** How a URL flow ended for the tool. */
 export type UrlOutcome = "completed" | "connected" | "declined" | "cancelled" | "timed out";
 
@@ -50,6 +64,9 @@ export interface UrlResult<O extends UrlOutcome = UrlOutcome> {
 }
 
 type Ended = "declined" | "cancelled" | "timed out";
+
+/** What ctx.elicitFile resolves to: the files when the person sent them, else how the flow ended. */
+export type FileResult = (UrlResult<"completed"> & { files: ElicitedFile[] }) | UrlResult<Ended>;
 
 export interface UrlInputs {
   /**
@@ -65,6 +82,8 @@ export interface UrlInputs {
   connect(provider: string, options?: ConnectOptions): Promise<UrlResult<"connected" | Ended>>;
   /** Asks for `form` on the kit's hosted page (card data, API keys); the values stay in the kit's vault. */
   collect(message: string, form: SchemaInput, options?: CollectOptions): Promise<UrlResult<"completed" | Ended>>;
+  /** Asks the person for a file on the kit's upload page; the bytes go to the kit's file sink, never through the client. */
+  elicitFile(message: string, options: FileOptions): Promise<FileResult>;
 }
 
 /** What one tool call needs to correlate its URL flows (elicitation.ts fills it per call). */
@@ -201,7 +220,8 @@ export function describeAsk(
   what:
     | { kind: "url"; message: string; url: string | ((flowId: string) => string); options: UrlElicitOptions }
     | { kind: "connect"; provider: string; options: ConnectOptions }
-    | { kind: "form"; message: string; form: SchemaInput; options: CollectOptions },
+    | { kind: "form"; message: string; form: SchemaInput; options: CollectOptions }
+    | { kind: "file"; message: string; options: FileOptions },
 ): UrlAsk {
   const { kit } = call;
   const verified = principalOf(delivery.ctx);
@@ -260,7 +280,41 @@ export function describeAsk(
         ordinal,
       };
     }
+    case "file": {
+      if (typeof what.message !== "string" || !what.message.trim())
+        throw new TypeError("ctx.elicitFile: message must be a non-empty string.");
+      return {
+        kind: "file",
+        message: what.message,
+        options: what.options,
+        init: { ...base, kind: "file", message: what.message, file: fileAsk(what.options, kit) },
+        ordinal,
+      };
+    }
   }
+}
+
+/** ctx.elicitFile's options, checked: each rule named in the error. */
+function fileAsk(options: FileOptions, kit: UrlKit): FileAsk {
+  const { accept, maxBytes, count = 1 } = (options ?? {}) as Partial<FileOptions>;
+  if (
+    !Array.isArray(accept) ||
+    accept.length === 0 ||
+    accept.some((a) => typeof a !== "string" || !/^(\.[A-Za-z0-9]{1,16}|\*\/\*|[a-z]+\/(\*|[A-Za-z0-9.+-]+))$/.test(a))
+  )
+    throw new TypeError(
+      'ctx.elicitFile: accept must be a non-empty list of MIME types ("application/pdf"), families ("image/*") or extensions (".pdf").',
+    );
+  if (typeof maxBytes !== "number" || !Number.isSafeInteger(maxBytes) || maxBytes < 1)
+    throw new TypeError("ctx.elicitFile: maxBytes must be a positive whole number of bytes.");
+  // Said now rather than to the person after their upload: the kit's store keeps only small files.
+  if (!kit.options.files?.sink && maxBytes > DEFAULT_STORE_SINK_MAX_BYTES)
+    throw new TypeError(
+      `ctx.elicitFile: maxBytes ${maxBytes} is more than the kit's store keeps (${DEFAULT_STORE_SINK_MAX_BYTES} bytes); give createUrlKit({ files: { sink: directorySink(dir) } }) or your own FileSink for larger files.`,
+    );
+  if (!Number.isSafeInteger(count) || count < 1 || count > MAX_FILE_COUNT)
+    throw new TypeError(`ctx.elicitFile: count must be a whole number from 1 to ${MAX_FILE_COUNT}.`);
+  return { accept: [...accept], maxBytes, count };
 }
 
 type Asked = Parameters<typeof describeAsk>[3];
@@ -283,11 +337,14 @@ export function urlInputs(call: UrlCall | undefined, delivery: UrlDelivery): Url
   const go = async (method: string, what: Asked) => {
     if (!call) throw new Error(`ctx.${method} needs a URL kit: createElicitation({ urlKit: createUrlKit(...) }).`);
     const ask = describeAsk(call, delivery, ++ordinal, what);
-    return resultOf(ask.kind, await delivery.urlFlow(call, ask));
+    const result = resultOf(ask.kind, await delivery.urlFlow(call, ask));
+    if (ask.kind !== "file" || result.outcome !== "completed") return result;
+    return { ...result, files: await call.kit.uploads.files(result.flowId) };
   };
   return {
     elicitUrl: (message, url, options = {}) => go("elicitUrl", { kind: "url", message, url, options }) as never,
     connect: (provider, options = {}) => go("connect", { kind: "connect", provider, options }) as never,
     collect: (message, form, options = {}) => go("collect", { kind: "form", message, form, options }) as never,
+    elicitFile: (message, options) => go("elicitFile", { kind: "file", message, options }) as never,
   };
 }

@@ -13,7 +13,17 @@ import { EventEmitter } from "node:events";
 import type { KeyValueStore } from "../../store/types.js";
 import { unref } from "../../common/unref.js";
 
-export type FlowKind = "url" | "connect" | "form";
+export type FlowKind = "url" | "connect" | "form" | "file";
+
+/** kind "file": what the upload page accepts. */
+export interface FileAsk {
+  /** MIME types, `type/*` or extensions (".pdf"); checked against the content, not only the name. */
+  accept: string[];
+  /** Largest file, in bytes. */
+  maxBytes: number;
+  /** How many files the person may send (at least one). */
+  count: number;
+}
 
 export interface UrlFlow {
   /** 32 random bytes, base64url: the opaque, unguessable id in the URL. */
@@ -35,6 +45,8 @@ export interface UrlFlow {
   form?: object;
   /** kind "form": the vault name the submitted values are kept under for the principal (default: the flow id). */
   name?: string;
+  /** kind "file": what the upload page accepts. */
+  file?: FileAsk;
   createdAt: number;
   expiresAt: number;
 }

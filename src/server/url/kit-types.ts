@@ -1,9 +1,11 @@
 // The URL kit's shapes: its options, the kit itself, and the pages' view of it. Apart from url-kit.ts (which builds
 // the kit) so that the pages and the provider clients, which url-kit.ts loads, can read them without importing it back.
 import type { KeyValueStore } from "../../store/types.js";
+import type { FileSink } from "./files/sink.js";
 import type { FlowStore } from "./flows.js";
 import type { KitKeys, VaultKey } from "./keys.js";
 import type { ThirdPartyProvider } from "./oauth-client.js";
+import type { Uploads } from "./uploads.js";
 import type { Vault } from "./vault.js";
 
 // A third-party OAuth authorization server the kit can connect a person's account at (ctx.connect):
@@ -40,11 +42,18 @@ export interface UrlKitOptions {
   fallback?: "error" | "link";
   /** The MCP server's name as the pages show it (default: the baseUrl's host). */
   serverName?: string;
+  /**
+   * Where ctx.elicitFile's uploads go (default: the kit's store, for small files). Give
+   * `directorySink(dir)` or your own FileSink (an object store) for large ones.
+   */
+  files?: { sink?: FileSink };
 }
 
 export interface UrlKit {
   readonly flows: FlowStore;
   readonly vault: Vault;
+  /** ctx.elicitFile's uploads: their records and the sink that holds their bytes. */
+  readonly uploads: Uploads;
   readonly options: Readonly<UrlKitOptions>;
   /** The pages' origin and prefix, once known (given, or filled by serveHttp). */
   readonly baseUrl: URL | undefined;

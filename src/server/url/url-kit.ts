@@ -6,9 +6,11 @@
 // checks who opened it before sending the person on, so no author URL, user data or credential ever
 // travels in an elicitation.
 import { memoryStore } from "../../store/memory.js";
+import { storeSink } from "./files/store-sink.js";
 import { FlowStore } from "./flows.js";
 import type { PagesContext, PagesHandler, UrlKit, UrlKitOptions } from "./kit-types.js";
 import { resolveKitKey } from "./keys.js";
+import { Uploads } from "./uploads.js";
 import { Vault } from "./vault.js";
 
 // The kit's shapes live in kit-types.ts, which the pages and the provider clients read without importing the kit.
@@ -60,6 +62,7 @@ export function createUrlKit(options: UrlKitOptions = {}): UrlKit {
   const vault = new Vault(store, keys, {
     refresh: async (provider, token) => (await import("./provider-clients.js")).refreshConnected(kit, provider, token),
   });
+  const uploads = new Uploads(store, options.files?.sink ?? storeSink(store));
   const closing = new AbortController();
   let baseUrl = options.baseUrl === undefined ? undefined : checkBaseUrl(options.baseUrl);
   let pages: Promise<PagesHandler> | undefined;
@@ -68,6 +71,7 @@ export function createUrlKit(options: UrlKitOptions = {}): UrlKit {
   const kit: UrlKit = {
     flows,
     vault,
+    uploads,
     options,
     get baseUrl() {
       return baseUrl;

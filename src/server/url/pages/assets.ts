@@ -41,7 +41,7 @@ export interface Asset {
 const cache = new Map<string, Asset>();
 
 /** The scripts the pages may load, by the name they are served under: their file in dist/web/. */
-const SCRIPTS: Record<string, string> = { "form.js": "elements/form.js", "url-form.js": "url-form.js" };
+const SCRIPTS: Record<string, string> = { "form.js": "elements/form.js", "url-form.js": "url-form.js", "url-file.js": "url-file.js" };
 
 /** The asset called `name`, or undefined for any other name. */
 export async function asset(name: string): Promise<Asset | undefined> {

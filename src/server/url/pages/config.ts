@@ -5,6 +5,7 @@ import type { Identify } from "../identity.js";
 import type { KitKeys } from "../keys.js";
 import type { OAuthClient } from "../oauth-client.js";
 import type { ConnectProvider } from "../provider-clients.js";
+import type { Uploads } from "../uploads.js";
 import type { Vault } from "../vault.js";
 import type { CookieScope } from "./browser-session.js";
 
@@ -17,6 +18,8 @@ export interface PagesConfig {
   store: KeyValueStore;
   flows: FlowStore;
   vault: Vault;
+  /** ctx.elicitFile's uploads and their sink. */
+  uploads: Uploads;
   keys: KitKeys;
   identity: PagesIdentity;
   providers: ReadonlyMap<string, ConnectProvider>;

@@ -1,6 +1,6 @@
 // The page a client sends the person to, `/connect/:id`, and what follows from it:
 //   GET  /connect/:id   the person checked (gate.ts); then, by kind: "url" and "connect" show who asks
-//                       and where Continue leads; "form" goes on to /form/:id
+//                       and where Continue leads; "form" goes on to /form/:id, "file" to /file/:id
 //   POST /connect/:id   Continue (to the author's page, or the provider's sign-in with PKCE and a state
 //                       bound to this flow and browser) or Decline
 //   GET  /callback      the provider's answer: the code exchanged, the tokens into the vault, the flow ended
@@ -64,6 +64,7 @@ export function connectRoutes(app: Hono<PagesEnv>, config: PagesConfig): void {
     if (here instanceof Response) return here;
     const { flow, person, browser } = here;
     if (flow.kind === "form") return c.redirect(`${prefix}form/${id}`, 303);
+    if (flow.kind === "file") return c.redirect(`${prefix}file/${id}`, 303);
     const csrf = csrfToken(config.keys.pages, browser, "connect", id);
     const action = `${prefix}connect/${id}`;
     const decline = postButton(action, { csrf, action: "decline" }, "Decline", "secondary");
@@ -115,7 +116,7 @@ export function connectRoutes(app: Hono<PagesEnv>, config: PagesConfig): void {
       await config.flows.finish(id, "declined");
       return c.redirect(`${prefix}done/${id}`, 303);
     }
-    if (body.action !== "continue" || flow.kind === "form") return problemPage(c, config, STALE_FORM);
+    if (body.action !== "continue" || flow.kind === "form" || flow.kind === "file") return problemPage(c, config, STALE_FORM);
     if (flow.kind === "url") {
       const to = destination(flow);
       if (!to) return problemPage(c, config, NO_DESTINATION(flow));

@@ -1,6 +1,7 @@
 // The kit's pages as one Hono app under the kit's base path: sign-in (login.ts), the connect page and
-// third-party callback (connect.ts), the hosted form (form.ts) and their assets. Every response carries
-// the security headers; a page that leads elsewhere widens only its own form-action.
+// third-party callback (connect.ts), the hosted form (form.ts), the upload page (file.ts) and their
+// assets. Every response carries the security headers; a page that leads elsewhere widens only its own
+// form-action.
 import { Hono } from "hono";
 import type { PagesContext, PagesHandler } from "../kit-types.js";
 import { OAuthClient, checkIssuer, type RegistrationCache } from "../oauth-client.js";
@@ -9,6 +10,7 @@ import { isLoopbackHostHeader } from "../identity.js";
 import { asset } from "./assets.js";
 import type { PagesConfig, PagesEnv, PagesIdentity } from "./config.js";
 import { connectRoutes } from "./connect.js";
+import { fileRoutes } from "./file.js";
 import { formRoutes } from "./form.js";
 import { loginRoutes } from "./login.js";
 import { problemPage } from "./render.js";
@@ -56,6 +58,7 @@ export function createPages(context: PagesContext, hooks: { onerror?: (error: Er
     store: context.store,
     flows: context.kit.flows,
     vault: context.kit.vault,
+    uploads: context.kit.uploads,
     keys: context.keys,
     identity: identityOf(context, registrations, serverName),
     providers: providersOf(context),
@@ -79,6 +82,7 @@ export function createPages(context: PagesContext, hooks: { onerror?: (error: Er
   loginRoutes(app, config);
   connectRoutes(app, config);
   formRoutes(app, config);
+  fileRoutes(app, config);
   renewRoutes(app, config);
   app.notFound((c) =>
     problemPage(c, config, { status: 404, title: "Not found", text: [`${config.serverName} has no page at this address.`] }),

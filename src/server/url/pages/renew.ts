@@ -23,7 +23,7 @@ export function renewRoutes(app: Hono<PagesEnv>, config: PagesConfig): void {
     const id = c.req.param("id");
     const flow = await pendingFlow(config, id);
     if (!("kind" in flow)) return problemJson(c, flow);
-    const page = flow.kind === "form" ? `form/${id}` : `connect/${id}`;
+    const page = flow.kind === "form" ? `form/${id}` : flow.kind === "file" ? `file/${id}` : `connect/${id}`;
     const person = await personHere(c, config, flow, page, browserId(c, config.cookies));
     if (typeof person === "object" && "signIn" in person)
       return c.json(

@@ -20,5 +20,9 @@ button.primary { background: var(--accent); border-color: var(--accent); color: 
 button:focus-visible, a:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
 a { color: var(--accent); }
 .error { color: var(--warn); }
+.drop-zone { border: 2px dashed var(--line); border-radius: 10px; padding: 1rem; margin: 1rem 0; }
+.drop-zone.dragging { border-color: var(--accent); }
+.drop-zone label { display: block; font-weight: 600; margin-bottom: 0.5rem; }
+progress { width: 100%; }
 .small { font-size: 0.85rem; color: var(--muted); }
 `;
