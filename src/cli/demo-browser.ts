@@ -8,6 +8,16 @@ import { SAMPLE_PASSPORT_NAME, samplePassportPng } from "./sample-passport.js";
 
 /** What the headless browser types: a published test card (nothing real is charged) and SkyMiles' demo account. */
 export const DEMO_CARD = { cardNumber: "4242 4242 4242 4242", expiry: "12/34", cvc: "123", nameOnCard: "Demo Traveler" };
+/** Fills the hosted payment form with the demo's test card, sends it after its review, and waits for the kit's done page. */
+export async function payWithTestCard(page: Page): Promise<void> {
+  await page.getByLabel("Card number", { exact: true }).fill(DEMO_CARD.cardNumber);
+  await page.getByLabel("Expiry (MM/YY)", { exact: true }).fill(DEMO_CARD.expiry);
+  await page.getByLabel("CVC", { exact: true }).fill(DEMO_CARD.cvc);
+  await page.getByLabel("Name on card", { exact: true }).fill(DEMO_CARD.nameOnCard);
+  await page.getByRole("button", { name: "Submit" }).click();
+  await page.getByRole("button", { name: "Send" }).click();
+  await page.waitForURL(/\/done\//);
+}
 export const DEMO_SKYMILES_ACCOUNT = { id: "demo", password: "demo" };
 
 /** Headless flags for a machine without a network beyond loopback (the tests start Chromium with them too). */
@@ -71,13 +81,7 @@ async function finish(page: Page): Promise<string> {
   for (let step = 0; step < MAX_STEPS; step++) {
     await page.waitForLoadState();
     if (await page.locator("mcp-elicit-form").count()) {
-      await page.getByLabel("Card number", { exact: true }).fill(DEMO_CARD.cardNumber);
-      await page.getByLabel("Expiry (MM/YY)", { exact: true }).fill(DEMO_CARD.expiry);
-      await page.getByLabel("CVC", { exact: true }).fill(DEMO_CARD.cvc);
-      await page.getByLabel("Name on card", { exact: true }).fill(DEMO_CARD.nameOnCard);
-      await page.getByRole("button", { name: "Submit" }).click();
-      await page.getByRole("button", { name: "Send" }).click();
-      await page.waitForURL(/\/done\//);
+      await payWithTestCard(page);
       done.push("paid with the test card 4242 4242 4242 4242");
       continue;
     }

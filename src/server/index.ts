@@ -31,7 +31,17 @@ export { CLIENT_FEATURES, type ClientFeature } from "./capabilities.js";
 export type { ClientInputs } from "./inputs/client-inputs.js";
 export { checkSampleParams, type SampleOptions, type SampleParams, type SampleResult } from "./sample.js";
 export type { RootsOptions } from "./roots.js";
-export { directorySink, storeSink, FileTooLargeError, UploadNotFoundError, type FileSink, type StoredUpload } from "./url/files/index.js";
+export {
+  directorySink,
+  storeSink,
+  FileTooLargeError,
+  UploadExistsError,
+  UploadNotFoundError,
+  type DirectorySinkOptions,
+  type FileSink,
+  type StoreSinkOptions,
+  type StoredUpload,
+} from "./url/files/index.js";
 export { createUrlKit, type IdentityOption, type ThirdPartyProvider, type UrlKit, type UrlKitOptions } from "./url/url-kit.js";
 export { FlowStore, type FlowKind, type FlowOutcome, type FlowStoreOptions, type UrlFlow } from "./url/flows.js";
 export type {

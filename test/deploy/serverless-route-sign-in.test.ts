@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
-import { DEMO_CARD } from "../../src/cli/demo-browser.js";
+import { payWithTestCard } from "../../src/cli/demo-browser.js";
 import { startOpenIdProvider, type OpenIdProvider } from "../../src/oidc/openid-provider.js";
 import { removeOnExit } from "../helpers/cleanup.js";
 import { needs } from "../helpers/needs.js";
@@ -93,13 +93,7 @@ for (const shared of ["a SQLite file", "Redis"] as const) {
               await page.goto(link);
               await signInOnProvider(page, provider.issuer, "alice");
               await page.getByRole("heading", { name: /Secure form from mcp-elicit-travel/ }).waitFor();
-              await page.getByLabel("Card number", { exact: true }).fill(DEMO_CARD.cardNumber);
-              await page.getByLabel("Expiry (MM/YY)", { exact: true }).fill(DEMO_CARD.expiry);
-              await page.getByLabel("CVC", { exact: true }).fill(DEMO_CARD.cvc);
-              await page.getByLabel("Name on card", { exact: true }).fill(DEMO_CARD.nameOnCard);
-              await page.getByRole("button", { name: "Submit" }).click();
-              await page.getByRole("button", { name: "Send" }).click();
-              await page.waitForURL(/\/elicit\/done\//);
+              await payWithTestCard(page);
             } finally {
               await alice.close();
             }

@@ -8,7 +8,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import type { Browser } from "playwright-core";
-import { DEMO_CARD } from "../../src/cli/demo-browser.js";
+import { payWithTestCard } from "../../src/cli/demo-browser.js";
 import type { ProtocolRevision } from "../../src/schema/types.js";
 import { launchChromium } from "../web/chromium.js";
 import { needs } from "../helpers/needs.js";
@@ -84,13 +84,7 @@ describe("the travel Worker in workerd", { skip: needs("workerd") }, () => {
             page.setDefaultTimeout(30_000);
             await page.goto(link);
             await page.getByRole("heading", { name: /Secure form from mcp-elicit-travel/ }).waitFor();
-            await page.getByLabel("Card number", { exact: true }).fill(DEMO_CARD.cardNumber);
-            await page.getByLabel("Expiry (MM/YY)", { exact: true }).fill(DEMO_CARD.expiry);
-            await page.getByLabel("CVC", { exact: true }).fill(DEMO_CARD.cvc);
-            await page.getByLabel("Name on card", { exact: true }).fill(DEMO_CARD.nameOnCard);
-            await page.getByRole("button", { name: "Submit" }).click();
-            await page.getByRole("button", { name: "Send" }).click();
-            await page.waitForURL(/\/elicit\/done\//);
+            await payWithTestCard(page);
             return { message: "", fields: ["cardNumber", "expiry", "cvc", "nameOnCard"], status: 200 };
           } finally {
             await context.close();

@@ -6,7 +6,7 @@ import { MAX_SHOWN_NAME, shownName } from "../../src/server/url/files/names.js";
 import { TRICKS } from "./arbitraries.js";
 import { fcParams, measured, runs } from "./settings.js";
 
-const FORBIDDEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}/\\]/u;
+const FORBIDDEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\u3164\uFFA0/\\]/u;
 const PIECES = [
   ...TRICKS,
   "/",
@@ -46,6 +46,7 @@ test("shownName: no control, bidi, zero-width or separator character, no '..', b
         if (shown.includes("..")) throw new Error(`".." left in ${JSON.stringify(shown)}`);
         if ([...shown].length > MAX_SHOWN_NAME) throw new Error(`${[...shown].length} code points`);
         if (shown.trim() === "") throw new Error("blank");
+        if (/\p{M}{5}/u.test(shown)) throw new Error(`a pile of combining marks left in ${JSON.stringify(shown)}`);
       }),
       fcParams(cases),
     ),

@@ -29,6 +29,12 @@ describe("shownName", () => {
     assert.equal(shownName("a\u200Db\uFEFFc\u00ADd"), "a[U+200D]b[U+FEFF]c[U+00AD]d");
   });
 
+  test("blank-drawing letters are marks; a pile of combining marks is cut to four", () => {
+    assert.equal(shownName("a\u3164b"), "a[U+3164]b");
+    assert.equal(shownName(`Z${"\u0301".repeat(40)}.pdf`), `Z${"\u0301".repeat(4)}.pdf`);
+    assert.equal(shownName("café.pdf"), "café.pdf");
+  });
+
   test("a path is no longer a path: separators and dot runs replaced", () => {
     assert.equal(shownName("../../etc/passwd"), "…_…_etc_passwd");
     assert.equal(shownName("..\\..\\windows\\system32\\config"), "…_…_windows_system32_config");
@@ -44,5 +50,7 @@ describe("shownName", () => {
     assert.equal([...shown].length, MAX_SHOWN_NAME);
     assert.ok(shown.endsWith("-final.pdf"), "the extension stays");
     assert.ok(shown.includes("…"));
+    const huge = shownName(`${"\u202E".repeat(3_000_000)}x.pdf`); // megabytes of hostile characters: quick, bounded
+    assert.ok(huge.endsWith("x.pdf") && [...huge].length <= MAX_SHOWN_NAME);
   });
 });

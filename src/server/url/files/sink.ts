@@ -24,7 +24,11 @@ export interface FileSink {
    * is read, and again atomically when it is stored).
    */
   put(id: string, body: ReadableStream<Uint8Array>, limits: { maxBytes: number }): Promise<StoredUpload>;
-  /** The stored bytes; rejects with UploadNotFoundError when nothing (or nothing live) is stored under `id`. */
+  /**
+   * The stored bytes; rejects with UploadNotFoundError when nothing (or nothing live) is stored under `id`.
+   * An upload's lifetime counts from when it was stored; reading it does not extend it, so the tool
+   * copies what it keeps and deletes the upload when done.
+   */
   open(id: string): Promise<ReadableStream<Uint8Array>>;
   /** Forgets `id`'s bytes; nothing happens when there are none. */
   delete(id: string): Promise<void>;

@@ -1,6 +1,7 @@
 // The kit's pages as one Hono app under the kit's base path: sign-in (login.ts), the connect page and
-// third-party callback (connect.ts), the hosted form (form.ts), the upload page (file.ts) and their assets. Every response carries
-// the security headers; a page that leads elsewhere widens only its own form-action.
+// third-party callback (connect.ts), the hosted form (form.ts), the upload page (file.ts) and their
+// assets. Every response carries the security headers; a page that leads elsewhere widens only its own
+// form-action.
 import { Hono } from "hono";
 import type { PagesContext, PagesHandler } from "../kit-types.js";
 import { OAuthClient, checkIssuer, type RegistrationCache } from "../oauth-client.js";
