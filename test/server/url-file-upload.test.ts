@@ -11,12 +11,20 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { getRequestListener } from "@hono/node-server";
 import { directorySink } from "../../src/server/url/files/directory-sink.js";
 import type { FileAsk, UrlFlow } from "../../src/server/url/flows.js";
 import { createUrlKit, type UrlKit } from "../../src/server/url/url-kit.js";
 import { removeOnExit } from "../helpers/cleanup.js";
 import { waitFor } from "../helpers/deferred.js";
+
+setFlagsFromString("--expose-gc");
+const gc = runInNewContext("gc") as () => void;
+const MB = 1024 * 1024;
+/** Live memory: the heap and the array buffers (a body's chunks) of this process, which runs the server. */
+const memory = () => process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers;
 
 const ISSUER = "https://id.example.test";
 let kit: UrlKit;
@@ -135,6 +143,57 @@ describe("the upload route", () => {
     const good = await upload(flow, browser, pdf(900), { streamed: true });
     assert.equal(good.status, 200, good.body.error);
     assert.equal(await kit.flows.outcome(flow.id), "completed");
+  });
+
+  test("60 MB against a 50 MB limit through the route: refused naming the limit while the server's memory stays flat", async () => {
+    const flow = await flowFor({ maxBytes: 50 * MB });
+    const browser = await openAs(flow);
+    const already = kept().length; // the files earlier tests stored
+    gc();
+    const before = memory();
+    // The body is made as it is read (64 KiB at a time, no length); live memory is sampled after a
+    // collection every 4 MiB, so garbage chunks do not count and whatever the route holds does.
+    let peak = before;
+    let sent = 0;
+    const chunk = Buffer.alloc(64 * 1024, 7);
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent >= 60 * MB) return controller.close();
+        controller.enqueue(sent === 0 ? Buffer.concat([Buffer.from("%PDF-1.4\n"), chunk.subarray(9)]) : chunk.slice());
+        sent += chunk.length;
+        if (sent % (4 * MB) === 0) {
+          gc();
+          peak = Math.max(peak, memory());
+        }
+      },
+    });
+    const response = await fetch(new URL(`file/${flow.id}`, base), {
+      method: "POST",
+      headers: {
+        cookie: browser.cookie,
+        origin: base.origin,
+        "x-test-user": "alice",
+        "x-csrf-token": browser.csrf,
+        "x-file-name": "passport.pdf",
+        "x-file-index": "0",
+        "x-file-total": "1",
+        "content-type": "application/octet-stream",
+      },
+      body,
+      duplex: "half",
+    } as RequestInit).catch((error: unknown) => error);
+    // The server answers 413 as soon as the limit is crossed; the client may see that or the connection closed under its body.
+    if (response instanceof Response) {
+      assert.equal(response.status, 413);
+      assert.match(((await response.json()) as { error: string }).error, /limit of 5\d(\.\d)? MB|limit of 50 MiB/);
+    }
+    const growth = peak - before;
+    console.log(
+      `60 MiB vs 50 MiB through the upload route: ${response instanceof Response ? `answered ${response.status}` : `closed under the body (${String(response)})`}; live memory peak growth ${(growth / MB).toFixed(1)} MiB, ${(sent / MB).toFixed(0)} MiB sent`,
+    );
+    assert.ok(growth < 16 * MB, `the server's memory grew by ${(growth / MB).toFixed(1)} MiB while the body streamed`);
+    assert.deepEqual(kept().length, already, "nothing of the body is kept");
+    assert.equal(await kit.flows.outcome(flow.id), undefined, "the flow stays open for the right file");
   });
 
   test("zero bytes and the wrong type are refused with what was wrong", async () => {
