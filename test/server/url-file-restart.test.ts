@@ -9,7 +9,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
-import { readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from "@modelcontextprotocol/client";
@@ -39,7 +39,7 @@ function seeded(seed: number): () => number {
 }
 
 /** Starts the server; resolves once it listens (rejects with its stderr if it exits first). */
-function serve(env: Record<string, string>): Promise<{ child: ChildProcess; url: URL }> {
+function serve(env: Record<string, string>, which: string): Promise<{ child: ChildProcess; url: URL }> {
   const child = killOnExit(
     spawn(process.execPath, ["--import", "tsx", SERVER], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["pipe", "pipe", "pipe"] }),
   );
@@ -53,7 +53,7 @@ function serve(env: Record<string, string>): Promise<{ child: ChildProcess; url:
         const url = /^listening (\S+)$/m.exec(out)?.[1];
         if (url) resolve({ child, url: new URL(url) });
       });
-      child.once("exit", (code, signal) => reject(new Error(`the server exited (${code ?? signal}) before listening: ${err}`)));
+      child.once("exit", (code, signal) => reject(new Error(`the server (${which}) exited (${code ?? signal}) before listening: ${err}`)));
     }),
     STEP_MS,
     "the server listening",
@@ -73,7 +73,9 @@ function streamOf(bytes: Buffer, onSent: (sent: number) => Promise<void> = async
   });
 }
 
-const partials = (dir: string) => readdirSync(dir).filter((name) => name.endsWith(".part"));
+/** The temporary files in the sink's folder (none before the sink first made the folder). */
+const partials = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith(".part")) : []);
+const sizeOf = (path: string) => statSync(path, { throwIfNoEntry: false })?.size ?? 0;
 
 test("a server SIGKILLed in the middle of a 20 MB upload on SQLite: the person sends it again on the same link and the tool gets the same SHA-256", async (t) => {
   const seed = Number(process.env.SEED ?? randomBytes(4).readUInt32BE());
@@ -96,7 +98,7 @@ test("a server SIGKILLed in the middle of a 20 MB upload on SQLite: the person s
   const file = Buffer.concat([Buffer.from("%PDF-1.7\n"), randomBytes(SIZE - 9)]);
   const fileSha = createHash("sha256").update(file).digest("hex");
 
-  const started = await serve(env);
+  const started = await serve(env, "first");
   let server = started.child;
   const seen: { killed?: string; partialAtKill?: number; retry?: { status: number; body: Record<string, unknown> } } = {};
 
@@ -145,20 +147,22 @@ test("a server SIGKILLed in the middle of a 20 MB upload on SQLite: the person s
       const first = send(
         streamOf(file, async (sent) => {
           if (sent !== killAt) return;
-          await waitFor(() => partials(uploads).some((name) => statSync(join(uploads, name)).size > 0), {
+          await waitFor(() => partials(uploads).some((name) => sizeOf(join(uploads, name)) > 0), {
             timeoutMs: STEP_MS,
             what: "the server writing the upload",
           });
           seen.partialAtKill = partials(uploads).length;
+          seen.killed = `killed at byte ${sent}`;
           server.kill("SIGKILL");
           await exited(server);
-          seen.killed = `killed at byte ${sent}`;
         }),
       );
       await assert.rejects(within(first, STEP_MS, "the first upload failing"), "the killed upload does not look like a success");
+      assert.equal(seen.killed, `killed at byte ${killAt}`, "the first upload failed because the server was killed");
+      await within(exited(server), STEP_MS, "the killed server gone");
 
       // Started again on the same port, store and folder; the page is still open, and the person sends again.
-      server = (await serve(env)).child;
+      server = (await serve(env, "again")).child;
       const retry = await within(send(streamOf(file)), STEP_MS, "the second upload");
       seen.retry = { status: retry.status, body: (await retry.json()) as Record<string, unknown> };
     }
