@@ -77,6 +77,38 @@ function streamOf(bytes: Buffer, onSent: (sent: number) => Promise<void> = async
 const partials = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith(".part")) : []);
 const sizeOf = (path: string) => statSync(path, { throwIfNoEntry: false })?.size ?? 0;
 
+/**
+ * The upload page the link leads to, open in the person's browser (fetch keeps no cookies across the
+ * redirect, so it is opened directly, as examples/url-file.ts does); `send` posts a body the way the
+ * page's script does, with the page's cookie and CSRF token.
+ */
+async function openPage(link: string): Promise<(body: ReadableStream<Uint8Array>) => Promise<Response>> {
+  const page = new URL(link.replace("/connect/", "/file/"));
+  const opened = await fetch(page);
+  const pageText = await opened.text();
+  assert.equal(opened.status, 200, pageText);
+  const cookie = opened.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+  const csrf = /"csrf":"([^"]+)"/.exec(pageText)![1]!;
+  return (body) =>
+    fetch(page, {
+      method: "POST",
+      headers: {
+        cookie,
+        origin: page.origin,
+        "x-csrf-token": csrf,
+        "x-file-name": "archive.pdf",
+        "x-file-index": "0",
+        "x-file-total": "1",
+        "content-type": "application/octet-stream",
+      },
+      body,
+      duplex: "half",
+    } as RequestInit);
+}
+
 test("a server SIGKILLed in the middle of a 20 MB upload on SQLite: the person sends it again on the same link and the tool gets the same SHA-256", async (t) => {
   const seed = Number(process.env.SEED ?? randomBytes(4).readUInt32BE());
   const random = seeded(seed);
@@ -116,32 +148,7 @@ test("a server SIGKILLed in the middle of a 20 MB upload on SQLite: the person s
     notice(): void {}
 
     private async upload(link: string) {
-      // The upload page the link leads to (fetch keeps no cookies across the redirect, so it is opened
-      // directly, as examples/url-file.ts does): its cookie and CSRF token, as the browser keeps them.
-      const page = new URL(link.replace("/connect/", "/file/"));
-      const opened = await fetch(page);
-      const pageText = await opened.text();
-      assert.equal(opened.status, 200, pageText);
-      const cookie = opened.headers
-        .getSetCookie()
-        .map((c) => c.split(";")[0])
-        .join("; ");
-      const csrf = /"csrf":"([^"]+)"/.exec(pageText)![1]!;
-      const send = (body: ReadableStream<Uint8Array>) =>
-        fetch(page, {
-          method: "POST",
-          headers: {
-            cookie,
-            origin: page.origin,
-            "x-csrf-token": csrf,
-            "x-file-name": "archive.pdf",
-            "x-file-index": "0",
-            "x-file-total": "1",
-            "content-type": "application/octet-stream",
-          },
-          body,
-          duplex: "half",
-        } as RequestInit);
+      const send = await openPage(link);
 
       // The first try: the server dies once `killAt` bytes have gone, while its partial file is being written.
       const first = send(
