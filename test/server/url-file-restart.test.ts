@@ -5,7 +5,7 @@
 // second try on the same link (the page still open: its cookie and CSRF token); the client's retry of the
 // round gets the tool's result with the SHA-256 of the bytes sent. The killed upload was never taken as
 // the file, and no partial file is left in the sink's folder.
-import { test } from "node:test";
+import { test, type TestContext } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
@@ -109,14 +109,14 @@ async function openPage(link: string): Promise<(body: ReadableStream<Uint8Array>
     } as RequestInit);
 }
 
-test("a server SIGKILLed in the middle of a 20 MB upload on SQLite: the person sends it again on the same link and the tool gets the same SHA-256", async (t) => {
+/** What each test needs: the kill moment (seeded, printed), the server's environment, the 20 MB file. */
+async function setUp(t: TestContext) {
   const seed = Number(process.env.SEED ?? randomBytes(4).readUInt32BE());
   const random = seeded(seed);
   // Somewhere between 5% and 95% of the body, on a chunk boundary.
   const killAt = Math.floor((SIZE * (0.05 + 0.9 * random())) / CHUNK) * CHUNK;
   t.diagnostic(`seed ${seed}: the server is killed once ${killAt} of ${SIZE} bytes were sent`);
   console.log(`url-file-restart: SEED=${seed} (kill at byte ${killAt})`);
-
   const { dir } = scratchFiles("url-file-restart-");
   const uploads = join(dir, "uploads");
   const env = {
@@ -129,10 +129,46 @@ test("a server SIGKILLed in the middle of a 20 MB upload on SQLite: the person s
   // Random after a PDF's header: a truncated or reordered copy cannot have the same digest.
   const file = Buffer.concat([Buffer.from("%PDF-1.7\n"), randomBytes(SIZE - 9)]);
   const fileSha = createHash("sha256").update(file).digest("hex");
+  return { killAt, uploads, env, file, fileSha };
+}
 
+/**
+ * Sends `file` and SIGKILLs `server` once `killAt` bytes have gone, while its partial file is being
+ * written; resolves once the send failed and the server is gone.
+ */
+async function killMidUpload(
+  send: (body: ReadableStream<Uint8Array>) => Promise<Response>,
+  file: Buffer,
+  killAt: number,
+  server: ChildProcess,
+  uploads: string,
+) {
+  let killed = false;
+  let partialsAtKill = 0;
+  const first = send(
+    streamOf(file, async (sent) => {
+      if (sent !== killAt) return;
+      await waitFor(() => partials(uploads).some((name) => sizeOf(join(uploads, name)) > 0), {
+        timeoutMs: STEP_MS,
+        what: "the server writing the upload",
+      });
+      partialsAtKill = partials(uploads).length;
+      killed = true;
+      server.kill("SIGKILL");
+      await exited(server);
+    }),
+  );
+  await assert.rejects(within(first, STEP_MS, "the first upload failing"), "the killed upload does not look like a success");
+  assert.ok(killed, "the first upload failed because the server was killed");
+  assert.equal(partialsAtKill, 1, "the server was writing the upload when it died");
+  await within(exited(server), STEP_MS, "the killed server gone");
+}
+
+test("a server SIGKILLed in the middle of a 20 MB upload on SQLite: the person sends it again on the same link and the tool gets the same SHA-256", async (t) => {
+  const { killAt, uploads, env, file, fileSha } = await setUp(t);
   const started = await serve(env, "first");
   let server = started.child;
-  const seen: { killed?: string; partialAtKill?: number; retry?: { status: number; body: Record<string, unknown> } } = {};
+  const seen: { retry?: { status: number; body: Record<string, unknown> } } = {};
 
   /** The person: accepts the link once, and does the whole upload (and the restart) before the client retries. */
   class Person implements ElicitationUI {
@@ -150,23 +186,8 @@ test("a server SIGKILLed in the middle of a 20 MB upload on SQLite: the person s
     private async upload(link: string) {
       const send = await openPage(link);
 
-      // The first try: the server dies once `killAt` bytes have gone, while its partial file is being written.
-      const first = send(
-        streamOf(file, async (sent) => {
-          if (sent !== killAt) return;
-          await waitFor(() => partials(uploads).some((name) => sizeOf(join(uploads, name)) > 0), {
-            timeoutMs: STEP_MS,
-            what: "the server writing the upload",
-          });
-          seen.partialAtKill = partials(uploads).length;
-          seen.killed = `killed at byte ${sent}`;
-          server.kill("SIGKILL");
-          await exited(server);
-        }),
-      );
-      await assert.rejects(within(first, STEP_MS, "the first upload failing"), "the killed upload does not look like a success");
-      assert.equal(seen.killed, `killed at byte ${killAt}`, "the first upload failed because the server was killed");
-      await within(exited(server), STEP_MS, "the killed server gone");
+      // The first try: the server dies in the middle of it.
+      await killMidUpload(send, file, killAt, server, uploads);
 
       // Started again on the same port, store and folder; the page is still open, and the person sends again.
       server = (await serve(env, "again")).child;
@@ -186,8 +207,6 @@ test("a server SIGKILLed in the middle of a 20 MB upload on SQLite: the person s
       "the tool's result",
     )) as CallToolResult;
 
-    assert.equal(seen.killed, `killed at byte ${killAt}`);
-    assert.equal(seen.partialAtKill, 1, "the server was writing the upload when it died");
     assert.equal(seen.retry?.status, 200, JSON.stringify(seen.retry?.body));
     assert.equal((seen.retry?.body.stored as { sha256?: string }).sha256, fileSha);
     assert.equal(result.isError, undefined, JSON.stringify(result.content));
