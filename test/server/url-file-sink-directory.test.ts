@@ -222,6 +222,25 @@ describe("directorySink", () => {
     assert.deepEqual(readdirSync(dir), ["slow.upload"]);
   });
 
+  test("a temporary file nobody writes to for partialIdleMs (a process killed mid-upload) is swept then, not a lifetime later", async () => {
+    const { dir } = scratchFiles("sink-idle-");
+    const sink = directorySink(dir, { lifetimeMs: 60 * 60_000, partialIdleMs: 500 });
+    await sink.put("kept", new Blob(["a stored upload"]).stream(), { maxBytes: 1000 });
+    const orphan = join(dir, ".dead.0123456789abcdef.part");
+    writeFileSync(orphan, "half an upload");
+    // Both a minute old: the partial is long idle, the stored upload well within its lifetime.
+    const past = new Date(Date.now() - 60_000);
+    utimesSync(orphan, past, past);
+    utimesSync(join(dir, "kept.upload"), past, past);
+    await within(
+      waitFor(() => !existsSync(orphan), { timeoutMs: 10_000, what: "the idle partial file to be swept" }),
+      11_000,
+      "the sweep",
+    );
+    assert.deepEqual(readdirSync(dir), ["kept.upload"]);
+    assert.throws(() => directorySink(dir, { partialIdleMs: 0 }), /partialIdleMs must be a positive number of ms/);
+  });
+
   test("a body of anything but bytes is refused and leaves nothing", async () => {
     const { dir } = scratchFiles("sink-type-");
     const sink = directorySink(dir);

@@ -2,8 +2,10 @@
 // into a temporary file created exclusively (O_EXCL, mode 0600) under a generated name, its size, SHA-256
 // and first bytes counted on the way; the moment the size passes the limit, or the body fails, the partial
 // file is removed and nothing is stored. A complete file is linked into place under the upload's id.
-// Unclaimed uploads (and temporary files a crash left) are removed after the lifetime by a sweep that
-// starts on first use, not at construction, and does not keep the process alive.
+// Unclaimed uploads are removed after the lifetime by a sweep that starts on first use, not at
+// construction, and does not keep the process alive. A temporary file nobody has written to for
+// `partialIdleMs` is one a crashed (or killed) process left, since a live upload keeps writing to its own:
+// the sweep removes it then, not a lifetime later, so a restart mid-upload leaves no partial file behind.
 //
 // Node's fs is imported when the sink is first used, so a module that builds the sink still loads where
 // there is no file system (a Worker); the sink itself needs one.
@@ -27,17 +29,26 @@ import { sweepEvery } from "./sweep.js";
 export interface DirectorySinkOptions {
   /** How long an unclaimed upload is kept, in ms (default one hour). */
   lifetimeMs?: number;
+  /**
+   * After how long without a write a temporary file counts as left by a process that died mid-upload,
+   * in ms (default 10 minutes, capped at the lifetime). Keep it above the longest stall of a live upload.
+   */
+  partialIdleMs?: number;
 }
 
 const STORED = /^[A-Za-z0-9_-]{1,128}\.upload$/;
 const PARTIAL = /^\.[A-Za-z0-9_-]{1,128}\.[0-9a-f]{16}\.part$/;
 const READ_CHUNK = 64 * 1024;
+const DEFAULT_PARTIAL_IDLE_MS = 10 * 60_000;
 
 export function directorySink(dir: string, options: DirectorySinkOptions = {}): FileSink {
   if (typeof dir !== "string" || dir === "") throw new TypeError("directorySink needs a directory path.");
   const lifetimeMs = options.lifetimeMs ?? DEFAULT_UPLOAD_LIFETIME_MS;
   if (!(lifetimeMs > 0) || !Number.isFinite(lifetimeMs))
     throw new TypeError(`lifetimeMs must be a positive number of ms, not ${String(lifetimeMs)}.`);
+  const partialIdleMs = Math.min(options.partialIdleMs ?? DEFAULT_PARTIAL_IDLE_MS, lifetimeMs);
+  if (!(partialIdleMs > 0) || !Number.isFinite(partialIdleMs))
+    throw new TypeError(`partialIdleMs must be a positive number of ms, not ${String(options.partialIdleMs)}.`);
 
   let fsLoaded: Promise<typeof FsPromises> | undefined;
   // The directory is made (owner only) once; a directory that exists keeps its own mode.
@@ -51,7 +62,7 @@ export function directorySink(dir: string, options: DirectorySinkOptions = {}): 
   const writing = new Set<string>(); // temporary files being written: never swept
 
   const expired = (mtimeMs: number) => mtimeMs + lifetimeMs <= Date.now();
-  const sweeper = sweepEvery(lifetimeMs, async () => {
+  const sweeper = sweepEvery(partialIdleMs, async () => {
     const files = await fs();
     const names = await files.readdir(dir).catch(() => [] as string[]);
     let kept = 0;
@@ -64,7 +75,8 @@ export function directorySink(dir: string, options: DirectorySinkOptions = {}): 
       }
       const stat = await files.stat(path).catch(() => undefined);
       if (stat === undefined) continue;
-      if (expired(stat.mtimeMs)) await files.rm(path, { force: true });
+      const gone = PARTIAL.test(name) ? stat.mtimeMs + partialIdleMs <= Date.now() : expired(stat.mtimeMs);
+      if (gone) await files.rm(path, { force: true });
       else kept++;
     }
     return kept;
