@@ -3,6 +3,7 @@
 // given (a generated one, never the person's file name) and forgets what nobody claimed after its lifetime.
 // Two are built in: `directorySink` (files on a local disk, any size) and `storeSink` (small files in the
 // kit's KeyValueStore). An object store fits the same interface: put streams to it, open reads it back.
+import { ElicitError } from "../../../schema/errors.js";
 
 /** What a sink stored: enough for the tool's handle without reading the bytes again. */
 export interface StoredUpload {
@@ -41,29 +42,26 @@ export const HEAD_BYTES = 4100;
 export const DEFAULT_UPLOAD_LIFETIME_MS = 60 * 60 * 1000;
 
 /** The body was longer than the limit; nothing was stored. */
-export class FileTooLargeError extends Error {
-  override readonly name = "FileTooLargeError";
+export class FileTooLargeError extends ElicitError {
   constructor(
     readonly maxBytes: number,
     message = `The file is larger than the limit of ${formatBytes(maxBytes)}.`,
   ) {
-    super(message);
+    super("file-too-large", message);
   }
 }
 
 /** Nothing is stored under the id: never stored, deleted, or past its lifetime. */
-export class UploadNotFoundError extends Error {
-  override readonly name = "UploadNotFoundError";
+export class UploadNotFoundError extends ElicitError {
   constructor(readonly id: string) {
-    super(`No upload is stored under "${id}" (never stored, deleted, or past its lifetime).`);
+    super("upload-not-found", `No upload is stored under "${id}" (never stored, deleted, or past its lifetime).`);
   }
 }
 
 /** Something is already stored under the id: a sink never replaces an upload (a second upload to a flow is refused). */
-export class UploadExistsError extends Error {
-  override readonly name = "UploadExistsError";
+export class UploadExistsError extends ElicitError {
   constructor(readonly id: string) {
-    super(`An upload is already stored under "${id}".`);
+    super("upload-exists", `An upload is already stored under "${id}".`);
   }
 }
 
