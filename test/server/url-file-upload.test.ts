@@ -93,17 +93,20 @@ interface Send {
   streamed?: boolean;
 }
 
+/** The headers the page's script sends with a file, from the browser that opened the page. */
+const headersFor = (browser: { cookie: string; csrf: string }, send: Send = {}): Record<string, string> => ({
+  cookie: browser.cookie,
+  origin: send.origin ?? base.origin,
+  "x-test-user": send.user ?? "alice",
+  "x-csrf-token": send.csrf ?? browser.csrf,
+  "x-file-name": encodeURIComponent(send.name ?? "passport.pdf"),
+  "x-file-index": String(send.index ?? 0),
+  "x-file-total": String(send.total ?? 1),
+  "content-type": "application/octet-stream",
+});
+
 async function upload(flow: UrlFlow, browser: { cookie: string; csrf: string }, body: Uint8Array, send: Send = {}) {
-  const headers: Record<string, string> = {
-    cookie: browser.cookie,
-    origin: send.origin ?? base.origin,
-    "x-test-user": send.user ?? "alice",
-    "x-csrf-token": send.csrf ?? browser.csrf,
-    "x-file-name": encodeURIComponent(send.name ?? "passport.pdf"),
-    "x-file-index": String(send.index ?? 0),
-    "x-file-total": String(send.total ?? 1),
-    "content-type": "application/octet-stream",
-  };
+  const headers = headersFor(browser, send);
   const payload = send.streamed
     ? new ReadableStream<Uint8Array>({
         start(controller) {
@@ -169,16 +172,7 @@ describe("the upload route", () => {
     });
     const response = await fetch(new URL(`file/${flow.id}`, base), {
       method: "POST",
-      headers: {
-        cookie: browser.cookie,
-        origin: base.origin,
-        "x-test-user": "alice",
-        "x-csrf-token": browser.csrf,
-        "x-file-name": "passport.pdf",
-        "x-file-index": "0",
-        "x-file-total": "1",
-        "content-type": "application/octet-stream",
-      },
+      headers: headersFor(browser),
       body,
       duplex: "half",
     } as RequestInit).catch((error: unknown) => error);
@@ -262,15 +256,7 @@ describe("the upload route", () => {
     });
     const cut = fetch(new URL(`file/${flow.id}`, base), {
       method: "POST",
-      headers: {
-        cookie: browser.cookie,
-        origin: base.origin,
-        "x-test-user": "alice",
-        "x-csrf-token": browser.csrf,
-        "x-file-name": "passport.pdf",
-        "x-file-index": "0",
-        "x-file-total": "1",
-      },
+      headers: headersFor(browser),
       body,
       duplex: "half",
       signal: stop.signal,
