@@ -11,7 +11,9 @@ export const OPTIONAL_PEERS = {
   "mcp-elicit/terminal": ["@inquirer/prompts", "@inquirer/core", "ora"],
   "mcp-elicit/openai": ["openai"],
   "mcp-elicit/oidc": ["oidc-provider"],
-  "The elicit command": ["commander", "@inquirer/prompts", "@inquirer/core", "ora", "open", "openai", "oidc-provider"],
+  // Loaded on a file's first type check: a server that asks for no files does not need it.
+  "ctx.elicitFile": ["file-type"],
+  "The elicit command": ["commander", "@inquirer/prompts", "@inquirer/core", "ora", "open", "openai", "oidc-provider", "file-type"],
 } as const satisfies Record<string, readonly string[]>;
 
 /** Installed with an entry's peers, though loaded only when used: `open` when a URL is opened without BROWSER. */

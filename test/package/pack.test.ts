@@ -346,8 +346,41 @@ test("the command without the CLI's packages: one line naming them, exit code 2"
   assert.equal(child.stdout, "");
   assert.equal(
     child.stderr,
-    "elicit: The elicit command needs commander, @inquirer/prompts, @inquirer/core, ora, open, openai and oidc-provider (optional peer dependencies of mcp-elicit, not installed): npm install commander @inquirer/prompts @inquirer/core ora open openai oidc-provider, or use the package that brings them: npx mcp-elicit-cli --help\n",
+    "elicit: The elicit command needs commander, @inquirer/prompts, @inquirer/core, ora, open, openai, oidc-provider and file-type (optional peer dependencies of mcp-elicit, not installed): npm install commander @inquirer/prompts @inquirer/core ora open openai oidc-provider file-type, or use the package that brings them: npx mcp-elicit-cli --help\n",
   );
+});
+
+test("ctx.elicitFile without file-type: the tool ends naming its install line, before any link is sent", async () => {
+  // A server and client in memory, from the library installed alone (file-type is an optional peer).
+  const script = `
+    import { Client } from "@modelcontextprotocol/client";
+    import { InMemoryTransport, McpServer } from "@modelcontextprotocol/server";
+    import { createElicitation, createUrlKit } from "mcp-elicit/server";
+    const urlKit = createUrlKit({ identity: "loopback", serverName: "visas" });
+    const kit = createElicitation({ urlKit });
+    const server = new McpServer({ name: "visas", version: "1.0.0" });
+    kit.registerTool(server, "apply", { description: "Asks for a file" }, async (_args, ctx) => {
+      await ctx.elicitFile("Upload the passport page", { accept: ["application/pdf"], maxBytes: 1000 });
+      return { content: [{ type: "text", text: "uploaded" }] };
+    });
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    await server.connect(a);
+    const client = new Client({ name: "host", version: "1.0.0" }, { capabilities: { elicitation: { url: {} } } });
+    let asked = 0;
+    client.setRequestHandler("elicitation/create", async () => (asked++, { action: "accept" }));
+    await client.connect(b);
+    const result = await client.callTool({ name: "apply", arguments: {} });
+    console.log(JSON.stringify({ text: result.content[0].text, isError: result.isError, asked }));
+    await client.close();
+    await urlKit.close();`;
+  const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", script], { cwd: lib, env });
+  const result = JSON.parse(stdout) as { text: string; isError: boolean; asked: number };
+  assert.equal(result.isError, true);
+  assert.match(
+    result.text,
+    /ctx\.elicitFile needs file-type \(an optional peer dependency of mcp-elicit, not installed\): npm install file-type/,
+  );
+  assert.equal(result.asked, 0, "no link was sent");
 });
 
 test("one install gets the peers: the MCP SDK packages and zod, at versions in the peer ranges", () => {

@@ -5,6 +5,7 @@
 import { createHash } from "node:crypto";
 import { CLIENT_INFO_META_KEY, type McpServer, type ServerContext } from "@modelcontextprotocol/server";
 import { MAX_LABEL_LENGTH, sanitizeText } from "../../common/sanitize.js";
+import { requireFileType } from "./files/sniff.js";
 import { toRequestedSchema } from "../../schema/compiled.js";
 import type { SchemaInput } from "../../schema/normalize.js";
 import type { ProtocolRevision } from "../../schema/types.js";
@@ -337,6 +338,7 @@ export function urlInputs(call: UrlCall | undefined, delivery: UrlDelivery): Url
   const go = async (method: string, what: Asked) => {
     if (!call) throw new Error(`ctx.${method} needs a URL kit: createElicitation({ urlKit: createUrlKit(...) }).`);
     const ask = describeAsk(call, delivery, ++ordinal, what);
+    if (ask.kind === "file") await requireFileType(); // its type check's optional peer, named with its install line
     const result = resultOf(ask.kind, await delivery.urlFlow(call, ask));
     if (ask.kind !== "file" || result.outcome !== "completed") return result;
     return { ...result, files: await call.kit.uploads.files(result.flowId) };

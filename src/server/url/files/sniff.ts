@@ -5,11 +5,23 @@
 // told; a refusal is a sentence for the person (naming the type found and what was asked, never the name).
 //
 // Async because file-type's detection is (it reads through a tokenizer); it needs only the first bytes,
-// a StoredUpload's `head`. file-type is imported on the first check, so a server that takes no files
-// does not load it.
+// a StoredUpload's `head`. file-type is an optional peer, imported on the first check: a server that
+// takes no files neither installs nor loads it, and one that does without it is told the install line.
+import { installLine, MissingPeerError } from "../../../common/optional-peers.js";
+
 type FileTypeModule = typeof import("file-type");
 let fileType: Promise<FileTypeModule> | undefined;
-const loadFileType = () => (fileType ??= import("file-type"));
+const loadFileType = () =>
+  (fileType ??= import("file-type").catch((error: unknown) => {
+    fileType = undefined;
+    if ((error as NodeJS.ErrnoException).code !== "ERR_MODULE_NOT_FOUND") throw error;
+    throw new MissingPeerError("ctx.elicitFile", ["file-type"], undefined, installLine("ctx.elicitFile"));
+  }));
+
+/** Loads file-type now, so a tool that asks for a file without it installed fails before any link is sent. */
+export async function requireFileType(): Promise<void> {
+  await loadFileType();
+}
 
 export type FileTypeCheck = { ok: true; type: string } | { ok: false; problem: string };
 
