@@ -13,6 +13,7 @@ import { directorySink } from "../../src/server/url/files/directory-sink.js";
 import { FileTooLargeError, UploadExistsError, UploadNotFoundError } from "../../src/server/url/files/sink.js";
 import { scratchFiles } from "../helpers/files.js";
 import { waitFor, within } from "../helpers/deferred.js";
+import { fromBytes, readAll } from "../helpers/byte-streams.js";
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;
@@ -31,24 +32,6 @@ function generated(total: number, chunk: number, sample: () => void = () => {}):
       controller.enqueue(bytes);
     },
   });
-}
-
-function fromBytes(bytes: Uint8Array, chunk: number): ReadableStream<Uint8Array> {
-  let at = 0;
-  return new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (at >= bytes.byteLength) return controller.close();
-      controller.enqueue(bytes.slice(at, at + chunk)); // a copy, as a network read hands over
-      at += chunk;
-    },
-  });
-}
-
-async function readAll(stream: ReadableStream<Uint8Array>): Promise<Buffer> {
-  const parts: Uint8Array[] = [];
-  const reader = stream.getReader();
-  for (let part = await reader.read(); !part.done; part = await reader.read()) parts.push(part.value);
-  return Buffer.concat(parts);
 }
 
 const memory = () => {

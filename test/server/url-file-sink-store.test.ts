@@ -12,24 +12,7 @@ import { storeSink } from "../../src/server/url/files/store-sink.js";
 import { FileTooLargeError, UploadExistsError, UploadNotFoundError } from "../../src/server/url/files/sink.js";
 import { scratchFiles } from "../helpers/files.js";
 import { waitFor } from "../helpers/deferred.js";
-
-function fromBytes(bytes: Uint8Array, chunk: number): ReadableStream<Uint8Array> {
-  let at = 0;
-  return new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (at >= bytes.byteLength) return controller.close();
-      controller.enqueue(bytes.slice(at, at + chunk));
-      at += chunk;
-    },
-  });
-}
-
-async function readAll(stream: ReadableStream<Uint8Array>): Promise<Buffer> {
-  const parts: Uint8Array[] = [];
-  const reader = stream.getReader();
-  for (let part = await reader.read(); !part.done; part = await reader.read()) parts.push(part.value);
-  return Buffer.concat(parts);
-}
+import { fromBytes, readAll } from "../helpers/byte-streams.js";
 
 const stores: [string, () => Promise<KeyValueStore>][] = [
   ["memory", async () => memoryStore()],
