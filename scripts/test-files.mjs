@@ -51,6 +51,7 @@ const SLOWEST = {
   "test/ui/terminal.test.ts": 110,
   "test/gateway/hosts.test.ts": 100,
   "test/package/registry.test.ts": 140,
+  "test/package/consumer-types.test.ts": 120,
   "test/package/pack.test.ts": 95,
   "test/peers/server-everything.test.ts": 90,
   "test/docs/examples.test.ts": 75,
