@@ -378,8 +378,11 @@ describe("waiting for the model on 2025-11-25", () => {
         kind,
         { sampling: {} },
         async ({ client }) => {
-          answerSampling(client, [async () => (await sleep(200), replyValue("done"))]);
           const progress: { progress: number; message?: string }[] = [];
+          // The client answers once two progress notifications came (a busy machine may take longer than any fixed wait).
+          answerSampling(client, [
+            async () => (await waitFor(() => progress.length >= 2, { what: "two progress notifications" }), replyValue("done")),
+          ]);
           const result = await client.callTool({ name: "summarize", arguments: { text: "x" } }, {
             onprogress: (p: { progress: number; message?: string }) => progress.push(p),
             resetTimeoutOnProgress: true,
