@@ -44,6 +44,34 @@ const LAYERS = {
 };
 
 /**
+ * The server wing's floor plan (docs/design/layers.md): each room of src/server/ and the rooms it may import besides
+ * itself. The ground floor (base, transport, auth, fleet, url) serves everything; inputs/ holds the ports each
+ * ctx input is written against; live/ (2025 eras) and rounds/ (2026-07-28) are the ways of asking; tasks/ runs on
+ * rounds; kit/ puts them together, and http/ serves any kit. Only src/server/index.ts sits outside a room.
+ */
+const SERVER_ROOMS = {
+  base: [],
+  transport: ["base"],
+  auth: ["base"],
+  fleet: ["base"],
+  url: ["base", "auth"],
+  inputs: ["base", "auth", "url"],
+  live: ["base", "auth", "url", "inputs"],
+  rounds: ["base", "auth", "url", "inputs"],
+  tasks: ["base", "auth", "url", "inputs", "rounds"],
+  kit: ["base", "auth", "fleet", "url", "inputs", "live", "rounds", "tasks"],
+  http: ["base", "transport", "auth", "fleet", "url"],
+};
+
+const roomRules = Object.entries(SERVER_ROOMS).map(([room, below]) => ({
+  name: `room-${room}`,
+  comment: `src/server/${room}/ may import only ${below.length ? below.map((b) => `src/server/${b}/`).join(", ") + " and " : ""}itself in the server wing`,
+  severity: "error",
+  from: { path: `^src/server/${room}/` },
+  to: { path: "^src/server/", pathNot: `^src/server/(${[room, ...below].join("|")})/` },
+}));
+
+/**
  * The source of each entry point package.json "exports" names (its "types" file, back in src/), except the CLI's,
  * which ships the demo servers.
  */
@@ -70,6 +98,14 @@ export default {
       to: { circular: true },
     },
     ...layerRules,
+    ...roomRules,
+    {
+      name: "server-rooms-only",
+      comment: "Every module of src/server/ but its index.ts sits in a room of SERVER_ROOMS, so the floor plan checks it.",
+      severity: "error",
+      from: { path: "^src/server/", pathNot: `^src/server/(index\\.ts$|(${Object.keys(SERVER_ROOMS).join("|")})/)` },
+      to: {},
+    },
     {
       name: "no-server-to-ui",
       comment: "The server side serves no renderer code: what both need lives in src/common/ or below.",

@@ -18,7 +18,7 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { randomBytes, randomUUID } from "node:crypto";
 import { CallLedger } from "../dist/server/rounds/ledger.js";
-import { checkTerms, digest, sealed, type SealOptions, type StateBinding } from "../dist/server/rounds/state.js";
+import { checkTerms, digest, sealed, type SealOptions, type StateBinding } from "../dist/server/base/sealed-state.js";
 import { SuspendedRuns, warmBounds } from "../dist/server/rounds/warm.js";
 import { memoryStore } from "../dist/store/memory.js";
 import { callgrindArgs, dumps, instrumentationOn, split } from "./instructions.js";

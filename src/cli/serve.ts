@@ -9,7 +9,7 @@ import { createTravelServer } from "../servers/travel/server.js";
 import { loadOpenIdProvider, startTravelUrlMode } from "../servers/travel/url-mode.js";
 import { serveHttp } from "../server/http/serve.js";
 import { screenedStdin } from "../server/transport/screen.js";
-import { createElicitation } from "../server/elicitation.js";
+import { createElicitation } from "../server/kit/elicitation.js";
 import { isLoopbackHost, type UrlKit } from "../server/url/url-kit.js";
 import { parseKeyRing, VAULT_KEY_ENV } from "../server/url/keys.js";
 import type { KeyValueStore } from "../store/types.js";

@@ -1,7 +1,7 @@
 // The Durable Object's side: one object holds one 2025-era session, served by createFetchHandler in the
 // object's memory. Its session id is the object's id (so routeSession finds the object again), a dot, and
 // a random secret drawn when the session starts: object ids are not meant to be secrets, session ids are.
-import { servedInDurableObject } from "../server/cross-requests.js";
+import { servedInDurableObject } from "../server/base/cross-requests.js";
 import { fetchServing } from "../server/http/fetch-handler.js";
 import type { FetchHandler, FetchHandlerOptions, ServerFactory } from "../server/http/fetch-options.js";
 import type { DurableObjectStateLike } from "./types.js";

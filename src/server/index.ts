@@ -7,30 +7,30 @@ export {
   type ElicitContext,
   type ElicitToolConfig,
   type ElicitToolHandler,
-} from "./elicitation.js";
-export { InvalidAnswerError, type ElicitOutcome, type ElicitOptions } from "./elicit.js";
+} from "./kit/elicitation.js";
+export { InvalidAnswerError, type ElicitOutcome, type ElicitOptions } from "./inputs/elicit.js";
 export {
   InputUnavailableError,
   InvalidClientResultError,
   MissingCapabilityError,
   SamplingParamsError,
   SessionRequiredError,
-} from "./tool-errors.js";
-export { InputTimeoutError } from "./live.js";
+} from "./base/tool-errors.js";
+export { InputTimeoutError } from "./live/live.js";
 export { ReplayMismatchError } from "./rounds/replay.js";
 export type { WarmRoundOptions, EvictReason } from "./rounds/warm.js";
 export { StepBusyError, StepLostError } from "./rounds/ledger.js";
-export { StateError, DEFAULT_MAX_STATE_BYTES, type StateProblem } from "./rounds/state.js";
+export { StateError, DEFAULT_MAX_STATE_BYTES, type StateProblem } from "./base/sealed-state.js";
 export { TASKS_EXTENSION, type TaskSupport } from "./tasks/protocol.js";
 export { createFetchHandler } from "./http/fetch-handler.js";
 export type { FetchHandler, FetchHandlerOptions, ServerFactory } from "./http/fetch-options.js";
 export type { HttpAuthOptions, Principal } from "./auth/options.js";
 export { principalOf } from "./auth/principal.js";
 export { jwtAccessTokenVerifier, type JwtVerifierOptions } from "./auth/jwt-verifier.js";
-export { CLIENT_FEATURES, type ClientFeature } from "./capabilities.js";
+export { CLIENT_FEATURES, type ClientFeature } from "./base/capabilities.js";
 export type { ClientInputs } from "./inputs/client-inputs.js";
-export { checkSampleParams, type SampleOptions, type SampleParams, type SampleResult } from "./sample.js";
-export type { RootsOptions } from "./roots.js";
+export { checkSampleParams, type SampleOptions, type SampleParams, type SampleResult } from "./inputs/sample.js";
+export type { RootsOptions } from "./inputs/roots.js";
 export {
   directorySink,
   storeSink,
@@ -53,7 +53,7 @@ export type {
   UrlInputs,
   UrlOutcome,
   UrlResult,
-} from "./url/elicit-url.js";
+} from "./inputs/elicit-url.js";
 export type { ElicitedFile } from "./url/uploads.js";
 export { UrlLinkResult, UrlModeUnavailableError } from "./url/errors.js";
 export { Vault, VaultError, type OAuthCredential, type VaultEntry, type VaultOptions, type VaultPrincipal } from "./url/vault.js";

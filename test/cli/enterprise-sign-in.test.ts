@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { McpServer } from "@modelcontextprotocol/server";
-import { createElicitation } from "../../src/server/elicitation.js";
+import { createElicitation } from "../../src/server/kit/elicitation.js";
 import { serveHttp, type HttpServerHandle } from "../../src/server/http/serve.js";
 import { CLI_TEST, runCli, type RunResult } from "../helpers/cli.js";
 import { AS_CLIENT, AS_SECRET, IDP_CLIENT, startEnterpriseIdp, type EnterpriseIdp } from "../helpers/enterprise-idp.js";

@@ -10,7 +10,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { McpServer } from "@modelcontextprotocol/server";
 import { startOpenIdProvider, type OpenIdProvider } from "../../src/oidc/openid-provider.js";
-import { createElicitation } from "../../src/server/elicitation.js";
+import { createElicitation } from "../../src/server/kit/elicitation.js";
 import { serveHttp, type HttpServerHandle } from "../../src/server/http/serve.js";
 import { CLI_TEST, runCli, type RunResult } from "../helpers/cli.js";
 import { scratchFiles } from "../helpers/files.js";

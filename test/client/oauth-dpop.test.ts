@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { McpServer } from "@modelcontextprotocol/server";
 import { startOpenIdProvider, type OpenIdProvider } from "../../src/oidc/openid-provider.js";
-import { createElicitation } from "../../src/server/elicitation.js";
+import { createElicitation } from "../../src/server/kit/elicitation.js";
 import { serveHttp, type HttpServerHandle } from "../../src/server/http/serve.js";
 import { fileTokenStore, OAuthProvider, type OAuthProviderOptions } from "../../src/client/index.js";
 import { calculateJwkThumbprint, decodeJwt, decodeProtectedHeader, type JWK } from "jose";

@@ -9,7 +9,7 @@ import { generateKeyPairSync } from "node:crypto";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { McpServer } from "@modelcontextprotocol/server";
 import { startOpenIdProvider, type OpenIdProvider } from "../../src/oidc/openid-provider.js";
-import { createElicitation } from "../../src/server/elicitation.js";
+import { createElicitation } from "../../src/server/kit/elicitation.js";
 import { serveHttp, type HttpServerHandle } from "../../src/server/http/serve.js";
 import { loginErrorOf, memoryTokenStore, OAuthProvider, type OAuthProviderOptions } from "../../src/client/index.js";
 

@@ -10,7 +10,7 @@ import { SignJWT } from "jose";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { McpServer } from "@modelcontextprotocol/server";
 import { startOpenIdProvider, type OpenIdProvider } from "../../src/oidc/openid-provider.js";
-import { createElicitation } from "../../src/server/elicitation.js";
+import { createElicitation } from "../../src/server/kit/elicitation.js";
 import { serveHttp, type HttpServerHandle } from "../../src/server/http/serve.js";
 import { LoginError, OAuthProvider, type OAuthProviderOptions } from "../../src/client/index.js";
 import { startRecordingAuthorizationServer, type RecordingAuthorizationServer } from "../helpers/recording-authorization-server.js";

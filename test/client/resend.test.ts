@@ -14,7 +14,7 @@ import { attachElicitation } from "../../src/client/attach.js";
 import { resendingFetch, ServerGoneError, type ResendEvent, type ResendOptions } from "../../src/client/resend.js";
 import { choice, form } from "../../src/schema/builders.js";
 import { serveHttp, type HttpServerHandle } from "../../src/server/http/serve.js";
-import { createElicitation } from "../../src/server/elicitation.js";
+import { createElicitation } from "../../src/server/kit/elicitation.js";
 import { deferred, within } from "../helpers/deferred.js";
 import { RecordingUI } from "../helpers/recording-ui.js";
 import { listenLocal } from "../helpers/local-server.js";

@@ -12,7 +12,7 @@ import { attachSampling } from "../../src/client/sampling.js";
 import { scratchFiles } from "../helpers/files.js";
 import { followTasks, type TaskReport } from "../../src/client/tasks/follow.js";
 import { form, yesNo } from "../../src/schema/builders.js";
-import { createElicitation } from "../../src/server/elicitation.js";
+import { createElicitation } from "../../src/server/kit/elicitation.js";
 import { scriptedUI } from "../../src/ui/scripted.js";
 import { rawRequest } from "../../src/client/tasks/raw-request.js";
 import { deferred, within } from "../helpers/deferred.js";

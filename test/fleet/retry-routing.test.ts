@@ -8,7 +8,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
-import { issuerKey, open, routeTagOf, seal, StateError, toStateKey, type SealOptions } from "../../src/server/rounds/state.js";
+import { issuerKey, open, routeTagOf, seal, StateError, toStateKey, type SealOptions } from "../../src/server/base/sealed-state.js";
 import { fleetClient as fleetClientOf, startFleet, type Fleet } from "../helpers/fleet.js";
 import { needs } from "../helpers/needs.js";
 import { startRedis, type RedisServer } from "../helpers/redis.js";
@@ -43,7 +43,7 @@ describe("route tags in requestState", () => {
   });
 
   test("a tag that is not 1-32 of A-Z a-z 0-9 _ - is refused when the kit is made", async () => {
-    const { createElicitation } = await import("../../src/server/elicitation.js");
+    const { createElicitation } = await import("../../src/server/kit/elicitation.js");
     for (const routeTag of ["", "a.b", "x".repeat(33), "m/1"])
       assert.throws(() => createElicitation({ routeTag }), /routeTag .* must be 1 to 32 characters/, routeTag);
   });

@@ -15,7 +15,7 @@ import {
   toStateKey,
   type StateBinding,
   type StateProblem,
-} from "../../src/server/rounds/state.js";
+} from "../../src/server/base/sealed-state.js";
 import { callWith, manualClient } from "../helpers/manual-client.js";
 import { connect } from "../helpers/mcp.js";
 import { makeFactory } from "../server/fixtures.js";

@@ -220,7 +220,7 @@ describe("2026-07-28: fuzzed inputResponses", () => {
 
 // Found by fuzzing (seed 104): on 2025-11-25 the SDK's check of the client's result names the content's
 // keys in its zod issues, and the tool's error quoted those paths raw, so a key holding an escape
-// sequence reached the person's terminal through the tool result (fixed in src/server/live.ts).
+// sequence reached the person's terminal through the tool result (fixed in src/server/live/live.ts).
 test("regression: a 2025-11-25 result whose content key holds an escape sequence is quoted inertly in the tool error", async () => {
   const client = clientFor("2025-11-25");
   client.setRequestHandler("elicitation/create", async () => ({ action: "cancel" }));

@@ -1,7 +1,8 @@
 // The layer rules of .dependency-cruiser.mjs (run by `npm run lint`) still catch what they are for: a scratch
 // tree with an upward import, a server file importing ui/, client and server importing each other, a two-file
 // circle and a library entry that reaches demo code is reported rule by rule, and a tree whose imports all point
-// down is not. And every folder of src/ has a layer, so a new one is checked from its first file.
+// down is not. And every folder of src/ has a layer, so a new one is checked from its first file. The same for the
+// rooms of the server wing (src/server/).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
@@ -56,9 +57,9 @@ test("each broken import is reported by the rule it breaks", async () => {
     // Upward: the schema language imports a renderer.
     "schema/upward.ts": ["../ui/widget.js"],
     // The server side imports renderer code.
-    "server/page.ts": ["../ui/widget.js"],
+    "server/http/page.ts": ["../../ui/widget.js"],
     // client and server stand side by side.
-    "client/uses-server.ts": ["../server/page.js"],
+    "client/uses-server.ts": ["../server/http/page.js"],
     // A two-file circle.
     "common/one.ts": ["./two.js"],
     "common/two.ts": ["./one.js"],
@@ -69,12 +70,12 @@ test("each broken import is reported by the rule it breaks", async () => {
   });
   assert.deepEqual(await violations(dir), [
     "entries-no-demo src/store/index.ts -> src/servers/demo.ts",
-    "layer-client src/client/uses-server.ts -> src/server/page.ts",
+    "layer-client src/client/uses-server.ts -> src/server/http/page.ts",
     "layer-schema src/schema/upward.ts -> src/ui/widget.ts",
-    "layer-server src/server/page.ts -> src/ui/widget.ts",
+    "layer-server src/server/http/page.ts -> src/ui/widget.ts",
     "layer-store src/store/helper.ts -> src/servers/demo.ts",
     "no-circular src/common/one.ts -> src/common/two.ts",
-    "no-server-to-ui src/server/page.ts -> src/ui/widget.ts",
+    "no-server-to-ui src/server/http/page.ts -> src/ui/widget.ts",
   ]);
 });
 
@@ -112,5 +113,70 @@ test("every folder of src/ has a layer", async () => {
   assert.ok(
     folders.includes(/^\^src\/([^/]+)\//.exec(demo.to.path)![1]!),
     `entries-no-demo names a folder src/ no longer has: ${demo.to.path}`,
+  );
+});
+
+test("each import that breaks the server wing's floor plan is reported by its room", async () => {
+  const { dir } = scratchFiles("rooms-broken-");
+  writeTree(dir, {
+    "server/base/errors.ts": [],
+    "server/http/session.ts": [],
+    "server/live/call.ts": [],
+    "server/rounds/ledger.ts": [],
+    "server/inputs/delivery.ts": [],
+    // The ground floor reaching up: base into a way of asking, the fleet into the serving entry (the old loop).
+    "server/base/uses-rounds.ts": ["../rounds/ledger.js"],
+    "server/fleet/sessions.ts": ["../http/session.js"],
+    // The URL pages reaching the input ports above them.
+    "server/url/flows.ts": ["../inputs/delivery.js"],
+    // The two ways of asking stand side by side.
+    "server/rounds/uses-live.ts": ["../live/call.js"],
+    // The serving entry does not build kits.
+    "server/http/serve.ts": ["../kit/elicitation.js"],
+    "server/kit/elicitation.ts": ["../live/call.js"],
+    // A module outside every room.
+    "server/stray.ts": ["./base/errors.js"],
+  });
+  assert.deepEqual(await violations(dir), [
+    "room-base src/server/base/uses-rounds.ts -> src/server/rounds/ledger.ts",
+    "room-fleet src/server/fleet/sessions.ts -> src/server/http/session.ts",
+    "room-http src/server/http/serve.ts -> src/server/kit/elicitation.ts",
+    "room-rounds src/server/rounds/uses-live.ts -> src/server/live/call.ts",
+    "room-url src/server/url/flows.ts -> src/server/inputs/delivery.ts",
+    "server-rooms-only src/server/stray.ts -> src/server/base/errors.ts",
+  ]);
+});
+
+test("imports that follow the server wing's floor plan pass", async () => {
+  const { dir } = scratchFiles("rooms-clean-");
+  writeTree(dir, {
+    "server/base/errors.ts": [],
+    "server/auth/gate.ts": ["../base/errors.js"],
+    "server/fleet/sessions.ts": ["../base/errors.js"],
+    "server/url/flows.ts": ["../auth/gate.js"],
+    "server/inputs/delivery.ts": ["../url/flows.js"],
+    "server/live/call.ts": ["../inputs/delivery.js"],
+    "server/rounds/call.ts": ["../inputs/delivery.js"],
+    "server/tasks/tasks.ts": ["../rounds/call.js"],
+    "server/kit/elicitation.ts": ["../live/call.js", "../tasks/tasks.js", "../fleet/sessions.js"],
+    "server/http/serve.ts": ["../fleet/sessions.js", "../url/flows.js"],
+    "server/index.ts": ["./kit/elicitation.js", "./http/serve.js"],
+  });
+  assert.deepEqual(await violations(dir), []);
+});
+
+test("every folder of src/server/ has a room", async () => {
+  const rules = ((await import(pathToFileURL(config).href)) as { default: { forbidden: Array<{ name: string }> } }).default.forbidden;
+  const rooms = new Set(rules.filter((r) => r.name.startsWith("room-")).map((r) => r.name.slice("room-".length)));
+  const entries = readdirSync(join(root, "src/server"), { withFileTypes: true });
+  assert.deepEqual(
+    entries.filter((entry) => entry.isDirectory() && !rooms.has(entry.name)).map((entry) => entry.name),
+    [],
+    "add each new folder of src/server/ to SERVER_ROOMS in .dependency-cruiser.mjs",
+  );
+  assert.deepEqual(
+    entries.filter((entry) => entry.isFile()).map((entry) => entry.name),
+    ["index.ts"],
+    "a module of src/server/ belongs in a room",
   );
 });

@@ -3,7 +3,7 @@
 // version, as the peer range demands). The SDK brands its error classes (Symbol.for("mcp.sdk.errorBrands"))
 // and zod 4 checks `instanceof` by trait name, so both survive two copies; these tests hold them to it,
 // through every instanceof of ours that can meet the app's objects:
-//   src/server/live.ts      SdkError (RequestTimeout) thrown by the app's McpServer      -> the "wait" test
+//   src/server/live/live.ts      SdkError (RequestTimeout) thrown by the app's McpServer      -> the "wait" test
 //   src/client/url-flow.ts  UrlElicitationRequiredError thrown by the app's Client       -> the -32042 test
 //   src/cli/exit.ts, demo.ts ProtocolError (the CLI's own copy: checked here as a class property)
 //   src/schema/zod.ts       an object schema from the app's zod (now duck-typed on `_zod.def`)

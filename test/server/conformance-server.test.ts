@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { Client, StreamableHTTPClientTransport, type ElicitResult } from "@modelcontextprotocol/client";
 import { createConformanceServer } from "../../src/servers/conformance/index.js";
 import { serveHttp, type HttpServerHandle } from "../../src/server/http/serve.js";
-import { createElicitation } from "../../src/server/elicitation.js";
+import { createElicitation } from "../../src/server/kit/elicitation.js";
 
 type Revision = "2025-11-25" | "2026-07-28";
 

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { compileForm } from "../../src/schema/compiled.js";
 import { CallLedger, StepLostError } from "../../src/server/rounds/ledger.js";
 import { emptyJournal, ReplayMismatchError, ReplayRun, stepId, type Journal, type StepRunner } from "../../src/server/rounds/replay.js";
-import { sha256 } from "../../src/server/rounds/state.js";
+import { sha256 } from "../../src/server/base/sealed-state.js";
 import { memoryStore } from "../../src/store/memory.js";
 
 const asAction = (raw: unknown) => raw as { action: string };

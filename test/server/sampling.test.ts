@@ -5,7 +5,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { setTimeout as sleep } from "node:timers/promises";
 import { PROTOCOL_REVISIONS, type ProtocolRevision } from "../../src/schema/types.js";
-import { checkSampleParams } from "../../src/server/sample.js";
+import { checkSampleParams } from "../../src/server/inputs/sample.js";
 import { SamplingParamsError } from "../../src/server/index.js";
 import { callWith, manualClient, type ManualCall } from "../helpers/manual-client.js";
 import { waitFor } from "../helpers/deferred.js";

@@ -9,7 +9,7 @@ import { deflateRawSync } from "node:zlib";
 import { McpServer } from "@modelcontextprotocol/server";
 import { form, text, yesNo } from "../../src/schema/index.js";
 import { createElicitation, type ElicitationOptions } from "../../src/server/index.js";
-import { digest, issuerKey, open, toStateKey } from "../../src/server/rounds/state.js";
+import { digest, issuerKey, open, toStateKey } from "../../src/server/base/sealed-state.js";
 import { memoryStore, redisStore, sqliteStore, type KeyValueStore } from "../../src/store/index.js";
 import { scratchFiles } from "../helpers/files.js";
 import { callWith, manualClient } from "../helpers/manual-client.js";

@@ -2,8 +2,8 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { setTimeout as sleep } from "node:timers/promises";
-import { open, RecentStates, seal, StateError, toStateKey, toStateKeys, type StateBinding } from "../../src/server/rounds/state.js";
-import { createElicitation, STATE_KEY_ENV } from "../../src/server/elicitation.js";
+import { open, RecentStates, seal, StateError, toStateKey, toStateKeys, type StateBinding } from "../../src/server/base/sealed-state.js";
+import { createElicitation, STATE_KEY_ENV } from "../../src/server/kit/elicitation.js";
 import { memoryStore } from "../../src/store/memory.js";
 import type { KeyValueStore } from "../../src/store/types.js";
 import { callWith, manualClient } from "../helpers/manual-client.js";

@@ -14,7 +14,7 @@ import * as z from "zod";
 import { attachElicitation } from "../../src/client/attach.js";
 import { rawRequest } from "../../src/client/tasks/raw-request.js";
 import { form, text, yesNo } from "../../src/schema/builders.js";
-import { createElicitation } from "../../src/server/elicitation.js";
+import { createElicitation } from "../../src/server/kit/elicitation.js";
 import { serveHttp } from "../../src/server/http/serve.js";
 import { memoryStore, redisStore, sqliteStore, type KeyValueStore } from "../../src/store/index.js";
 import { scriptedUI } from "../../src/ui/scripted.js";

@@ -14,7 +14,7 @@ import { startOpenIdProvider, type OpenIdProvider } from "../../src/oidc/openid-
 import { form, text } from "../../src/schema/builders.js";
 import type { ProtocolRevision } from "../../src/schema/types.js";
 import { serveHttp, type HttpServerHandle } from "../../src/server/http/serve.js";
-import { createElicitation } from "../../src/server/elicitation.js";
+import { createElicitation } from "../../src/server/kit/elicitation.js";
 import { createUrlKit, type UrlKit } from "../../src/server/url/url-kit.js";
 import { signIn } from "../helpers/oidc.js";
 import { watchGetStream } from "../helpers/get-stream.js";

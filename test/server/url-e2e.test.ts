@@ -22,7 +22,7 @@ import { createTravelServer } from "../../src/servers/travel/server.js";
 import { startTravelUrlMode, type TravelUrlMode } from "../../src/servers/travel/url-mode.js";
 import type { ProtocolRevision } from "../../src/schema/types.js";
 import { serveHttp, type HttpServerHandle } from "../../src/server/http/serve.js";
-import { createElicitation } from "../../src/server/elicitation.js";
+import { createElicitation } from "../../src/server/kit/elicitation.js";
 import { LOCAL_PRINCIPAL } from "../../src/server/url/identity.js";
 import type { OAuthCredential } from "../../src/server/url/vault.js";
 import { launchChromium } from "../web/chromium.js";

@@ -17,7 +17,7 @@ import { attachElicitation } from "../../src/client/attach.js";
 import type { ElicitationUI, UrlAnswer, UrlRequest } from "../../src/client/ui.js";
 import type { ProtocolRevision } from "../../src/schema/types.js";
 import { serveHttp, type HttpServerHandle } from "../../src/server/http/serve.js";
-import { createElicitation } from "../../src/server/elicitation.js";
+import { createElicitation } from "../../src/server/kit/elicitation.js";
 import { directorySink } from "../../src/server/url/files/directory-sink.js";
 import { createUrlKit, type UrlKit } from "../../src/server/url/url-kit.js";
 import { removeOnExit } from "../helpers/cleanup.js";

@@ -12,8 +12,8 @@ import type { ElicitationUI, UrlAnswer, UrlRequest, UrlWait, UrlWaitOutcome } fr
 import { UrlElicitationEndedError } from "../../src/client/url-flow.js";
 import type { ProtocolRevision } from "../../src/schema/types.js";
 import { serveHttp } from "../../src/server/http/serve.js";
-import { createElicitation } from "../../src/server/elicitation.js";
-import type { UrlElicitOptions } from "../../src/server/url/elicit-url.js";
+import { createElicitation } from "../../src/server/kit/elicitation.js";
+import type { UrlElicitOptions } from "../../src/server/inputs/elicit-url.js";
 import type { FlowOutcome } from "../../src/server/url/flows.js";
 import { createUrlKit, type UrlKitOptions } from "../../src/server/url/url-kit.js";
 import { watchGetStream } from "../helpers/get-stream.js";

@@ -12,7 +12,7 @@ import type { ElicitationUI, UrlAnswer, UrlRequest, UrlWaitOutcome } from "../..
 import { UrlElicitationEndedError } from "../../src/client/url-flow.js";
 import { startOpenIdProvider } from "../../src/oidc/openid-provider.js";
 import { serveHttp, type HttpServerHandle } from "../../src/server/http/serve.js";
-import { createElicitation } from "../../src/server/elicitation.js";
+import { createElicitation } from "../../src/server/kit/elicitation.js";
 import { createUrlKit, type UrlKit } from "../../src/server/url/url-kit.js";
 import { sqliteStore } from "../../src/store/sqlite.js";
 import { scratchFiles } from "../helpers/files.js";

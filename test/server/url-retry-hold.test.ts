@@ -22,7 +22,7 @@ import { attachElicitation } from "../../src/client/attach.js";
 import type { ElicitationUI, UrlAnswer, UrlRequest } from "../../src/client/ui.js";
 import { startOpenIdProvider, type OpenIdProvider } from "../../src/oidc/openid-provider.js";
 import { serveHttp, type HttpServerHandle } from "../../src/server/http/serve.js";
-import { createElicitation } from "../../src/server/elicitation.js";
+import { createElicitation } from "../../src/server/kit/elicitation.js";
 import type { FlowOutcome } from "../../src/server/url/flows.js";
 import { createUrlKit, type UrlKit } from "../../src/server/url/url-kit.js";
 import { tap, type WireMessage } from "../helpers/mcp.js";

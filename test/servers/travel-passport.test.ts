@@ -13,7 +13,7 @@ import { attachElicitation } from "../../src/client/attach.js";
 import type { ElicitationUI } from "../../src/client/ui.js";
 import { SAMPLE_PASSPORT_NAME, samplePassportPng } from "../../src/cli/sample-passport.js";
 import type { ProtocolRevision } from "../../src/schema/types.js";
-import { createElicitation } from "../../src/server/elicitation.js";
+import { createElicitation } from "../../src/server/kit/elicitation.js";
 import { serveHttp, type HttpServerHandle } from "../../src/server/http/serve.js";
 import { directorySink } from "../../src/server/url/files/directory-sink.js";
 import { createUrlKit, type UrlKit } from "../../src/server/url/url-kit.js";

@@ -12,7 +12,7 @@ import { ProtocolError, type Client } from "@modelcontextprotocol/client";
 import { attachElicitation } from "../../src/client/attach.js";
 import { scriptedUI, type ScriptedAnswer } from "../../src/ui/scripted.js";
 import { PROTOCOL_REVISIONS, type FormContent, type ProtocolRevision } from "../../src/schema/types.js";
-import { createElicitation } from "../../src/server/elicitation.js";
+import { createElicitation } from "../../src/server/kit/elicitation.js";
 import { createTravelServer } from "../../src/servers/travel/server.js";
 import { REFERENCE_PATTERN, type Booking } from "../../src/servers/travel/bookings.js";
 import { MODEL_PREFERENCES, SYSTEM_PROMPT } from "../../src/servers/travel/best-flight.js";

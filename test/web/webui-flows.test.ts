@@ -7,7 +7,7 @@ import { McpServer, UrlElicitationRequiredError, type CallToolResult } from "@mo
 import type { Page } from "playwright-core";
 import { attachElicitation } from "../../src/client/attach.js";
 import { attachSampling } from "../../src/client/sampling.js";
-import { createElicitation } from "../../src/server/elicitation.js";
+import { createElicitation } from "../../src/server/kit/elicitation.js";
 import { webUI, type WebUI } from "../../src/web/index.js";
 import { clientFor, connect } from "../helpers/mcp.js";
 import { browserForTests } from "./webui-helpers.js";

@@ -11,7 +11,7 @@ import { McpServer } from "@modelcontextprotocol/server";
 import type { Browser, Page } from "playwright-core";
 import * as z from "zod";
 import { buildWeb, WEB_ENTRIES } from "../../scripts/build-web.mjs";
-import { createElicitation } from "../../src/server/elicitation.js";
+import { createElicitation } from "../../src/server/kit/elicitation.js";
 import { form, text } from "../../src/schema/builders.js";
 import { killOnExit } from "../helpers/cleanup.js";
 import { has } from "../helpers/needs.js";

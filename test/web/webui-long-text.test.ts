@@ -9,7 +9,7 @@ import type { Page } from "playwright-core";
 import { attachElicitation } from "../../src/client/attach.js";
 import { MAX_LONG_TEXT_LENGTH, sanitizeText } from "../../src/common/sanitize.js";
 import { form, text } from "../../src/schema/builders.js";
-import { createElicitation } from "../../src/server/elicitation.js";
+import { createElicitation } from "../../src/server/kit/elicitation.js";
 import { webUI } from "../../src/web/index.js";
 import { clientFor, connect } from "../helpers/mcp.js";
 import { browserForTests } from "./webui-helpers.js";

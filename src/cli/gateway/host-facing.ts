@@ -16,7 +16,7 @@ import {
 import type { Client, CallToolResult } from "@modelcontextprotocol/client";
 import { CALL_TIMEOUT_MS, type ElicitationHandle } from "../../client/attach.js";
 import { TASKS_EXTENSION } from "../../client/tasks/follow.js";
-import { clientCapabilities, requestRevision } from "../../server/capabilities.js";
+import { clientCapabilities, requestRevision } from "../../server/base/capabilities.js";
 import type { ProtocolRevision } from "../../schema/types.js";
 import { MAX_LABEL_LENGTH, sanitizeText } from "../../common/sanitize.js";
 import { HeldCalls, type HeldCall } from "./held-calls.js";

@@ -6,7 +6,7 @@ import type { ElicitationUI, SamplingUI } from "../../client/ui.js";
 import { InvalidSchemaError } from "../../schema/errors.js";
 import { encodeSchema } from "../../schema/encode.js";
 import type { ProtocolRevision, RequestedSchema } from "../../schema/types.js";
-import { supportsFeature, type ClientFeature } from "../../server/capabilities.js";
+import { supportsFeature, type ClientFeature } from "../../server/base/capabilities.js";
 import { HostError } from "../exit.js";
 import { checkHostAnswer, listProblems } from "./host-answer.js";
 import type { HostLink, HostLinks } from "./links.js";

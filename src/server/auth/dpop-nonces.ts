@@ -6,7 +6,7 @@
 // checks them, so the ring rotates as the requestState ring does. A nonce changes every second and
 // is accepted for the proof window (maxAgeSeconds) after it was made.
 import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from "node:crypto";
-import { STATE_KEY_ENV, toStateKeys, type StateKeyInput } from "../rounds/state.js";
+import { STATE_KEY_ENV, toStateKeys, type StateKeyInput } from "../base/sealed-state.js";
 
 const LABEL = "mcp-elicit dpop-nonce hmac-sha256";
 const nonceKey = (root: Buffer) => Buffer.from(hkdfSync("sha256", root, Buffer.alloc(0), LABEL, 32));

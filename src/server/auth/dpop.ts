@@ -10,7 +10,7 @@ import type { JWK } from "jose";
 import type { KeyValueStore } from "../../store/types.js";
 import { DEFAULT_MAX_JTIS, MemoryJtis, type Spent } from "./dpop-jtis.js";
 import { DpopNonces, dpopNonceRing } from "./dpop-nonces.js";
-import { STATE_KEY_ENV } from "../rounds/state.js";
+import { STATE_KEY_ENV } from "../base/sealed-state.js";
 import type { DpopOptions } from "./options.js";
 
 /** Asymmetric algorithms only (RFC 9449 §4.2: never "none", never a MAC). */

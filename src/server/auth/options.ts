@@ -1,7 +1,7 @@
 // What `serveHttp(factory, { auth })` takes, and who a verified token says is calling.
 import type { OAuthTokenVerifier } from "@modelcontextprotocol/server";
 import type { KeyValueStore } from "../../store/types.js";
-import type { StateKeyInput } from "../rounds/state.js";
+import type { StateKeyInput } from "../base/sealed-state.js";
 
 export interface HttpAuthOptions {
   /** The authorization server's issuer identifier (its metadata is discovered from it, once). */

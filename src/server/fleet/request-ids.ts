@@ -6,7 +6,7 @@
 // answers come back to the server under its id, and an answer to any other id is refused.
 import { randomBytes } from "node:crypto";
 import type { RequestId } from "@modelcontextprotocol/server";
-import { cancelledId, isRequest, isResponse, type Message } from "../http/session.js";
+import { cancelledId, isRequest, isResponse, type Message } from "./session.js";
 
 export class AdoptedRequestIds {
   /** Unique to this adoption, so a member that adopts the session later uses other ids again. */

@@ -3,7 +3,7 @@
 import { randomUUID } from "node:crypto";
 import type { EventStore, RequestId } from "@modelcontextprotocol/server";
 import type { FleetStore } from "../../store/types.js";
-import type { CallObserver, Session, TrackedTransport } from "../http/session.js";
+import type { CallObserver, Session, TrackedTransport } from "./session.js";
 import { replayInitialize } from "./adopt.js";
 import { closeLiveCall, openLiveCall } from "./calls.js";
 import { currentRequest, currentStreamId, requestKey, rerunStarted, sessionEventStore, type LostCalls } from "./events.js";

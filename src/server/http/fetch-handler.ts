@@ -23,7 +23,7 @@ import type { IssuerMetadata } from "../auth/discovery.js";
 import type { FleetSessions } from "../fleet/sessions.js";
 import type { KeyValueStore } from "../../store/types.js";
 import type { PeerInfo } from "../url/kit-types.js";
-import { instanceWarning, keepsStateInInstance } from "../kit-stores.js";
+import { instanceWarning, keepsStateInInstance } from "../base/kit-stores.js";
 import { readBody } from "./body.js";
 import { checkPagesPath, mountPages } from "./mount-pages.js";
 import {
@@ -35,7 +35,7 @@ import {
   type ServerFactory,
 } from "./fetch-options.js";
 import { afterBody, jsonError } from "./responses.js";
-import { TrackedTransport, type Message, type RequestIdMap, type Session } from "./session.js";
+import { TrackedTransport, type Message, type RequestIdMap, type Session } from "../fleet/session.js";
 import { unref } from "../../common/unref.js";
 
 const NOT_FOUND = "Session not found: it expired or was closed; start a new session with initialize (without Mcp-Session-Id)";

@@ -7,12 +7,12 @@ import { compileForm } from "../../schema/compiled.js";
 import type { SchemaInput } from "../../schema/normalize.js";
 import { form, type FieldBuilder } from "../../schema/builders.js";
 import type { Infer } from "../../schema/infer.js";
-import { supportsFeature, type ClientFeature } from "../capabilities.js";
-import { elicitValidated, type AskFn, type ElicitOptions, type ElicitOutcome } from "../elicit.js";
-import { InputUnavailableError, MissingCapabilityError, SessionRequiredError } from "../input-errors.js";
-import { checkRootsResult, type RootsOptions } from "../roots.js";
-import { checkSampleParams, checkSampleResult, usesTools, type SampleOptions, type SampleParams, type SampleResult } from "../sample.js";
-import { urlInputs, type UrlCall, type UrlInputs } from "../url/elicit-url.js";
+import { supportsFeature, type ClientFeature } from "../base/capabilities.js";
+import { elicitValidated, type AskFn, type ElicitOptions, type ElicitOutcome } from "./elicit.js";
+import { InputUnavailableError, MissingCapabilityError, SessionRequiredError } from "../base/input-errors.js";
+import { checkRootsResult, type RootsOptions } from "./roots.js";
+import { checkSampleParams, checkSampleResult, usesTools, type SampleOptions, type SampleParams, type SampleResult } from "./sample.js";
+import { urlInputs, type UrlCall, type UrlInputs } from "./elicit-url.js";
 import type { Delivery } from "./delivery.js";
 
 /** ctx.elicitUrl, ctx.connect, ctx.collect and ctx.elicitFile (URL mode, with createElicitation({ urlKit })) are in UrlInputs. */

@@ -5,7 +5,7 @@ import { inputRequired, type CallToolResult, type InputRequiredResult, type Serv
 import type { CallLedger } from "./ledger.js";
 import { emptyJournal, ReplayRun, type Journal, type ReplayOutcome } from "./replay.js";
 import type { GuardedCall } from "./guard.js";
-import { checkTerms, digest, open, sealed, StateError, type SealOptions, type StateBinding } from "./state.js";
+import { checkTerms, digest, open, sealed, StateError, type SealOptions, type StateBinding } from "../base/sealed-state.js";
 import type { Suspended, SuspendedRuns } from "./warm.js";
 
 /** What the state guard hands a replayed call: its journal, and the result when the call already finished. */

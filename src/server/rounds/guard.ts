@@ -8,7 +8,7 @@ import { ProtocolError, ProtocolErrorCode, type McpServer, type ServerContext } 
 import { describeProblem, MESSAGE_LIMITS, shapeProblem } from "../../schema/limits.js";
 import { requestHandlers, SdkInternalsError } from "../../common/sdk-internals.js";
 import type { ElicitError } from "../../schema/errors.js";
-import { StateError } from "./state.js";
+import { StateError } from "../base/sealed-state.js";
 
 /** The SDK answers a handler's ProtocolError with its code, message and data, as the error says it should be. */
 function refusal(error: ElicitError): ProtocolError {

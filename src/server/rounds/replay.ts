@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import type { ServerContext } from "@modelcontextprotocol/server";
 import { isSharedEncoding } from "../../schema/compiled.js";
 import { setOwn } from "../../schema/own.js";
-import { sha256 } from "./state.js";
+import { sha256 } from "../base/sealed-state.js";
 import type { InputMethod, Settle } from "../inputs/delivery.js";
 import { ElicitError } from "../../schema/errors.js";
 

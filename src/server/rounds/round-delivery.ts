@@ -4,10 +4,10 @@
 // goes out; no list_changed exists to keep roots by, so every call asks.
 import type { McpServer, ServerContext } from "@modelcontextprotocol/server";
 import type { ProtocolRevision } from "../../schema/types.js";
-import { clientCapabilities, supportsFeature } from "../capabilities.js";
+import { clientCapabilities, supportsFeature } from "../base/capabilities.js";
 import type { Delivery } from "../inputs/delivery.js";
-import { clientNameOf } from "../url/elicit-url.js";
-import { replayUrlFlow } from "../url/replay-url.js";
+import { clientNameOf } from "../inputs/elicit-url.js";
+import { replayUrlFlow } from "./replay-url.js";
 import type { ReplayRun } from "./replay.js";
 
 /**

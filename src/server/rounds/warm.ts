@@ -6,9 +6,9 @@
 // by idle time; one let go is simply dropped (never resumed, never rejected, so nothing in it runs),
 // and its retry replays from the state, as one landing on another process does.
 import type { ReplayRun } from "./replay.js";
-import type { StateTerms } from "./state.js";
+import type { StateTerms } from "../base/sealed-state.js";
 import { unref } from "../../common/unref.js";
-import { promisesCrossRequests } from "../cross-requests.js";
+import { promisesCrossRequests } from "../base/cross-requests.js";
 
 export interface WarmRoundOptions {
   /** Most suspended handlers held at once (default 1,000); the oldest is let go first. 0 turns warm rounds off. */

@@ -6,8 +6,8 @@
 import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import { compileValidator } from "../../schema/compiled.js";
 import type { RequestedSchema } from "../../schema/types.js";
-import { checkRootsResult } from "../roots.js";
-import { checkSampleResult } from "../sample.js";
+import { checkRootsResult } from "../inputs/roots.js";
+import { checkSampleResult } from "../inputs/sample.js";
 import type { InputRequest } from "../rounds/replay.js";
 
 /** The default bound of one stored answer, in bytes of its JSON (as a round's requestState is bounded). */

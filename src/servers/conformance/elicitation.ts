@@ -2,7 +2,7 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import * as z from "zod";
 
-import type { Elicitation } from "../../server/elicitation.js";
+import type { Elicitation } from "../../server/kit/elicitation.js";
 import { colorForm, confirmForm, describe, defaultsForm, enumsForm, nameForm, say, userForm } from "./fixtures.js";
 
 export function registerElicitationTools(s: McpServer, kit: Elicitation): void {

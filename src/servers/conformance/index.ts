@@ -7,7 +7,7 @@
 // roots, and input requests mixing them with elicitation use the SDK's own APIs (the kit only
 // elicits). Run it with `elicit serve conformance [--http [HOST:]PORT]`.
 import { McpServer } from "@modelcontextprotocol/server";
-import type { Elicitation } from "../../server/elicitation.js";
+import type { Elicitation } from "../../server/kit/elicitation.js";
 import { registerClientRequestTools } from "./client-requests.js";
 import { registerContentTools } from "./content.js";
 import { registerElicitationTools } from "./elicitation.js";

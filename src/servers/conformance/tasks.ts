@@ -5,7 +5,7 @@ import { ProtocolError, ProtocolErrorCode, type McpServer } from "@modelcontextp
 import * as z from "zod";
 
 import { form, text, yesNo } from "../../schema/builders.js";
-import type { Elicitation } from "../../server/elicitation.js";
+import type { Elicitation } from "../../server/kit/elicitation.js";
 import { describe, nameForm, say } from "./fixtures.js";
 
 const deleteForm = form({ confirm: yesNo({ description: "Delete the file?" }) });

@@ -2,7 +2,7 @@
 // trade-offs (cheap red-eyes against convenient mornings); without it, or when the request is
 // refused or the answer names no flight, the rule in ranking.ts decides, and the result says which.
 import type { CallToolResult } from "@modelcontextprotocol/server";
-import type { ElicitContext } from "../../server/elicitation.js";
+import type { ElicitContext } from "../../server/kit/elicitation.js";
 import { dateRange, describeFlight, type Flight } from "./flights.js";
 import { explain, rankFlights } from "./ranking.js";
 import { fail, resolveTrip, say } from "./trip.js";

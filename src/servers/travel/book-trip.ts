@@ -4,7 +4,7 @@
 // so the booking itself runs in ctx.step and is made exactly once.
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { choice, form, text, yesNo } from "../../schema/builders.js";
-import type { ElicitContext } from "../../server/elicitation.js";
+import type { ElicitContext } from "../../server/kit/elicitation.js";
 import {
   INSURANCE_USD,
   newReference,

@@ -6,7 +6,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import * as z from "zod";
 import { yesNo } from "../../schema/builders.js";
-import type { Elicitation, ElicitContext } from "../../server/elicitation.js";
+import type { Elicitation, ElicitContext } from "../../server/kit/elicitation.js";
 import type { McpServer } from "@modelcontextprotocol/server";
 import { usd } from "./flights.js";
 import { fail, resolveTrip, say, tripArgs } from "./trip.js";

@@ -3,7 +3,7 @@
 // read who the member is from the provider, and the MCP client only ever hears the member's name.
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { MAX_LABEL_LENGTH, sanitizeText } from "../../common/sanitize.js";
-import type { ElicitContext } from "../../server/elicitation.js";
+import type { ElicitContext } from "../../server/kit/elicitation.js";
 import type { Vault } from "../../server/url/vault.js";
 import { mayView, REFERENCE_PATTERN, type BookingStore } from "./bookings.js";
 import { vaultOwnerOf } from "./payment.js";

@@ -4,7 +4,7 @@
 // forgotten: only the brand and last four digits stay with the booking.
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { form, text } from "../../schema/builders.js";
-import type { ElicitContext } from "../../server/elicitation.js";
+import type { ElicitContext } from "../../server/kit/elicitation.js";
 import { LOCAL_PRINCIPAL } from "../../server/url/identity.js";
 import type { Vault, VaultPrincipal } from "../../server/url/vault.js";
 import { mayView, REFERENCE_PATTERN, type BookingStore } from "./bookings.js";

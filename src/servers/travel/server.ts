@@ -3,7 +3,7 @@
 // itinerary into the client's workspace (roots). Run it with `elicit serve travel [--http [HOST:]PORT]`.
 import { McpServer, type CallToolResult } from "@modelcontextprotocol/server";
 import * as z from "zod";
-import type { Elicitation, ElicitContext } from "../../server/elicitation.js";
+import type { Elicitation, ElicitContext } from "../../server/kit/elicitation.js";
 import { findBestFlight } from "./best-flight.js";
 import { bookTrip } from "./book-trip.js";
 import { defaultBookingStore, mayView, REFERENCE_PATTERN, type BookingStore } from "./bookings.js";

@@ -2,7 +2,7 @@
 // frequent-flyer account through third-party OAuth. Both need a URL kit (createElicitation({ urlKit })).
 import type { McpServer } from "@modelcontextprotocol/server";
 import * as z from "zod";
-import type { Elicitation } from "../../server/elicitation.js";
+import type { Elicitation } from "../../server/kit/elicitation.js";
 import type { UrlKit } from "../../server/url/url-kit.js";
 import type { BookingStore } from "./bookings.js";
 import { connectFrequentFlyer } from "./frequent-flyer.js";

@@ -3,8 +3,8 @@
 // kit gets one of per connection or HTTP session) until the client says it changed. A client that
 // made no such promise is asked on every call, since nothing would tell us the cache went stale.
 import type { McpServer, Root } from "@modelcontextprotocol/server";
-import { watchNotifications } from "../common/sdk-internals.js";
-import { InvalidClientResultError } from "./input-errors.js";
+import { watchNotifications } from "../../common/sdk-internals.js";
+import { InvalidClientResultError } from "../base/input-errors.js";
 
 export interface RootsOptions {
   /** How long to wait for the client, in ms (2025 eras; default: the server's, 10 minutes). */

@@ -5,8 +5,8 @@
 // on the originating connection when the flow ends. 2025-06-18 has no URL mode: the fallback.
 import { UrlElicitationRequiredError, type McpServer, type ServerContext } from "@modelcontextprotocol/server";
 import type { ProtocolRevision } from "../../schema/types.js";
-import { InputTimeoutError, sendLive, type ProgressKeepAlive } from "../live.js";
-import { correlatedFlow, createFlow, readAction, withoutUrlMode, type FlowEnd, type UrlAsk, type UrlCall } from "./elicit-url.js";
+import { InputTimeoutError, sendLive, type ProgressKeepAlive } from "./live.js";
+import { correlatedFlow, createFlow, readAction, withoutUrlMode, type FlowEnd, type UrlAsk, type UrlCall } from "../inputs/elicit-url.js";
 
 export interface LiveUrlSettings {
   /** How long the client may take to answer the request (the person's consent). */

@@ -1,13 +1,13 @@
 // ctx.elicit on top of any channel: encode the form for the revision, ask, validate the answer,
 // ask again with each field's error while attempts remain. The same loop runs live (2025 eras)
 // and under replay (2026-07-28), where every ask and re-ask is one recorded input request.
-import { compileForm, encodeForRevision } from "../schema/compiled.js";
-import type { SchemaInput } from "../schema/normalize.js";
-import { getOwn, setOwn } from "../schema/own.js";
-import type { ProtocolRevision, RequestedSchema } from "../schema/types.js";
-import type { Infer } from "../schema/infer.js";
-import type { FieldError } from "../schema/validate.js";
-import { ElicitError } from "../schema/errors.js";
+import { compileForm, encodeForRevision } from "../../schema/compiled.js";
+import type { SchemaInput } from "../../schema/normalize.js";
+import { getOwn, setOwn } from "../../schema/own.js";
+import type { ProtocolRevision, RequestedSchema } from "../../schema/types.js";
+import type { Infer } from "../../schema/infer.js";
+import type { FieldError } from "../../schema/validate.js";
+import { ElicitError } from "../../schema/errors.js";
 
 export type ElicitOutcome<T> = { action: "accept"; content: T } | { action: "decline" } | { action: "cancel" };
 

@@ -2,9 +2,9 @@
 // before anything is sent (so a broken request is the tool author's clear error, not a client's
 // -32602 or a silently confused model), and the client's answer is checked before the tool sees it.
 import type { CreateMessageRequestParams, CreateMessageResult, CreateMessageResultWithTools } from "@modelcontextprotocol/server";
-import { isObject } from "../schema/is-object.js";
-import type { ProtocolRevision } from "../schema/types.js";
-import { InvalidClientResultError, SamplingParamsError } from "./input-errors.js";
+import { isObject } from "../../schema/is-object.js";
+import type { ProtocolRevision } from "../../schema/types.js";
+import { InvalidClientResultError, SamplingParamsError } from "../base/input-errors.js";
 
 export type SampleParams = CreateMessageRequestParams;
 

@@ -3,12 +3,12 @@
 // call, and progress notifications to the caller while the person thinks.
 import type { McpServer, ServerContext } from "@modelcontextprotocol/server";
 import { SdkError, SdkErrorCode } from "@modelcontextprotocol/server";
-import { sanitizeText } from "../common/sanitize.js";
-import { isMalformedReplyError } from "../common/screen.js";
-import { watchDroppedMessages } from "./dropped.js";
-import { InvalidClientResultError } from "./input-errors.js";
-import { ElicitError } from "../schema/errors.js";
-import { unref } from "../common/unref.js";
+import { sanitizeText } from "../../common/sanitize.js";
+import { isMalformedReplyError } from "../../common/screen.js";
+import { watchDroppedMessages } from "../base/dropped.js";
+import { InvalidClientResultError } from "../base/input-errors.js";
+import { ElicitError } from "../../schema/errors.js";
+import { unref } from "../../common/unref.js";
 
 export interface LiveOptions {
   timeoutMs: number;

@@ -5,18 +5,18 @@
 import { createHash } from "node:crypto";
 import { CLIENT_INFO_META_KEY, type McpServer, type ServerContext } from "@modelcontextprotocol/server";
 import { MAX_LABEL_LENGTH, sanitizeText } from "../../common/sanitize.js";
-import { requireFileType } from "./files/sniff.js";
+import { requireFileType } from "../url/files/sniff.js";
 import { toRequestedSchema } from "../../schema/compiled.js";
 import type { SchemaInput } from "../../schema/normalize.js";
 import type { ProtocolRevision } from "../../schema/types.js";
 import { principalOf } from "../auth/principal.js";
-import { InvalidClientResultError } from "../input-errors.js";
-import { callerOwner } from "../owner.js";
-import { UrlLinkResult, UrlModeUnavailableError } from "./errors.js";
-import type { FileAsk, FlowInit, FlowKind, FlowOutcome, UrlFlow } from "./flows.js";
-import { DEFAULT_STORE_SINK_MAX_BYTES } from "./files/store-sink.js";
-import type { ElicitedFile } from "./uploads.js";
-import { isLoopbackHost, type UrlKit } from "./url-kit.js";
+import { InvalidClientResultError } from "../base/input-errors.js";
+import { callerOwner } from "../base/owner.js";
+import { UrlLinkResult, UrlModeUnavailableError } from "../url/errors.js";
+import type { FileAsk, FlowInit, FlowKind, FlowOutcome, UrlFlow } from "../url/flows.js";
+import { DEFAULT_STORE_SINK_MAX_BYTES } from "../url/files/store-sink.js";
+import type { ElicitedFile } from "../url/uploads.js";
+import { isLoopbackHost, type UrlKit } from "../url/url-kit.js";
 
 export interface UrlElicitOptions {
   /**

@@ -9,7 +9,7 @@ import {
   type Server,
   type ServerContext,
 } from "@modelcontextprotocol/server";
-import type { ProtocolRevision } from "../schema/types.js";
+import type { ProtocolRevision } from "../../schema/types.js";
 
 /** A feature a tool may need from the client; `ctx.supports(feature)` says whether it can be used. */
 export type ClientFeature = "elicitation.form" | "elicitation.url" | "sampling" | "sampling.tools" | "roots";

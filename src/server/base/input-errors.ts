@@ -1,6 +1,6 @@
 // The errors of asking the client: it cannot be asked, or its answer cannot be used.
-import type { Field } from "../schema/fields.js";
-import { ElicitError } from "../schema/errors.js";
+import type { Field } from "../../schema/fields.js";
+import { ElicitError } from "../../schema/errors.js";
 
 /** What each capability a tool may need lets it do, for the error message. */
 const NEEDS: Record<string, string> = {

@@ -1,7 +1,7 @@
 // A reply the SDK drops (see shared/dropped.ts) would leave a 2025-era tool waiting its whole timeout
 // for the person; instead the waits on that connection end at once with a clear error.
 import type { McpServer } from "@modelcontextprotocol/server";
-import { watchDropped, type DroppedWatch } from "../common/dropped.js";
+import { watchDropped, type DroppedWatch } from "../../common/dropped.js";
 import { InvalidClientResultError } from "./input-errors.js";
 
 /** Watches one connection's server for dropped messages (idempotent). */

@@ -1,7 +1,7 @@
 // How a handler's error becomes the tool's result: ours know it (every ElicitError, the schema engine's
 // included); anything else propagates, and McpServer reports it as the SDK does.
 import type { CallToolResult } from "@modelcontextprotocol/server";
-import { ElicitError } from "../schema/errors.js";
+import { ElicitError } from "../../schema/errors.js";
 
 export {
   InputUnavailableError,

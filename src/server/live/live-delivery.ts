@@ -3,15 +3,15 @@
 // client did not declare is refused here with a tool error; roots are kept until list_changed.
 import type { McpServer, ServerContext } from "@modelcontextprotocol/server";
 import type { ProtocolRevision } from "../../schema/types.js";
-import { clientCapabilities, supportsFeature, withoutSession } from "../capabilities.js";
-import { SessionRequiredError } from "../input-errors.js";
-import { answersCrossRequests } from "../cross-requests.js";
-import { ProgressKeepAlive, sendLive } from "../live.js";
-import { cachedRoots } from "../roots.js";
-import { clientNameOf } from "../url/elicit-url.js";
-import { liveUrlFlow } from "../url/live-url.js";
-import type { InputSettings } from "./client-inputs.js";
-import type { Delivery } from "./delivery.js";
+import { clientCapabilities, supportsFeature, withoutSession } from "../base/capabilities.js";
+import { SessionRequiredError } from "../base/input-errors.js";
+import { answersCrossRequests } from "../base/cross-requests.js";
+import { ProgressKeepAlive, sendLive } from "./live.js";
+import { cachedRoots } from "../inputs/roots.js";
+import { clientNameOf } from "../inputs/elicit-url.js";
+import { liveUrlFlow } from "./live-url.js";
+import type { InputSettings } from "../inputs/client-inputs.js";
+import type { Delivery } from "../inputs/delivery.js";
 
 /** How a 2025-era call runs ctx.step: at once, or through the call ledger when a fleet may finish the call elsewhere. */
 export type LiveStep = <T>(name: string, fn: () => T | Promise<T>) => Promise<T>;

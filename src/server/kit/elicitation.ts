@@ -12,20 +12,20 @@ import {
   type StandardSchemaWithJSON,
   type ToolAnnotations,
 } from "@modelcontextprotocol/server";
-import type { ProtocolRevision } from "../schema/types.js";
-import { toToolError } from "./tool-errors.js";
-import { requestRevision } from "./capabilities.js";
-import { clientInputs, type ClientInputs } from "./inputs/client-inputs.js";
-import { liveDelivery, type LiveStep } from "./inputs/live-delivery.js";
-import { liveCallOf } from "./fleet/calls.js";
-import { memoryStore } from "../store/memory.js";
-import type { KeyValueStore } from "../store/types.js";
-import { CallLedger } from "./rounds/ledger.js";
-import type { Journal, ReplayRun } from "./rounds/replay.js";
-import { ReplayCalls } from "./rounds/call.js";
-import { watchDroppedMessages } from "./dropped.js";
-import { watchRootsChanges } from "./roots.js";
-import { StateGuard } from "./rounds/guard.js";
+import type { ProtocolRevision } from "../../schema/types.js";
+import { toToolError } from "../base/tool-errors.js";
+import { requestRevision } from "../base/capabilities.js";
+import { clientInputs, type ClientInputs } from "../inputs/client-inputs.js";
+import { liveDelivery, type LiveStep } from "../live/live-delivery.js";
+import { liveCallOf } from "../fleet/calls.js";
+import { memoryStore } from "../../store/memory.js";
+import type { KeyValueStore } from "../../store/types.js";
+import { CallLedger } from "../rounds/ledger.js";
+import type { Journal, ReplayRun } from "../rounds/replay.js";
+import { ReplayCalls } from "../rounds/call.js";
+import { watchDroppedMessages } from "../base/dropped.js";
+import { watchRootsChanges } from "../inputs/roots.js";
+import { StateGuard } from "../rounds/guard.js";
 import {
   checkRouteTag,
   DEFAULT_MAX_STATE_BYTES,
@@ -35,20 +35,20 @@ import {
   toStateKey,
   toStateKeys,
   type StateKeyInput,
-} from "./rounds/state.js";
-import { serverName } from "../common/sdk-internals.js";
-import { SuspendedRuns, warmRoundsFor, type WarmRoundOptions } from "./rounds/warm.js";
-import { roundDelivery } from "./rounds/round-delivery.js";
-import type { Principal } from "./auth/options.js";
-import { principalOf as verifiedPrincipal } from "./auth/principal.js";
-import type { UrlCall } from "./url/elicit-url.js";
-import type { UrlKit } from "./url/url-kit.js";
-import { ANONYMOUS, callerOwner } from "./owner.js";
-import { TaskRecords } from "./tasks/records.js";
-import { Tasks } from "./tasks/tasks.js";
-import { DEFAULT_MAX_TASK_ANSWER_BYTES } from "./tasks/answer-check.js";
-import { noteKitStore } from "./kit-stores.js";
-import { declaresTasks, missingTasksExtension, serveTasks, type TaskSupport } from "./tasks/protocol.js";
+} from "../base/sealed-state.js";
+import { serverName } from "../../common/sdk-internals.js";
+import { SuspendedRuns, warmRoundsFor, type WarmRoundOptions } from "../rounds/warm.js";
+import { roundDelivery } from "../rounds/round-delivery.js";
+import type { Principal } from "../auth/options.js";
+import { principalOf as verifiedPrincipal } from "../auth/principal.js";
+import type { UrlCall } from "../inputs/elicit-url.js";
+import type { UrlKit } from "../url/url-kit.js";
+import { ANONYMOUS, callerOwner } from "../base/owner.js";
+import { TaskRecords } from "../tasks/records.js";
+import { Tasks } from "../tasks/tasks.js";
+import { DEFAULT_MAX_TASK_ANSWER_BYTES } from "../tasks/answer-check.js";
+import { noteKitStore } from "../base/kit-stores.js";
+import { declaresTasks, missingTasksExtension, serveTasks, type TaskSupport } from "../tasks/protocol.js";
 
 export interface ElicitationOptions {
   /**
@@ -195,7 +195,7 @@ async function parseArguments(schema: StandardSchemaWithJSON, tool: string, raw:
 }
 
 /** The environment variable read for the requestState key when `stateKey` is not given. */
-export { STATE_KEY_ENV } from "./rounds/state.js";
+export { STATE_KEY_ENV } from "../base/sealed-state.js";
 /** The environment variable read for the issuer when `issuer` is not given. */
 export const ISSUER_ENV = "MCP_ELICIT_ISSUER";
 /** The environment variable read for the route tag when `routeTag` is not given. */

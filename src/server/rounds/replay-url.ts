@@ -4,9 +4,9 @@
 // page, and retries: the tool then waits a bounded time for the page to end the flow, and if it has not,
 // asks again with the same URL (a new round), until the flow ends or expires.
 import type { ServerContext } from "@modelcontextprotocol/server";
-import type { ReplayRun } from "../rounds/replay.js";
-import { createFlow, readAction, withoutUrlMode, type FlowEnd, type UrlAsk, type UrlCall } from "./elicit-url.js";
-import type { FlowOutcome } from "./flows.js";
+import type { ReplayRun } from "./replay.js";
+import { createFlow, readAction, withoutUrlMode, type FlowEnd, type UrlAsk, type UrlCall } from "../inputs/elicit-url.js";
+import type { FlowOutcome } from "../url/flows.js";
 
 export const DEFAULT_RETRY_WAIT_MS = 25_000;
 
