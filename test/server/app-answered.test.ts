@@ -5,6 +5,7 @@
 // _meta and answers through the app-only tool elicit_answer, as the app's callServerTool does through its host.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from "@modelcontextprotocol/client";
 import type { McpServer } from "@modelcontextprotocol/server";
 import { DEMO_TRIP } from "../../src/servers/travel/flights.js";
@@ -42,6 +43,7 @@ const payments = new (class extends Map<string, PaymentRecord> {
 const serverLog: string[] = [];
 
 before(async () => {
+  await ensurePageBundles();
   url = await startTravelUrlMode({ identity: "loopback", onerror: (e) => serverLog.push(e.stack ?? e.message) });
   // Who calls is said in each request's _meta, as a verified token would say it.
   const elicitation = createElicitation({
@@ -278,7 +280,6 @@ for (const revision of ["2025-11-25", "2026-07-28"] as const) {
     describe("pay_for_booking: the card on the hosted page, opened from the app", { skip: needs("chromium") }, () => {
       let pages: HeadlessPages;
       before(async () => {
-        await ensurePageBundles();
         const headless = await headlessPages();
         assert.ok(!("unavailable" in headless), "the headless browser starts");
         pages = headless;
@@ -311,6 +312,26 @@ for (const revision of ["2025-11-25", "2026-07-28"] as const) {
     });
   });
 }
+
+test("the form app resource: one HTML page whose CSP runs only its own inline script and reaches nothing", async () => {
+  const host = await appHost("2026-07-28");
+  try {
+    const { contents } = await host.client.readResource({ uri: FORM_APP_URI });
+    assert.equal(contents.length, 1);
+    const [page] = contents as [{ uri: string; mimeType: string; text: string; _meta?: Record<string, unknown> }];
+    assert.equal(page.mimeType, APP_MIME_TYPE);
+    assert.deepEqual(page._meta?.ui, { csp: {}, prefersBorder: true }, "no outside domain asked of the host");
+    const csp = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(page.text)?.[1];
+    assert.ok(csp, "a CSP in the page itself");
+    const scripts = [...page.text.matchAll(/<script type="module">([\s\S]*?)<\/script>/g)].map((m) => m[1]!);
+    assert.equal(scripts.length, 1, "one inline script, nothing loaded");
+    const hash = createHash("sha256").update(scripts[0]!, "utf8").digest("base64");
+    assert.equal(csp, `default-src 'none'; script-src 'sha256-${hash}'; style-src 'none'; base-uri 'none'; form-action 'none'`);
+    assert.doesNotMatch(page.text, /<script[^>]+src=|<link /, "nothing from outside");
+  } finally {
+    await host.close();
+  }
+});
 
 test("a host that can be asked still gets native elicitation, not the app", async () => {
   const host = await appHost("2025-11-25", { elicitation: { form: {} }, ...APP_HOST });

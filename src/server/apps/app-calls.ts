@@ -15,7 +15,7 @@ import {
   type ServerContext,
 } from "@modelcontextprotocol/server";
 import * as z from "zod";
-import { requestHandlers, SdkInternalsError } from "../../common/sdk-internals.js";
+import { requestHandlers, SdkInternalsError, serverName } from "../../common/sdk-internals.js";
 import { clientCapabilities, requestRevision } from "../base/capabilities.js";
 import type { ProtocolRevision } from "../../schema/types.js";
 import { askResult, finalResult } from "./app-result.js";
@@ -72,10 +72,10 @@ export class AppAnswers {
   }
 
   /** Runs one round of an app-answered call of `tool` (called with `args` as sent) and shapes its outcome for the app. */
-  async run(tool: string, args: unknown, round: Round): Promise<CallToolResult> {
+  async run(server: McpServer, tool: string, args: unknown, round: Round): Promise<CallToolResult> {
     const outcome = await round();
     if (!isInputRequiredResult(outcome)) return finalResult(outcome);
-    const shown = askResult(tool, args, outcome);
+    const shown = askResult(serverName(server.server), tool, args, outcome);
     if (shown) return shown;
     // Not reached while appDelivery refuses what the app cannot answer; said plainly if it ever is.
     return finalResult({

@@ -21,6 +21,8 @@ export interface AppAsk {
   /** The call's sealed state (the same requestState a 2026-07-28 round carries): single use, bound to principal, tool and arguments. */
   state: string;
   question: AppQuestion;
+  /** Who asks: the server's name, for the form's heading (server text: the app shows it inert). */
+  server: { name: string };
   /** The tool to answer through. */
   answerTool: string;
 }
@@ -39,13 +41,13 @@ function quoted(message: unknown): string {
 }
 
 /** The round as a result for the app; undefined when it asks nothing the app can show (only elicitations are). */
-export function askResult(tool: string, args: unknown, round: InputRequiredResult): CallToolResult | undefined {
+export function askResult(server: string, tool: string, args: unknown, round: InputRequiredResult): CallToolResult | undefined {
   const requests = (round as { inputRequests?: Record<string, { method?: string; params?: Record<string, unknown> }> }).inputRequests ?? {};
   const key = Object.keys(requests).find((k) => requests[k]?.method === "elicitation/create");
   const state = (round as { requestState?: unknown }).requestState;
   if (key === undefined || typeof state !== "string") return undefined;
   const request = requests[key]!.params ?? {};
-  const ask: AppAsk = { tool, arguments: args, state, question: { key, request }, answerTool: ANSWER_TOOL };
+  const ask: AppAsk = { tool, arguments: args, state, question: { key, request }, server: { name: server }, answerTool: ANSWER_TOOL };
   const what = request.mode === "url" ? "to open a link and finish there" : "to fill in a form";
   const text =
     `The person is being asked ${what}, shown with this tool call: "${quoted(request.message)}". ` +

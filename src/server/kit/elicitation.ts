@@ -401,7 +401,7 @@ export function createElicitation(options: ElicitationOptions = {}) {
         }
         // A host that shows apps but cannot be asked: each round ends the call with the form app (apps/).
         if (apps.answers(server, ctx, protocol))
-          return apps.run(name, guarded?.args ?? {}, () =>
+          return apps.run(server, name, guarded?.args ?? {}, () =>
             calls.run(ctx, name, guarded, (run) => call(args, contextFor(server, ctx, protocol, run, url, false, true), url)),
           );
         if (protocol !== "2026-07-28") return call(args, contextFor(server, ctx, protocol, undefined, url), url);
