@@ -17,6 +17,7 @@ import { headlessPages, type HeadlessPages } from "../../src/cli/demo-browser.js
 import type { ProtocolRevision } from "../../src/schema/types.js";
 import { serveHttp, type HttpServerHandle } from "../../src/server/http/serve.js";
 import { createElicitation } from "../../src/server/kit/elicitation.js";
+import { yesNo } from "../../src/schema/builders.js";
 import { ANSWER_TOOL, APP_META_KEY, APP_MIME_TYPE, FORM_APP_URI, UI_EXTENSION } from "../../src/server/apps/ui-extension.js";
 import type { AppAsk } from "../../src/server/apps/app-result.js";
 import { assertWireValid, clientFor, tap, type WireMessage } from "../helpers/mcp.js";
@@ -51,12 +52,18 @@ before(async () => {
     principal: (ctx) => String((ctx.mcpReq._meta as Record<string, unknown> | undefined)?.["test/who"] ?? "anonymous"),
   });
   const travel = createTravelServer(elicitation, { store: bookings, url: { kit: url.kit, payments } });
+  // A second kit on the same servers, registering after the travel kit: its own state guard ends up in front.
+  const second = createElicitation();
   const factory = (): McpServer => {
     const server = travel();
     // A tool of the server's own, not the kit's: the form app answers nothing for it.
     server.registerTool("server_time", { description: "The server's clock" }, () => ({
       content: [{ type: "text", text: new Date().toISOString() }],
     }));
+    second.registerTool(server, "second_kit_question", { description: "Asks one question, from a second kit" }, async (_args, ctx) => {
+      const answer = await ctx.ask("Go ahead?", yesNo());
+      return { content: [{ type: "text", text: answer.action === "accept" ? `answered ${String(answer.content)}` : answer.action }] };
+    });
     return server;
   };
   http = await serveHttp(factory, { urlKit: url.kit });
@@ -328,6 +335,19 @@ test("the form app resource: one HTML page whose CSP runs only its own inline sc
     const hash = createHash("sha256").update(scripts[0]!, "utf8").digest("base64");
     assert.equal(csp, `default-src 'none'; script-src 'sha256-${hash}'; style-src 'none'; base-uri 'none'; form-action 'none'`);
     assert.doesNotMatch(page.text, /<script[^>]+src=|<link /, "nothing from outside");
+  } finally {
+    await host.close();
+  }
+});
+
+test("a tool of a second kit on the same server is answered through the one elicit_answer, its state opened by its own kit", async () => {
+  const host = await appHost("2025-11-25");
+  try {
+    const asked = askOf(await host.call("second_kit_question", {}));
+    assert.equal(asked.question.key, "elicit-1");
+    const final = await host.answer(asked, "accept", { answer: true });
+    assert.ok(isFinal(final));
+    assert.equal(textOf(final), "answered true");
   } finally {
     await host.close();
   }
