@@ -7,7 +7,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from "@modelcontextprotocol/client";
-import type { McpServer } from "@modelcontextprotocol/server";
+import { McpServer } from "@modelcontextprotocol/server";
 import { DEMO_TRIP } from "../../src/servers/travel/flights.js";
 import type { Booking } from "../../src/servers/travel/bookings.js";
 import type { PaymentRecord } from "../../src/servers/travel/payment.js";
@@ -350,6 +350,34 @@ test("a tool of a second kit on the same server is answered through the one elic
     assert.equal(textOf(final), "answered true");
   } finally {
     await host.close();
+  }
+});
+
+test("apps: false: an app host's question fails as on any client without elicitation, and nothing of the app is listed", async () => {
+  const kit = createElicitation({ apps: false });
+  const off = await serveHttp(() => {
+    const server = new McpServer({ name: "no-apps", version: "1.0.0" });
+    kit.registerTool(server, "ask_once", { description: "Asks one question" }, async (_args, ctx) => {
+      const answer = await ctx.ask("Go ahead?", yesNo());
+      return { content: [{ type: "text", text: answer.action }] };
+    });
+    return server;
+  });
+  const client = clientFor("2025-11-25", APP_HOST);
+  try {
+    await client.connect(new StreamableHTTPClientTransport(off.url));
+    const { tools } = await client.listTools();
+    assert.deepEqual(
+      tools.map((t) => [t.name, t._meta?.ui]),
+      [["ask_once", undefined]],
+    );
+    const result = (await client.callTool({ name: "ask_once", arguments: {} })) as CallToolResult;
+    assert.equal(result.isError, true);
+    assert.match(textOf(result), /elicitation/);
+    assert.equal(result._meta?.[APP_META_KEY], undefined);
+  } finally {
+    await client.close();
+    await off.close();
   }
 });
 
