@@ -10,13 +10,14 @@ declare global {
     hostCallTool(params: unknown): Promise<never>;
     hostOpenLink(url: string): Promise<void>;
     hostModelContext(params: unknown): Promise<void>;
-    showApp(html: string, context: McpUiHostContext, args: Record<string, unknown>, result: unknown): Promise<void>;
+    /** `messagesOnly`: the host offers ui/message and not ui/update-model-context. */
+    showApp(html: string, context: McpUiHostContext, args: Record<string, unknown>, result: unknown, messagesOnly?: boolean): Promise<void>;
     /** A frame beside the app that posts it a forged tool result: the app must ignore it (not its host). */
     forgeFromSibling(text: string): void;
   }
 }
 
-window.showApp = async (html, context, args, result) => {
+window.showApp = async (html, context, args, result, messagesOnly = false) => {
   const iframe = document.createElement("iframe");
   iframe.sandbox.add("allow-scripts");
   iframe.title = "form app";
@@ -25,7 +26,9 @@ window.showApp = async (html, context, args, result) => {
   const bridge = new AppBridge(
     null,
     { name: "test host", version: "1.0.0" },
-    { openLinks: {}, serverTools: {}, updateModelContext: { text: {} } },
+    messagesOnly
+      ? { openLinks: {}, serverTools: {}, message: { text: {} } }
+      : { openLinks: {}, serverTools: {}, updateModelContext: { text: {} } },
     { hostContext: context },
   );
   bridge.oncalltool = (params) => window.hostCallTool(params);
@@ -35,6 +38,10 @@ window.showApp = async (html, context, args, result) => {
   };
   bridge.onupdatemodelcontext = async (params) => {
     await window.hostModelContext(params);
+    return {};
+  };
+  bridge.onmessage = async (params) => {
+    await window.hostModelContext({ ...params, viaMessage: true });
     return {};
   };
   bridge.oninitialized = () => {

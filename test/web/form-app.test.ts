@@ -78,7 +78,13 @@ describe("the form app in Chromium, hosted by AppBridge", { skip: needs("chromiu
   });
 
   /** A host page with the app of `tool`'s call: the call made by the Node client, the app shown with its result. */
-  async function host(revision: ProtocolRevision, tool: string, args: Record<string, unknown>, context: Record<string, unknown> = {}) {
+  async function host(
+    revision: ProtocolRevision,
+    tool: string,
+    args: Record<string, unknown>,
+    context: Record<string, unknown> = {},
+    messagesOnly = false,
+  ) {
     const client: Client = clientFor(revision, APP_HOST);
     await client.connect(new StreamableHTTPClientTransport(http.url));
     const result = (await client.callTool({ name: tool, arguments: args })) as CallToolResult;
@@ -92,7 +98,12 @@ describe("the form app in Chromium, hosted by AppBridge", { skip: needs("chromiu
       if (m.type() === "error") errors.push(m.text());
     });
     const links: string[] = [];
-    const told: Array<{ content?: Array<{ text?: string }>; structuredContent?: Record<string, unknown> }> = [];
+    const told: Array<{
+      content?: Array<{ text?: string }>;
+      structuredContent?: Record<string, unknown>;
+      viaMessage?: boolean;
+      role?: string;
+    }> = [];
     const calls: unknown[] = [];
     await page.exposeFunction("hostCallTool", async (params: { name: string; arguments?: Record<string, unknown> }) => {
       calls.push(params);
@@ -103,11 +114,12 @@ describe("the form app in Chromium, hosted by AppBridge", { skip: needs("chromiu
     await page.setContent(`<!doctype html><html><body><script type="module">${hostScript}</script></body></html>`);
     await page.waitForFunction(() => typeof window.showApp === "function");
     const hostContext = { theme: "light", toolInfo: { tool: { name: tool, inputSchema: { type: "object" } } }, ...context };
-    await page.evaluate(([h, c, a, r]) => window.showApp(h as string, c as never, a as never, r), [
+    await page.evaluate(([h, c, a, r, m]) => window.showApp(h as string, c as never, a as never, r, m as boolean), [
       html,
       hostContext,
       args,
       result,
+      messagesOnly,
     ] as const);
     const app: FrameLocator = page.frameLocator("iframe[title='form app']");
     return {
@@ -179,6 +191,20 @@ describe("the form app in Chromium, hosted by AppBridge", { skip: needs("chromiu
       }
     });
   }
+
+  test("a host that offers only messages is told the end as a message", async () => {
+    const h = await host("2026-07-28", "book_trip", TRIP, {}, true);
+    try {
+      await h.app.getByText(/Please confirm your Barcelona vacation booking details/).waitFor(SLOW);
+      await h.app.getByRole("button", { name: "Decline" }).click();
+      await waitFor(() => h.told.length > 0, { timeoutMs: 15_000, what: "the message" });
+      assert.equal(h.told[0]!.viaMessage, true);
+      assert.equal(h.told[0]!.role, "user");
+      assert.match(h.told[0]!.content?.[0]?.text ?? "", /^The person answered in the form; book_trip finished:\nNothing was booked/);
+    } finally {
+      await h.close();
+    }
+  });
 
   describe("pay_for_booking's link, opened by the host", () => {
     let pages: HeadlessPages;
