@@ -7,6 +7,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { build } from "esbuild";
 import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from "@modelcontextprotocol/client";
 import type { McpServer } from "@modelcontextprotocol/server";
 import type { Browser, FrameLocator, Page } from "playwright-core";
@@ -252,6 +253,9 @@ describe("the form app in Chromium, hosted by AppBridge", { skip: needs("chromiu
       try {
         const formElement = h.app.locator("mcp-elicit-form");
         await h.app.getByText(/Please confirm your Barcelona/).waitFor(SLOW);
+        // $MCP_ELICIT_SCREENSHOTS: what the person sees, for the docs.
+        const shots = process.env.MCP_ELICIT_SCREENSHOTS;
+        if (shots) await h.page.screenshot({ path: join(shots, `form-app-${String(context.theme)}${context.styles ? "-host" : ""}.png`) });
         return await formElement.evaluate((el) => getComputedStyle(el).backgroundColor);
       } finally {
         await h.close();
