@@ -10,7 +10,7 @@ import { SAMPLE_PASSPORT_NAME, samplePassportPng } from "../../src/cli/sample-pa
 import { BIN } from "../helpers/cli.js";
 import { scratchFiles } from "../helpers/files.js";
 import { NO_MODEL_ENV } from "../helpers/pty.js";
-import { ADDRESS_LINE, browserForTests, startElicit } from "../web/webui-helpers.js";
+import { ADDRESS_LINE, browserForTests, startElicit } from "../helpers/webui.js";
 import { needs } from "../helpers/needs.js";
 
 const { browser } = browserForTests();
