@@ -1,4 +1,4 @@
-// The kit's form app in real headless Chromium, hosted by ext-apps' own AppBridge (test/web/form-app-host.ts):
+// The kit's form app in real headless Chromium, hosted by ext-apps' own AppBridge (test/helpers/form-app-host.ts):
 // the travel server over Streamable HTTP on 127.0.0.1, a real SDK client in Node that declares the MCP Apps
 // extension and no elicitation (the host's connection), and the app answering book_trip's two forms and
 // pay_for_booking's link, on 2025-11-25 and 2026-07-28. The model context the app sets is checked, and
@@ -25,8 +25,8 @@ import { APP_MIME_TYPE, FORM_APP_URI, UI_EXTENSION } from "../../src/server/apps
 import { clientFor } from "../helpers/mcp.js";
 import { needs } from "../helpers/needs.js";
 import { waitFor } from "../helpers/deferred.js";
-import { ensurePageBundles } from "../server/url-pages-helpers.js";
-import { launchChromium } from "./chromium.js";
+import { ensurePageBundles } from "../helpers/url-pages.js";
+import { launchChromium } from "../helpers/chromium.js";
 
 const TRIP = { destination: "Barcelona", departDate: DEMO_TRIP.departDate, returnDate: DEMO_TRIP.returnDate };
 const APP_HOST = { extensions: { [UI_EXTENSION]: { mimeTypes: [APP_MIME_TYPE] } } };
@@ -60,7 +60,7 @@ describe("the form app in Chromium, hosted by AppBridge", { skip: needs("chromiu
     };
     http = await serveHttp(factory, { urlKit: url.kit });
     const built = await build({
-      entryPoints: [fileURLToPath(new URL("./form-app-host.ts", import.meta.url))],
+      entryPoints: [fileURLToPath(new URL("../helpers/form-app-host.ts", import.meta.url))],
       bundle: true,
       format: "esm",
       platform: "browser",
