@@ -1,7 +1,7 @@
 // The one family of the errors mcp-elicit throws: each has a stable `code` (a checkSchema rule for a
-// schema problem, otherwise a code the layer that throws it declares in its error-codes.ts) and knows what it becomes on the wire, as Hono's
-// HTTPException knows its response: a tool result for a handler that ends with it, a JSON-RPC error for
-// a request it refuses. It lives at the bottom layer so the schema engine's errors belong to it too.
+// schema problem, otherwise a code the layer that throws it declares in its error-codes.ts) and knows what it
+// becomes on the wire, as Hono's HTTPException knows its response: a tool result for a handler that ends with
+// it, a JSON-RPC error for a request it refuses. It lives at the bottom layer so the schema engine's errors belong to it too.
 import type { SchemaIssue, SchemaRuleCode } from "./rules.js";
 
 /**

@@ -1,6 +1,7 @@
-// The codes of the renderers' errors (terminal, web page, answers file). Each joins ErrorCode (src/schema/errors.ts) by declaration
-// merging, so the bottom layer imports none of the layers that extend the family. Importing this file brings
-// in the codes of the layers underneath too: an entry point imports it, and its users' ErrorCode has them all.
+// The codes of the renderers' errors (terminal, web page, answers file).
+// Each joins ErrorCode (src/schema/errors.ts) by declaration merging, so the bottom layer imports none of the
+// layers that extend the family. Importing this file brings in the codes of the layers underneath too: an entry
+// point imports it, and its users' ErrorCode has every code it can throw.
 import "../client/error-codes.js";
 import "../server/base/error-codes.js";
 
