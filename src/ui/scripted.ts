@@ -94,6 +94,8 @@ export function scriptedUI(
     return entry;
   };
   // The entry that approved a sampling request also decides on its answer (the client passes the same view).
+  // Owned by this UI, keyed by the client's view; weak, since a request whose answer never comes (the model
+  // failed) must leave nothing behind.
   const samples = new WeakMap<SamplingRequestView, ScriptedSample>();
   // The wait after a URL consent follows the entry that consented (url() is always followed by its wait).
   let retryAfterMs = URL_RETRY_AFTER_MS;
