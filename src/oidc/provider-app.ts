@@ -71,26 +71,7 @@ function configuration(options: OpenIdProviderOptions, users: readonly DemoUser[
       revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
       introspection: { enabled: false },
       rpInitiatedLogout: { enabled: false },
-      resourceIndicators: {
-        enabled: true,
-        // A client that names no resource gets the only one there is, if there is only one.
-        defaultResource: (_ctx, _client, oneOf) =>
-          oneOf ?? (resources && Object.keys(resources).length === 1 ? Object.keys(resources)[0] : undefined),
-        // Token and refresh requests without `resource` get the one the person consented to.
-        useGrantedResource: () => true,
-        getResourceServerInfo: (_ctx, indicator) => {
-          const known = resources ? (Object.hasOwn(resources, indicator) ? resources[indicator] : undefined) : undefined;
-          const scopes = resources ? known?.scopes : resourceUrl(indicator) ? anyResourceScopes : undefined;
-          if (!scopes) throw new errors.InvalidTarget(`this provider issues no tokens for ${indicator}`);
-          return {
-            scope: scopes.join(" "),
-            audience: indicator,
-            accessTokenTTL,
-            accessTokenFormat: "jwt",
-            jwt: { sign: { alg: "ES256" } },
-          };
-        },
-      },
+      resourceIndicators: resourceIndicators(options, accessTokenTTL),
     },
     // Refresh tokens for every client allowed the grant (MCP clients seldom ask for offline_access).
     issueRefreshToken: (_ctx, client) => client.grantTypeAllowed("refresh_token"),
@@ -110,6 +91,34 @@ function configuration(options: OpenIdProviderOptions, users: readonly DemoUser[
       ctx.type = "html";
       ctx.set("content-security-policy", PAGE_CSP);
       ctx.body = errorPage(Object.fromEntries(Object.entries(out).map(([k, v]) => [k, String(v)])));
+    },
+  };
+}
+
+type ResourceIndicators = NonNullable<NonNullable<Configuration["features"]>["resourceIndicators"]>;
+
+/** Tokens for resources (RFC 8707): each named resource with its scopes, or any http(s) URL with the default scopes. */
+function resourceIndicators(options: OpenIdProviderOptions, accessTokenTTL: number): ResourceIndicators {
+  const resources = options.resources;
+  const anyResourceScopes = options.defaultResourceScopes ?? DEFAULT_RESOURCE_SCOPES;
+  return {
+    enabled: true,
+    // A client that names no resource gets the only one there is, if there is only one.
+    defaultResource: (_ctx, _client, oneOf) =>
+      oneOf ?? (resources && Object.keys(resources).length === 1 ? Object.keys(resources)[0] : undefined),
+    // Token and refresh requests without `resource` get the one the person consented to.
+    useGrantedResource: () => true,
+    getResourceServerInfo: (_ctx, indicator) => {
+      const known = resources ? (Object.hasOwn(resources, indicator) ? resources[indicator] : undefined) : undefined;
+      const scopes = resources ? known?.scopes : resourceUrl(indicator) ? anyResourceScopes : undefined;
+      if (!scopes) throw new errors.InvalidTarget(`this provider issues no tokens for ${indicator}`);
+      return {
+        scope: scopes.join(" "),
+        audience: indicator,
+        accessTokenTTL,
+        accessTokenFormat: "jwt",
+        jwt: { sign: { alg: "ES256" } },
+      };
     },
   };
 }
