@@ -10,10 +10,10 @@ import { validateContent } from "../../../schema/validate.js";
 import type { SchemaInput } from "../../../schema/normalize.js";
 import { existingBrowserId } from "./browser-session.js";
 import type { PagesConfig, PagesEnv } from "./config.js";
-import { admit, asker } from "./gate.js";
+import { admitFetch, admitPage, asker } from "./gate.js";
 import { FOREIGN, STALE_FORM } from "./login.js";
 import { jsonObjectBody } from "../../../common/json-body.js";
-import { problemJson, problemPage } from "./render.js";
+import { problemJson } from "./render.js";
 import { csrfToken, fromOwnPage, validCsrf } from "./security.js";
 import { dataBlock, line, page, signedInAs } from "./views.js";
 
@@ -33,10 +33,9 @@ export function formRoutes(app: Hono<PagesEnv>, config: PagesConfig): void {
 
   app.get("/form/:id", async (c) => {
     const id = c.req.param("id");
-    const verdict = await admit(c, config, id, `form/${id}`);
-    if ("signIn" in verdict) return c.redirect(verdict.signIn, 303);
-    if ("status" in verdict) return problemPage(c, config, verdict);
-    const { flow, person, browser } = verdict;
+    const here = await admitPage(c, config, id, `form/${id}`);
+    if (here instanceof Response) return here;
+    const { flow, person, browser } = here;
     if (flow.kind !== "form") return c.redirect(`${prefix}connect/${id}`, 303);
     const data: FormPageData = {
       request: { message: flow.message, requestedSchema: flow.form ?? {}, server: { name: flow.server }, hosted: true },
@@ -74,10 +73,9 @@ export function formRoutes(app: Hono<PagesEnv>, config: PagesConfig): void {
       const id = c.req.param("id");
       const browser = existingBrowserId(c, config.cookies);
       if (!browser || !validCsrf(config.keys, browser, "form", id, csrf)) return problemJson(c, STALE_FORM);
-      const verdict = await admit(c, config, id, `form/${id}`);
-      if ("signIn" in verdict) return c.json({ error: "Sign in again: open the link you were given." }, 401);
-      if ("status" in verdict) return problemJson(c, verdict);
-      const { flow, owner } = verdict;
+      const here = await admitFetch(c, config, id, `form/${id}`);
+      if (here instanceof Response) return here;
+      const { flow, owner } = here;
       if (flow.kind !== "form") return c.json({ error: "This link is not a form." }, 400);
       const action = (answer as { action?: unknown } | null)?.action;
       if (action === "decline" || action === "cancel") {
