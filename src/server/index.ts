@@ -45,16 +45,8 @@ export {
 } from "./url/files/index.js";
 export { createUrlKit, type IdentityOption, type ThirdPartyProvider, type UrlKit, type UrlKitOptions } from "./url/url-kit.js";
 export { FlowStore, type FlowKind, type FlowOutcome, type FlowStoreOptions, type UrlFlow } from "./url/flows.js";
-export type {
-  CollectOptions,
-  ConnectOptions,
-  FileOptions,
-  FileResult,
-  UrlElicitOptions,
-  UrlInputs,
-  UrlOutcome,
-  UrlResult,
-} from "./inputs/elicit-url.js";
+export type { CollectOptions, ConnectOptions, FileOptions, FileResult, UrlInputs, UrlOutcome, UrlResult } from "./inputs/elicit-url.js";
+export type { UrlElicitOptions } from "./inputs/url-delivery.js";
 export type { ElicitedFile } from "./url/uploads.js";
 export { UrlLinkResult, UrlModeUnavailableError } from "./url/errors.js";
 export { Vault, VaultError, type OAuthCredential, type VaultEntry, type VaultOptions, type VaultPrincipal } from "./url/vault.js";

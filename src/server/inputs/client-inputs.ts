@@ -12,7 +12,8 @@ import { elicitValidated, type AskFn, type ElicitOptions, type ElicitOutcome } f
 import { InputUnavailableError, MissingCapabilityError, SessionRequiredError } from "../base/input-errors.js";
 import { checkRootsResult, type RootsOptions } from "./roots.js";
 import { checkSampleParams, checkSampleResult, usesTools, type SampleOptions, type SampleParams, type SampleResult } from "./sample.js";
-import { urlInputs, type UrlCall, type UrlInputs } from "./elicit-url.js";
+import { urlInputs, type UrlInputs } from "./elicit-url.js";
+import type { UrlCall } from "./url-delivery.js";
 import type { Delivery } from "./delivery.js";
 
 /** ctx.elicitUrl, ctx.connect, ctx.collect and ctx.elicitFile (URL mode, with createElicitation({ urlKit })) are in UrlInputs. */

@@ -3,7 +3,7 @@
 // way of asking is one adapter: a live request on a 2025-era connection (live-delivery.ts), a journal
 // entry answered in an input_required round on 2026-07-28 (rounds/round-delivery.ts).
 import type { ClientCapabilities, Root } from "@modelcontextprotocol/server";
-import type { UrlDelivery } from "./elicit-url.js";
+import type { UrlDelivery } from "./url-delivery.js";
 
 /** The requests a tool's inputs send to the client. */
 export type InputMethod = "elicitation/create" | "sampling/createMessage" | "roots/list";

@@ -1,7 +1,8 @@
 // ctx.elicitUrl, ctx.connect, ctx.collect and ctx.elicitFile: a flow of the kit (flows.ts), the client sent to the kit's
 // connect page for it, and the tool waiting until the page ends the flow. What is the same on every
 // revision lives here (the checks, the flow, the outcome, the fallback for clients without URL mode);
-// how the URL reaches the client is per revision: live-url.ts (2025-11-25) and replay-url.ts (2026-07-28).
+// how the URL reaches the client is the way of asking's (url-delivery.ts, the port): live-url.ts
+// (2025-11-25) and replay-url.ts (2026-07-28).
 import { createHash } from "node:crypto";
 import { CLIENT_INFO_META_KEY, type McpServer, type ServerContext } from "@modelcontextprotocol/server";
 import { MAX_LABEL_LENGTH, sanitizeText } from "../../common/sanitize.js";
@@ -13,25 +14,11 @@ import { principalOf } from "../auth/principal.js";
 import { InvalidClientResultError } from "../base/input-errors.js";
 import { callerOwner } from "../base/owner.js";
 import { UrlLinkResult, UrlModeUnavailableError } from "../url/errors.js";
-import type { FileAsk, FlowInit, FlowKind, FlowOutcome, UrlFlow } from "../url/flows.js";
+import type { FileAsk, FlowKind, FlowOutcome, UrlFlow } from "../url/flows.js";
 import { DEFAULT_STORE_SINK_MAX_BYTES } from "../url/files/store-sink.js";
 import type { ElicitedFile } from "../url/uploads.js";
 import { isLoopbackHost, type UrlKit } from "../url/url-kit.js";
-
-export interface UrlElicitOptions {
-  /**
-   * 2025-11-25: "request" (default) sends elicitation/create and keeps the call open until the page
-   * ends the flow; "error" ends the call with -32042 listing the URL, and the client's retry of the
-   * same call (same caller, tool and arguments) finds the ended flow.
-   */
-  via?: "request" | "error";
-  /** How long the person has to finish in the browser (default: the kit's flowTtlMs, 10 minutes). */
-  timeoutMs?: number;
-  /** 2026-07-28: how long a retry waits for a flow that has not ended before asking again with the same URL (default 25 s). */
-  retryWaitMs?: number;
-  /** For a client without URL mode: overrides the kit's `fallback`. */
-  fallback?: "error" | "link";
-}
+import type { FlowEnd, UrlAsk, UrlCall, UrlDelivery, UrlElicitOptions } from "./url-delivery.js";
 
 export interface ConnectOptions extends UrlElicitOptions {
   /** Why the tool needs the account (default: "Connect your <provider> account"). */
@@ -85,35 +72,6 @@ export interface UrlInputs {
   collect(message: string, form: SchemaInput, options?: CollectOptions): Promise<UrlResult<"completed" | Ended>>;
   /** Asks the person for a file on the kit's upload page; the bytes go to the kit's file sink, never through the client. */
   elicitFile(message: string, options: FileOptions): Promise<FileResult>;
-}
-
-/** What one tool call needs to correlate its URL flows (elicitation.ts fills it per call). */
-export interface UrlCall {
-  kit: UrlKit;
-  tool: string;
-  args: unknown;
-  /** Who calls, as the kit's principal function says ("anonymous" when nobody is verified). */
-  who: string;
-  /** Retry keys this call used; forgotten once the call returns, so the next call starts new flows. */
-  used: Set<string>;
-}
-
-/** How one URL flow ended, and which flow it was. */
-export interface FlowEnd {
-  outcome: FlowOutcome;
-  flowId: string;
-}
-
-/** One URL flow a tool asks for, before it is created. */
-export interface UrlAsk {
-  kind: FlowKind;
-  message: string;
-  options: UrlElicitOptions;
-  /** The flow without its id; `target` may still need the id. */
-  init: FlowInit;
-  target?: (flowId: string) => string;
-  /** The n-th URL flow of this call (1-based): its key across retries and rounds. */
-  ordinal: number;
 }
 
 /** The client's answer to a URL elicitation: only the action counts. */
@@ -320,33 +278,27 @@ function fileAsk(options: FileOptions, kit: UrlKit): FileAsk {
 
 type Asked = Parameters<typeof describeAsk>[3];
 
-/** What URL mode needs of the way a call asks (inputs/delivery.ts): its context, revision, and how a flow's URL reaches the client. */
-export interface UrlDelivery {
-  /** The SDK's context of the tool call. */
-  readonly ctx: ServerContext;
-  /** The revision the call is served on. */
-  readonly protocol: ProtocolRevision;
-  /** The MCP client's name for the pages (inert text). */
-  clientName(): string;
-  /** Sends the person to the flow's URL and resolves with how the flow ended: per revision, live-url.ts and replay-url.ts. */
-  urlFlow(call: UrlCall, ask: UrlAsk): Promise<FlowEnd>;
-}
-
-/** ctx.elicitUrl, ctx.connect and ctx.collect for one call, over `delivery`. Without a kit they say how to get one. */
+/** ctx.elicitUrl, ctx.connect, ctx.collect and ctx.elicitFile for one call, over `delivery`. Without a kit they say how to get one. */
 export function urlInputs(call: UrlCall | undefined, delivery: UrlDelivery): UrlInputs {
   let ordinal = 0;
-  const go = async (method: string, what: Asked) => {
+  /** How the flow `what` asks for ended, with the call it belongs to. */
+  const ended = async (method: string, what: Asked): Promise<{ call: UrlCall; end: FlowEnd }> => {
     if (!call) throw new Error(`ctx.${method} needs a URL kit: createElicitation({ urlKit: createUrlKit(...) }).`);
     const ask = describeAsk(call, delivery, ++ordinal, what);
     if (ask.kind === "file") await requireFileType(); // its type check's optional peer, named with its install line
-    const result = resultOf(ask.kind, await delivery.urlFlow(call, ask));
-    if (ask.kind !== "file" || result.outcome !== "completed") return result;
-    return { ...result, files: await call.kit.uploads.files(result.flowId) };
+    return { call, end: await delivery.urlFlow(call, ask) };
   };
   return {
-    elicitUrl: (message, url, options = {}) => go("elicitUrl", { kind: "url", message, url, options }) as never,
-    connect: (provider, options = {}) => go("connect", { kind: "connect", provider, options }) as never,
-    collect: (message, form, options = {}) => go("collect", { kind: "form", message, form, options }) as never,
-    elicitFile: (message, options) => go("elicitFile", { kind: "file", message, options }) as never,
+    elicitUrl: async (message, url, options = {}) =>
+      resultOf("url", (await ended("elicitUrl", { kind: "url", message, url, options })).end),
+    connect: async (provider, options = {}) => resultOf("connect", (await ended("connect", { kind: "connect", provider, options })).end),
+    collect: async (message, form, options = {}) =>
+      resultOf("form", (await ended("collect", { kind: "form", message, form, options })).end),
+    elicitFile: async (message, options) => {
+      const { call, end } = await ended("elicitFile", { kind: "file", message, options });
+      const { outcome, flowId } = resultOf("file", end);
+      if (outcome !== "completed") return { outcome, flowId };
+      return { outcome, flowId, files: await call.kit.uploads.files(flowId) };
+    },
   };
 }

@@ -41,7 +41,7 @@ import { SuspendedRuns, warmRoundsFor, type WarmRoundOptions } from "../rounds/w
 import { roundDelivery } from "../rounds/round-delivery.js";
 import type { Principal } from "../auth/options.js";
 import { principalOf as verifiedPrincipal } from "../auth/principal.js";
-import type { UrlCall } from "../inputs/elicit-url.js";
+import type { UrlCall } from "../inputs/url-delivery.js";
 import type { UrlKit } from "../url/url-kit.js";
 import { ANONYMOUS, callerOwner } from "../base/owner.js";
 import { TaskRecords } from "../tasks/records.js";

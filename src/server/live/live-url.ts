@@ -6,7 +6,8 @@
 import { UrlElicitationRequiredError, type McpServer, type ServerContext } from "@modelcontextprotocol/server";
 import type { ProtocolRevision } from "../../schema/types.js";
 import { InputTimeoutError, sendLive, type ProgressKeepAlive } from "./live.js";
-import { correlatedFlow, createFlow, readAction, withoutUrlMode, type FlowEnd, type UrlAsk, type UrlCall } from "../inputs/elicit-url.js";
+import { correlatedFlow, createFlow, readAction, withoutUrlMode } from "../inputs/elicit-url.js";
+import type { FlowEnd, UrlAsk, UrlCall } from "../inputs/url-delivery.js";
 
 export interface LiveUrlSettings {
   /** How long the client may take to answer the request (the person's consent). */

@@ -5,7 +5,8 @@
 // asks again with the same URL (a new round), until the flow ends or expires.
 import type { ServerContext } from "@modelcontextprotocol/server";
 import type { ReplayRun } from "./replay.js";
-import { createFlow, readAction, withoutUrlMode, type FlowEnd, type UrlAsk, type UrlCall } from "../inputs/elicit-url.js";
+import { createFlow, readAction, withoutUrlMode } from "../inputs/elicit-url.js";
+import type { FlowEnd, UrlAsk, UrlCall } from "../inputs/url-delivery.js";
 import type { FlowOutcome } from "../url/flows.js";
 
 export const DEFAULT_RETRY_WAIT_MS = 25_000;

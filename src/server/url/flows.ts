@@ -84,14 +84,6 @@ const claimKey = (id: string) => `url-flow-claim:${id}`;
 const aliasKey = (name: string) => `url-flow-alias:${name}`;
 const linkKey = (id: string) => `url-flow-link:${id}`;
 
-// Ends written through any FlowStore on the same store object in this process wake its waiters at once.
-// On a store with pub/sub (Redis) every end is also published on FLOW_END_CHANNEL, so a waiter in
-// another process wakes as promptly; the poll remains for a missed message (pub/sub is at most once).
-const channels = new WeakMap<KeyValueStore, EventEmitter>();
-const subscriptions = new WeakMap<KeyValueStore, Promise<void>>();
-/** The keys that verify an end heard on a store's channel: those of every FlowStore of this process on it. */
-const verifiers = new WeakMap<KeyValueStore, Buffer[]>();
-
 const endMacKey = (secret: Buffer) => Buffer.from(hkdfSync("sha256", secret, Buffer.alloc(0), "mcp-elicit flow-end hmac-sha256", 32));
 const endMac = (key: Buffer, id: string, outcome: string) => createHmac("sha256", key).update(`${id}\n${outcome}`).digest();
 
@@ -107,20 +99,35 @@ function signedEnd(keys: readonly Buffer[] | undefined, id: string, outcome: str
 
 /** The store channel on which flow ends are published: `{"id": …, "outcome": …}`. */
 export const FLOW_END_CHANNEL = "flow-end";
-const channelOf = (store: KeyValueStore) => {
-  let channel = channels.get(store);
-  if (!channel) {
-    channels.set(store, (channel = new EventEmitter()));
-    channel.setMaxListeners(0);
-  }
-  return channel;
-};
 
-/** Subscribes once per store, on the first wait; a failed subscribe is forgotten (the poll still works) and tried again later. */
-function listenForEnds(store: KeyValueStore, channel: EventEmitter): Promise<void> {
-  if (!store.subscribe) return Promise.resolve();
-  let listening = subscriptions.get(store);
-  if (!listening) {
+/**
+ * The flow ends heard in this process on one store. Ends written through any FlowStore on the same store
+ * object wake its waiters at once. On a store with pub/sub (Redis) every end is also published on
+ * FLOW_END_CHANNEL, so a waiter in another process wakes as promptly; the poll remains for a missed
+ * message (pub/sub is at most once).
+ */
+class FlowEnds {
+  /** Emits a flow's id with its outcome when it ends. */
+  readonly channel = new EventEmitter();
+  /** The subscription to FLOW_END_CHANNEL, made on the first wait. */
+  private listening: Promise<void> | undefined;
+  /** The keys that verify an end heard on the channel: those of every FlowStore of this process on the store. */
+  private verifiers: Buffer[] = [];
+
+  constructor(private readonly store: KeyValueStore) {
+    this.channel.setMaxListeners(0);
+  }
+
+  /** Adds a FlowStore's keys to those that verify the ends heard. */
+  trust(keys: readonly Buffer[]): void {
+    const known = this.verifiers;
+    this.verifiers = [...known, ...keys.filter((key) => !known.some((k) => k.equals(key)))];
+  }
+
+  /** Subscribes once, on the first wait; a failed subscribe is forgotten (the poll still works) and tried again later. */
+  listen(): Promise<void> {
+    const { store, channel } = this;
+    if (!store.subscribe) return Promise.resolve();
     // The message says which flow ended. Signed by a member (a key of this process's), it is what the
     // member stored (it publishes only after its atomic add won) and wakes the waiter at once; otherwise
     // what it ended with is read from the store, the one record of it, so a message nobody stored cannot
@@ -128,20 +135,27 @@ function listenForEnds(store: KeyValueStore, channel: EventEmitter): Promise<voi
     const onMessage = (message: string) => {
       const end = parseEnd(message);
       if (!end || channel.listenerCount(end.id) === 0) return;
-      if (signedEnd(verifiers.get(store), end.id, end.outcome, end.mac)) return void channel.emit(end.id, end.outcome);
+      if (signedEnd(this.verifiers, end.id, end.outcome, end.mac)) return void channel.emit(end.id, end.outcome);
       store.get(endKey(end.id)).then(
         (stored) => stored !== undefined && OUTCOMES.includes(stored as FlowOutcome) && channel.emit(end.id, stored),
         () => undefined, // the poll reads it again
       );
     };
-    listening = store.subscribe(FLOW_END_CHANNEL, onMessage).then(
+    return (this.listening ??= store.subscribe(FLOW_END_CHANNEL, onMessage).then(
       () => undefined,
-      () => void subscriptions.delete(store),
-    );
-    subscriptions.set(store, listening);
+      () => void (this.listening = undefined),
+    ));
   }
-  return listening;
 }
+
+// The one module-level map left: the store is the caller's object (no field of ours goes on it), and every
+// FlowStore made on it in this process, however apart, must hear the same ends.
+const endsByStore = new WeakMap<KeyValueStore, FlowEnds>();
+const endsOf = (store: KeyValueStore): FlowEnds => {
+  let ends = endsByStore.get(store);
+  if (!ends) endsByStore.set(store, (ends = new FlowEnds(store)));
+  return ends;
+};
 
 // Another process's message is untrusted input like any other: only a well-formed end is acted on.
 function parseEnd(message: string): { id: string; outcome: FlowOutcome; mac?: unknown } | undefined {
@@ -160,7 +174,8 @@ export class FlowStore {
   readonly ttlMs: number;
   readonly retainMs: number;
   private readonly pollMs: number;
-  private readonly channel: EventEmitter;
+  /** The ends heard on this store in this process, shared with every FlowStore on it. */
+  private readonly ends: FlowEnds;
   /** The key that signs the ends this store publishes (the newest of endKeys); null: none. Undefined until first needed. */
   private signing?: Buffer | null;
   private readonly endKeys: (() => readonly Buffer[]) | undefined;
@@ -172,7 +187,7 @@ export class FlowStore {
     this.ttlMs = options.ttlMs ?? 10 * 60_000;
     this.retainMs = options.retainMs ?? 24 * 60 * 60_000;
     this.pollMs = options.pollMs ?? 1000;
-    this.channel = channelOf(store);
+    this.ends = endsOf(store);
     const given = options.endKeys;
     this.endKeys = typeof given === "function" ? given : given && (() => given);
     // Keys given as they are take effect now; keys given as a function (made at first use: see
@@ -185,10 +200,7 @@ export class FlowStore {
     if (this.signing === undefined) {
       const keys = (this.endKeys?.() ?? []).map(endMacKey);
       this.signing = keys[0] ?? null;
-      if (keys.length) {
-        const known = verifiers.get(this.store) ?? [];
-        verifiers.set(this.store, [...known, ...keys.filter((key) => !known.some((k) => k.equals(key)))]);
-      }
+      if (keys.length) this.ends.trust(keys);
     }
     return this.signing ?? undefined;
   }
@@ -307,7 +319,7 @@ export class FlowStore {
         settled = true;
         clearInterval(poll);
         clearTimeout(expiry);
-        this.channel.off(id, onEnd);
+        this.ends.channel.off(id, onEnd);
         signal?.removeEventListener("abort", onAbort);
         if (error !== undefined) reject(error);
         else resolve(outcome!);
@@ -323,9 +335,10 @@ export class FlowStore {
       const poll = setInterval(check, this.pollMs);
       if (!keepAlive) unref(poll);
       signal?.addEventListener("abort", onAbort, { once: true });
-      this.channel.on(id, onEnd);
+      this.ends.channel.on(id, onEnd);
       // The first read follows the subscription, so an end published in between is read, not missed.
-      void listenForEnds(this.store, this.channel)
+      void this.ends
+        .listen()
         .then(() => this.read(id))
         .then(
           (flow) => {
@@ -355,7 +368,7 @@ export class FlowStore {
     const ttl = flow.expiresAt - Date.now() + this.retainMs;
     const ended = await this.store.add(endKey(id), outcome, Math.max(1, ttl));
     if (ended) {
-      this.channel.emit(id, outcome);
+      this.ends.channel.emit(id, outcome);
       // Best effort: the end is stored; a lost message only leaves other processes to their poll.
       if (this.store.publish) {
         const signingKey = this.signingKey();

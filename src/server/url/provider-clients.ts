@@ -26,6 +26,8 @@ export function registrationCache(vault: Vault): RegistrationCache {
   };
 }
 
+// Stays a module-level map: the pages (built apart from the kit, by createPages) and the vault's refresh
+// share one client per provider, and the kit is the public UrlKit object, with no field for them.
 const clients = new WeakMap<UrlKit, Map<string, ConnectProvider>>();
 
 /** The kit's provider `name` with its client, or undefined when the kit has no such provider. Needs the kit's base URL (the redirect URI). */

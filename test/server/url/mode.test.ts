@@ -13,7 +13,7 @@ import { UrlElicitationEndedError } from "../../../src/client/url-flow.js";
 import type { ProtocolRevision } from "../../../src/schema/types.js";
 import { serveHttp } from "../../../src/server/http/serve.js";
 import { createElicitation } from "../../../src/server/kit/elicitation.js";
-import type { UrlElicitOptions } from "../../../src/server/inputs/elicit-url.js";
+import type { UrlElicitOptions } from "../../../src/server/inputs/url-delivery.js";
 import type { FlowOutcome } from "../../../src/server/url/flows.js";
 import { createUrlKit, type UrlKitOptions } from "../../../src/server/url/url-kit.js";
 import { watchGetStream } from "../../helpers/get-stream.js";

@@ -11,14 +11,13 @@
 // there is no file system (a Worker); the sink itself needs one.
 import type * as FsPromises from "node:fs/promises";
 import type { FileHandle } from "node:fs/promises";
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
+import { countedBody, type CountedBody } from "./counted-body.js";
 import {
-  bytesOf,
   checkMaxBytes,
   checkUploadId,
   DEFAULT_UPLOAD_LIFETIME_MS,
   FileTooLargeError,
-  HeadCollector,
   UploadExistsError,
   UploadNotFoundError,
   type FileSink,
@@ -43,13 +42,7 @@ const DEFAULT_PARTIAL_IDLE_MS = 10 * 60_000;
 
 export function directorySink(dir: string, options: DirectorySinkOptions = {}): FileSink {
   if (typeof dir !== "string" || dir === "") throw new TypeError("directorySink needs a directory path.");
-  const lifetimeMs = options.lifetimeMs ?? DEFAULT_UPLOAD_LIFETIME_MS;
-  if (!(lifetimeMs > 0) || !Number.isFinite(lifetimeMs))
-    throw new TypeError(`lifetimeMs must be a positive number of ms, not ${String(lifetimeMs)}.`);
-  const partialIdleMs = Math.min(options.partialIdleMs ?? DEFAULT_PARTIAL_IDLE_MS, lifetimeMs);
-  if (!(partialIdleMs > 0) || !Number.isFinite(partialIdleMs))
-    throw new TypeError(`partialIdleMs must be a positive number of ms, not ${String(options.partialIdleMs)}.`);
-
+  const { lifetimeMs, partialIdleMs } = checkedTimes(options);
   let fsLoaded: Promise<typeof FsPromises> | undefined;
   // The directory is made (owner only) once; a directory that exists keeps its own mode.
   const fs = () =>
@@ -60,27 +53,9 @@ export function directorySink(dir: string, options: DirectorySinkOptions = {}): 
   const at = (name: string) => `${dir.replace(/[\\/]+$/, "")}/${name}`;
   const stored = (id: string) => at(`${id}.upload`);
   const writing = new Set<string>(); // temporary files being written: never swept
-
   const expired = (mtimeMs: number) => mtimeMs + lifetimeMs <= Date.now();
-  const sweeper = sweepEvery(partialIdleMs, async () => {
-    const files = await fs();
-    const names = await files.readdir(dir).catch(() => [] as string[]);
-    let kept = 0;
-    for (const name of names) {
-      if (!STORED.test(name) && !PARTIAL.test(name)) continue; // not ours: a shared directory's other files stay
-      const path = at(name);
-      if (writing.has(path)) {
-        kept++;
-        continue;
-      }
-      const stat = await files.stat(path).catch(() => undefined);
-      if (stat === undefined) continue;
-      const gone = PARTIAL.test(name) ? stat.mtimeMs + partialIdleMs <= Date.now() : expired(stat.mtimeMs);
-      if (gone) await files.rm(path, { force: true });
-      else kept++;
-    }
-    return kept;
-  });
+  const over = (name: string, mtimeMs: number) => (PARTIAL.test(name) ? mtimeMs + partialIdleMs <= Date.now() : expired(mtimeMs));
+  const sweeper = sweepEvery(partialIdleMs, async () => sweepDirectory(await fs(), dir, at, (path) => writing.has(path), over));
 
   return {
     async put(id, body, limits): Promise<StoredUpload> {
@@ -96,21 +71,11 @@ export function directorySink(dir: string, options: DirectorySinkOptions = {}): 
       const handle = await files.open(temp, "wx", 0o600);
       writing.add(temp);
       const reader = body.getReader();
-      const hash = createHash("sha256");
-      const head = new HeadCollector();
-      let size = 0;
       let open = true;
+      let counted: CountedBody;
       try {
-        for (;;) {
-          const { done, value: chunk } = await reader.read();
-          if (done) break;
-          const value = bytesOf(chunk);
-          size += value.byteLength;
-          if (size > limits.maxBytes) throw new FileTooLargeError(limits.maxBytes);
-          hash.update(value);
-          head.add(value);
-          await writeAll(handle, value);
-        }
+        const tooLarge = () => new FileTooLargeError(limits.maxBytes);
+        counted = await countedBody(reader, limits.maxBytes, tooLarge, (value) => writeAll(handle, value));
         await handle.sync();
         open = false;
         await handle.close();
@@ -124,7 +89,7 @@ export function directorySink(dir: string, options: DirectorySinkOptions = {}): 
         writing.delete(temp);
       }
       sweeper.start(); // again: a pass that ran while this file was written may have stopped the timer
-      return { id, size, sha256: hash.digest("hex"), head: head.head };
+      return { id, ...counted };
     },
 
     async open(id) {
@@ -151,6 +116,46 @@ export function directorySink(dir: string, options: DirectorySinkOptions = {}): 
       await files.rm(stored(id), { force: true });
     },
   };
+}
+
+/** The sink's lifetime and partial-file idle time, checked. */
+function checkedTimes(options: DirectorySinkOptions): { lifetimeMs: number; partialIdleMs: number } {
+  const lifetimeMs = options.lifetimeMs ?? DEFAULT_UPLOAD_LIFETIME_MS;
+  if (!(lifetimeMs > 0) || !Number.isFinite(lifetimeMs))
+    throw new TypeError(`lifetimeMs must be a positive number of ms, not ${String(lifetimeMs)}.`);
+  const partialIdleMs = Math.min(options.partialIdleMs ?? DEFAULT_PARTIAL_IDLE_MS, lifetimeMs);
+  if (!(partialIdleMs > 0) || !Number.isFinite(partialIdleMs))
+    throw new TypeError(`partialIdleMs must be a positive number of ms, not ${String(options.partialIdleMs)}.`);
+  return { lifetimeMs, partialIdleMs };
+}
+
+/**
+ * One sweep pass over the sink's files (stored uploads and temporary files; a shared directory's other
+ * files stay): those being written are kept, those `over` by their last write removed. Resolves to how
+ * many are left to watch.
+ */
+async function sweepDirectory(
+  files: typeof FsPromises,
+  dir: string,
+  at: (name: string) => string,
+  beingWritten: (path: string) => boolean,
+  over: (name: string, mtimeMs: number) => boolean,
+): Promise<number> {
+  const names = await files.readdir(dir).catch(() => [] as string[]);
+  let kept = 0;
+  for (const name of names) {
+    if (!STORED.test(name) && !PARTIAL.test(name)) continue;
+    const path = at(name);
+    if (beingWritten(path)) {
+      kept++;
+      continue;
+    }
+    const stat = await files.stat(path).catch(() => undefined);
+    if (stat === undefined) continue;
+    if (over(name, stat.mtimeMs)) await files.rm(path, { force: true });
+    else kept++;
+  }
+  return kept;
 }
 
 /** Links the complete file into place: an existing upload under the id is never replaced. */

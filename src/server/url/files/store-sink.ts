@@ -3,16 +3,15 @@
 // so the bytes are kept base64-encoded in chunks, each under its own key; the record that names them is
 // written last, so an upload is there only once all its chunks are. A hard cap keeps stores for what they
 // are good at: a larger file is refused, saying to configure a directory sink.
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import type { KeyValueStore } from "../../../store/types.js";
+import { countedBody } from "./counted-body.js";
 import {
-  bytesOf,
   checkMaxBytes,
   checkUploadId,
   DEFAULT_UPLOAD_LIFETIME_MS,
   FileTooLargeError,
   formatBytes,
-  HeadCollector,
   UploadExistsError,
   UploadNotFoundError,
   type FileSink,
@@ -68,44 +67,21 @@ export function storeSink(store: KeyValueStore, options: StoreSinkOptions = {}):
       }
       const part = randomBytes(6).toString("hex");
       const reader = body.getReader();
-      const hash = createHash("sha256");
-      const head = new HeadCollector();
-      // At most `cap` bytes (16 MiB at most) are held, one chunk being filled: a chunk is written as soon
-      // as it is full, so what is held is one chunk.
-      let pending = new Uint8Array(CHUNK_BYTES);
-      let filled = 0;
-      let size = 0;
-      let chunks = 0;
-      const flush = async () => {
-        await store.set(chunkKey(id, part, chunks), Buffer.from(pending.buffer, 0, filled).toString("base64"), lifetimeMs);
-        chunks++;
-        filled = 0;
-        pending = new Uint8Array(CHUNK_BYTES);
-      };
+      const chunks = new ChunkWriter((index, text) => store.set(chunkKey(id, part, index), text, lifetimeMs));
       try {
-        for (;;) {
-          const { done, value: chunk } = await reader.read();
-          if (done) break;
-          const value = bytesOf(chunk);
-          size += value.byteLength;
-          if (size > maxBytes) throw tooLarge(maxBytes, limits.maxBytes > cap);
-          hash.update(value);
-          head.add(value);
-          for (let at = 0; at < value.byteLength;) {
-            const take = Math.min(CHUNK_BYTES - filled, value.byteLength - at);
-            pending.set(value.subarray(at, at + take), filled);
-            filled += take;
-            at += take;
-            if (filled === CHUNK_BYTES) await flush();
-          }
-        }
-        if (filled > 0) await flush();
-        const record: Record = { part, size, sha256: hash.digest("hex"), chunks };
+        const counted = await countedBody(
+          reader,
+          maxBytes,
+          () => tooLarge(maxBytes, limits.maxBytes > cap),
+          (value) => chunks.add(value),
+        );
+        await chunks.end();
+        const record: Record = { part, size: counted.size, sha256: counted.sha256, chunks: chunks.written };
         if (!(await store.add(recordKey(id), JSON.stringify(record), lifetimeMs))) throw new UploadExistsError(id);
-        return { id, size, sha256: record.sha256, head: head.head };
+        return { id, ...counted };
       } catch (error) {
         await reader.cancel(error).catch(() => {});
-        for (let index = 0; index < chunks; index++) await store.delete(chunkKey(id, part, index)); // this put's chunks only
+        for (let index = 0; index < chunks.written; index++) await store.delete(chunkKey(id, part, index)); // this put's chunks only
         throw error;
       }
     },
@@ -139,5 +115,40 @@ export function storeSink(store: KeyValueStore, options: StoreSinkOptions = {}):
       maxBytes,
       `The file is larger than ${formatBytes(maxBytes)}, the most the server's store keeps; the server needs a directory sink (directorySink) for larger files.`,
     );
+  }
+}
+
+/**
+ * Cuts a body into CHUNK_BYTES pieces, each written (base64) as soon as it is full, so what is held is
+ * one chunk being filled whatever the file's size.
+ */
+class ChunkWriter {
+  private pending = new Uint8Array(CHUNK_BYTES);
+  private filled = 0;
+  /** How many chunks were written. */
+  written = 0;
+
+  constructor(private readonly write: (index: number, base64: string) => Promise<void>) {}
+
+  async add(value: Uint8Array): Promise<void> {
+    for (let at = 0; at < value.byteLength;) {
+      const take = Math.min(CHUNK_BYTES - this.filled, value.byteLength - at);
+      this.pending.set(value.subarray(at, at + take), this.filled);
+      this.filled += take;
+      at += take;
+      if (this.filled === CHUNK_BYTES) await this.flush();
+    }
+  }
+
+  /** Writes the last, partly filled chunk. */
+  async end(): Promise<void> {
+    if (this.filled > 0) await this.flush();
+  }
+
+  private async flush(): Promise<void> {
+    await this.write(this.written, Buffer.from(this.pending.buffer, 0, this.filled).toString("base64"));
+    this.written++;
+    this.filled = 0;
+    this.pending = new Uint8Array(CHUNK_BYTES);
   }
 }

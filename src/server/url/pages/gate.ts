@@ -10,6 +10,7 @@ import type { VaultPrincipal } from "../vault.js";
 import { browserId, signedInPerson } from "./browser-session.js";
 import type { PagesConfig } from "./config.js";
 import type { Problem } from "./problems.js";
+import { problemJson, problemPage } from "./render.js";
 import { csrfToken } from "./security.js";
 import { hostOf, line, postButton } from "./views.js";
 
@@ -178,4 +179,20 @@ export async function admit(c: Context, config: PagesConfig, id: string, from: s
       asker: asker(flow),
     };
   return { flow, person, owner: vaultOwner(flow), browser };
+}
+
+/** admit() for a page: its refusals as pages, the sign-in as a redirect. */
+export async function admitPage(c: Context, config: PagesConfig, id: string, from: string): Promise<Admitted | Response> {
+  const verdict = await admit(c, config, id, from);
+  if ("signIn" in verdict) return c.redirect(verdict.signIn, 303);
+  if ("status" in verdict) return problemPage(c, config, verdict);
+  return verdict;
+}
+
+/** admit() for a page script's fetch: its refusals as JSON, the sign-in as a 401 (the person opens the link again). */
+export async function admitFetch(c: Context, config: PagesConfig, id: string, from: string): Promise<Admitted | Response> {
+  const verdict = await admit(c, config, id, from);
+  if ("signIn" in verdict) return c.json({ error: "Sign in again: open the link you were given." }, 401);
+  if ("status" in verdict) return problemJson(c, verdict);
+  return verdict;
 }

@@ -1,6 +1,6 @@
-// The kit's pages as one Hono app under the kit's base path: sign-in (login.ts), the connect page and
-// third-party callback (connect.ts), the hosted form (form.ts), the upload page (file.ts) and their
-// assets. Every response carries the security headers; a page that leads elsewhere widens only its own
+// The kit's pages as one Hono app under the kit's base path: sign-in (login.ts), the connect page
+// (connect.ts), the third-party callback (callback.ts), how a flow ended (done.ts), the hosted form
+// (form.ts), the upload page (file.ts) and their assets. Every response carries the security headers; a page that leads elsewhere widens only its own
 // form-action.
 import { Hono } from "hono";
 import type { PagesContext, PagesHandler } from "../kit-types.js";
@@ -9,7 +9,9 @@ import { connectProvider, registrationCache, type ConnectProvider } from "../pro
 import { isLoopbackHostHeader } from "../identity.js";
 import { asset } from "./assets.js";
 import type { PagesConfig, PagesEnv, PagesIdentity } from "./config.js";
+import { callbackRoutes } from "./callback.js";
 import { connectRoutes } from "./connect.js";
+import { doneRoutes } from "./done.js";
 import { fileRoutes } from "./file.js";
 import { formRoutes } from "./form.js";
 import { loginRoutes } from "./login.js";
@@ -81,6 +83,8 @@ export function createPages(context: PagesContext, hooks: { onerror?: (error: Er
   });
   loginRoutes(app, config);
   connectRoutes(app, config);
+  callbackRoutes(app, config);
+  doneRoutes(app, config);
   formRoutes(app, config);
   fileRoutes(app, config);
   renewRoutes(app, config);
