@@ -56,6 +56,11 @@ export interface AppHostOptions {
   theme?: Theme;
   /** What the host does with a View's ui/open-link (after recording it); default: nothing more. */
   openLink?: (url: string) => void | Promise<void>;
+  /**
+   * How the host forwards a View's (allowed) tools/call: `send` sends it to the server once. Default: send and
+   * answer. A test can drop the answer (send, then throw) as a host whose connection broke would.
+   */
+  forward?: (params: AppToolCall["params"], send: () => Promise<CallToolResult>) => Promise<CallToolResult>;
   /** The client's capabilities; default UI_ONLY_CAPABILITIES. */
   capabilities?: Record<string, unknown>;
   /** The View's own iframe sandbox; default "allow-scripts allow-forms" (an opaque origin). */
@@ -143,8 +148,9 @@ export async function appHost(options: AppHostOptions): Promise<AppHost> {
       const tool = (await tools()).find((t) => t.name === params?.name);
       // The spec: a host MUST reject a View's tools/call of a tool whose visibility leaves out "app".
       if (!tool || !visibility(tool).includes("app")) throw new Error(`tools/call: ${params?.name} is not a tool this app may call`);
-      call.result = (await client.callTool({ name: params.name, arguments: params.arguments ?? {} })) as CallToolResult;
-      return call.result;
+      const send = async () =>
+        (call.result = (await client.callTool({ name: params.name, arguments: params.arguments ?? {} })) as CallToolResult);
+      return await (options.forward ?? ((_params, send) => send()))(params, send);
     } catch (error) {
       call.error = (error as Error).message;
       throw error;
