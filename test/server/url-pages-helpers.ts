@@ -36,7 +36,7 @@ function newest(dir: string): number {
 
 /** dist/web's bundles (the pages serve elements/form.js and url-form.js from there), rebuilt only when a source is newer. */
 export async function ensurePageBundles(): Promise<void> {
-  const outputs = ["elements/form.js", "url-form.js", "url-file.js"].map((f) => join(root, "dist/web", f));
+  const outputs = ["elements/form.js", "url-form.js", "url-file.js", "form-app.js"].map((f) => join(root, "dist/web", f));
   const built = Math.min(...outputs.map((f) => (existsSync(f) ? statSync(f).mtimeMs : 0)));
   if (built > newest(join(root, "src"))) return;
   await buildWeb({ entries: WEB_ENTRIES });

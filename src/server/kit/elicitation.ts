@@ -49,6 +49,8 @@ import { Tasks } from "../tasks/tasks.js";
 import { DEFAULT_MAX_TASK_ANSWER_BYTES } from "../tasks/answer-check.js";
 import { noteKitStore } from "../base/kit-stores.js";
 import { declaresTasks, missingTasksExtension, serveTasks, type TaskSupport } from "../tasks/protocol.js";
+import { AppAnswers } from "../apps/app-calls.js";
+import { appDelivery } from "../apps/app-delivery.js";
 
 export interface ElicitationOptions {
   /**
@@ -115,6 +117,13 @@ export interface ElicitationOptions {
    * up after this. Also how long a run waits for a ctx.step another runner holds before trying again later.
    */
   taskLeaseMs?: number;
+  /**
+   * Hosts that show MCP Apps but cannot be asked (the io.modelcontextprotocol/ui extension and no elicitation:
+   * claude.ai, Claude Desktop, ChatGPT): their questions are answered in the kit's form app, which every tool
+   * lists for those callers only (docs/design/apps.md). `false`: such a call fails as on any client without
+   * elicitation. Default true.
+   */
+  apps?: boolean;
 }
 
 /**
@@ -305,8 +314,10 @@ export function createElicitation(options: ElicitationOptions = {}) {
     run?: ReplayRun,
     url?: UrlCall,
     inTask = false,
+    app = false,
   ): ElicitContext => {
-    const rounds = run && roundDelivery(server, ctx, run, inTask ? { protocol } : undefined);
+    const rounds =
+      run && (app ? appDelivery(server, ctx, run, protocol) : roundDelivery(server, ctx, run, inTask ? { protocol } : undefined));
     const delivery = rounds ?? liveDelivery(server, ctx, protocol, settings, liveStepFor(ctx));
     const inputs = clientInputs(delivery, settings, url);
     // Object.assign rather than two spreads: V8 copies into a fresh literal many times faster, and a
@@ -331,6 +342,7 @@ export function createElicitation(options: ElicitationOptions = {}) {
     if (!guard) guards.set(server, (guard = new StateGuard(server)));
     return guard;
   };
+  const apps = new AppAnswers({ enabled: options.apps !== false });
   const urlCallFor = (ctx: ServerContext, tool: string, args: unknown): UrlCall | undefined =>
     options.urlKit && { kit: options.urlKit, tool, args, who: principalOf(ctx), used: new Set() };
 
@@ -387,6 +399,11 @@ export function createElicitation(options: ElicitationOptions = {}) {
           guarded.created = await tasks.create(ctx, name, guarded.args, taskOwner(ctx), { protocol, clientCapabilities });
           return { content: [] }; // what McpServer checks; the guard answers with the handle
         }
+        // A host that shows apps but cannot be asked: each round ends the call with the form app (apps/).
+        if (apps.answers(server, ctx, protocol))
+          return apps.run(server, name, guarded?.args ?? {}, () =>
+            calls.run(ctx, name, guarded, (run) => call(args, contextFor(server, ctx, protocol, run, url, false, true), url)),
+          );
         if (protocol !== "2026-07-28") return call(args, contextFor(server, ctx, protocol, undefined, url), url);
         // A task is bound to the arguments as sent, as requestState is; its runs parse them again.
         const toTask =
@@ -417,6 +434,7 @@ export function createElicitation(options: ElicitationOptions = {}) {
             }
           : undefined;
       guard.add(name, (ctx, guarded, state) => calls.open(ctx, name, guarded, state), admit);
+      apps.add(server, name);
       if (task) {
         tasks.define(name, async (run, ctx, raw, protocol) => {
           const args = config.inputSchema ? await parseArguments(config.inputSchema, name, raw) : {};
