@@ -152,6 +152,10 @@ describe("the travel demo in the kit's form app, on a host of MCP Apps", { skip:
         const context = await view.next("ui/update-model-context");
         assert.match(JSON.stringify(context), /Paid .* ending 4242/);
         assert.ok(dropped, "the first answer's result was dropped");
+        // The server got the ending answer twice, the same both times (the same round's state and action).
+        const ending = h.appToolCalls.filter((c) => c.result && /^Paid/.test(textOf(c.result)));
+        assert.equal(ending.length, 2);
+        assert.deepEqual(ending[0]!.params.arguments, ending[1]!.params.arguments);
         assert.equal(charges.filter((r) => r === reference).length, 1, "charged once");
       });
 
