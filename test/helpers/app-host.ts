@@ -22,7 +22,7 @@ import type { ProtocolRevision } from "../../src/schema/types.js";
 import { within } from "./deferred.js";
 import { clientFor, tap, type WireMessage } from "./mcp.js";
 import type { RenderRequest } from "./app-host/host-page.js";
-import { startOrigins, type HostOrigins } from "./app-host/pages.js";
+import { startOrigins, viewCsp, type HostOrigins } from "./app-host/pages.js";
 import { hostContextFor, type Theme } from "./app-host/theme.js";
 
 export { viewCsp } from "./app-host/pages.js";
@@ -196,8 +196,15 @@ export async function appHost(options: AppHostOptions): Promise<AppHost> {
       hostContext: { ...hostContextFor(theme), toolInfo: { tool } } as McpUiHostContext,
       toolInput: args,
     };
-    // As JSON: Playwright's typing of an argument this deep does not terminate.
-    await page.evaluate((json) => (window as any).appHost.render(JSON.parse(json)), JSON.stringify(request));
+    // A declared domain that is no origin is refused here, naming it, before anything is shown.
+    viewCsp(request.csp);
+    // As JSON: Playwright's typing of an argument this deep does not terminate. A View that never
+    // initializes fails the call by name instead of hanging the file.
+    await within(
+      page.evaluate((json) => (window as any).appHost.render(JSON.parse(json)), JSON.stringify(request)),
+      20_000,
+      `the View of ${name} (${uri}) to load and initialize`,
+    );
     let result: CallToolResult;
     try {
       result = await resultPromise;

@@ -119,6 +119,16 @@ for (const revision of ["2025-11-25", "2026-07-28"] as const) {
       assert.equal(host.sent.filter((s) => JSON.stringify(s.params).includes("FORGED")).length, 0);
     });
 
+    test("the host enforces the domains a resource declares, and refuses one that is no origin", async () => {
+      const api = await host.callTool("greet_api");
+      await api.frame.getByText("Hello, CSP!").waitFor();
+      assert.match(host.origins.cspServed.at(-1)!, /connect-src https:\/\/api\.example\.com;/);
+      await assert.rejects(
+        host.callTool("greet_smuggle"),
+        /_meta\.ui\.csp\.connectDomains: "https:\/\/a\.example; script-src \*" is not an origin/,
+      );
+    });
+
     test("the View follows the host's theme", async () => {
       await view.setTheme("dark");
       await waitFor(async () => (await view.frame.evaluate(() => document.documentElement.dataset.theme)) === "dark", {
