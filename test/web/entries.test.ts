@@ -14,8 +14,8 @@ import type { Browser, Page } from "playwright-core";
 import { buildWeb } from "../../scripts/build-web.mjs";
 import { has, needs } from "../helpers/needs.js";
 import { removeOnExit } from "../helpers/cleanup.js";
-import { launchChromium } from "./chromium.js";
-import { SERVER, TRIP } from "./trip-form.js";
+import { launchChromium } from "../helpers/chromium.js";
+import { SERVER, TRIP } from "../helpers/trip-form.js";
 
 const root = new URL("../../", import.meta.url);
 /** The target of issue 30 for <mcp-elicit-form> alone, in bytes (25 kB, counted as 25,000 to be strict). */

@@ -1,4 +1,4 @@
-// The kit's form app in real headless Chromium, hosted by ext-apps' own AppBridge (test/web/form-app-host.ts):
+// The kit's form app in real headless Chromium, hosted by ext-apps' own AppBridge (test/helpers/form-app-host.ts):
 // the travel server over Streamable HTTP on 127.0.0.1, a real SDK client in Node that declares the MCP Apps
 // extension and no elicitation (the host's connection), and the app answering book_trip's two forms and
 // pay_for_booking's link, on 2025-11-25 and 2026-07-28. The model context the app sets is checked, and
@@ -7,6 +7,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { build } from "esbuild";
 import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from "@modelcontextprotocol/client";
 import type { McpServer } from "@modelcontextprotocol/server";
 import type { Browser, FrameLocator, Page } from "playwright-core";
@@ -24,8 +25,8 @@ import { APP_MIME_TYPE, FORM_APP_URI, UI_EXTENSION } from "../../src/server/apps
 import { clientFor } from "../helpers/mcp.js";
 import { needs } from "../helpers/needs.js";
 import { waitFor } from "../helpers/deferred.js";
-import { ensurePageBundles } from "../server/url-pages-helpers.js";
-import { launchChromium } from "./chromium.js";
+import { ensurePageBundles } from "../helpers/url-pages.js";
+import { launchChromium } from "../helpers/chromium.js";
 
 const TRIP = { destination: "Barcelona", departDate: DEMO_TRIP.departDate, returnDate: DEMO_TRIP.returnDate };
 const APP_HOST = { extensions: { [UI_EXTENSION]: { mimeTypes: [APP_MIME_TYPE] } } };
@@ -59,7 +60,7 @@ describe("the form app in Chromium, hosted by AppBridge", { skip: needs("chromiu
     };
     http = await serveHttp(factory, { urlKit: url.kit });
     const built = await build({
-      entryPoints: [fileURLToPath(new URL("./form-app-host.ts", import.meta.url))],
+      entryPoints: [fileURLToPath(new URL("../helpers/form-app-host.ts", import.meta.url))],
       bundle: true,
       format: "esm",
       platform: "browser",
@@ -78,7 +79,13 @@ describe("the form app in Chromium, hosted by AppBridge", { skip: needs("chromiu
   });
 
   /** A host page with the app of `tool`'s call: the call made by the Node client, the app shown with its result. */
-  async function host(revision: ProtocolRevision, tool: string, args: Record<string, unknown>, context: Record<string, unknown> = {}) {
+  async function host(
+    revision: ProtocolRevision,
+    tool: string,
+    args: Record<string, unknown>,
+    context: Record<string, unknown> = {},
+    messagesOnly = false,
+  ) {
     const client: Client = clientFor(revision, APP_HOST);
     await client.connect(new StreamableHTTPClientTransport(http.url));
     const result = (await client.callTool({ name: tool, arguments: args })) as CallToolResult;
@@ -92,7 +99,12 @@ describe("the form app in Chromium, hosted by AppBridge", { skip: needs("chromiu
       if (m.type() === "error") errors.push(m.text());
     });
     const links: string[] = [];
-    const told: Array<{ content?: Array<{ text?: string }>; structuredContent?: Record<string, unknown> }> = [];
+    const told: Array<{
+      content?: Array<{ text?: string }>;
+      structuredContent?: Record<string, unknown>;
+      viaMessage?: boolean;
+      role?: string;
+    }> = [];
     const calls: unknown[] = [];
     await page.exposeFunction("hostCallTool", async (params: { name: string; arguments?: Record<string, unknown> }) => {
       calls.push(params);
@@ -103,11 +115,12 @@ describe("the form app in Chromium, hosted by AppBridge", { skip: needs("chromiu
     await page.setContent(`<!doctype html><html><body><script type="module">${hostScript}</script></body></html>`);
     await page.waitForFunction(() => typeof window.showApp === "function");
     const hostContext = { theme: "light", toolInfo: { tool: { name: tool, inputSchema: { type: "object" } } }, ...context };
-    await page.evaluate(([h, c, a, r]) => window.showApp(h as string, c as never, a as never, r), [
+    await page.evaluate(([h, c, a, r, m]) => window.showApp(h as string, c as never, a as never, r, m as boolean), [
       html,
       hostContext,
       args,
       result,
+      messagesOnly,
     ] as const);
     const app: FrameLocator = page.frameLocator("iframe[title='form app']");
     return {
@@ -180,6 +193,20 @@ describe("the form app in Chromium, hosted by AppBridge", { skip: needs("chromiu
     });
   }
 
+  test("a host that offers only messages is told the end as a message", async () => {
+    const h = await host("2026-07-28", "book_trip", TRIP, {}, true);
+    try {
+      await h.app.getByText(/Please confirm your Barcelona vacation booking details/).waitFor(SLOW);
+      await h.app.getByRole("button", { name: "Decline" }).click();
+      await waitFor(() => h.told.length > 0, { timeoutMs: 15_000, what: "the message" });
+      assert.equal(h.told[0]!.viaMessage, true);
+      assert.equal(h.told[0]!.role, "user");
+      assert.match(h.told[0]!.content?.[0]?.text ?? "", /^The person answered in the form; book_trip finished:\nNothing was booked/);
+    } finally {
+      await h.close();
+    }
+  });
+
   describe("pay_for_booking's link, opened by the host", () => {
     let pages: HeadlessPages;
     before(async () => {
@@ -226,6 +253,9 @@ describe("the form app in Chromium, hosted by AppBridge", { skip: needs("chromiu
       try {
         const formElement = h.app.locator("mcp-elicit-form");
         await h.app.getByText(/Please confirm your Barcelona/).waitFor(SLOW);
+        // $MCP_ELICIT_SCREENSHOTS: what the person sees, for the docs.
+        const shots = process.env.MCP_ELICIT_SCREENSHOTS;
+        if (shots) await h.page.screenshot({ path: join(shots, `form-app-${String(context.theme)}${context.styles ? "-host" : ""}.png`) });
         return await formElement.evaluate((el) => getComputedStyle(el).backgroundColor);
       } finally {
         await h.close();

@@ -115,8 +115,11 @@ function install(server: McpServer, tools: Set<string>): void {
   const call = handlers.get("tools/call");
   const list = handlers.get("tools/list");
   if (!call || !list) throw new SdkInternalsError("tools/call and tools/list handlers of McpServer");
+  // The retry goes to the outermost tools/call handler at the time of the answer: a kit that registers tools on
+  // this server later puts its own state guard in front of this one, and that guard must open the state.
+  const outermost = () => handlers.get("tools/call")!;
   handlers.set("tools/call", (request, ctx) =>
-    request.params?.name === ANSWER_TOOL ? answer(call, tools, request, ctx) : call(request, ctx),
+    request.params?.name === ANSWER_TOOL ? answer(outermost(), tools, request, ctx) : call(request, ctx),
   );
   handlers.set("tools/list", async (request, ctx) => listed(server, tools, (await list(request, ctx)) as { tools: ListedTool[] }, ctx));
 }
@@ -146,7 +149,7 @@ function listed(server: McpServer, tools: Set<string>, result: { tools: ListedTo
   };
 }
 
-/** elicit_answer: the round's retry, sent through the tools/call below this one (the kit's guard, then McpServer) to the tool. */
+/** elicit_answer: the round's retry, sent through tools/call (the kits' state guards, then McpServer) to the tool. */
 async function answer(inner: Handler, tools: Set<string>, request: { params?: Record<string, unknown> }, ctx: ServerContext) {
   const parsed = ANSWER_INPUT.safeParse(request.params?.arguments ?? {});
   if (!parsed.success) {
