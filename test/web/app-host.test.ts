@@ -12,7 +12,7 @@ import { appHost, viewCsp, type AppHost, type AppView } from "../helpers/app-hos
 import { waitFor } from "../helpers/deferred.js";
 import { needs } from "../helpers/needs.js";
 import { fixtureServer, type FixtureLog } from "../fixtures/mcp-app/server.js";
-import { launchChromium } from "./chromium.js";
+import { launchChromium } from "../helpers/chromium.js";
 
 for (const revision of ["2025-11-25", "2026-07-28"] as const) {
   describe(`test host of MCP Apps, ${revision}`, { skip: needs("chromium") }, () => {

@@ -13,8 +13,8 @@ import { serveHttp, type HttpServerHandle } from "../../src/server/http/serve.js
 import { createElicitation } from "../../src/server/kit/elicitation.js";
 import { appHost, type AppHost } from "../helpers/app-host.js";
 import { needs } from "../helpers/needs.js";
-import { ensurePageBundles } from "../server/url-pages-helpers.js";
-import { launchChromium } from "./chromium.js";
+import { ensurePageBundles } from "../helpers/url-pages.js";
+import { launchChromium } from "../helpers/chromium.js";
 import type { Browser } from "playwright-core";
 
 const EVIL = `<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2"><a href="javascript:window.__pwned = 3">here</a> \u202Edesrever\u2066 &lt;b&gt;&amp;`;

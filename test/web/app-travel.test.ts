@@ -23,8 +23,8 @@ import { appHost, type AppHost, type AppHostOptions, type AppView } from "../hel
 import { removeOnExit } from "../helpers/cleanup.js";
 import { waitFor } from "../helpers/deferred.js";
 import { needs } from "../helpers/needs.js";
-import { ensurePageBundles } from "../server/url-pages-helpers.js";
-import { launchChromium } from "./chromium.js";
+import { ensurePageBundles } from "../helpers/url-pages.js";
+import { launchChromium } from "../helpers/chromium.js";
 
 const TRIP = { destination: "Barcelona", departDate: DEMO_TRIP.departDate, returnDate: DEMO_TRIP.returnDate };
 const FORM_APP_URI = "ui://elicit/form-app.html";
