@@ -29,6 +29,8 @@ const covers = (subscribed: string, uri: string) => uri === subscribed || uri.st
 export class Subscriptions {
   private readonly bySession = new Map<object, Set<string>>();
   private stream: Subscription | undefined;
+  /** The filter of the open stream, as JSON. */
+  private listening: string | undefined;
   /** The listen streams are opened and closed one after the other. */
   private queue: Promise<unknown> = Promise.resolve();
   private readonly listens: boolean;
@@ -110,9 +112,11 @@ export class Subscriptions {
         ...listChangesOf(this.upstream.client.getServerCapabilities()),
         ...(uris.length ? { resourceSubscriptions: uris } : {}),
       };
+      const wanted = this.bySession.size > 0 && Object.keys(filter).length > 0 ? JSON.stringify(filter) : undefined;
+      if (wanted === this.listening) return;
       const old = this.stream;
-      const wanted = this.bySession.size > 0 && Object.keys(filter).length > 0;
       this.stream = wanted ? await this.upstream.client.listen(filter) : undefined;
+      this.listening = wanted;
       await old?.close();
     });
     this.queue = next.catch(() => {});

@@ -1,10 +1,12 @@
-// The gateway's connections to the server, one per revision its hosts speak. The first (the primary)
-// is opened at start, at the revision --protocol asks for (auto: the newest the server has). A host
-// that speaks an older revision is served over a connection at its own revision where the server has
-// it, opened when that host first needs it and kept for the hosts of that revision after it: a 2025
-// host then keeps resources/subscribe and the server's 2025-only tools (sampling from inside a tool)
-// that a 2026-07-28 connection cannot carry. Where the server does not have it, the primary serves the
-// host, and subscriptions are translated (subscriptions.ts).
+// The gateway's connections to the server: one for each era its hosts speak. The first (the primary) is
+// opened at start, at the revision --protocol asks for (auto: the newest the server has). When that is
+// 2026-07-28, a 2025 host is served over a second connection at a 2025 revision where the server has one
+// (2025-11-25, else 2025-06-18), opened when the first 2025 host needs it and kept for those after it:
+// the host then keeps resources/subscribe and the server's 2025-only tools (sampling from inside a tool)
+// that a 2026-07-28 connection cannot carry. Between the two 2025 revisions the gateway translates as
+// before (a 2025-06-18 host's questions in its own terms; URL mode and sampling with tools answered on
+// the gateway's page), so the newer one is taken. Where the server has no 2025 revision, the primary
+// serves the host, and subscriptions are translated (subscriptions.ts).
 import type { Client, Implementation } from "@modelcontextprotocol/client";
 import type { ElicitationHandle } from "../../client/attach.js";
 import type { ProtocolRevision } from "../../schema/types.js";
@@ -26,7 +28,7 @@ const asUpstream = (host: Host): Upstream => ({
 
 export class Upstreams {
   readonly primary: Upstream;
-  private readonly opened = new Map<ProtocolRevision, Promise<Upstream>>();
+  private legacy: Promise<Upstream> | undefined;
   private readonly hosts: Host[] = [];
 
   private readonly listeners: Array<(upstream: Upstream) => void> = [];
@@ -41,7 +43,6 @@ export class Upstreams {
     private readonly open: ((protocol: ProtocolRevision) => Promise<Host>) | undefined,
   ) {
     this.primary = asUpstream(primaryHost);
-    this.opened.set(this.primary.protocol, Promise.resolve(this.primary));
   }
 
   /** The server's name and version, as the primary connection has them (untrusted). */
@@ -55,30 +56,30 @@ export class Upstreams {
     listener(this.primary);
   }
 
-  /**
-   * The connection for a host of revision `protocol`: one at that revision where the server has it,
-   * else the primary. A revision newer than the primary's is not tried: auto took the newest there is.
-   */
+  /** The connection for a host of revision `protocol`: the primary, or for a 2025 host in front of a 2026-07-28 one, a 2025 connection. */
   for(protocol: ProtocolRevision): Promise<Upstream> {
-    const known = this.opened.get(protocol);
-    if (known) return known;
-    if (!this.open || protocol > this.primary.protocol) return Promise.resolve(this.primary);
-    const opening = this.open(protocol).then(
-      async (host) => {
-        if (this.closed) {
-          await host.close().catch(() => {});
-          return this.primary;
-        }
-        this.hosts.push(host);
-        const upstream = asUpstream(host);
-        for (const listener of this.listeners) listener(upstream);
-        return upstream;
-      },
-      // The server does not have it (or would not connect): the primary serves these hosts, translated.
-      () => this.primary,
-    );
-    this.opened.set(protocol, opening);
-    return opening;
+    if (!this.open || protocol === "2026-07-28" || this.primary.protocol !== "2026-07-28") return Promise.resolve(this.primary);
+    return (this.legacy ??= this.openLegacy());
+  }
+
+  private async openLegacy(): Promise<Upstream> {
+    for (const revision of ["2025-11-25", "2025-06-18"] as const) {
+      let host: Host;
+      try {
+        host = await this.open!(revision);
+      } catch {
+        continue; // the server does not have it (or would not connect)
+      }
+      if (this.closed) {
+        await host.close().catch(() => {});
+        break;
+      }
+      this.hosts.push(host);
+      const upstream = asUpstream(host);
+      for (const listener of this.listeners) listener(upstream);
+      return upstream;
+    }
+    return this.primary;
   }
 
   /** Closes the connections opened after the primary (the primary is the caller's). */
