@@ -8,18 +8,51 @@ import {
   type Notification,
   type Request,
   type RequestOptions,
+  type Implementation,
+  type ServerCapabilities,
   type ServerContext,
 } from "@modelcontextprotocol/server";
 import { CALL_TIMEOUT_MS } from "../../client/attach.js";
+import { TASKS_EXTENSION } from "../../client/tasks/follow.js";
 import type { ServerQuestion } from "../../client/attached.js";
 import { clientCapabilities, requestRevision } from "../../server/base/capabilities.js";
 import type { ProtocolRevision } from "../../schema/types.js";
 import { AS_SENT, forward, progressTokenOf, type Result } from "./forward.js";
-import type { HeldCall } from "./held-calls.js";
-import { hostCapabilities, type FrontDoor } from "./host-facing.js";
+import type { HeldCall, HeldCalls } from "./held-calls.js";
 import { HostProgress } from "./host-progress.js";
-import { watchHostWait } from "./host-wait.js";
-import type { HostLink } from "./links.js";
+import { watchHostWait, type HostFacingHooks } from "./host-wait.js";
+import type { HostLink, HostLinks } from "./links.js";
+import type { Subscriptions } from "./subscriptions.js";
+import type { Upstream, Upstreams } from "./upstreams.js";
+
+/**
+ * The capabilities the host is shown: the server's, less what the gateway answers itself (the tasks
+ * extension: a call that becomes a task is followed here, and the host sees an ordinary call) and what
+ * the host's revision cannot express (2025-11-25 tasks on a 2026-07-28 connection).
+ */
+export function hostCapabilities(server: ServerCapabilities | undefined, era: "legacy" | "modern"): ServerCapabilities {
+  const capabilities: ServerCapabilities & { tasks?: unknown } = { ...(server ?? {}) };
+  if (capabilities.extensions) {
+    const { [TASKS_EXTENSION]: _followed, ...others } = capabilities.extensions;
+    if (Object.keys(others).length) capabilities.extensions = others;
+    else delete capabilities.extensions;
+  }
+  if (era === "modern") delete capabilities.tasks;
+  return capabilities;
+}
+
+/** What every host-facing server of one gateway shares. */
+export interface FrontDoor {
+  upstreams: Upstreams;
+  info: Implementation;
+  instructions: string | undefined;
+  links: HostLinks;
+  held: HeldCalls;
+  hooks: HostFacingHooks;
+  onerror(error: Error): void;
+  /** The 2025 hosts' subscriptions on `upstream`. */
+  subscriptions(upstream: Upstream): Subscriptions;
+}
 
 /** Sends a request to the host, with a result schema (the SDK's request or ctx.mcpReq.send). */
 type SendRequest = (request: Request, resultSchema: typeof AS_SENT, options?: RequestOptions) => Promise<Result>;
