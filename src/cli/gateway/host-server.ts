@@ -3,6 +3,8 @@
 // and its progress kept alive while the person answers on the page (host-progress.ts).
 import {
   LOG_LEVEL_META_KEY,
+  ProtocolError,
+  ProtocolErrorCode,
   Server,
   type JSONRPCRequest,
   type Notification,
@@ -113,7 +115,12 @@ export function hostServer(era: "legacy" | "modern", door: FrontDoor): Server {
     const upstream = await upstreams.for(protocol);
     const signal = ctx.mcpReq.signal;
     if (era === "legacy" && SUBSCRIPTIONS.has(request.method)) {
-      const uri = String(request.params?.uri ?? "");
+      const uri = request.params?.uri;
+      if (typeof uri !== "string" || uri === "")
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidParams,
+          `Invalid params: ${request.method} needs params.uri, the resource's URI (a string).`,
+        );
       const passOn = () => forward(upstream, request, logLevel, signal);
       const subscriptions = door.subscriptions(upstream);
       return request.method === "resources/subscribe"
