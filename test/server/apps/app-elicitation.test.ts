@@ -22,16 +22,24 @@ function server(options: ElicitationOptions) {
   const elicitation = createElicitation(options);
   return () => {
     const s = new McpServer({ name: "sep", version: "1.0.0" });
-    elicitation.registerTool(s, "confirm", { inputSchema: z.object({ what: z.string() }) }, async ({ what }, ctx) => {
-      const answer = await ctx.elicit(`Confirm ${what}?`, form({ ok: yesNo(), note: text().optional() }), {
-        validate: (c) => (c.note === "bad" ? { note: "not that note" } : undefined),
-      });
-      return {
-        content: [
-          { type: "text", text: answer.action === "accept" ? `ok=${answer.content.ok} note=${answer.content.note ?? ""}` : answer.action },
-        ],
-      };
-    });
+    elicitation.registerTool(
+      s,
+      "confirm",
+      { description: "Confirm something", inputSchema: z.object({ what: z.string() }) },
+      async ({ what }, ctx) => {
+        const answer = await ctx.elicit(`Confirm ${what}?`, form({ ok: yesNo(), note: text().optional() }), {
+          validate: (c) => (c.note === "bad" ? { note: "not that note" } : undefined),
+        });
+        return {
+          content: [
+            {
+              type: "text",
+              text: answer.action === "accept" ? `ok=${answer.content.ok} note=${answer.content.note ?? ""}` : answer.action,
+            },
+          ],
+        };
+      },
+    );
     return s;
   };
 }
