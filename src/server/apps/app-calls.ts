@@ -20,6 +20,7 @@ import { clientCapabilities, requestRevision } from "../base/capabilities.js";
 import type { ProtocolRevision } from "../../schema/types.js";
 import { askResult, finalResult } from "./app-result.js";
 import { formAppResource } from "./form-app-resource.js";
+import { declareAppElicitation } from "./app-elicitation.js";
 import { ANSWER_TOOL, APP_META_KEY, APP_MIME_TYPE, FORM_APP_URI, answeredByApp } from "./ui-extension.js";
 
 type Handler = (request: { method?: string; params?: Record<string, unknown> }, ctx: ServerContext) => Promise<unknown>;
@@ -42,6 +43,8 @@ const forwarded = new WeakSet<object>();
 export interface AppAnswersOptions {
   /** false: no tool lists the form app, and no call is answered through it. */
   enabled: boolean;
+  /** App-rendered elicitation (app-elicitation.ts): the form app's resource is registered, and the server declares it. */
+  appElicitation: boolean;
 }
 
 /** One round of a call, as rounds/call.ts runs it: the handler until it ends or waits on answers. */
@@ -56,6 +59,10 @@ export class AppAnswers {
    * form app's resource and `elicit_answer`; call it after the kit's state guard is in front of tools/call.
    */
   add(server: McpServer, tool: string): void {
+    if (this.options.appElicitation) {
+      registerFormApp(server);
+      declareAppElicitation(server);
+    }
     if (!this.options.enabled) return;
     let tools = appTools.get(server);
     if (!tools) {
@@ -85,8 +92,13 @@ export class AppAnswers {
   }
 }
 
-/** The form app's resource, elicit_answer, and the listing that shows them to the callers that need them. */
-function install(server: McpServer, tools: Set<string>): void {
+/** The servers whose form app resource is registered (by any kit on them). */
+const withFormApp = new WeakSet<McpServer>();
+
+/** The form app's resource (ui://elicit/form-app.html), once per server. */
+function registerFormApp(server: McpServer): void {
+  if (withFormApp.has(server)) return;
+  withFormApp.add(server);
   server.registerResource(
     "mcp-elicit form app",
     FORM_APP_URI,
@@ -97,6 +109,11 @@ function install(server: McpServer, tools: Set<string>): void {
     },
     async () => ({ contents: [await formAppResource()] }),
   );
+}
+
+/** The form app's resource, elicit_answer, and the listing that shows them to the callers that need them. */
+function install(server: McpServer, tools: Set<string>): void {
+  registerFormApp(server);
   server.registerTool(
     ANSWER_TOOL,
     {

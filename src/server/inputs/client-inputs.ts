@@ -2,7 +2,7 @@
 // ctx.supports, and the URL-mode inputs. Each is written once, here, against a Delivery (delivery.ts),
 // which says how a question reaches the client and its answer comes back; the checks are the same
 // whichever way a call asks.
-import type { Root } from "@modelcontextprotocol/server";
+import type { ClientCapabilities, Root } from "@modelcontextprotocol/server";
 import { compileForm } from "../../schema/compiled.js";
 import type { SchemaInput } from "../../schema/normalize.js";
 import { form, type FieldBuilder } from "../../schema/builders.js";
@@ -54,6 +54,11 @@ export interface InputSettings {
   progressIntervalMs: number;
   /** How many times to ask in all when answers fail validation. */
   attempts: number;
+  /**
+   * What a form request carries besides the form, for the caller of this call (the kit's app-rendered
+   * elicitation: `_meta.ui.resourceUri`); the params unchanged where nothing is added.
+   */
+  formRequest?: (params: Record<string, unknown>, capabilities: ClientCapabilities) => Record<string, unknown>;
 }
 
 /** A call without a session cannot ask anything: said before any capability is looked at. */
@@ -82,7 +87,7 @@ export function elicit<S extends SchemaInput>(
   const { key, timeoutMs = settings.timeoutMs } = options;
   // A round journals each answer's verdict (validated content, or why it was refused), never the raw answer.
   const ask: AskFn = (params, attempt, judge) =>
-    delivery.request("elicitation/create", params, judge, {
+    delivery.request("elicitation/create", settings.formRequest?.(params, delivery.capabilities) ?? params, judge, {
       key: key === undefined || attempt === 1 ? key : `${key}-${attempt}`,
       timeoutMs,
       what: message,

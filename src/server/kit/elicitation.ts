@@ -51,6 +51,7 @@ import { noteKitStore } from "../base/kit-stores.js";
 import { declaresTasks, missingTasksExtension, serveTasks, type TaskSupport } from "../tasks/protocol.js";
 import { AppAnswers } from "../apps/app-calls.js";
 import { appDelivery } from "../apps/app-delivery.js";
+import { appElicitationRequest } from "../apps/app-elicitation.js";
 
 export interface ElicitationOptions {
   /**
@@ -124,6 +125,14 @@ export interface ElicitationOptions {
    * elicitation. Default true.
    */
   apps?: boolean;
+  /**
+   * App-rendered elicitation (SEP-3118, a draft: off until it settles). `true`: the server declares
+   * `extensions["io.modelcontextprotocol/ui"].elicitation`, and each form request to a host that declares the same
+   * (with form elicitation and the MCP App MIME type) carries `_meta.ui.resourceUri` of the kit's form app, which
+   * the host renders in place of its own form; the answer comes back as any form answer does, checked the same
+   * way. A host that cannot show the app falls back to its own form. Default false.
+   */
+  appElicitation?: boolean;
 }
 
 /**
@@ -238,7 +247,12 @@ function stateKeyRing(options: ElicitationOptions): () => Buffer[] {
  * ```
  */
 export function createElicitation(options: ElicitationOptions = {}) {
-  const settings = { ...DEFAULTS, ...options, maxStateBytes: options.maxStateBytes ?? DEFAULT_MAX_STATE_BYTES };
+  const settings = {
+    ...DEFAULTS,
+    ...options,
+    maxStateBytes: options.maxStateBytes ?? DEFAULT_MAX_STATE_BYTES,
+    formRequest: options.appElicitation ? appElicitationRequest : undefined,
+  };
   const ringOf = stateKeyRing(options);
   const principalOf = options.principal ?? defaultPrincipal;
   // Ledger entries outlive every state that can name them.
@@ -342,7 +356,7 @@ export function createElicitation(options: ElicitationOptions = {}) {
     if (!guard) guards.set(server, (guard = new StateGuard(server)));
     return guard;
   };
-  const apps = new AppAnswers({ enabled: options.apps !== false });
+  const apps = new AppAnswers({ enabled: options.apps !== false, appElicitation: options.appElicitation === true });
   const urlCallFor = (ctx: ServerContext, tool: string, args: unknown): UrlCall | undefined =>
     options.urlKit && { kit: options.urlKit, tool, args, who: principalOf(ctx), used: new Set() };
 

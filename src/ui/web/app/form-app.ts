@@ -10,9 +10,10 @@ import {
   PostMessageTransport,
   applyDocumentTheme,
   applyHostStyleVariables,
+  type McpUiAppCapabilities,
   type McpUiHostContext,
 } from "@modelcontextprotocol/ext-apps";
-import type { CallToolResult } from "@modelcontextprotocol/client";
+import type { CallToolResult, ElicitResult } from "@modelcontextprotocol/client";
 import "../elements/entries/form.js";
 import "../elements/entries/url-consent.js";
 import { ANSWER_EVENT } from "../elements/answer-event.js";
@@ -26,7 +27,9 @@ import { adoptAppStyles } from "./app-styles.js";
 type Action = "accept" | "decline" | "cancel";
 
 const root = document.getElementById("app") ?? document.body.appendChild(document.createElement("main"));
-const app = new App({ name: "mcp-elicit form", version: "1.0.0" }, {}, { autoResize: true });
+// `elicitation`: the app answers `elicitation/create` from its host (app-rendered elicitation, SEP-3118), as well as
+// the questions that come in tool results.
+const app = new App({ name: "mcp-elicit form", version: "1.0.0" }, { elicitation: {} } as McpUiAppCapabilities, { autoResize: true });
 /** Whether the person answered here: then the call's end is news to the model, which saw only "the person is answering". */
 let answeredHere = false;
 
@@ -186,7 +189,29 @@ function applyTheme(context: McpUiHostContext | undefined): void {
   if (context?.styles?.variables) applyHostStyleVariables(context.styles.variables);
 }
 
+/**
+ * App-rendered elicitation (SEP-3118): the host forwards a form `elicitation/create` that named this app, and takes
+ * the person's answer as the request's result. What the app cannot show is refused, so that the host shows its own form.
+ */
+function answerElicitation(params: Record<string, unknown>): Promise<ElicitResult> {
+  if (params.mode !== undefined && params.mode !== "form") throw new Error("The form app shows form requests only.");
+  const { message, requestedSchema } = params;
+  if (typeof message !== "string" || !requestedSchema || typeof requestedSchema !== "object" || Array.isArray(requestedSchema))
+    throw new Error("The request has no message or no requestedSchema.");
+  const form = document.createElement("mcp-elicit-form");
+  form.request = { message, requestedSchema, server: { name: "" } };
+  root.replaceChildren(form);
+  return new Promise((resolve) => {
+    form.addEventListener(ANSWER_EVENT, (event) => {
+      const { action, content } = (event as CustomEvent<ElementAnswer>).detail as { action: Action; content?: Record<string, unknown> };
+      root.replaceChildren(status(action === "accept" ? "Answer sent." : "Nothing was sent."));
+      resolve(action === "accept" ? { action, content: (content ?? {}) as ElicitResult["content"] } : { action });
+    });
+  });
+}
+
 adoptAppStyles();
+app.setRequestHandler("elicitation/create", (request) => answerElicitation(request.params as Record<string, unknown>));
 app.ontoolresult = (result) => show(result as CallToolResult);
 app.ontoolcancelled = () => root.replaceChildren(status("The tool call was cancelled."));
 app.onhostcontextchanged = (context) => applyTheme(context);
