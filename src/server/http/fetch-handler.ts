@@ -28,8 +28,6 @@ import { jsonError } from "./responses.js";
 import { SessionTable } from "./session-table.js";
 import type { ServingHooks } from "./serving-hooks.js";
 
-export type { ServingFleet, ServingHooks } from "./serving-hooks.js";
-
 const NOT_FOUND = "Session not found: it expired or was closed; start a new session with initialize (without Mcp-Session-Id)";
 /**
  * The same answer from a fetch handler that may be one of several instances (createFetchHandler): a
