@@ -7,11 +7,19 @@ export { durableObjectStore } from "../store/cloudflare/durable-object-store.js"
 export { ElicitStoreObject } from "../store/cloudflare/store-object.js";
 export { durableObjectStoreClient } from "../store/cloudflare/store-client.js";
 export { d1Store } from "../store/cloudflare/d1-store.js";
-export type { DurableObjectNamespace, DurableObjectState, DurableObjectStorage, DurableObjectStub } from "../store/cloudflare/platform.js";
+export type {
+  DurableObjectIdLike,
+  DurableObjectNamespace,
+  DurableObjectNamespaceLike,
+  DurableObjectState,
+  DurableObjectStateLike,
+  DurableObjectStorage,
+  DurableObjectStub,
+  DurableObjectStubLike,
+} from "../store/cloudflare/platform.js";
 export { durableObjectSqlDriver, type SqlStorage } from "../store/sql/durable-object-sql.js";
 export { d1Driver, type D1Database } from "../store/sql/d1.js";
 export type { SqlStore, SqlStoreOptions } from "../store/sql/sql-store.js";
 export { upstashStore, type UpstashStoreOptions } from "../store/upstash.js";
 export { routeSession, type RouteSessionOptions } from "./route.js";
 export { sessionObjectHandler } from "./session-object.js";
-export type { DurableObjectIdLike, DurableObjectNamespaceLike, DurableObjectStateLike, DurableObjectStubLike } from "./types.js";

@@ -5,7 +5,7 @@
 // names. Everything else (2026-07-28, which needs no session; the URL kit's pages; the auth metadata) is
 // answered by the Worker's own handler.
 import { DEFAULT_MAX_REQUEST_BODY_SIZE } from "@modelcontextprotocol/server";
-import type { DurableObjectIdLike, DurableObjectNamespaceLike } from "./types.js";
+import type { DurableObjectIdLike, DurableObjectNamespaceLike } from "../store/cloudflare/platform.js";
 
 export interface RouteSessionOptions {
   /** The Durable Object namespace whose objects hold one 2025-era session each (their class uses sessionObjectHandler). */

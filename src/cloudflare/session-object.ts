@@ -4,7 +4,7 @@
 import { servedInDurableObject } from "../server/base/cross-requests.js";
 import { fetchServing } from "../server/http/fetch-handler.js";
 import type { FetchHandler, FetchHandlerOptions, ServerFactory } from "../server/http/fetch-options.js";
-import type { DurableObjectStateLike } from "./types.js";
+import type { DurableObjectStateLike } from "../store/cloudflare/platform.js";
 
 /**
  * The fetch handler of a Durable Object class that holds one 2025-era session: make it in the class's

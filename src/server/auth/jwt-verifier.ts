@@ -63,6 +63,24 @@ function scopesOf(payload: JWTPayload): string[] {
   return typeof scp === "string" ? scp.split(" ").filter(Boolean) : [];
 }
 
+/** What a verified token says, as the SDK's transports pass it on (`authInfo`). */
+function authInfoOf(token: string, payload: JWTPayload, options: JwtVerifierOptions): AuthInfo {
+  const clientId = typeof payload.client_id === "string" ? payload.client_id : typeof payload.azp === "string" ? payload.azp : undefined;
+  if (!clientId) throw invalid("The access token names no client (client_id)");
+  // A DPoP-bound token (RFC 9449 §6.1): the thumbprint of the key its holder must prove.
+  const cnf = payload.cnf as { jkt?: unknown } | undefined;
+  const jkt = cnf && typeof cnf === "object" ? cnf.jkt : undefined;
+  if (jkt !== undefined && typeof jkt !== "string") throw invalid("The access token's cnf.jkt is not a key thumbprint");
+  return {
+    token,
+    clientId,
+    scopes: scopesOf(payload),
+    expiresAt: payload.exp,
+    resource: new URL(options.resource ?? options.audience),
+    extra: { sub: payload.sub, issuer: payload.iss, ...(jkt !== undefined ? { cnf: { jkt } } : {}) },
+  };
+}
+
 /** An `OAuthTokenVerifier` for JWT access tokens from `issuer`, for `audience`. */
 export function jwtAccessTokenVerifier(options: JwtVerifierOptions): OAuthTokenVerifier {
   const algorithms = options.algorithms ?? DEFAULT_ALGORITHMS;
@@ -126,21 +144,7 @@ export function jwtAccessTokenVerifier(options: JwtVerifierOptions): OAuthTokenV
         if (refused.code === OAuthErrorCode.ServerError) options.onerror?.(error as Error);
         throw refused;
       }
-      const clientId =
-        typeof payload.client_id === "string" ? payload.client_id : typeof payload.azp === "string" ? payload.azp : undefined;
-      if (!clientId) throw invalid("The access token names no client (client_id)");
-      // A DPoP-bound token (RFC 9449 §6.1): the thumbprint of the key its holder must prove.
-      const cnf = payload.cnf as { jkt?: unknown } | undefined;
-      const jkt = cnf && typeof cnf === "object" ? cnf.jkt : undefined;
-      if (jkt !== undefined && typeof jkt !== "string") throw invalid("The access token's cnf.jkt is not a key thumbprint");
-      const info: AuthInfo = {
-        token,
-        clientId,
-        scopes: scopesOf(payload),
-        expiresAt: payload.exp,
-        resource: new URL(options.resource ?? options.audience),
-        extra: { sub: payload.sub, issuer: payload.iss, ...(jkt !== undefined ? { cnf: { jkt } } : {}) },
-      };
+      const info = authInfoOf(token, payload, options);
       verified.set(info);
       return info;
     },

@@ -1,8 +1,9 @@
 // One read of a request's body: read once (bounded), parsed once, and the era is decided from the
 // parsed message and the protocol headers by the SDK's own classifier, so neither the routing nor the
 // transports read, clone or parse the request again. Web-standard: the same on Node, Workers, Deno, Bun.
-import { classifyInboundRequest, DEFAULT_MAX_REQUEST_BODY_SIZE } from "@modelcontextprotocol/server";
+import { classifyInboundRequest, DEFAULT_MAX_REQUEST_BODY_SIZE, isJsonContentType } from "@modelcontextprotocol/server";
 import { screenBody, type Refusal } from "../transport/screen-body.js";
+import { jsonError } from "./responses.js";
 
 export type ReadBody =
   /** `dropped`: the SDK's error for a malformed reply that goes on as an error reply (for `onerror`). */
@@ -68,4 +69,22 @@ export async function readBody(request: Request, limit = DEFAULT_MAX_REQUEST_BOD
   });
   // Ladder rejections belong to the modern path, which answers them (as isLegacyRequest routes them).
   return { kind: "ok", era: outcome.kind === "legacy" ? "legacy" : "modern", parsed, ...(dropped && { dropped }) };
+}
+
+/** The request's message and era, or the answer refusing its body (413, 415, a parse error, -32600 with its id). */
+export async function readMessage(
+  request: Request,
+  onerror: (error: Error) => void,
+): Promise<Response | { era: "legacy" | "modern"; parsed: unknown }> {
+  const body = await readBody(request);
+  if (body.kind === "too-large")
+    return jsonError(413, -32000, `Payload Too Large: Request body must not exceed ${body.limit} bytes`, null, { connection: "close" });
+  if (body.kind === "unparseable")
+    return isJsonContentType(request.headers.get("content-type"))
+      ? jsonError(400, -32700, "Parse error: Invalid JSON")
+      : jsonError(415, -32000, "Unsupported Media Type: Content-Type must be application/json");
+  // A malformed request is answered -32600 with its id (screened above; a malformed reply goes on as an error reply).
+  if (body.dropped) onerror(body.dropped); // as the SDK's transport reported it
+  if (body.kind === "refuse") return jsonError(200, body.reply.error.code, body.reply.error.message, body.reply.id);
+  return body;
 }

@@ -1,6 +1,7 @@
 // Where the URL kit's pages are served beside the MCP endpoint: the kit's own baseUrl, or one given when
 // the address is known (serveHttp's, or the fetch handler's first request), never over the endpoint.
 import type { UrlKit } from "../url/url-kit.js";
+import type { PeerInfo } from "../url/kit-types.js";
 
 /** Checks that the kit's pages and the MCP endpoint do not overlap. */
 export function checkPagesPath(who: string, kit: UrlKit, path: string): void {
@@ -22,4 +23,19 @@ export function mountPages(who: string, kit: UrlKit, path: string, base: URL, oi
     );
   }
   checkPagesPath(who, kit, path);
+}
+
+/** Serves a request for one of the kit's pages, or undefined when it asks for none. */
+export type PagesRoute = (request: Request, pathname: string, peer: PeerInfo | undefined) => Promise<Response> | undefined;
+
+/**
+ * The kit's pages beside the MCP endpoint at `path`: a kit with an address is checked now, one without
+ * gets `<the first request's origin>/elicit/` then. The pages are for browsers: no bearer token is asked for them.
+ */
+export function pagesRoute(who: string, kit: UrlKit, path: string, oidcIssuer: string | undefined): PagesRoute {
+  if (kit.baseUrl) checkPagesPath(who, kit, path);
+  return (request, pathname, peer) => {
+    if (!kit.baseUrl) mountPages(who, kit, path, new URL("/elicit/", request.url), oidcIssuer);
+    return pathname.startsWith(kit.baseUrl!.pathname) ? kit.fetch(request, peer) : undefined;
+  };
 }

@@ -3,7 +3,7 @@
 // @hono/node-server's adapter. In a fleet (`fleet`), 2025-era sessions are recorded in the shared
 // store and their stream events kept there, so another member adopts a session whose member died,
 // and a request for a session another live member holds is passed to it.
-import { createServer } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
 import { localhostHostValidation } from "@modelcontextprotocol/node";
@@ -13,9 +13,12 @@ import { forward, FORWARDED } from "../fleet/forward.js";
 import { AdoptedRequestIds } from "../fleet/request-ids.js";
 import { FleetSessions } from "../fleet/sessions.js";
 import type { PeerInfo } from "../url/kit-types.js";
+import type { FleetStore } from "../../store/types.js";
 import { createServing } from "./fetch-handler.js";
 import { mountPages } from "./mount-pages.js";
-import { resolveOptions, type HttpServerHandle, type ServeHttpOptions, type ServerFactory } from "./options.js";
+import { resolveOptions, type HttpServerHandle, type ResolvedOptions, type ServeHttpOptions, type ServerFactory } from "./options.js";
+import type { FetchHandler } from "./fetch-options.js";
+import type { ServingFleet } from "./serving-hooks.js";
 
 export { DEFAULT_BACKLOG, DEFAULT_KEEP_ALIVE_TIMEOUT_MS, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS } from "./options.js";
 export type { HttpServerHandle, ServeHttpOptions, ServerFactory } from "./options.js";
@@ -43,63 +46,30 @@ const starting = JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message
  * ```
  */
 export async function serveHttp(factory: ServerFactory, options: ServeHttpOptions = {}): Promise<HttpServerHandle> {
-  const { host, path, localhostOnly, idleMs, backlog, keepAliveTimeoutMs, headersTimeoutMs, fleet } = resolveOptions(options);
+  const resolved = resolveOptions(options);
   const onerror = (error: Error) => options.onerror?.(error);
-  const fleetSessions = fleet
-    ? new FleetSessions({ store: fleet.store, instance: fleet.instance, recordTtlMs: Math.min(idleMs, MAX_RECORD_TTL_MS), onerror })
-    : undefined;
-  const validateHost = localhostHostValidation();
+  const fleet = resolved.fleet && joinFleet(resolved.fleet, resolved.idleMs, onerror);
   const issuerMetadata = options.auth ? await prepareAuth(options.auth) : undefined;
   /** Set once listening: nothing is served in the moment before (fail closed, the gate needs the address). */
   let listener: ReturnType<typeof getRequestListener> | undefined = undefined;
-
-  // TCP keep-alive finds peers that vanished without closing, so their open streams end too.
-  const server = createServer(
-    {
-      keepAlive: true,
-      keepAliveInitialDelay: 60_000,
-      headersTimeout: headersTimeoutMs,
-      requestTimeout: Math.max(300_000, headersTimeoutMs),
-    },
-    (req, res) => {
-      if (localhostOnly && !validateHost(req, res)) return;
-      if (options.admit && !options.admit(req, res)) return;
-      if (!listener) return void res.writeHead(503, { "content-type": "application/json" }).end(starting);
-      void listener(req, res);
-    },
-  );
-  server.keepAliveTimeout = keepAliveTimeoutMs;
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen({ port: options.port ?? 0, host, backlog }, () => {
-      server.off("error", reject);
-      resolve();
-    });
+  const server = await listen(options, resolved, (req, res) => {
+    if (!listener) return void res.writeHead(503, { "content-type": "application/json" }).end(starting);
+    void listener(req, res);
   });
-
-  const { port } = server.address() as AddressInfo;
-  const url = new URL(`http://${host.includes(":") ? `[${host}]` : host}:${port}${path}`);
-  let handler: ReturnType<typeof createServing>;
+  const { host, path } = resolved;
+  const url = new URL(`http://${host.includes(":") ? `[${host}]` : host}:${(server.address() as AddressInfo).port}${path}`);
+  let handler: FetchHandler;
   try {
     if (options.urlKit) mountPages("serveHttp", options.urlKit, path, new URL("/elicit/", url), options.auth?.issuer);
-    handler = createServing(factory, options, {
+    const hooks = {
       who: "serveHttp",
       oneInstance: true,
       endpoint: url,
       ...(issuerMetadata && { issuerMetadata }),
-      ...(fleetSessions &&
-        fleet && {
-          fleet: {
-            sessions: fleetSessions,
-            store: fleet.store,
-            requestIds: () => new AdoptedRequestIds(),
-            forward: (request, target, body) => forward(request, target, body, fleetSessions.registry.instance),
-            forwarded: (request) => request.headers.has(FORWARDED),
-            scope: (request, auth, handle) => inRequestScope(request, auth, handle),
-          },
-        }),
-    });
-    await fleetSessions?.registry.start(url);
+      ...(fleet && { fleet }),
+    };
+    handler = createServing(factory, options, hooks);
+    await fleet?.sessions.registry.start(url);
   } catch (error) {
     server.close();
     throw error;
@@ -113,6 +83,11 @@ export async function serveHttp(factory: ServerFactory, options: ServeHttpOption
       return new Response("Internal error", { status: 500 });
     },
   });
+  return serverHandle(url, server, handler, fleet);
+}
+
+/** What serveHttp resolves to: close() stops heartbeats first (the sessions stay for others to adopt), then every session and connection. */
+function serverHandle(url: URL, server: Server, handler: FetchHandler, fleet: ServingFleet | undefined): HttpServerHandle {
   return {
     url,
     server,
@@ -120,10 +95,57 @@ export async function serveHttp(factory: ServerFactory, options: ServeHttpOption
       return handler.sessionCount;
     },
     async close() {
-      await fleetSessions?.registry.stop();
+      await fleet?.sessions.registry.stop();
       await handler.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** This process as a member of a fleet: its sessions recorded in the shared store, requests passed to the member holding theirs. */
+function joinFleet(fleet: { store: FleetStore; instance?: string }, idleMs: number, onerror: (error: Error) => void): ServingFleet {
+  const recordTtlMs = Math.min(idleMs, MAX_RECORD_TTL_MS);
+  const sessions = new FleetSessions({ store: fleet.store, instance: fleet.instance, recordTtlMs, onerror });
+  return {
+    sessions,
+    store: fleet.store,
+    requestIds: () => new AdoptedRequestIds(),
+    forward: (request, target, body) => forward(request, target, body, sessions.registry.instance),
+    forwarded: (request) => request.headers.has(FORWARDED),
+    scope: (request, auth, handle) => inRequestScope(request, auth, handle),
+  };
+}
+
+/** Node's HTTP server, listening: Host check and `admit` on Node's request, then `serve`. */
+async function listen(
+  options: ServeHttpOptions,
+  resolved: ResolvedOptions,
+  serve: (req: IncomingMessage, res: ServerResponse) => void,
+): Promise<Server> {
+  const { host, localhostOnly, backlog, keepAliveTimeoutMs, headersTimeoutMs } = resolved;
+  const validateHost = localhostHostValidation();
+  // TCP keep-alive finds peers that vanished without closing, so their open streams end too.
+  const server = createServer(
+    {
+      keepAlive: true,
+      keepAliveInitialDelay: 60_000,
+      headersTimeout: headersTimeoutMs,
+      requestTimeout: Math.max(300_000, headersTimeoutMs),
+    },
+    (req, res) => {
+      if (localhostOnly && !validateHost(req, res)) return;
+      if (options.admit && !options.admit(req, res)) return;
+      serve(req, res);
+    },
+  );
+  server.keepAliveTimeout = keepAliveTimeoutMs;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen({ port: options.port ?? 0, host, backlog }, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  return server;
 }
