@@ -48,14 +48,11 @@ stable_cli="$(suite_cli "$CONF_STABLE")"
 next_cli="$(suite_cli "$CONF_NEXT")"
 
 # --- what differs through the gateway: "scenario:check-id  reason" (scripts/conformance-verdict.ts). The
-# gateway speaks the newest revision the server has (--protocol auto: 2026-07-28 with `elicit serve
-# conformance`) whatever revision its host speaks, so a 2025 host's requests that 2026-07-28 removed
-# reach the server on a wire that has no such method; pinned to 2025-11-25 the active suites pass whole.
-# The rest are the gateway's 2026-07-28 rounds (it holds the call and asks the host itself) and its page. ---
+# gateway serves each host at the host's revision where the server has it (--protocol auto: a 2025
+# host of the active suites over a 2025-11-25 connection, a 2026-07-28 host over a 2026-07-28 one), so
+# the active suites pass whole through it, as they do pinned to 2025-11-25. What remains is the gateway's
+# own page: it answers what its host did not declare. ---
 KNOWN_GATEWAY_FAILURES='
-resources-subscribe:*  a 2025 host in front of a 2026-07-28 server: resources/subscribe has no counterpart on the gateway'"'"'s 2026-07-28 connection (it subscribes with subscriptions/listen), so the gateway does not offer it and answers -32601 naming the revision
-resources-unsubscribe:*  the scenario subscribes first: as resources-subscribe
-tools-call-sampling:*  test_sampling asks with requestSampling, a server-to-client request that the gateway'"'"'s 2026-07-28 connection cannot carry (the conformance server writes that tool for 2025 clients only); the tool answers isError
 server-stateless:scenario-timeout  test_missing_capability needs sampling, which the host did not declare; the gateway declares it to the server and asks its own page instead of failing -32021, and nobody answers there, so the scenario times out at 30 s
 '
 KNOWN_GATEWAY_CLIENT_FAILURES='
@@ -95,8 +92,8 @@ server_part() {
     node dist/cli/main.js serve conformance --http 127.0.0.1:0
   pids+=("$bg_pid") mine+=("$bg_pid")
   local server_url="http://localhost:$bg_port/mcp"
-  # Two gateways in front of it: as a person starts it (--protocol auto: the gateway speaks 2026-07-28 to
-  # this server, whatever its host speaks), and pinned to 2025-11-25, the revision of the active suites.
+  # Two gateways in front of it: as a person starts it (--protocol auto: the gateway speaks each host's
+  # revision to this server), and pinned to 2025-11-25, the revision of the active suites.
   # --no-browser: the gateway's page (for what its host cannot answer) only has its address printed.
   local served='s|.*served to hosts at http://127\.0\.0\.1:\([0-9]*\)/mcp.*|\1|p'
   bg_start "$OUT/gateway.log" "$served" node dist/cli/main.js gateway --http 127.0.0.1:0 --no-browser --url "$server_url"

@@ -9,5 +9,16 @@ export type ServerName = (typeof SERVER_NAMES)[number];
 export const DEFAULT_CONNECT_TIMEOUT_S = 30;
 
 /** The hosts `elicit gateway --print-config` writes a snippet for. */
-export const PRINT_CONFIG_HOSTS = ["claude-desktop", "claude-code", "vscode", "cursor"] as const;
+export const PRINT_CONFIG_HOSTS = [
+  "claude-desktop",
+  "claude-code",
+  "vscode",
+  "cursor",
+  "codex",
+  "gemini-cli",
+  "goose",
+  "zed",
+  "opencode",
+  "windsurf",
+] as const;
 export type PrintConfigHost = (typeof PRINT_CONFIG_HOSTS)[number];

@@ -3,7 +3,7 @@
 // the call to the server runs on in this process and is never replayed: each round hands the host's
 // answers to the questions waiting in it, and ends at the next questions or at the call's result.
 import { randomBytes } from "node:crypto";
-import { inputRequired, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
+import { inputRequired, ProtocolError, ProtocolErrorCode, type InputRequests } from "@modelcontextprotocol/server";
 import type { ServerQuestion } from "../../client/attached.js";
 import { quoteText } from "../../schema/excerpt.js";
 import { checkHostAnswer, invalidAnswer, type CheckedAnswer } from "./host-answer.js";
@@ -133,7 +133,9 @@ export class HeldCall {
         const old = this.token;
         this.token = newToken();
         this.rekey(this, old);
-        return inputRequired({ inputRequests: inputRequests as never, requestState: this.token }) as never;
+        // The questions are the server's, as the gateway's SDK client checked them (elicitation/create,
+        // sampling/createMessage, roots/list): ServerQuestion keeps their method as a string.
+        return { ...inputRequired({ inputRequests: inputRequests as InputRequests, requestState: this.token }) };
       }
       await new Promise<void>((resolve, reject) => {
         if (signal.aborted) return reject(signal.reason);

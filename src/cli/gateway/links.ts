@@ -7,6 +7,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { ClientCapabilities } from "@modelcontextprotocol/server";
 import type { ServerQuestion } from "../../client/attached.js";
 import type { ProtocolRevision } from "../../schema/types.js";
+import type { Upstream } from "./upstreams.js";
 
 export interface HostLink {
   /** The revision the host speaks on this request. */
@@ -19,6 +20,11 @@ export interface HostLink {
   notify(notification: { method: string; params?: Record<string, unknown> }): Promise<void>;
   /** Aborts when the host stops waiting for this request (2025 eras: its cancel or request timeout). */
   signal?: AbortSignal;
+  /** A question of this request waits for the person on the gateway's page: the host is kept waiting until the returned function is called. */
+  personAnswering?(): () => void;
+  /** A 2025 host's connection: the connection to the server that serves it, and its own key (for its subscriptions). */
+  upstream?: Upstream;
+  session?: object;
 }
 
 export class HostLinks {

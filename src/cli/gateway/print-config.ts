@@ -1,12 +1,13 @@
 // `elicit gateway --print-config HOST -- <server command>`: the snippet that makes a host launch the
-// gateway in front of the server, in the host's own configuration format, on stdout; where to put it,
-// on stderr. Secrets are never written into it: a host's configuration file is not a secret store.
+// gateway in front of the server, in the host's own configuration format (host-configs.ts), on stdout;
+// where to put it, on stderr. Secrets are never written into it: a host's configuration file is not a secret store.
 // The snippet starts this same `elicit` (launcher.ts): by its absolute path, or with npx when it came from
 // the npm registry or --npx asks for that form.
 import { basename } from "node:path";
 import { PRINT_CONFIG_HOSTS, type PrintConfigHost } from "../constants.js";
 import { HostError, reportFailure } from "../exit.js";
 import { targetOf } from "../call.js";
+import { HOST_CONFIGS } from "./host-configs.js";
 import { NPX_LAUNCHER, runningLauncher, type Launcher } from "./launcher.js";
 
 export interface PrintConfigOptions {
@@ -23,16 +24,6 @@ export interface PrintConfigOptions {
   /** Launch with npx from the npm registry, whatever `elicit` is running. */
   npx?: boolean;
 }
-
-// The JSON snippets are whole files: pasted into an empty file they are its content, and into a file that
-// has servers already, their one entry goes beside the others.
-const WHERE: Record<PrintConfigHost, string> = {
-  "claude-desktop":
-    'Merge this into claude_desktop_config.json (Settings › Developer › Edit Config): its entry goes beside any others in "mcpServers". Then restart Claude Desktop.',
-  "claude-code": "Run this command in your project (add --scope user to make it yours everywhere).",
-  vscode: 'Merge this into .vscode/mcp.json: its entry goes beside any others in "servers" (or run "MCP: Add Server").',
-  cursor: 'Merge this into ~/.cursor/mcp.json (or .cursor/mcp.json in a project): its entry goes beside any others in "mcpServers".',
-};
 
 /** What the snippet starts, said on stderr after where it goes. */
 function howItStarts(launcher: Launcher): string {
@@ -71,9 +62,6 @@ export function serverName(command: string[], url: string | undefined, given?: s
   return clean || "server";
 }
 
-/** A shell word, quoted when it needs to be. */
-const shellWord = (word: string) => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
-
 export function gatewayArgs(command: string[], options: PrintConfigOptions): string[] {
   if (options.token !== undefined || options.clientSecret !== undefined)
     throw new HostError(
@@ -106,15 +94,7 @@ export function configFor(
   const name = serverName(command, options.url, options.name);
   const server = launcher.form === "local" && command[0] === "elicit" ? [launcher.command, ...launcher.args, ...command.slice(1)] : command;
   const args = [...launcher.args, ...gatewayArgs(server, options)];
-  switch (host) {
-    case "claude-code":
-      return ["claude", "mcp", "add", name, "--", launcher.command, ...args].map(shellWord).join(" ");
-    case "vscode":
-      return JSON.stringify({ servers: { [name]: { type: "stdio", command: launcher.command, args } } }, null, 2);
-    case "claude-desktop":
-    case "cursor":
-      return JSON.stringify({ mcpServers: { [name]: { command: launcher.command, args } } }, null, 2);
-  }
+  return HOST_CONFIGS[host].snippet(name, launcher.command, args);
 }
 
 export function printConfig(host: string, command: string[], options: PrintConfigOptions): number {
@@ -123,7 +103,7 @@ export function printConfig(host: string, command: string[], options: PrintConfi
       throw new HostError(`--print-config takes ${PRINT_CONFIG_HOSTS.join(", ")}; got ${JSON.stringify(host.slice(0, 40))}.`);
     const launcher = options.npx ? NPX_LAUNCHER : runningLauncher();
     const snippet = configFor(host as PrintConfigHost, command, options, launcher);
-    process.stderr.write(`${WHERE[host as PrintConfigHost]} ${howItStarts(launcher)}\n`);
+    process.stderr.write(`${HOST_CONFIGS[host as PrintConfigHost].where} ${howItStarts(launcher)}\n`);
     process.stdout.write(snippet + "\n");
     return 0;
   } catch (error) {

@@ -138,17 +138,20 @@ export function gatewayUI(
   const url = local("url");
   // A question asked here for a host call is withdrawn when the host stops waiting for that call: its
   // answer could reach nobody (the server, still asking, gets cancel).
-  const whileHostWaits = <C extends { signal: AbortSignal }>(context: C): C => {
-    const host = links?.current()?.signal;
-    return host ? { ...context, signal: AbortSignal.any([context.signal, host]) } : context;
+  // While it waits for the person, the host is kept waiting too (progress, where it asked for it).
+  const whileHostWaits = <C extends { signal: AbortSignal }, T>(context: C, ask: (context: C) => Promise<T>): Promise<T> => {
+    const link = links?.current();
+    const answered = link?.personAnswering?.();
+    const signal = link?.signal ? AbortSignal.any([context.signal, link.signal]) : context.signal;
+    return ask({ ...context, signal }).finally(() => answered?.());
   };
   return {
-    form: (request, context) => local("form").form(request, whileHostWaits(context)),
-    url: (request, context) => url.url(request, whileHostWaits(context)),
-    ...(url.waitForUrl ? { waitForUrl: (wait, context) => url.waitForUrl!(wait, whileHostWaits(context)) } : {}),
+    form: (request, context) => whileHostWaits(context, (c) => local("form").form(request, c)),
+    url: (request, context) => whileHostWaits(context, (c) => url.url(request, c)),
+    ...(url.waitForUrl ? { waitForUrl: (wait, context) => whileHostWaits(context, (c) => url.waitForUrl!(wait, c)) } : {}),
     ...(url.urlAskedAgain ? { urlAskedAgain: (request, context) => url.urlAskedAgain!(request, context) } : {}),
     notice: (message, context) => local("form").notice(message, context),
-    reviewRequest: (request, context) => local("sampling").reviewRequest(request, whileHostWaits(context)),
-    reviewAnswer: (answer, request, context) => local("sampling").reviewAnswer(answer, request, whileHostWaits(context)),
+    reviewRequest: (request, context) => whileHostWaits(context, (c) => local("sampling").reviewRequest(request, c)),
+    reviewAnswer: (answer, request, context) => whileHostWaits(context, (c) => local("sampling").reviewAnswer(answer, request, c)),
   };
 }

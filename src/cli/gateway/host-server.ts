@@ -1,0 +1,155 @@
+// One host's server in the gateway: each request is served over the connection to the server at the
+// host's revision (upstreams.ts), with the server's questions for it routed back to this host (links.ts)
+// and its progress kept alive while the person answers on the page (host-progress.ts).
+import {
+  LOG_LEVEL_META_KEY,
+  Server,
+  type JSONRPCRequest,
+  type Notification,
+  type Request,
+  type RequestOptions,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
+import { CALL_TIMEOUT_MS } from "../../client/attach.js";
+import type { ServerQuestion } from "../../client/attached.js";
+import { clientCapabilities, requestRevision } from "../../server/base/capabilities.js";
+import type { ProtocolRevision } from "../../schema/types.js";
+import { AS_SENT, forward, progressTokenOf, type Result } from "./forward.js";
+import type { HeldCall } from "./held-calls.js";
+import { hostCapabilities, type FrontDoor } from "./host-facing.js";
+import { HostProgress } from "./host-progress.js";
+import { watchHostWait } from "./host-wait.js";
+import type { HostLink } from "./links.js";
+
+/** Sends a request to the host, with a result schema (the SDK's request or ctx.mcpReq.send). */
+type SendRequest = (request: Request, resultSchema: typeof AS_SENT, options?: RequestOptions) => Promise<Result>;
+
+/**
+ * A question put to a 2025 host, its answer taken as it was sent: an elicitation's for the gateway's own
+ * check of it against the question (checkHostAnswer, in route.ts), which names the field and the rule;
+ * the other answers (sampling, roots) are checked by the server they go on to, as without the gateway.
+ */
+const askHost = (send: SendRequest, question: ServerQuestion, signal: AbortSignal): Promise<Result> =>
+  send({ method: question.method, params: question.params }, AS_SENT, { signal, timeout: CALL_TIMEOUT_MS });
+
+/** What a host request's link has before it is told how to ask the host. */
+type RequestLink = Omit<HostLink, "ask">;
+
+/** The requests a 2026-07-28 server may answer with input_required: held in rounds for a 2026-07-28 host. */
+const HELD_METHODS = new Set(["tools/call", "prompts/get", "resources/read"]);
+const SUBSCRIPTIONS = new Set(["resources/subscribe", "resources/unsubscribe"]);
+
+/** The host's progress for one of its requests, sent with `notify`. */
+const progressFor = (request: JSONRPCRequest, notify: (n: Notification) => Promise<void>, onerror: (e: Error) => void) =>
+  new HostProgress(progressTokenOf(request), (params) => void notify({ method: "notifications/progress", params }).catch(onerror));
+
+export function hostServer(era: "legacy" | "modern", door: FrontDoor): Server {
+  const { upstreams, links, held, hooks, onerror } = door;
+  const capabilities = hostCapabilities(upstreams.primary.client.getServerCapabilities(), era);
+  const server = new Server(door.info, { capabilities, ...(door.instructions ? { instructions: door.instructions } : {}) });
+  // A 2025 host's logging/setLevel, kept for a 2026-07-28 server (which takes the level with each request).
+  let sessionLevel: unknown;
+
+  /** A 2026-07-28 host's call (tools/call, prompts/get, resources/read): held here, its questions sent to the host as rounds. */
+  function heldCall(request: JSONRPCRequest, ctx: ServerContext, link: RequestLink, logLevel: unknown): Promise<Result> {
+    let call: HeldCall;
+    const state = ctx.mcpReq.requestState();
+    if (state !== undefined) {
+      call = held.resume(state);
+      call.answer(ctx.mcpReq.inputResponses);
+    } else {
+      call = held.start(async (c) => {
+        const progress = new HostProgress(progressTokenOf(request), (p) => c.progress?.(p));
+        const within = { ...link, ask: c.ask.bind(c), personAnswering: () => progress.personAnswering() };
+        const upstream = await upstreams.for("2026-07-28");
+        const onprogress = progress.asked ? progress.fromServer : undefined;
+        return links.within(within, () => forward(upstream, request, logLevel, c.abort.signal, onprogress)).finally(() => progress.stop());
+      });
+    }
+    call.progress = (params) => void ctx.mcpReq.notify({ method: "notifications/progress", params }).catch(onerror);
+    return call.round(ctx.mcpReq.signal);
+  }
+
+  async function serve(request: JSONRPCRequest, ctx: ServerContext): Promise<Result> {
+    const protocol: ProtocolRevision = requestRevision(server, ctx);
+    // A 2026-07-28 host's level travels in its envelope, which its SDK server lifted off.
+    const logLevel = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[LOG_LEVEL_META_KEY] ?? sessionLevel;
+    const notify = (n: Notification) => ctx.mcpReq.notify(n);
+    const link: RequestLink = { protocol, capabilities: clientCapabilities(server, ctx, protocol), notify };
+    if (protocol === "2026-07-28" && HELD_METHODS.has(request.method)) return heldCall(request, ctx, link, logLevel);
+    const upstream = await upstreams.for(protocol);
+    const signal = ctx.mcpReq.signal;
+    if (era === "legacy" && SUBSCRIPTIONS.has(request.method)) {
+      const uri = String(request.params?.uri ?? "");
+      const passOn = () => forward(upstream, request, logLevel, signal);
+      const subscriptions = door.subscriptions(upstream);
+      return request.method === "resources/subscribe"
+        ? subscriptions.subscribe(server, uri, passOn)
+        : subscriptions.unsubscribe(server, uri, passOn);
+    }
+    const progress = progressFor(request, notify, onerror);
+    const personAnswering = () => (hooks.personAnswering?.(progress.asked), progress.personAnswering());
+    const ask = (question: ServerQuestion, signal: AbortSignal) => askHost(ctx.mcpReq.send, question, signal);
+    // A 2025 host's call is open for as long as it waits: its cancel (a request timeout, 60 s in many SDKs) is heard here.
+    const unwatch = request.method === "tools/call" ? watchHostWait(String(request.params?.name ?? ""), signal, hooks) : undefined;
+    const onprogress = progress.asked ? progress.fromServer : undefined;
+    return links
+      .within({ ...link, ask, signal, personAnswering }, () => forward(upstream, request, logLevel, signal, onprogress))
+      .finally(() => (unwatch?.(), progress.stop()));
+  }
+
+  server.fallbackRequestHandler = serve;
+  // The SDK answers logging/setLevel itself where logging is declared: the server is the one to hear it
+  // (a 2026-07-28 server has no setLevel: the level goes with each later request instead).
+  if (capabilities.logging)
+    server.setRequestHandler("logging/setLevel", async (request, ctx) => {
+      const upstream = await upstreams.for(requestRevision(server, ctx));
+      if (upstream.protocol !== "2026-07-28") return serve({ jsonrpc: "2.0", id: ctx.mcpReq.id, ...request }, ctx);
+      sessionLevel = request.params.level;
+      return {};
+    });
+  // What the host says (roots changed, a progress of its own) goes on to the server.
+  server.fallbackNotificationHandler = async (notification) => {
+    const upstream = links.connected().find((link) => link.session === server)?.upstream ?? upstreams.primary;
+    await upstream.client.notification(notification).catch(() => {});
+  };
+  if (era === "legacy") attachSession(server, door);
+  return server;
+}
+
+/**
+ * A 2025 host's connection: what the server asks or says outside any call reaches it (roots/list at
+ * start, list changes, the updates of its subscriptions), over the connection at its revision.
+ */
+function attachSession(server: Server, door: FrontDoor): void {
+  let remove: (() => void) | undefined;
+  let closed = false;
+  let session: HostLink["upstream"];
+  server.oninitialized = () => {
+    const protocol = (server.getNegotiatedProtocolVersion() ?? "2025-06-18") >= "2025-11-25" ? "2025-11-25" : "2025-06-18";
+    void door.upstreams
+      .for(protocol)
+      .then(async (upstream) => {
+        if (closed) return;
+        session = upstream;
+        remove = door.links.addSession({
+          protocol,
+          capabilities: server.getClientCapabilities() ?? {},
+          ask: (question, signal) => askHost(server.request.bind(server), question, signal),
+          notify: (n) => server.notification(n),
+          upstream,
+          session: server,
+        });
+        await door.subscriptions(upstream).attach(server);
+      })
+      .catch(door.onerror);
+  };
+  server.onclose = () => {
+    closed = true;
+    remove?.();
+    if (session) {
+      const upstream = session;
+      door.subscriptions(upstream).detach(server, (uri) => upstream.client.unsubscribeResource({ uri }));
+    }
+  };
+}
