@@ -6,6 +6,7 @@
 import type { Client } from "@modelcontextprotocol/client";
 import type { Implementation, Server, ServerCapabilities } from "@modelcontextprotocol/server";
 import { TASKS_EXTENSION } from "../../client/tasks/follow.js";
+import type { GatewayApps } from "./app-answers.js";
 import { HeldCalls } from "./held-calls.js";
 import { hostServer } from "./host-server.js";
 import type { HostFacingHooks } from "./host-wait.js";
@@ -60,6 +61,8 @@ export interface FrontDoor {
   held: HeldCalls;
   hooks: HostFacingHooks;
   onerror(error: Error): void;
+  /** --ui app: the calls answered through the form app, for hosts that render apps and cannot be asked. */
+  apps?: GatewayApps;
   /** The 2025 hosts' subscriptions on `upstream`. */
   subscriptions(upstream: Upstream): Subscriptions;
 }
@@ -70,6 +73,7 @@ export function hostFacing(
   links: HostLinks,
   onerror: (error: Error) => void,
   hooks: HostFacingHooks = {},
+  apps?: GatewayApps,
 ): HostFacing {
   const subscriptions = new Map<Upstream, Subscriptions>();
   const subscriptionsOf = (upstream: Upstream) => {
@@ -85,6 +89,7 @@ export function hostFacing(
     held: new HeldCalls(),
     hooks,
     onerror,
+    ...(apps ? { apps } : {}),
     subscriptions: subscriptionsOf,
   };
   upstreams.each((upstream) => {
@@ -104,6 +109,7 @@ export function hostFacing(
     factory: ({ era }) => hostServer(era, door),
     close() {
       door.held.close();
+      door.apps?.close();
       for (const each of subscriptions.values()) each.close();
     },
   };
