@@ -108,18 +108,29 @@ for (const revision of ["2025-11-25", "2026-07-28"] as const) {
       },
     );
 
-    test("decline books nothing; a state is refused for another tool or another question", CLI_TEST, async () => {
-      const host = await appHost(revision);
-      const asked = askOf(await host.call("book_trip", BOOKING));
-      await assert.rejects(host.answer(asked, "accept", {}, { tool: "pay_for_booking" }), refused("tool"));
-      await assert.rejects(host.answer(asked, "accept", {}, { question: { ...asked.question, key: "other" } }), refused("question"));
-      await assert.rejects(host.answer(asked, "accept", {}, { arguments: { ...BOOKING, flightId: "BCN-12" } }), refused("arguments"));
-      await assert.rejects(host.answer(asked, "accept", {}, { state: "made-up" }), refused("state"));
-      // The refusals left the question open: the decline is taken.
-      const result = await host.answer(asked, "decline");
-      assert.deepEqual(result._meta?.[APP_META_KEY], { final: true });
-      assert.match(textOf(result), /Nothing was booked: you declined the booking confirmation\./);
-      await assert.rejects(host.answer(asked, "accept", {}), refused("state"));
-    });
+    test(
+      "decline books nothing; a state is refused for another tool, question or arguments, an invalid answer never reaches the server",
+      CLI_TEST,
+      async () => {
+        const host = await appHost(revision);
+        const asked = askOf(await host.call("book_trip", BOOKING));
+        await assert.rejects(host.answer(asked, "accept", {}, { tool: "pay_for_booking" }), refused("tool"));
+        await assert.rejects(host.answer(asked, "accept", {}, { question: { ...asked.question, key: "other" } }), refused("question"));
+        await assert.rejects(host.answer(asked, "accept", {}, { arguments: { ...BOOKING, flightId: "BCN-12" } }), refused("arguments"));
+        await assert.rejects(host.answer(asked, "accept", {}, { state: "made-up" }), refused("state"));
+        // An answer the form does not allow never reaches the server: -32602 naming the field.
+        await assert.rejects(host.answer(asked, "accept", { confirmBooking: "yes" }), (error: unknown) => {
+          assert.ok(error instanceof ProtocolError, String(error));
+          assert.equal(error.code, -32602);
+          assert.match(error.message, /not sent to the server: .*field "confirmBooking": .*\[type\]/);
+          return true;
+        });
+        // The refusals left the question open: the decline is taken.
+        const result = await host.answer(asked, "decline");
+        assert.deepEqual(result._meta?.[APP_META_KEY], { final: true });
+        assert.match(textOf(result), /Nothing was booked: you declined the booking confirmation\./);
+        await assert.rejects(host.answer(asked, "accept", {}), refused("state"));
+      },
+    );
   });
 }
