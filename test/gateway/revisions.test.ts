@@ -55,6 +55,14 @@ async function subscribeThroughGateway(gatewayOptions: string[], log: string) {
     await step("connect", host.connect(transport));
     assert.equal(host.getNegotiatedProtocolVersion(), "2025-11-25");
     assert.equal(host.getServerCapabilities()?.resources?.subscribe, true, "the gateway offers resources/subscribe");
+    // A subscription without a URI is refused, naming the member, and takes nothing.
+    await assert.rejects(
+      step("a subscribe without uri", host.request({ method: "resources/subscribe", params: {} })),
+      (error: { code?: unknown }) => {
+        assert.equal(error.code, -32602);
+        return true;
+      },
+    );
     await step("resources/subscribe", host.subscribeResource({ uri: "memo://alpha" }));
     await step("tools/call change", host.callTool({ name: "change", arguments: {} }));
     await step("list changes and the update", Promise.all([heard.tools.promise, heard.prompts.promise, heard.updated.promise]));

@@ -4,11 +4,10 @@
 // envelope, 2026-07-28 rounds held here, tasks followed here, subscriptions translated where the server
 // lacks the host's revision).
 import type { Client } from "@modelcontextprotocol/client";
-import type { Implementation, Server, ServerCapabilities } from "@modelcontextprotocol/server";
-import { TASKS_EXTENSION } from "../../client/tasks/follow.js";
+import type { Implementation, Server } from "@modelcontextprotocol/server";
 import type { GatewayApps } from "./app-answers.js";
 import { HeldCalls } from "./held-calls.js";
-import { hostServer } from "./host-server.js";
+import { hostServer, type FrontDoor } from "./host-server.js";
 import type { HostFacingHooks } from "./host-wait.js";
 import type { HostLinks } from "./links.js";
 import { Subscriptions } from "./subscriptions.js";
@@ -31,40 +30,9 @@ function progressBeforeResults(client: Client): void {
   };
 }
 
-/**
- * The capabilities the host is shown: the server's, less what the gateway answers itself (the tasks
- * extension: a call that becomes a task is followed here, and the host sees an ordinary call) and what
- * the host's revision cannot express (2025-11-25 tasks on a 2026-07-28 connection).
- */
-export function hostCapabilities(server: ServerCapabilities | undefined, era: "legacy" | "modern"): ServerCapabilities {
-  const capabilities: ServerCapabilities & { tasks?: unknown } = { ...(server ?? {}) };
-  if (capabilities.extensions) {
-    const { [TASKS_EXTENSION]: _followed, ...others } = capabilities.extensions;
-    if (Object.keys(others).length) capabilities.extensions = others;
-    else delete capabilities.extensions;
-  }
-  if (era === "modern") delete capabilities.tasks;
-  return capabilities;
-}
-
 export interface HostFacing {
   factory(ctx: { era: "legacy" | "modern" }): Server;
   close(): void;
-}
-
-/** What every host-facing server of one gateway shares. */
-export interface FrontDoor {
-  upstreams: Upstreams;
-  info: Implementation;
-  instructions: string | undefined;
-  links: HostLinks;
-  held: HeldCalls;
-  hooks: HostFacingHooks;
-  onerror(error: Error): void;
-  /** --ui app: the calls answered through the form app, for hosts that render apps and cannot be asked. */
-  apps?: GatewayApps;
-  /** The 2025 hosts' subscriptions on `upstream`. */
-  subscriptions(upstream: Upstream): Subscriptions;
 }
 
 export function hostFacing(

@@ -43,6 +43,8 @@ export class HostProgress {
   personAnswering(): () => void {
     if (this.token === undefined) return () => {};
     if (this.answering++ === 0) {
+      // Once now (the host's clock has run since its request), then every `everyMs`.
+      this.tick();
       this.timer = setInterval(() => this.tick(), this.everyMs);
       this.timer.unref();
     }

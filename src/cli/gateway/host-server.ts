@@ -3,25 +3,62 @@
 // and its progress kept alive while the person answers on the page (host-progress.ts).
 import {
   LOG_LEVEL_META_KEY,
+  ProtocolError,
+  ProtocolErrorCode,
   Server,
   type JSONRPCRequest,
   type Notification,
   type Request,
   type RequestOptions,
+  type Implementation,
+  type ServerCapabilities,
   type ServerContext,
 } from "@modelcontextprotocol/server";
 import { CALL_TIMEOUT_MS } from "../../client/attach.js";
+import { TASKS_EXTENSION } from "../../client/tasks/follow.js";
 import type { ServerQuestion } from "../../client/attached.js";
 import { clientCapabilities, requestRevision } from "../../server/base/capabilities.js";
 import type { ProtocolRevision } from "../../schema/types.js";
 import { answeredByApp, ANSWER_TOOL, FORM_APP_URI } from "../../server/apps/ui-extension.js";
-import { APP_CAPABILITIES, APP_PROTOCOL } from "./app-answers.js";
+import { APP_CAPABILITIES, APP_PROTOCOL, type GatewayApps } from "./app-answers.js";
 import { AS_SENT, forward, progressTokenOf, type Result } from "./forward.js";
-import type { HeldCall } from "./held-calls.js";
-import { hostCapabilities, type FrontDoor } from "./host-facing.js";
+import type { HeldCall, HeldCalls } from "./held-calls.js";
 import { HostProgress } from "./host-progress.js";
-import { watchHostWait } from "./host-wait.js";
-import type { HostLink } from "./links.js";
+import { watchHostWait, type HostFacingHooks } from "./host-wait.js";
+import type { HostLink, HostLinks } from "./links.js";
+import type { Subscriptions } from "./subscriptions.js";
+import type { Upstream, Upstreams } from "./upstreams.js";
+
+/**
+ * The capabilities the host is shown: the server's, less what the gateway answers itself (the tasks
+ * extension: a call that becomes a task is followed here, and the host sees an ordinary call) and what
+ * the host's revision cannot express (2025-11-25 tasks on a 2026-07-28 connection).
+ */
+export function hostCapabilities(server: ServerCapabilities | undefined, era: "legacy" | "modern"): ServerCapabilities {
+  const capabilities: ServerCapabilities & { tasks?: unknown } = { ...(server ?? {}) };
+  if (capabilities.extensions) {
+    const { [TASKS_EXTENSION]: _followed, ...others } = capabilities.extensions;
+    if (Object.keys(others).length) capabilities.extensions = others;
+    else delete capabilities.extensions;
+  }
+  if (era === "modern") delete capabilities.tasks;
+  return capabilities;
+}
+
+/** What every host-facing server of one gateway shares. */
+export interface FrontDoor {
+  upstreams: Upstreams;
+  info: Implementation;
+  instructions: string | undefined;
+  links: HostLinks;
+  held: HeldCalls;
+  hooks: HostFacingHooks;
+  onerror(error: Error): void;
+  /** --ui app: the calls answered through the form app, for hosts that render apps and cannot be asked. */
+  apps?: GatewayApps;
+  /** The 2025 hosts' subscriptions on `upstream`. */
+  subscriptions(upstream: Upstream): Subscriptions;
+}
 
 /** Sends a request to the host, with a result schema (the SDK's request or ctx.mcpReq.send). */
 type SendRequest = (request: Request, resultSchema: typeof AS_SENT, options?: RequestOptions) => Promise<Result>;
@@ -126,7 +163,12 @@ export function hostServer(era: "legacy" | "modern", door: FrontDoor): Server {
     const upstream = await upstreams.for(protocol);
     const signal = ctx.mcpReq.signal;
     if (era === "legacy" && SUBSCRIPTIONS.has(request.method)) {
-      const uri = String(request.params?.uri ?? "");
+      const uri = request.params?.uri;
+      if (typeof uri !== "string" || uri === "")
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidParams,
+          `Invalid params: ${request.method} needs params.uri, the resource's URI (a string).`,
+        );
       const passOn = () => forward(upstream, request, logLevel, signal);
       const subscriptions = door.subscriptions(upstream);
       return request.method === "resources/subscribe"

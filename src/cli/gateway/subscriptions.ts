@@ -50,9 +50,16 @@ export class Subscriptions {
     const first = !this.subscribed().has(uri);
     const mine = this.bySession.get(session) ?? new Set<string>();
     if (this.listens) {
+      const added = !mine.has(uri);
       mine.add(uri);
       this.bySession.set(session, mine);
-      await this.relisten();
+      try {
+        await this.relisten();
+      } catch (error) {
+        // The server would not listen for it: the host's subscription is not taken.
+        if (added) mine.delete(uri);
+        throw error;
+      }
       return {};
     }
     const result = first ? await passOn() : {};
