@@ -182,7 +182,10 @@ describe("elicit gateway refuses", () => {
     assert.doesNotMatch(token.stdout + token.stderr, /s3cret-token/);
     const host = await runCli(["gateway", "--print-config", "emacs", "--", "elicit", "serve", "travel"]);
     assert.equal(host.code, 2);
-    assert.match(host.stderr, /--print-config takes claude-desktop, claude-code, vscode, cursor; got "emacs"/);
+    assert.match(
+      host.stderr,
+      /--print-config takes claude-desktop, claude-code, vscode, cursor, codex, gemini-cli, goose, zed, opencode, windsurf; got "emacs"/,
+    );
     const terminal = await runCli(["gateway", "--ui", "terminal", "--", "elicit", "serve", "travel"]);
     assert.equal(terminal.code, 2);
     assert.match(terminal.stderr, /--ui terminal \(or a terminal in --policy\) needs --http/);
