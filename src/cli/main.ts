@@ -327,7 +327,7 @@ serverOptions(
     )
     .option(
       "--ui <who>",
-      "who answers the server's questions: host (where it can; else the page), web (the page) or terminal (needs --http)",
+      "who answers the server's questions: host (where it can; else the page), app (as host, and forms and links in the host as an MCP App where it shows apps but cannot be asked, e.g. Claude Desktop), web (the page) or terminal (needs --http)",
       "host",
     )
     .option("--policy <kind=who,...>", "who answers each kind of question (form, url, sampling, roots), e.g. url=web,sampling=host")

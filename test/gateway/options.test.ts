@@ -25,7 +25,7 @@ const form = (schema: Record<string, unknown>) => ({
 describe("who answers", () => {
   test("--ui and --policy are checked, naming the flag and what it takes", () => {
     assert.deepEqual(parseRouting("host", "url=web, sampling=terminal"), { ui: "host", policy: { url: "web", sampling: "terminal" } });
-    assert.throws(() => parseRouting("browser", undefined), /--ui takes host, web, terminal; got "browser"/);
+    assert.throws(() => parseRouting("browser", undefined), /--ui takes host, app, web, terminal; got "browser"/);
     assert.throws(() => parseRouting("host", "payment=web"), /--policy takes KIND=WHO pairs.*got "payment=web"/);
     assert.throws(() => parseRouting("host", "url"), /--policy takes KIND=WHO pairs/);
   });

@@ -18,7 +18,8 @@ import { checkListen, loopbackGuard, publicGuard } from "./http-guard.js";
 import { HostLinks } from "./links.js";
 import { desktopNotifier, type Notify } from "./notify.js";
 import { questionLog } from "./question-log.js";
-import { gatewayUI, localAnswererOf, localAnswerersNeeded, parseRouting, routeQuestions, type Routing } from "./route.js";
+import { GatewayApps } from "./app-answers.js";
+import { appsRouted, gatewayUI, localAnswererOf, localAnswerersNeeded, parseRouting, routeQuestions, type Routing } from "./route.js";
 import { Upstreams } from "./upstreams.js";
 
 export interface GatewayOptions extends TargetOptions {
@@ -192,23 +193,31 @@ export async function gateway(command: string[], options: GatewayOptions): Promi
     const onerror = (error: Error) => say(errorLine("host", error));
     let hostWaitedMs: number | undefined;
     let waitSaid: string | undefined;
-    const front = hostFacing(upstreams, upstreams.serverInfo(), links, onerror, {
-      callStarted: () => page?.status(undefined),
-      // Said where the person looks: the page would otherwise drop the question without a word.
-      stoppedWaiting(tool, afterMs) {
-        hostWaitedMs = afterMs;
-        const sentence = hostStoppedWaiting(tool, afterMs);
-        say(sentence);
-        page?.status(sentence, { failed: true });
+    const apps = appsRouted(at.routing) ? new GatewayApps(upstreams.serverInfo()?.name ?? label) : undefined;
+    const front = hostFacing(
+      upstreams,
+      upstreams.serverInfo(),
+      links,
+      onerror,
+      {
+        callStarted: () => page?.status(undefined),
+        // Said where the person looks: the page would otherwise drop the question without a word.
+        stoppedWaiting(tool, afterMs) {
+          hostWaitedMs = afterMs;
+          const sentence = hostStoppedWaiting(tool, afterMs);
+          say(sentence);
+          page?.status(sentence, { failed: true });
+        },
+        // Said beside the question, once for as long as it stays true.
+        personAnswering(keptWaiting) {
+          const sentence = hostWaits(keptWaiting, hostWaitedMs);
+          if (sentence === waitSaid) return;
+          waitSaid = sentence;
+          page?.notice(sentence, { server: { name: "elicit gateway", version: "" } });
+        },
       },
-      // Said beside the question, once for as long as it stays true.
-      personAnswering(keptWaiting) {
-        const sentence = hostWaits(keptWaiting, hostWaitedMs);
-        if (sentence === waitSaid) return;
-        waitSaid = sentence;
-        page?.notice(sentence, { server: { name: "elicit gateway", version: "" } });
-      },
-    });
+      apps,
+    );
     cleanups.push(async () => front.close());
 
     let exited!: (code: number) => void;

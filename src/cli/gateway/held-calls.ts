@@ -68,6 +68,11 @@ export class HeldCall {
     });
   }
 
+  /** Whether `key` names a question sent in the latest round and not answered yet. */
+  asks(key: string): boolean {
+    return this.questions.get(key)?.sent === true;
+  }
+
   /** The call to the server ended. */
   settle(outcome: { value: Result } | { error: unknown }): void {
     this.outcome = outcome;

@@ -5,6 +5,7 @@
 // lacks the host's revision).
 import type { Client } from "@modelcontextprotocol/client";
 import type { Implementation, Server } from "@modelcontextprotocol/server";
+import type { GatewayApps } from "./app-answers.js";
 import { HeldCalls } from "./held-calls.js";
 import { hostServer, type FrontDoor } from "./host-server.js";
 import type { HostFacingHooks } from "./host-wait.js";
@@ -40,6 +41,7 @@ export function hostFacing(
   links: HostLinks,
   onerror: (error: Error) => void,
   hooks: HostFacingHooks = {},
+  apps?: GatewayApps,
 ): HostFacing {
   const subscriptions = new Map<Upstream, Subscriptions>();
   const subscriptionsOf = (upstream: Upstream) => {
@@ -55,6 +57,7 @@ export function hostFacing(
     held: new HeldCalls(),
     hooks,
     onerror,
+    ...(apps ? { apps } : {}),
     subscriptions: subscriptionsOf,
   };
   upstreams.each((upstream) => {
@@ -74,6 +77,7 @@ export function hostFacing(
     factory: ({ era }) => hostServer(era, door),
     close() {
       door.held.close();
+      door.apps?.close();
       for (const each of subscriptions.values()) each.close();
     },
   };

@@ -19,6 +19,8 @@ import { TASKS_EXTENSION } from "../../client/tasks/follow.js";
 import type { ServerQuestion } from "../../client/attached.js";
 import { clientCapabilities, requestRevision } from "../../server/base/capabilities.js";
 import type { ProtocolRevision } from "../../schema/types.js";
+import { answeredByApp, ANSWER_TOOL, FORM_APP_URI } from "../../server/apps/ui-extension.js";
+import { APP_CAPABILITIES, APP_PROTOCOL, type GatewayApps } from "./app-answers.js";
 import { AS_SENT, forward, progressTokenOf, type Result } from "./forward.js";
 import type { HeldCall, HeldCalls } from "./held-calls.js";
 import { HostProgress } from "./host-progress.js";
@@ -52,6 +54,8 @@ export interface FrontDoor {
   held: HeldCalls;
   hooks: HostFacingHooks;
   onerror(error: Error): void;
+  /** --ui app: the calls answered through the form app, for hosts that render apps and cannot be asked. */
+  apps?: GatewayApps;
   /** The 2025 hosts' subscriptions on `upstream`. */
   subscriptions(upstream: Upstream): Subscriptions;
 }
@@ -80,7 +84,10 @@ const progressFor = (request: JSONRPCRequest, notify: (n: Notification) => Promi
 
 export function hostServer(era: "legacy" | "modern", door: FrontDoor): Server {
   const { upstreams, links, held, hooks, onerror } = door;
-  const capabilities = hostCapabilities(upstreams.primary.client.getServerCapabilities(), era);
+  const upstreamCapabilities = upstreams.primary.client.getServerCapabilities();
+  const capabilities = hostCapabilities(upstreamCapabilities, era);
+  // --ui app: the form app is a resource, listed even where the server has none.
+  if (door.apps && !capabilities.resources) capabilities.resources = {};
   const server = new Server(door.info, { capabilities, ...(door.instructions ? { instructions: door.instructions } : {}) });
   // A 2025 host's logging/setLevel, kept for a 2026-07-28 server (which takes the level with each request).
   let sessionLevel: unknown;
@@ -105,12 +112,53 @@ export function hostServer(era: "legacy" | "modern", door: FrontDoor): Server {
     return call.round(ctx.mcpReq.signal);
   }
 
+  /**
+   * --ui app, a host that renders apps and cannot be asked: its calls' questions come back as the form app
+   * (app-answers.ts), its lists show the app, and the app's resource and answers are served here.
+   * Undefined: the request passes as for any host.
+   */
+  async function forApp(request: JSONRPCRequest, ctx: ServerContext, link: RequestLink, logLevel: unknown): Promise<Result | undefined> {
+    const apps = door.apps!;
+    const upstream = await upstreams.for(link.protocol);
+    const signal = ctx.mcpReq.signal;
+    const params = request.params ?? {};
+    switch (request.method) {
+      case "tools/list":
+        return apps.listTools(await forward(upstream, request, logLevel, signal));
+      case "resources/list":
+        return apps.listResources(upstreamCapabilities?.resources ? await forward(upstream, request, logLevel, signal) : { resources: [] });
+      case "resources/templates/list":
+        return upstreamCapabilities?.resources ? undefined : { resourceTemplates: [] };
+      case "resources/read":
+        return params.uri === FORM_APP_URI ? apps.readApp() : undefined;
+      case "tools/call": {
+        if (params.name === ANSWER_TOOL) return apps.answer(params.arguments, signal);
+        const tool = String(params.name ?? "");
+        return apps.call(
+          tool,
+          params.arguments ?? {},
+          (call) => {
+            // The app's questions go to the held call; what the app cannot answer goes where it would without it.
+            const within = { ...link, protocol: APP_PROTOCOL, capabilities: APP_CAPABILITIES, ask: call.ask.bind(call) };
+            return links.within(within, () => forward(upstream, request, logLevel, call.abort.signal));
+          },
+          signal,
+        );
+      }
+    }
+    return undefined;
+  }
+
   async function serve(request: JSONRPCRequest, ctx: ServerContext): Promise<Result> {
     const protocol: ProtocolRevision = requestRevision(server, ctx);
     // A 2026-07-28 host's level travels in its envelope, which its SDK server lifted off.
     const logLevel = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[LOG_LEVEL_META_KEY] ?? sessionLevel;
     const notify = (n: Notification) => ctx.mcpReq.notify(n);
     const link: RequestLink = { protocol, capabilities: clientCapabilities(server, ctx, protocol), notify };
+    if (door.apps && answeredByApp(link.capabilities)) {
+      const served = await forApp(request, ctx, link, logLevel);
+      if (served) return served;
+    }
     if (protocol === "2026-07-28" && HELD_METHODS.has(request.method)) return heldCall(request, ctx, link, logLevel);
     const upstream = await upstreams.for(protocol);
     const signal = ctx.mcpReq.signal;

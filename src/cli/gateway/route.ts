@@ -1,6 +1,7 @@
 // Who answers each question the server asks through the gateway: the host, where it declared that
 // kind of question and the gateway is told to let it (`--ui host`, the default), or the gateway's own
-// page or terminal. `--policy url=web,...` sets it per kind.
+// page or terminal. `--policy url=web,...` sets it per kind. `app` is `host`, and more: a host that
+// renders apps and cannot be asked answers forms and links in the form app (app-answers.ts).
 import type { Forward, ServerQuestion } from "../../client/attached.js";
 import type { ElicitationUI, SamplingUI } from "../../client/ui.js";
 import { InvalidSchemaError } from "../../schema/errors.js";
@@ -11,7 +12,7 @@ import { HostError } from "../exit.js";
 import { checkHostAnswer, listProblems } from "./host-answer.js";
 import type { HostLink, HostLinks } from "./links.js";
 
-export const ANSWERERS = ["host", "web", "terminal"] as const;
+export const ANSWERERS = ["host", "app", "web", "terminal"] as const;
 export type Answerer = (typeof ANSWERERS)[number];
 export const QUESTION_KINDS = ["form", "url", "sampling", "roots"] as const;
 export type QuestionKind = (typeof QUESTION_KINDS)[number];
@@ -41,6 +42,9 @@ export function parseRouting(ui: string, policy: string | undefined): Routing {
 }
 
 export const answererOf = (routing: Routing, kind: QuestionKind): Answerer => routing.policy[kind] ?? routing.ui;
+
+/** Whether any question may go to the form app (--ui app, or app in --policy). */
+export const appsRouted = (routing: Routing): boolean => answererOf(routing, "form") === "app" || answererOf(routing, "url") === "app";
 
 /** Which of its own UIs the gateway answers `kind` with, when the host does not: web unless told terminal. */
 export const localAnswererOf = (routing: Routing, kind: QuestionKind): "web" | "terminal" =>
@@ -117,7 +121,8 @@ async function askChecked(
 /** The `forward` hook of the gateway's client: questions the host may and can answer go to it, and its answers are checked. */
 export function routeQuestions(links: HostLinks, routing: Routing, routed?: Routed, said: (line: string) => void = () => {}): Forward {
   return (question, signal) => {
-    if (answererOf(routing, kindOf(question)) !== "host") return undefined;
+    const who = answererOf(routing, kindOf(question));
+    if (who !== "host" && who !== "app") return undefined;
     const link = links.current();
     if (!link || !supportsFeature(link.capabilities, link.protocol, featureOf(question))) return undefined;
     const asked = forHost(question, link.protocol);
