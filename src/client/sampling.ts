@@ -1,7 +1,7 @@
 // attachSampling: answers a server's sampling/createMessage (live on 2025-era connections, embedded in
 // input_required on 2026-07-28) with a person in the loop: they review the request before any model
 // sees it and the answer before the server does.
-import { ProtocolError, type Client } from "@modelcontextprotocol/client";
+import { ProtocolError, type Client, type CreateMessageResult } from "@modelcontextprotocol/client";
 import type { ModelProvider, SamplingParams, SamplingResult } from "./providers/provider.js";
 import { RateLimiter, type RateLimitOptions } from "./rate-limit.js";
 import { sanitizeText } from "../common/sanitize.js";
@@ -54,11 +54,10 @@ export function attachSampling(client: Client, options: SamplingOptions): Sampli
 
   client.setRequestHandler("sampling/createMessage", async (request, ctx) => {
     const params = request.params as SamplingParams;
-    const forwarded = options.forward?.(
-      { method: "sampling/createMessage", params: request.params as never, id: ctx.mcpReq.id },
-      ctx.mcpReq.signal,
-    );
-    if (forwarded) return forwarded as never;
+    const forwarded = options.forward?.({ method: "sampling/createMessage", params: request.params, id: ctx.mcpReq.id }, ctx.mcpReq.signal);
+    // The other client's answer, typed as the result it must be: the SDK checks it against the sampling
+    // result schema after this handler, as it does our own.
+    if (forwarded) return forwarded as Promise<CreateMessageResult>;
     const context = uiContextFor(client, ctx.mcpReq.signal);
     if (!limiter.take()) {
       ui.notice(
