@@ -42,6 +42,8 @@ export class PersonAsked {
   }
 }
 
+// Stays a WeakMap keyed by the SDK Client: attachElicitation and attachSampling are separate functions of
+// a Client the host made, no object of ours spans both to own the PersonAsked, and the Client gets no field of ours.
 const byClient = new WeakMap<object, PersonAsked>();
 
 /** The one PersonAsked of a client, shared by attachElicitation and attachSampling. */

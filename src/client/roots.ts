@@ -2,7 +2,7 @@
 import { statSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import type { Client, Root } from "@modelcontextprotocol/client";
+import type { Client, ListRootsResult, Root } from "@modelcontextprotocol/client";
 import type { Attached, Forward } from "./attached.js";
 
 export type RootInput = string | { path: string; name?: string };
@@ -48,16 +48,13 @@ export function attachRoots(client: Client, initial: RootInput[] = [], options: 
   const roots = new Map<string, Root>();
   for (const r of initial.map(toRoot)) roots.set(r.uri, r);
   client.registerCapabilities({ roots: { listChanged: true } });
-  client.setRequestHandler(
-    "roots/list",
-    async (request, ctx) =>
-      ((await options.forward?.(
-        { method: "roots/list", params: request.params ?? {}, id: ctx.mcpReq.id },
-        ctx.mcpReq.signal,
-      )) as never) ?? {
-        roots: [...roots.values()],
-      },
-  );
+  client.setRequestHandler("roots/list", async (request, ctx) => {
+    const question = { method: "roots/list", params: request.params ?? {}, id: ctx.mcpReq.id };
+    // The other client's answer is passed on as it came, typed as the result it stands for (the SDK
+    // checks no roots/list result, ours included).
+    const forwarded = (await options.forward?.(question, ctx.mcpReq.signal)) as ListRootsResult | undefined;
+    return forwarded ?? { roots: [...roots.values()] };
+  });
 
   // 2026-07-28 has no list_changed notification: servers ask for roots in each call instead.
   const changed = async () => {

@@ -42,14 +42,82 @@ function answer(res: ServerResponse, status: number, title: string, text: string
 }
 
 export async function startLoopback(): Promise<Loopback> {
-  let waiting: { state: string; resolve(params: URLSearchParams): void; reject(error: Error): void } | undefined;
-  let closed = false;
-  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+  const listener = new LoopbackListener();
+  await listener.listen();
+  return listener;
+}
+
+type Waiting = { state: string; resolve(params: URLSearchParams): void; reject(error: Error): void };
+
+/** The listener behind a Loopback: at most one sign-in waits at a time (a newer one replaces it). */
+class LoopbackListener implements Loopback {
+  private waiting: Waiting | undefined;
+  private isClosed = false;
+  private url = "";
+  private readonly server: Server = createServer((req, res) => this.onRequest(req, res));
+
+  get redirectUrl(): string {
+    return this.url;
+  }
+
+  get closed(): boolean {
+    return this.isClosed;
+  }
+
+  /** Listens on 127.0.0.1, on a port the OS picks. */
+  async listen(): Promise<void> {
+    await new Promise<void>((resolve, reject) => {
+      this.server.once("error", reject);
+      this.server.listen(0, "127.0.0.1", () => {
+        this.server.off("error", reject);
+        resolve();
+      });
+    });
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/callback`;
+  }
+
+  async close(): Promise<void> {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    this.waiting?.reject(new LoginError("cancelled", "the sign-in was abandoned: the client stopped listening for the redirect."));
+    this.waiting = undefined;
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  expect(state: string, { timeoutMs, what, signal }: { timeoutMs: number; what: string; signal?: AbortSignal }): Promise<URLSearchParams> {
+    if (this.isClosed) return Promise.reject(new LoginError("cancelled", "the sign-in listener is closed."));
+    if (this.waiting) this.waiting.reject(new LoginError("cancelled", "a newer sign-in replaced this one."));
+    return new Promise<URLSearchParams>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiting = undefined;
+        reject(new LoginError("timeout", `${what} did not finish within ${duration(timeoutMs)} (the browser never reached ${this.url}).`));
+      }, timeoutMs);
+      const onAbort = () => {
+        this.waiting = undefined;
+        reject(new LoginError("cancelled", `stopped waiting for ${what}.`));
+      };
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", onAbort);
+      };
+      this.waiting = {
+        state,
+        resolve: (params) => (done(), resolve(params)),
+        reject: (error) => (done(), reject(error)),
+      };
+      if (signal?.aborted) onAbort();
+      else signal?.addEventListener("abort", onAbort, { once: true });
+    });
+  }
+
+  /** Every request on the port: only a redirect to /callback with the waiting sign-in's state can end it. */
+  private onRequest(req: IncomingMessage, res: ServerResponse): void {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     if (req.method !== "GET" || url.pathname !== "/callback") return answer(res, 404, "Not found", "Nothing here.");
-    if (!waiting) return answer(res, 410, "Sign-in not expected", "Nothing is waiting for a sign-in here. You can close this tab.");
+    if (!this.waiting) return answer(res, 410, "Sign-in not expected", "Nothing is waiting for a sign-in here. You can close this tab.");
     const params = url.searchParams;
-    const current = waiting;
+    const current = this.waiting;
     if (params.get("state") !== current.state) {
       // Not the sign-in we started (a forged or stale redirect, maybe from another page): refused,
       // and the wait goes on, or any page could abort a sign-in by guessing the port.
@@ -58,7 +126,7 @@ export async function startLoopback(): Promise<Loopback> {
     const error = params.get("error");
     if (error !== null) {
       answer(res, 400, "Sign-in failed", "The authorization server did not sign you in. You can close this tab and look at the terminal.");
-      waiting = undefined;
+      this.waiting = undefined;
       current.reject(
         new LoginError("error-redirect", `the authorization server refused the sign-in (${oauthCode(error)}).`, oauthCode(error)),
       );
@@ -69,59 +137,7 @@ export async function startLoopback(): Promise<Loopback> {
       return answer(res, 400, "Sign-in refused", "The redirect carried no authorization code. You can close this tab.");
     }
     answer(res, 200, "Signed in", "You are signed in. You can close this tab and go back to the terminal.");
-    waiting = undefined;
+    this.waiting = undefined;
     current.resolve(params);
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
-  const redirectUrl = `http://127.0.0.1:${port}/callback`;
-  const close = async () => {
-    if (closed) return;
-    closed = true;
-    waiting?.reject(new LoginError("cancelled", "the sign-in was abandoned: the client stopped listening for the redirect."));
-    waiting = undefined;
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  };
-
-  return {
-    redirectUrl,
-    get closed() {
-      return closed;
-    },
-    close,
-    expect(state, { timeoutMs, what, signal }) {
-      if (closed) return Promise.reject(new LoginError("cancelled", "the sign-in listener is closed."));
-      if (waiting) waiting.reject(new LoginError("cancelled", "a newer sign-in replaced this one."));
-      return new Promise<URLSearchParams>((resolve, reject) => {
-        const timer = setTimeout(() => {
-          waiting = undefined;
-          reject(
-            new LoginError("timeout", `${what} did not finish within ${duration(timeoutMs)} (the browser never reached ${redirectUrl}).`),
-          );
-        }, timeoutMs);
-        const onAbort = () => {
-          waiting = undefined;
-          reject(new LoginError("cancelled", `stopped waiting for ${what}.`));
-        };
-        const done = () => {
-          clearTimeout(timer);
-          signal?.removeEventListener("abort", onAbort);
-        };
-        waiting = {
-          state,
-          resolve: (params) => (done(), resolve(params)),
-          reject: (error) => (done(), reject(error)),
-        };
-        if (signal?.aborted) onAbort();
-        else signal?.addEventListener("abort", onAbort, { once: true });
-      });
-    },
-  };
+  }
 }

@@ -5,7 +5,7 @@
 // the client's own handlers, those attachElicitation, attachSampling and attachRoots installed, with
 // the same checks as any other question; tasks/update sends the answers.
 import { setTimeout as delay } from "node:timers/promises";
-import type { Client } from "@modelcontextprotocol/client";
+import type { Client, JSONRPCMessage, Result, Transport } from "@modelcontextprotocol/client";
 import { storedRequestHandler } from "../../common/sdk-internals.js";
 import { setOwn } from "../../schema/own.js";
 import { rawRequest, RawRequestError } from "./raw-request.js";
@@ -32,10 +32,11 @@ export interface FollowTasksOptions {
 /** The wait before the next poll: the server's suggestion (default 1 s), kept between 100 ms and 30 s. */
 const pollDelay = (suggested: number | undefined) => Math.min(Math.max(suggested ?? 1000, 100), 30_000);
 
-type Transport = { onmessage?: (message: never, extra?: never) => void; onclose?: () => void };
 type Message = { id?: string | number; method?: string; result?: Record<string, unknown> };
 
-const following = new WeakSet<object>();
+// Stays a WeakSet keyed by the SDK's transport (its onmessage wrapped once): followTasks is a free function
+// of an SDK Client, so no object of ours lives across calls to own the mark, and the transport gets no field of ours.
+const following = new WeakSet<Transport>();
 
 /**
  * Follows the tasks this client's tool calls turn into (the client must declare the extension:
@@ -44,7 +45,7 @@ const following = new WeakSet<object>();
  * call given up on leaves its task running (tasks/cancel cancels it); closing the client stops following.
  */
 export function followTasks(client: Client, options: FollowTasksOptions = {}): void {
-  const transport = client.transport as Transport | undefined;
+  const transport = client.transport;
   if (!transport) throw new Error("followTasks: connect the client first.");
   if (following.has(transport)) return;
   following.add(transport);
@@ -61,7 +62,9 @@ export function followTasks(client: Client, options: FollowTasksOptions = {}): v
     if (m.method !== undefined || m.id === undefined || !m.result) return deliver?.(message, extra);
     const legacy = legacyTask(m.result);
     if (m.result.resultType !== "task" && !legacy) return deliver?.(message, extra);
-    const answer = (body: object) => deliver?.({ jsonrpc: "2.0", id: m.id, ...body } as never, extra);
+    const id = m.id;
+    const answer = (body: { result: Result } | { error: { code: number; message: string; data?: unknown } }) =>
+      deliver?.({ jsonrpc: "2.0", id, ...body } satisfies JSONRPCMessage, extra);
     const report = (r: TaskReport) => options.onReport?.(r);
     const followed = legacy
       ? followLegacy(client, legacy, closed.signal, report)

@@ -3,7 +3,7 @@
 // (resultType "task", the io.modelcontextprotocol/tasks extension) and the extension's own methods
 // are sent here, on the client's transport, with the envelope the client puts on every request; their
 // responses are taken off the transport before the client sees them.
-import type { Client } from "@modelcontextprotocol/client";
+import type { Client, JSONRPCRequest, Transport } from "@modelcontextprotocol/client";
 import { outboundEnvelope } from "../../common/sdk-internals.js";
 import { ElicitError } from "../../schema/errors.js";
 
@@ -39,11 +39,13 @@ const kindOf = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "an arr
 type Message = { id?: unknown; result?: Record<string, unknown>; error?: { code: number; message: string; data?: unknown } };
 type Pending = Map<string, { resolve: (m: Message) => void }>;
 
-const pendingBy = new WeakMap<object, Pending>();
+// Stays a WeakMap keyed by the SDK's transport (its onmessage wrapped once): rawRequest is a free function
+// of an SDK Client, so no object of ours lives across calls to own the map, and the transport gets no field of ours.
+const pendingBy = new WeakMap<Transport, Pending>();
 let next = 0;
 
 /** Our requests' responses, taken off `transport` before the client's own handler sees them. */
-function pendingOn(transport: { onmessage?: (message: never, extra?: never) => void }): Pending {
+function pendingOn(transport: Transport): Pending {
   let pending = pendingBy.get(transport);
   if (pending) return pending;
   const mine: Pending = new Map();
@@ -53,7 +55,7 @@ function pendingOn(transport: { onmessage?: (message: never, extra?: never) => v
   transport.onmessage = (message, extra) => {
     const id = (message as Message).id;
     const waiting = typeof id === "string" ? mine.get(id) : undefined;
-    if (waiting && !("method" in (message as object))) {
+    if (waiting && !("method" in message)) {
       mine.delete(id as string);
       return waiting.resolve(message as Message);
     }
@@ -76,9 +78,10 @@ export async function rawRequest(
   const transport = client.transport;
   if (!transport) throw new Error(`${method}: the client is not connected.`);
   signal?.throwIfAborted();
-  const pending = pendingOn(transport as never);
+  const pending = pendingOn(transport);
   const id = `mcp-elicit-raw-${++next}`;
   const meta = { ...outboundEnvelope(client), ...(params._meta as object | undefined) };
+  const request: JSONRPCRequest = { jsonrpc: "2.0", id, method, params: { ...params, _meta: meta } };
   let onAbort = () => {};
   const answered = new Promise<Message>((resolve, reject) => {
     onAbort = () => reject(signal?.reason as Error);
@@ -88,7 +91,7 @@ export async function rawRequest(
   // Awaited below, after the send: an abort while the send is pending must not be an unhandled rejection.
   answered.catch(() => {});
   try {
-    await transport.send({ jsonrpc: "2.0", id, method, params: { ...params, _meta: meta } } as never);
+    await transport.send(request);
     return unwrap(await answered);
   } finally {
     // One signal serves every poll of a task: each request takes its listener off again.

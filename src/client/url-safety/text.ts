@@ -95,3 +95,6 @@ export function hiddenCharacter(decoded: string): string | undefined {
   }
   return undefined;
 }
+
+/** A name for a message: its end (where the registrable domain is) when it is long; the full one is on screen. */
+export const keepEnd = (name: string, max = 60) => (name.length > max ? `…${name.slice(-(max - 1))}` : name);
