@@ -65,7 +65,7 @@ export function serveTasks(server: McpServer, tasks: Tasks, ownerOf: (ctx: Serve
   if (served.has(server)) return;
   served.add(server);
   // 2026-07-28's discovery drops the `tasks` slot (the SDK strips it); 2025 sessions read it.
-  server.server.registerCapabilities({ extensions: { [TASKS_EXTENSION]: {} }, tasks: LEGACY_TASKS_CAPABILITY } as never);
+  server.server.registerCapabilities({ extensions: { [TASKS_EXTENSION]: {} }, tasks: LEGACY_TASKS_CAPABILITY });
   type Answer<P> = (ctx: ServerContext, params: P, owner: string) => Promise<unknown>;
   const byEra = <P extends { taskId?: string }>(method: string, extension: Answer<P> | undefined, legacy: Answer<P> | undefined) => {
     return async (params: P, ctx: ServerContext) => {
