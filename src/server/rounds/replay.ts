@@ -268,6 +268,7 @@ export class ReplayRun {
 }
 
 // The digest of each shared encoding a request carried (compiled.ts), kept as long as the encoding lives.
+// Stays a module WeakMap: keyed by src/schema's encodings, shared by every run that asks the same form.
 const encodedDigests = new WeakMap<object, string>();
 
 /** A short stand-in for a form's encoding: its digest, worked out once per encoding object. */

@@ -51,6 +51,8 @@ function checkedResponses(value: unknown): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
+// Stays a module WeakSet: a server's tasks/* handlers are installed once, by whichever kit comes first, on
+// the SDK's McpServer (not ours to add a field to); a field per kit would let a second kit replace them.
 const served = new WeakSet<McpServer>();
 
 /** Whether a request comes on 2026-07-28 (its envelope says so); 2025 sessions have no envelope. */
