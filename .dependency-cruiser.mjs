@@ -47,7 +47,7 @@ const LAYERS = {
  * The server wing's floor plan (docs/design/layers.md): each room of src/server/ and the rooms it may import besides
  * itself. The ground floor (base, transport, auth, fleet, url) serves everything; inputs/ holds the ports each
  * ctx input is written against; live/ (2025 eras) and rounds/ (2026-07-28) are the ways of asking; tasks/ runs on
- * rounds; kit/ puts them together, and http/ serves any kit. Only src/server/index.ts sits outside a room.
+ * rounds; apps/ answers questions in the form app on rounds; kit/ puts them together, and http/ serves any kit. Only src/server/index.ts sits outside a room.
  */
 const SERVER_ROOMS = {
   base: [],
@@ -59,7 +59,9 @@ const SERVER_ROOMS = {
   live: ["base", "auth", "url", "inputs"],
   rounds: ["base", "auth", "url", "inputs"],
   tasks: ["base", "auth", "url", "inputs", "rounds"],
-  kit: ["base", "auth", "fleet", "url", "inputs", "live", "rounds", "tasks"],
+  // Questions answered in the kit's form app (MCP Apps), on the rounds' sealed state and call ledger.
+  apps: ["base", "auth", "url", "inputs", "rounds"],
+  kit: ["base", "auth", "fleet", "url", "inputs", "live", "rounds", "tasks", "apps"],
   http: ["base", "transport", "auth", "fleet", "url"],
 };
 

@@ -12,8 +12,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { brotliCompressSync, gzipSync } from "node:zlib";
 import type { Browser, CDPSession, Page } from "playwright-core";
-import { launchChromium } from "../test/web/chromium.js";
-import { TRIP } from "../test/web/trip-form.js";
+import { launchChromium } from "../test/helpers/chromium.js";
+import { TRIP } from "../test/helpers/trip-form.js";
 
 const RUNS = 20;
 const distWeb = fileURLToPath(new URL("../dist/web/", import.meta.url));

@@ -14,7 +14,7 @@ import { form, text } from "../dist/schema/index.js";
 import { createElicitation } from "../dist/server/index.js";
 import { webUI } from "../dist/web/index.js";
 import type { Browser } from "playwright-core";
-import { launchChromium } from "../test/web/chromium.js";
+import { launchChromium } from "../test/helpers/chromium.js";
 
 const RUNS = 20;
 

@@ -23,6 +23,8 @@ export const WEB_ENTRIES = [
   // The URL kit's hosted form page (src/server/url/pages/form.ts); it finds the form in elements/form.js.
   { in: "src/server/url/pages/browser/form-page.ts", out: "url-form" },
   { in: "src/server/url/pages/browser/file-page.ts", out: "url-file" },
+  // The kit's form app (an MCP App), inlined into the ui://elicit/form-app.html resource (src/server/apps/).
+  { in: "src/ui/web/app/form-app.ts", out: "form-app" },
 ];
 
 // The one Node module the shared code imports (`domainToUnicode` in the URL analysis) has a browser
@@ -41,9 +43,18 @@ const nodeSeams = {
       if (args.importer.startsWith(schemaDir)) return { path: join(root, "src/ui/web/elements/no-zod.ts") };
       return undefined;
     });
-    b.onResolve({ filter: /^zod(\/|$)/ }, (args) => ({
-      errors: [{ text: `zod cannot be bundled for the browser (imported by ${args.importer})` }],
-    }));
+    // zod's translations of its messages (about 150 kB): the form app's messages are checked, never shown in
+    // another language, and nothing reads `z.locales`; zod's default English ones stay (locales/en.js).
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      args.importer.includes(join("node_modules", "zod")) ? { path: "zod-locales", namespace: "empty" } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: "empty" }, () => ({ contents: "export {};", loader: "js" }));
+    // The MCP Apps SDK (the form app's only library besides Lit) checks its messages with zod: allowed there alone.
+    b.onResolve({ filter: /^zod(\/|$)/ }, (args) =>
+      args.importer.includes(`${join("node_modules", "@modelcontextprotocol")}`)
+        ? undefined
+        : { errors: [{ text: `zod cannot be bundled for the browser (imported by ${args.importer})` }] },
+    );
   },
 };
 
@@ -82,7 +93,7 @@ export async function buildWeb(options = {}) {
  */
 export function embedPageScripts(webDir = join(root, "dist/web"), pagesDir = join(root, "dist/server/url/pages")) {
   const scripts = Object.fromEntries(
-    ["elements/form.js", "url-form.js", "url-file.js"].map((file) => [file, readFileSync(join(webDir, file), "utf8")]),
+    ["elements/form.js", "url-form.js", "url-file.js", "form-app.js"].map((file) => [file, readFileSync(join(webDir, file), "utf8")]),
   );
   mkdirSync(pagesDir, { recursive: true });
   writeFileSync(

@@ -30,7 +30,7 @@ const RULES = [
     "browser",
     (path, text) =>
       (path.startsWith("test/web/") && "test/web/") ||
-      (/needs\([^)]*"chromium"|launchChromium|playwright-core|url-pages-helpers\.js|webui-helpers\.js/.test(text) && "Chromium"),
+      (/needs\([^)]*"chromium"|launchChromium|playwright-core|helpers\/(url-pages|webui|web-pages|chromium)\.js/.test(text) && "Chromium"),
   ],
   ["fuzz", (path) => (path.startsWith("test/fuzz/") && "test/fuzz/") || (path.endsWith(".property.test.ts") && "generated cases")],
   [
@@ -61,14 +61,14 @@ const SLOWEST = {
   "test/gateway/fidelity.test.ts": 30,
   "test/cli/demo-answers.test.ts": 55,
   "test/cli/connect-pty.test.ts": 55,
-  "test/server/sessions.test.ts": 50,
+  "test/server/http/sessions.test.ts": 50,
   "test/cli/restart-under-retry.test.ts": 45,
   "test/fleet/load-sessions.test.ts": 45,
   "test/web/webui.test.ts": 40,
   "test/cli/connect-web.test.ts": 40,
   "test/cli/demo-no-browser.test.ts": 40,
   "test/fleet/load.test.ts": 35,
-  "test/server/url-pages-refusals.test.ts": 30,
+  "test/server/url/pages/refusals.test.ts": 30,
   "test/cli/call-web.test.ts": 30,
   "test/cli/tasks.test.ts": 30,
   "test/web/url-consent.test.ts": 30,
@@ -76,7 +76,7 @@ const SLOWEST = {
   "test/cli/demo-pty.test.ts": 30,
   "test/web/sampling-review.test.ts": 25,
   "test/web/webui-flows.test.ts": 25,
-  "test/server/url-pages.test.ts": 25,
+  "test/server/url/pages/pages.test.ts": 25,
 };
 const GROUP_ORDER = ["load", "fleet", "browser", "process", "fuzz", "unit"];
 

@@ -3,6 +3,7 @@
 // Everything it prints goes through host-output.ts, which makes it inert.
 import {
   Client,
+  type ClientOptions,
   SERVER_INFO_META_KEY,
   StreamableHTTPClientTransport,
   type Implementation,
@@ -74,7 +75,7 @@ export interface Host {
 
 export const CLIENT_INFO = { name: "elicit", version: "0.1.0" };
 
-function clientOptions(protocol: ProtocolChoice): Record<string, unknown> {
+function clientOptions(protocol: ProtocolChoice): ClientOptions {
   switch (protocol) {
     case "auto":
       return { versionNegotiation: { mode: "auto" } };
@@ -246,7 +247,7 @@ export async function openHost(options: HostOptions): Promise<Host> {
   const client = new Client(CLIENT_INFO, {
     capabilities: { extensions: { [TASKS_EXTENSION]: {} } },
     ...clientOptions(options.protocol),
-  } as never);
+  });
   const forward = options.forward ? { forward: options.forward } : {};
   const elicitation = attachElicitation(client, { ui: options.ui, modes: options.modes, ...forward });
   attachSampling(client, { ui: options.ui, ...(options.provider ? { provider: options.provider } : {}), ...forward });

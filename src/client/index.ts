@@ -1,6 +1,7 @@
 // mcp-elicit/client: safe elicitation, sampling and roots for any SDK v2 Client. UI-free: the renderers
 // are mcp-elicit/terminal and mcp-elicit/scripted, the OpenAI-compatible model provider mcp-elicit/openai,
 // so a host that renders its own way loads none of @inquirer/*, ora, open, openai or yaml.
+import "./error-codes.js"; // the codes of the errors this entry can throw join ErrorCode for its users
 export {
   attachElicitation,
   CALL_CEILING_MS,

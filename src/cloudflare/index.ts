@@ -2,6 +2,7 @@
 // Object's SQLite, D1), and 2025-era sessions, one Durable Object per session: the Worker routes with
 // routeSession; the Durable Object class serves with sessionObjectHandler. No Cloudflare package is
 // needed: the bindings are typed structurally.
+import "../server/base/error-codes.js"; // the codes of the errors this entry can throw join ErrorCode for its users
 export { durableObjectStore } from "../store/cloudflare/durable-object-store.js";
 export { ElicitStoreObject } from "../store/cloudflare/store-object.js";
 export { durableObjectStoreClient } from "../store/cloudflare/store-client.js";

@@ -61,7 +61,11 @@ export const invalidRequestReply = (dropped: { id: string | number; method: stri
 type ErrorHandler = (error: Error) => void;
 type ErrorHooked = { onerror?: ErrorHandler | undefined };
 
-/** Our handler and what it wraps, for each wrapper `onerror` has handed out. */
+/**
+ * Our handler and what it wraps, for each wrapper `onerror` has handed out. Module-wide on purpose: a wrapper is a
+ * plain function that may be set back on any Protocol (its own after a save and restore, or another's), and each
+ * must unwrap it to its author's handler; a function has no field of ours to keep that in.
+ */
 const wrapped = new WeakMap<ErrorHandler, ErrorHandler | undefined>();
 
 /**
@@ -71,6 +75,7 @@ const wrapped = new WeakMap<ErrorHandler, ErrorHandler | undefined>();
  * An author who chains the handler they read calls ours twice per error: each error is heard once.
  */
 export function onDropped(target: ErrorHooked, onDropped: (dropped: DroppedMessage) => void): void {
+  // The errors this hook has heard, owned by the hook; weak, so an error is not kept once everyone dropped it.
   const heard = new WeakSet<Error>();
   const ours = (error: Error) => {
     if (typeof error === "object" && error !== null) {
@@ -104,7 +109,11 @@ export function onDropped(target: ErrorHooked, onDropped: (dropped: DroppedMessa
   });
 }
 
-type Peer = { onerror?: ((error: Error) => void) | undefined; transport?: { send(message: never): Promise<void> } | undefined };
+/** A client or server Protocol, as far as the watch needs it: any transport that sends JSON-RPC messages takes our reply. */
+type Peer = {
+  onerror?: ((error: Error) => void) | undefined;
+  transport?: { send(message: ReturnType<typeof invalidRequestReply>): Promise<void> } | undefined;
+};
 
 /** The waits on one connection that a dropped reply ends. */
 export class DroppedWatch {
@@ -134,6 +143,8 @@ export class DroppedWatch {
   }
 }
 
+// The watch of each Protocol. It stays keyed by the peer: the peer is the SDK's object, which has no field of ours,
+// and the server side finds the watch from the McpServer alone (each tool it registers, each 2025 request it asks).
 const watches = new WeakMap<object, DroppedWatch>();
 
 /**
@@ -147,7 +158,7 @@ export function watchDropped(peer: Peer, replyError: () => Error, options: { unp
   const created = (watch = new DroppedWatch());
   watches.set(peer, created);
   onDropped(peer, (dropped) => {
-    if (dropped.kind === "request") void peer.transport?.send(invalidRequestReply(dropped) as never).catch(() => {});
+    if (dropped.kind === "request") void peer.transport?.send(invalidRequestReply(dropped)).catch(() => {});
     if (dropped.kind === "response" || (dropped.kind === "unparsed" && options.unparsedEndsWaits)) created.endAll(replyError());
   });
   return created;

@@ -4,6 +4,7 @@
 // Not for production: it has no persistence, and its accounts are whoever you list.
 // oidc-provider is an optional peer of mcp-elicit: without it, importing this entry fails with an error
 // that names it.
+import "../server/base/error-codes.js"; // the codes of the errors this entry can throw join ErrorCode for its users
 import { loadWithPeers } from "../common/optional-peers.js";
 
 // oidc-provider is loaded here, not at the first start, so that a missing peer is said on import.

@@ -46,10 +46,24 @@ function findUser(users: readonly DemoUser[], username: string, password: string
   return found;
 }
 
-async function clientName(provider: Provider, clientId: unknown): Promise<string> {
+async function clientNameOf(provider: Provider, clientId: unknown): Promise<string> {
   if (typeof clientId !== "string") return "An application";
   const client = await provider.Client.find(clientId);
   return (client?.clientName as string | undefined) ?? clientId;
+}
+
+/** One step of a sign-in: the provider's view of it, and what the pages need. */
+interface Step {
+  provider: Provider;
+  users: readonly DemoUser[];
+  hint: string | undefined;
+  req: IncomingMessage;
+  res: ServerResponse;
+  details: Awaited<ReturnType<Provider["interactionDetails"]>>;
+  /** The path of this interaction, /interaction/UID. */
+  base: string;
+  /** The name of the application asking. */
+  clientName: string;
 }
 
 /** Handles /interaction/UID[/login|/confirm|/abort]; answers false for any other path. */
@@ -59,7 +73,6 @@ export function interactionHandler(provider: Provider, users: readonly DemoUser[
     const match = /^\/interaction\/([A-Za-z0-9_-]+)(?:\/(login|confirm|abort))?$/.exec(path);
     if (!match) return false;
     const [, uid, step] = match;
-    const base = `/interaction/${uid}`;
     try {
       if ((step === undefined) !== (req.method === "GET")) {
         send(res, 405, errorPage({ error: "method_not_allowed", error_description: `${req.method} is not allowed here` }));
@@ -67,75 +80,12 @@ export function interactionHandler(provider: Provider, users: readonly DemoUser[
       }
       const details = await provider.interactionDetails(req, res);
       if (details.uid !== uid) throw new Error("the sign-in step does not match this browser's sign-in");
-      const name = await clientName(provider, details.params.client_id);
-
-      if (step === undefined) {
-        if (details.prompt.name === "login") send(res, 200, loginPage({ action: `${base}/login`, clientName: name, hint }));
-        else {
-          const missing = details.prompt.details as { missingOIDCScope?: string[]; missingResourceScopes?: Record<string, string[]> };
-          const user = users.find((u) => u.id === details.session?.accountId);
-          send(
-            res,
-            200,
-            consentPage({
-              action: `${base}/confirm`,
-              abortAction: `${base}/abort`,
-              clientName: name,
-              user: user?.name ?? details.session?.accountId ?? "",
-              resources: missing.missingResourceScopes ?? {},
-              scopes: missing.missingOIDCScope ?? [],
-            }),
-          );
-        }
-        return true;
-      }
-
-      if (step === "login") {
-        if (details.prompt.name !== "login") throw new Error("this sign-in step is not waiting for a password");
-        const form = await readForm(req);
-        if (!form) {
-          send(res, 413, errorPage({ error: "interaction_failed", error_description: `the form is larger than ${MAX_FORM_BYTES} bytes` }));
-          return true;
-        }
-        const username = form.get("username") ?? "";
-        const user = findUser(users, username, form.get("password") ?? "");
-        if (!user) {
-          send(res, 401, loginPage({ action: `${base}/login`, clientName: name, hint, username, error: "Wrong username or password." }));
-          return true;
-        }
-        await provider.interactionFinished(req, res, { login: { accountId: user.id } }, { mergeWithLastSubmission: false });
-        return true;
-      }
-
-      if (step === "abort") {
-        await provider.interactionFinished(
-          req,
-          res,
-          { error: "access_denied", error_description: "the person denied access" },
-          { mergeWithLastSubmission: false },
-        );
-        return true;
-      }
-
-      // confirm: grant what the consent prompt lists as missing, nothing else.
-      if (details.prompt.name !== "consent") throw new Error("this sign-in step is not waiting for consent");
-      const accountId = details.session?.accountId;
-      if (!accountId) throw new Error("nobody is signed in");
-      const missing = details.prompt.details as {
-        missingOIDCScope?: string[];
-        missingOIDCClaims?: string[];
-        missingResourceScopes?: Record<string, string[]>;
-      };
-      const grant = details.grantId
-        ? await provider.Grant.find(details.grantId)
-        : new provider.Grant({ accountId, clientId: String(details.params.client_id) });
-      if (!grant) throw new Error("the grant of this sign-in has expired");
-      if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(" "));
-      if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
-      for (const [resource, scopes] of Object.entries(missing.missingResourceScopes ?? {}))
-        grant.addResourceScope(resource, scopes.join(" "));
-      const grantId = await grant.save();
-      await provider.interactionFinished(req, res, { consent: details.grantId ? {} : { grantId } }, { mergeWithLastSubmission: true });
+      const clientName = await clientNameOf(provider, details.params.client_id);
+      const at: Step = { provider, users, hint, req, res, details, base: `/interaction/${uid}`, clientName };
+      if (step === undefined) showPage(at);
+      else if (step === "login") await signIn(at);
+      else if (step === "abort") await deny(at);
+      else await consent(at);
       return true;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
@@ -144,4 +94,74 @@ export function interactionHandler(provider: Provider, users: readonly DemoUser[
       return true;
     }
   };
+}
+
+/** GET: the sign-in form, or the consent page once someone is signed in. */
+function showPage({ users, hint, res, details, base, clientName }: Step): void {
+  if (details.prompt.name === "login") {
+    send(res, 200, loginPage({ action: `${base}/login`, clientName, hint }));
+    return;
+  }
+  const missing = details.prompt.details as { missingOIDCScope?: string[]; missingResourceScopes?: Record<string, string[]> };
+  const user = users.find((u) => u.id === details.session?.accountId);
+  send(
+    res,
+    200,
+    consentPage({
+      action: `${base}/confirm`,
+      abortAction: `${base}/abort`,
+      clientName,
+      user: user?.name ?? details.session?.accountId ?? "",
+      resources: missing.missingResourceScopes ?? {},
+      scopes: missing.missingOIDCScope ?? [],
+    }),
+  );
+}
+
+/** POST login: a known username and its password sign the person in; anything else shows the form again. */
+async function signIn({ provider, users, hint, req, res, details, base, clientName }: Step): Promise<void> {
+  if (details.prompt.name !== "login") throw new Error("this sign-in step is not waiting for a password");
+  const form = await readForm(req);
+  if (!form) {
+    send(res, 413, errorPage({ error: "interaction_failed", error_description: `the form is larger than ${MAX_FORM_BYTES} bytes` }));
+    return;
+  }
+  const username = form.get("username") ?? "";
+  const user = findUser(users, username, form.get("password") ?? "");
+  if (!user) {
+    send(res, 401, loginPage({ action: `${base}/login`, clientName, hint, username, error: "Wrong username or password." }));
+    return;
+  }
+  await provider.interactionFinished(req, res, { login: { accountId: user.id } }, { mergeWithLastSubmission: false });
+}
+
+/** POST abort: the person denied access. */
+async function deny({ provider, req, res }: Step): Promise<void> {
+  await provider.interactionFinished(
+    req,
+    res,
+    { error: "access_denied", error_description: "the person denied access" },
+    { mergeWithLastSubmission: false },
+  );
+}
+
+/** POST confirm: grant what the consent prompt lists as missing, nothing else. */
+async function consent({ provider, req, res, details }: Step): Promise<void> {
+  if (details.prompt.name !== "consent") throw new Error("this sign-in step is not waiting for consent");
+  const accountId = details.session?.accountId;
+  if (!accountId) throw new Error("nobody is signed in");
+  const missing = details.prompt.details as {
+    missingOIDCScope?: string[];
+    missingOIDCClaims?: string[];
+    missingResourceScopes?: Record<string, string[]>;
+  };
+  const grant = details.grantId
+    ? await provider.Grant.find(details.grantId)
+    : new provider.Grant({ accountId, clientId: String(details.params.client_id) });
+  if (!grant) throw new Error("the grant of this sign-in has expired");
+  if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(" "));
+  if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
+  for (const [resource, scopes] of Object.entries(missing.missingResourceScopes ?? {})) grant.addResourceScope(resource, scopes.join(" "));
+  const grantId = await grant.save();
+  await provider.interactionFinished(req, res, { consent: details.grantId ? {} : { grantId } }, { mergeWithLastSubmission: true });
 }

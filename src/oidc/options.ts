@@ -1,5 +1,6 @@
 // The local OpenID provider's options and handle (openid-provider.ts starts it; provider-app.ts is
 // oidc-provider itself, loaded when the provider is first needed).
+import type { JWK } from "jose";
 import type { DemoUser } from "./users.js";
 
 /** The scopes any resource gets when `resources` is not given (see `defaultResourceScopes`). */
@@ -22,7 +23,7 @@ export interface OpenIdProviderOptions {
    * with its secret (HTTP Basic), or, given `jwks` (its public keys) instead, with a JWT signed by its
    * private key (private_key_jwt, RFC 7523); the token's subject is the client id.
    */
-  clients?: Array<{ clientId: string; clientSecret: string } | { clientId: string; jwks: { keys: Array<Record<string, unknown>> } }>;
+  clients?: Array<{ clientId: string; clientSecret: string } | { clientId: string; jwks: { keys: JWK[] } }>;
   /** Access token lifetime in seconds; default 3600. */
   accessTokenTtlS?: number;
   /** Refresh token lifetime in seconds; default 86400. */

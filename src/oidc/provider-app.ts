@@ -2,7 +2,7 @@
 // sign-in and consent pages. A large import, loaded by openid-provider.ts once the provider is needed.
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { exportJWK, generateKeyPair } from "jose";
+import { exportJWK, generateKeyPair, type JWK } from "jose";
 import Provider, { errors, type Configuration, type KoaContextWithOIDC } from "oidc-provider";
 import { createMemoryAdapter } from "oidc-provider/lib/adapters/memory_adapter.js";
 import { interactionHandler } from "./interactions.js";
@@ -22,8 +22,8 @@ function resourceUrl(value: string): URL | undefined {
 }
 
 /** Fresh signing keys: ES256 for access tokens, RS256 too, the ID token default clients expect. */
-async function signingKeys(): Promise<Array<Record<string, unknown>>> {
-  const keys = [];
+async function signingKeys(): Promise<JWK[]> {
+  const keys: JWK[] = [];
   for (const alg of ["ES256", "RS256"]) {
     const { privateKey } = await generateKeyPair(alg, { extractable: true });
     keys.push({ ...(await exportJWK(privateKey)), alg, use: "sig", kid: randomBytes(8).toString("base64url") });
@@ -31,7 +31,7 @@ async function signingKeys(): Promise<Array<Record<string, unknown>>> {
   return keys;
 }
 
-function configuration(options: OpenIdProviderOptions, users: readonly DemoUser[], keys: Array<Record<string, unknown>>): Configuration {
+function configuration(options: OpenIdProviderOptions, users: readonly DemoUser[], keys: JWK[]): Configuration {
   const accessTokenTTL = options.accessTokenTtlS ?? 3600;
   const refreshTokenTTL = options.refreshTokenTtlS ?? 86_400;
   const resources = options.resources;
@@ -39,7 +39,7 @@ function configuration(options: OpenIdProviderOptions, users: readonly DemoUser[
   const allScopes = new Set(resources ? Object.values(resources).flatMap((r) => r.scopes) : anyResourceScopes);
   return {
     adapter: createMemoryAdapter(),
-    jwks: { keys: keys as never[] },
+    jwks: { keys },
     cookies: { keys: [randomBytes(32).toString("base64url")] },
     // Scopes an MCP client may ask for: OpenID's own plus every resource's (they are also what a
     // resource's tokens carry, see getResourceServerInfo).
@@ -53,7 +53,7 @@ function configuration(options: OpenIdProviderOptions, users: readonly DemoUser[
     clients: (options.clients ?? []).map((c) => ({
       client_id: c.clientId,
       ...("jwks" in c
-        ? { jwks: c.jwks as never, token_endpoint_auth_method: "private_key_jwt" }
+        ? { jwks: c.jwks, token_endpoint_auth_method: "private_key_jwt" }
         : { client_secret: c.clientSecret, token_endpoint_auth_method: "client_secret_basic" }),
       grant_types: ["client_credentials"],
       response_types: [],
@@ -71,26 +71,7 @@ function configuration(options: OpenIdProviderOptions, users: readonly DemoUser[
       revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
       introspection: { enabled: false },
       rpInitiatedLogout: { enabled: false },
-      resourceIndicators: {
-        enabled: true,
-        // A client that names no resource gets the only one there is, if there is only one.
-        defaultResource: (_ctx, _client, oneOf) =>
-          oneOf ?? (resources && Object.keys(resources).length === 1 ? Object.keys(resources)[0] : undefined),
-        // Token and refresh requests without `resource` get the one the person consented to.
-        useGrantedResource: () => true,
-        getResourceServerInfo: (_ctx, indicator) => {
-          const known = resources ? (Object.hasOwn(resources, indicator) ? resources[indicator] : undefined) : undefined;
-          const scopes = resources ? known?.scopes : resourceUrl(indicator) ? anyResourceScopes : undefined;
-          if (!scopes) throw new errors.InvalidTarget(`this provider issues no tokens for ${indicator}`);
-          return {
-            scope: scopes.join(" "),
-            audience: indicator,
-            accessTokenTTL,
-            accessTokenFormat: "jwt",
-            jwt: { sign: { alg: "ES256" } },
-          };
-        },
-      },
+      resourceIndicators: resourceIndicators(options, accessTokenTTL),
     },
     // Refresh tokens for every client allowed the grant (MCP clients seldom ask for offline_access).
     issueRefreshToken: (_ctx, client) => client.grantTypeAllowed("refresh_token"),
@@ -110,6 +91,34 @@ function configuration(options: OpenIdProviderOptions, users: readonly DemoUser[
       ctx.type = "html";
       ctx.set("content-security-policy", PAGE_CSP);
       ctx.body = errorPage(Object.fromEntries(Object.entries(out).map(([k, v]) => [k, String(v)])));
+    },
+  };
+}
+
+type ResourceIndicators = NonNullable<NonNullable<Configuration["features"]>["resourceIndicators"]>;
+
+/** Tokens for resources (RFC 8707): each named resource with its scopes, or any http(s) URL with the default scopes. */
+function resourceIndicators(options: OpenIdProviderOptions, accessTokenTTL: number): ResourceIndicators {
+  const resources = options.resources;
+  const anyResourceScopes = options.defaultResourceScopes ?? DEFAULT_RESOURCE_SCOPES;
+  return {
+    enabled: true,
+    // A client that names no resource gets the only one there is, if there is only one.
+    defaultResource: (_ctx, _client, oneOf) =>
+      oneOf ?? (resources && Object.keys(resources).length === 1 ? Object.keys(resources)[0] : undefined),
+    // Token and refresh requests without `resource` get the one the person consented to.
+    useGrantedResource: () => true,
+    getResourceServerInfo: (_ctx, indicator) => {
+      const known = resources ? (Object.hasOwn(resources, indicator) ? resources[indicator] : undefined) : undefined;
+      const scopes = resources ? known?.scopes : resourceUrl(indicator) ? anyResourceScopes : undefined;
+      if (!scopes) throw new errors.InvalidTarget(`this provider issues no tokens for ${indicator}`);
+      return {
+        scope: scopes.join(" "),
+        audience: indicator,
+        accessTokenTTL,
+        accessTokenFormat: "jwt",
+        jwt: { sign: { alg: "ES256" } },
+      };
     },
   };
 }

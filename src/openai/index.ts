@@ -1,6 +1,7 @@
 // mcp-elicit/openai: a ModelProvider for attachSampling on any OpenAI-compatible chat-completions API
 // (OpenAI, or a local llama.cpp / Ollama / vLLM server), through the `openai` library, an optional peer
 // of mcp-elicit: without it, importing this entry fails with an error that names it.
+import "../client/error-codes.js"; // the codes of the errors this entry can throw join ErrorCode for its users
 import { loadWithPeers } from "../common/optional-peers.js";
 
 const openai = await loadWithPeers("mcp-elicit/openai", () => import("../client/providers/openai.js"));

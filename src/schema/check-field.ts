@@ -19,26 +19,59 @@ const KNOWN: Record<string, readonly string[]> = {
   array: ["items", "minItems", "maxItems"],
 };
 
+type Add = (code: Parameters<typeof issue>[0], path: string, message: string) => void;
+
 /** Reads a titled option list (`oneOf` / `items.anyOf`); undefined when it is not one. */
 function titledOptions(list: unknown): { const: unknown; title: unknown }[] | undefined {
   if (!Array.isArray(list) || !list.every((o) => isObject(o) && "const" in o)) return undefined;
   return list as { const: unknown; title: unknown }[];
 }
 
+/** One field under check: its name and schema, its known type, and where its issues go. */
+interface FieldCheck {
+  name: string;
+  field: Record<string, unknown>;
+  type: string;
+  protocol: ProtocolRevision;
+  /** The schema of a multi-select's options (`items`), when it is an object. */
+  items: Record<string, unknown> | undefined;
+  /** A single choice with titled options (`oneOf` of { const, title }). */
+  isTitledSingle: boolean;
+  /** A multi-select with titled options (`items.anyOf` of { const, title }). */
+  isTitledMulti: boolean;
+  /** The JSON pointer of this field, or of one of its keywords. */
+  at: (...rest: (string | number)[]) => string;
+  add: Add;
+}
+
 export function checkField(name: string, field: unknown, protocol: ProtocolRevision): SchemaIssue[] {
   const out: SchemaIssue[] = [];
   const at = (...rest: (string | number)[]) => pointer("properties", name, ...rest);
-  const add = (code: Parameters<typeof issue>[0], path: string, message: string) => out.push(issue(code, path, message));
+  const add: Add = (code, path, message) => out.push(issue(code, path, message));
 
   if (!isObject(field)) {
     add("field-not-object", at(), `Field ${quoteText(name)} must be a JSON object schema, got ${excerpt(field)}.`);
     return out;
   }
-  const type = field.type;
-  const isTitledSingle = type === "string" && titledOptions(field.oneOf) !== undefined;
+  const isTitledSingle = field.type === "string" && titledOptions(field.oneOf) !== undefined;
   const items = isObject(field.items) ? field.items : undefined;
-  const isTitledMulti = type === "array" && items !== undefined && titledOptions(items.anyOf) !== undefined;
+  const isTitledMulti = field.type === "array" && items !== undefined && titledOptions(items.anyOf) !== undefined;
+  checkComposition(name, field, isTitledSingle, at, add);
+  const type = knownType(name, field, at, add);
+  if (type === undefined) return out;
 
+  const check: FieldCheck = { name, field, type, protocol, items, isTitledSingle, isTitledMulti, at, add };
+  checkKeywords(check);
+  checkBounds(check);
+  const options = checkOptions(check);
+  checkFormatAndPattern(check);
+  checkRevisionLimits(check);
+  if ("default" in field) checkDefault(name, type, field, options, at("default"), add);
+  return out;
+}
+
+/** `$ref`, `allOf` and the other composition keywords: a form is a flat list of fields (titled `oneOf` aside). */
+function checkComposition(name: string, field: Record<string, unknown>, isTitledSingle: boolean, at: FieldCheck["at"], add: Add) {
   for (const key of COMPOSITION) {
     if (!(key in field) || (key === "oneOf" && isTitledSingle)) continue;
     add(
@@ -47,6 +80,11 @@ export function checkField(name: string, field: unknown, protocol: ProtocolRevis
       `Field ${quoteText(name)} uses ${quoteText(key)}, which elicitation forms do not support; forms are flat lists of primitive fields.`,
     );
   }
+}
+
+/** The field's type when it is one a form has; undefined (and the issue added) when it is missing, an object or unknown. */
+function knownType(name: string, field: Record<string, unknown>, at: FieldCheck["at"], add: Add): string | undefined {
+  const type = field.type;
   if (type === undefined) {
     add(
       isObject(field.properties) ? "nested-object" : "type-missing",
@@ -55,7 +93,7 @@ export function checkField(name: string, field: unknown, protocol: ProtocolRevis
         ? `Field ${quoteText(name)} is a nested object; elicitation forms are flat.`
         : `Field ${quoteText(name)} has no "type"; use string, number, integer, boolean or array.`,
     );
-    return out;
+    return undefined;
   }
   if (type === "object") {
     add(
@@ -63,13 +101,17 @@ export function checkField(name: string, field: unknown, protocol: ProtocolRevis
       at("type"),
       `Field ${quoteText(name)} is a nested object; elicitation forms are flat: move its fields to the top level.`,
     );
-    return out;
+    return undefined;
   }
   if (typeof type !== "string" || !Object.hasOwn(KNOWN, type) || type === "common") {
     add("unknown-type", at("type"), `Field ${quoteText(name)} has type ${excerpt(type)}; use string, number, integer, boolean or array.`);
-    return out;
+    return undefined;
   }
+  return type;
+}
 
+/** Annotations that are not strings, keywords outside the subset, and a field that asks for a secret. */
+function checkKeywords({ name, field, type, at, add }: FieldCheck) {
   for (const key of ["title", "description"]) {
     if (key in field && typeof field[key] !== "string")
       add("annotation-invalid", at(key), `Field ${quoteText(name)}: ${quoteText(key)} must be a string.`);
@@ -90,8 +132,10 @@ export function checkField(name: string, field: unknown, protocol: ProtocolRevis
       `Field ${quoteText(name)} looks like it asks for ${SENSITIVE_LABELS[kind]}; the spec forbids collecting that in form mode: use a URL-mode elicitation.`,
     );
   }
+}
 
-  // Bounds: each must be well-formed, and each min must not exceed its max.
+/** Bounds: each must be well-formed, and each min must not exceed its max. */
+function checkBounds({ name, field, type, at, add }: FieldCheck) {
   const boundPairs: [string, string, boolean][] =
     type === "string"
       ? [["minLength", "maxLength", true]]
@@ -116,8 +160,11 @@ export function checkField(name: string, field: unknown, protocol: ProtocolRevis
       add("bounds-inverted", at(lo), `Field ${quoteText(name)}: ${lo} (${a}) is greater than ${hi} (${b}), so no answer can be valid.`);
     }
   }
+}
 
-  // Options of enum fields.
+/** The options of a choice or a multi-select, checked; the option values when they are usable, for the default. */
+function checkOptions(check: FieldCheck): string[] | undefined {
+  const { name, field, type, isTitledSingle, at, add } = check;
   let options: string[] | undefined;
   if ("enum" in field && type !== "string") {
     add(
@@ -131,51 +178,62 @@ export function checkField(name: string, field: unknown, protocol: ProtocolRevis
   }
   if (type === "string" && "enum" in field) options = checkOptionValues(field.enum, at("enum"), name, add);
   if (isTitledSingle) options = checkTitled(field.oneOf, at("oneOf"), name, add);
-  if (type === "string" && "enumNames" in field) {
-    const names = field.enumNames;
-    if (!Array.isArray(names) || !names.every((n) => typeof n === "string")) {
-      add("enum-not-string", at("enumNames"), `Field ${quoteText(name)}: "enumNames" must be an array of strings.`);
-    } else if (!Array.isArray(field.enum) || names.length !== field.enum.length) {
-      add(
-        "enum-names-length",
-        at("enumNames"),
-        `Field ${quoteText(name)}: "enumNames" has ${names.length} names but "enum" has ${Array.isArray(field.enum) ? field.enum.length : "no"} values.`,
-      );
-    }
-    if (protocol !== "2025-06-18") {
-      add(
-        "enum-names-legacy",
-        at("enumNames"),
-        `Field ${quoteText(name)}: "enumNames" is legacy since 2025-11-25; use "oneOf": [{ "const", "title" }].`,
-      );
-    }
-  }
-  if (type === "array") {
-    if (!items || !("enum" in items || isTitledMulti)) {
-      add(
-        "array-not-enum",
-        at("items"),
-        `Field ${quoteText(name)} is an array but not a multi-select: "items" must have "enum" (string values) or "anyOf" of { const, title }.`,
-      );
-    } else {
-      options = isTitledMulti
-        ? checkTitled(items.anyOf, at("items", "anyOf"), name, add)
-        : checkOptionValues(items.enum, at("items", "enum"), name, add);
-      if (("enum" in items && items.type !== "string") || ("type" in items && items.type !== "string")) {
-        add("enum-not-string", at("items", "type"), `Field ${quoteText(name)}: "items.type" must be "string".`);
-      }
-      for (const key of Object.keys(items)) {
-        if (!["type", "enum", "anyOf"].includes(key)) {
-          add(
-            "unsupported-keyword",
-            at("items", key),
-            `Field ${quoteText(name)}: "items.${key}" is not part of the elicitation schema subset; clients will ignore it.`,
-          );
-        }
-      }
-    }
-  }
+  if (type === "string" && "enumNames" in field) checkEnumNames(check);
+  if (type === "array") options = checkMultiSelect(check);
+  return options;
+}
 
+/** The legacy `enumNames`: strings, one per `enum` value, and only where 2025-06-18 needs them. */
+function checkEnumNames({ name, field, protocol, at, add }: FieldCheck) {
+  const names = field.enumNames;
+  if (!Array.isArray(names) || !names.every((n) => typeof n === "string")) {
+    add("enum-not-string", at("enumNames"), `Field ${quoteText(name)}: "enumNames" must be an array of strings.`);
+  } else if (!Array.isArray(field.enum) || names.length !== field.enum.length) {
+    add(
+      "enum-names-length",
+      at("enumNames"),
+      `Field ${quoteText(name)}: "enumNames" has ${names.length} names but "enum" has ${Array.isArray(field.enum) ? field.enum.length : "no"} values.`,
+    );
+  }
+  if (protocol !== "2025-06-18") {
+    add(
+      "enum-names-legacy",
+      at("enumNames"),
+      `Field ${quoteText(name)}: "enumNames" is legacy since 2025-11-25; use "oneOf": [{ "const", "title" }].`,
+    );
+  }
+}
+
+/** An array field must be a multi-select: `items` with string `enum` values or titled `anyOf` options, nothing else. */
+function checkMultiSelect({ name, items, isTitledMulti, at, add }: FieldCheck): string[] | undefined {
+  if (!items || !("enum" in items || isTitledMulti)) {
+    add(
+      "array-not-enum",
+      at("items"),
+      `Field ${quoteText(name)} is an array but not a multi-select: "items" must have "enum" (string values) or "anyOf" of { const, title }.`,
+    );
+    return undefined;
+  }
+  const options = isTitledMulti
+    ? checkTitled(items.anyOf, at("items", "anyOf"), name, add)
+    : checkOptionValues(items.enum, at("items", "enum"), name, add);
+  if (("enum" in items && items.type !== "string") || ("type" in items && items.type !== "string")) {
+    add("enum-not-string", at("items", "type"), `Field ${quoteText(name)}: "items.type" must be "string".`);
+  }
+  for (const key of Object.keys(items)) {
+    if (!["type", "enum", "anyOf"].includes(key)) {
+      add(
+        "unsupported-keyword",
+        at("items", key),
+        `Field ${quoteText(name)}: "items.${key}" is not part of the elicitation schema subset; clients will ignore it.`,
+      );
+    }
+  }
+  return options;
+}
+
+/** A `format` the spec names, and a `pattern` (outside the spec) that at least compiles. */
+function checkFormatAndPattern({ name, field, type, at, add }: FieldCheck) {
   if (type === "string" && "format" in field && !(STRING_FORMATS as readonly unknown[]).includes(field.format)) {
     add(
       "unknown-format",
@@ -197,23 +255,21 @@ export function checkField(name: string, field: unknown, protocol: ProtocolRevis
       );
     }
   }
+}
 
-  // Revision limits.
-  if (protocol === "2025-06-18") {
-    if (isTitledSingle)
-      add(
-        "revision-titled-enum",
-        at("oneOf"),
-        `Field ${quoteText(name)}: titled options ("oneOf") do not exist in 2025-06-18; use "enum" with "enumNames".`,
-      );
-    if (type === "array")
-      add("revision-multi-select", at("type"), `Field ${quoteText(name)}: multi-select fields do not exist in 2025-06-18.`);
-    if ("default" in field && type !== "boolean")
-      add("revision-default", at("default"), `Field ${quoteText(name)}: 2025-06-18 defines defaults for boolean fields only.`);
-  }
-
-  if ("default" in field) checkDefault(name, type, field, options, at("default"), add);
-  return out;
+/** What 2025-06-18 cannot carry: titled options, multi-selects, and defaults of anything but a boolean. */
+function checkRevisionLimits({ name, field, type, protocol, isTitledSingle, at, add }: FieldCheck) {
+  if (protocol !== "2025-06-18") return;
+  if (isTitledSingle)
+    add(
+      "revision-titled-enum",
+      at("oneOf"),
+      `Field ${quoteText(name)}: titled options ("oneOf") do not exist in 2025-06-18; use "enum" with "enumNames".`,
+    );
+  if (type === "array")
+    add("revision-multi-select", at("type"), `Field ${quoteText(name)}: multi-select fields do not exist in 2025-06-18.`);
+  if ("default" in field && type !== "boolean")
+    add("revision-default", at("default"), `Field ${quoteText(name)}: 2025-06-18 defines defaults for boolean fields only.`);
 }
 
 function compiles(pattern: string): boolean {
@@ -224,8 +280,6 @@ function compiles(pattern: string): boolean {
     return false;
   }
 }
-
-type Add = (code: Parameters<typeof issue>[0], path: string, message: string) => void;
 
 function checkOptionValues(values: unknown, path: string, name: string, add: Add): string[] | undefined {
   if (!Array.isArray(values) || !values.every((v) => typeof v === "string")) {

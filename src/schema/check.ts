@@ -25,7 +25,6 @@ const ROOT_COMPOSITION = ["$ref", "allOf", "anyOf", "oneOf", "not", "if"];
  */
 export function checkSchema(schema: unknown, options: CheckOptions = {}): SchemaIssue[] {
   const protocol = options.protocol ?? LATEST_REVISION;
-  const out: SchemaIssue[] = [];
   if (typeof schema !== "object" || schema === null || Array.isArray(schema)) {
     return [issue("root-not-object", "", `The schema must be a JSON object, got ${Array.isArray(schema) ? "an array" : excerpt(schema)}.`)];
   }
@@ -40,6 +39,16 @@ export function checkSchema(schema: unknown, options: CheckOptions = {}): Schema
       ),
     ];
   const root = schema as Record<string, unknown>;
+  const out: SchemaIssue[] = [];
+  checkRoot(root, out);
+  const hasProperties = checkProperties(root, protocol, out);
+  if ("required" in root) checkRequired(root, hasProperties, out);
+  // Stable order: errors before warnings, each in schema order.
+  return [...out.filter((i) => i.severity === "error"), ...out.filter((i) => i.severity === "warning")];
+}
+
+/** The top level: an object type, string annotations, no composition, nothing outside the subset. */
+function checkRoot(root: Record<string, unknown>, out: SchemaIssue[]) {
   if (root.type !== "object") {
     out.push(issue("root-not-object", "/type", `The schema's "type" must be "object", got ${excerpt(root.type)}.`));
   }
@@ -68,49 +77,51 @@ export function checkSchema(schema: unknown, options: CheckOptions = {}): Schema
       );
     }
   }
+}
 
+/** The fields: a "properties" object with at least one, none named __proto__, each checked. Whether it is an object. */
+function checkProperties(root: Record<string, unknown>, protocol: ProtocolRevision, out: SchemaIssue[]): boolean {
   const properties = root.properties;
-  const hasProperties = typeof properties === "object" && properties !== null && !Array.isArray(properties);
-  if (!hasProperties) {
+  if (typeof properties !== "object" || properties === null || Array.isArray(properties)) {
     out.push(issue("properties-missing", "/properties", `The schema needs a "properties" object listing the form's fields.`));
-  } else {
-    const names = Object.keys(properties);
-    if (names.length === 0) {
-      out.push(issue("form-empty", "/properties", "The form has no fields; several clients render a form that cannot be submitted."));
-    }
-    for (const name of names) {
-      if (name === "__proto__")
+    return false;
+  }
+  const names = Object.keys(properties);
+  if (names.length === 0) {
+    out.push(issue("form-empty", "/properties", "The form has no fields; several clients render a form that cannot be submitted."));
+  }
+  for (const name of names) {
+    if (name === "__proto__")
+      out.push(
+        issue(
+          "field-name-reserved",
+          pointer("properties", name),
+          `A field named "__proto__" is dropped from answers by JSON libraries (the MCP SDK's among them), so it could never be answered; rename it.`,
+        ),
+      );
+    out.push(...checkField(name, (properties as Record<string, unknown>)[name], protocol));
+  }
+  return true;
+}
+
+/** "required": field names, each one of the fields (checked only when "properties" is an object). */
+function checkRequired(root: Record<string, unknown>, hasProperties: boolean, out: SchemaIssue[]) {
+  const required = root.required;
+  if (!Array.isArray(required) || !required.every((r) => typeof r === "string")) {
+    out.push(issue("required-invalid", "/required", `"required" must be an array of field names.`));
+  } else if (hasProperties) {
+    required.forEach((name, i) => {
+      if (!Object.hasOwn(root.properties as object, name)) {
         out.push(
           issue(
-            "field-name-reserved",
-            pointer("properties", name),
-            `A field named "__proto__" is dropped from answers by JSON libraries (the MCP SDK's among them), so it could never be answered; rename it.`,
+            "required-unknown-field",
+            pointer("required", i),
+            `"required" names ${quoteText(name)}, which is not a field in "properties".`,
           ),
         );
-      out.push(...checkField(name, (properties as Record<string, unknown>)[name], protocol));
-    }
+      }
+    });
   }
-
-  if ("required" in root) {
-    const required = root.required;
-    if (!Array.isArray(required) || !required.every((r) => typeof r === "string")) {
-      out.push(issue("required-invalid", "/required", `"required" must be an array of field names.`));
-    } else if (hasProperties) {
-      required.forEach((name, i) => {
-        if (!Object.hasOwn(properties, name)) {
-          out.push(
-            issue(
-              "required-unknown-field",
-              pointer("required", i),
-              `"required" names ${quoteText(name)}, which is not a field in "properties".`,
-            ),
-          );
-        }
-      });
-    }
-  }
-  // Stable order: errors before warnings, each in schema order.
-  return [...out.filter((i) => i.severity === "error"), ...out.filter((i) => i.severity === "warning")];
 }
 
 export const hasErrors = (issues: SchemaIssue[]) => issues.some((i) => i.severity === "error");

@@ -30,7 +30,8 @@ export interface CompiledForm<S extends SchemaInput = SchemaInput> {
 }
 
 // Each encoding handed out: shared and never changed, so what is worked out from one (a replayed
-// ctx.elicit fingerprints what it asks on every round) can be kept per encoding object.
+// ctx.elicit fingerprints what it asks on every round) can be kept per encoding object. A set, not a field: an
+// encoding is the plain JSON object that goes on the wire, and a mark on it would be sent (or frozen into it).
 const handedOut = new WeakSet<object>();
 
 /** Whether `value` is an encoding `encoded()` returned. */
@@ -77,7 +78,8 @@ class Compiled<S extends SchemaInput> implements CompiledForm<S> {
 }
 
 // Keyed by what the caller passes (a builder form, a raw schema or a zod object) and by the schema a zod
-// object converts to, so each form is compiled once however it is given.
+// object converts to, so each form is compiled once however it is given. A map, not a field: those objects are the
+// caller's (a raw schema is sent as it is), and weak, so a form the caller drops is not kept compiled.
 const compiled = new WeakMap<object, CompiledForm>();
 
 /** The compiled form of `input`, made on first use. Throws InvalidSchemaError for a zod schema that has no form. */

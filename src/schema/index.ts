@@ -10,7 +10,6 @@ export { checkSchema, hasErrors, type CheckOptions } from "./check.js";
 export {
   ElicitError,
   InvalidSchemaError,
-  ERROR_CODES,
   INTERNAL_ERROR,
   INVALID_PARAMS,
   type ErrorCode,

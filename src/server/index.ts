@@ -1,4 +1,5 @@
 // mcp-elicit/server: straight-line elicitation for tool authors, on every protocol revision.
+import "./base/error-codes.js"; // the codes of the errors this entry can throw join ErrorCode for its users
 export {
   createElicitation,
   defaultPrincipal,

@@ -1,4 +1,5 @@
 // mcp-elicit/store: where a server keeps what must outlive one request.
+import "./error-codes.js"; // the codes of the errors this entry can throw join ErrorCode for its users
 export type { FleetStore, KeyValueStore } from "./types.js";
 export { memoryStore, type MemoryStoreOptions } from "./memory.js";
 export { sqliteStore, StoreFileDamagedError, type SqliteBinding, type SqliteStoreOptions } from "./sqlite.js";

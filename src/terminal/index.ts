@@ -2,6 +2,7 @@
 // (@inquirer/prompts for questions, ora for the wait spinner, open for the system browser when BROWSER is
 // not set). They are optional peers of mcp-elicit: without them, importing this entry fails with an error
 // that names them (`open` is loaded only when a URL is opened).
+import "../ui/error-codes.js"; // the codes of the errors this entry can throw join ErrorCode for its users
 import { loadWithPeers } from "../common/optional-peers.js";
 
 const terminal = await loadWithPeers("mcp-elicit/terminal", () => import("../ui/terminal/index.js"));

@@ -10,6 +10,7 @@ import type {
   SamplingRequestView,
   SamplingUI,
   UrlAnswer,
+  UrlWait,
   UrlWaitOutcome,
 } from "../client/ui.js";
 import type { FormContent } from "../schema/types.js";
@@ -79,21 +80,10 @@ export function scriptedUI(
     ...(a.match === undefined ? {} : { re: new RegExp(a.match, "iu") }),
   }));
   const log = options.log ?? ((line: string) => process.stderr.write(line + "\n"));
-  /** The first unused entry of `kind` that fits `text`; says which one answered (or that none did), so a person sees why. */
-  const take = (kind: "action" | "sample", text: string) => {
-    const i = pending.findIndex((a) => kind in a && (!a.re || a.re.test(text)));
-    if (i < 0) {
-      log(`elicit: no scripted answer matches ${excerpt(text)}; answering ${kind === "sample" ? "deny" : "cancel"}.`);
-      return undefined;
-    }
-    const entry = pending.splice(i, 1)[0]!;
-    const answer = "action" in entry ? entry.action : (entry.sample.action ?? "approve");
-    log(
-      `elicit: answers entry [${entry.index}] (${entry.match === undefined ? "no match: any message" : `match ${JSON.stringify(entry.match)}`}) answered ${excerpt(text)}: ${answer}.`,
-    );
-    return entry;
-  };
+  const take = (kind: "action" | "sample", text: string) => takeEntry(pending, kind, text, log);
   // The entry that approved a sampling request also decides on its answer (the client passes the same view).
+  // Owned by this UI, keyed by the client's view; weak, since a request whose answer never comes (the model
+  // failed) must leave nothing behind.
   const samples = new WeakMap<SamplingRequestView, ScriptedSample>();
   // The wait after a URL consent follows the entry that consented (url() is always followed by its wait).
   let retryAfterMs = URL_RETRY_AFTER_MS;
@@ -115,21 +105,7 @@ export function scriptedUI(
       return entry.action;
     },
     // Nobody finishes the flow in scripted mode unless someone else does: wait briefly, then retry the call.
-    async waitForUrl(wait, context): Promise<UrlWaitOutcome> {
-      const ms = retryAfterMs;
-      log(`elicit: retrying the call in ${formatMs(ms)} unless ${wait.host} reports the flow complete first.`);
-      let timer: NodeJS.Timeout | undefined;
-      const outcome = await Promise.race([
-        wait.completed.then(() => "completed" as const),
-        new Promise<"retry" | "cancel">((resolve) => {
-          timer = setTimeout(() => resolve("retry"), ms);
-          if (context.signal.aborted) resolve("cancel");
-          context.signal.addEventListener("abort", () => resolve("cancel"), { once: true });
-        }),
-      ]);
-      clearTimeout(timer);
-      return outcome;
-    },
+    waitForUrl: (wait, context) => retryUnlessCompleted(wait, context.signal, retryAfterMs, log),
     async reviewRequest(request): Promise<SamplingRequestReview> {
       const entry = take("sample", samplingText(request));
       if (!entry || !("sample" in entry)) return { action: "deny" };
@@ -151,6 +127,37 @@ export function scriptedUI(
     },
     remaining: () => pending.map(({ re: _re, index: _index, ...a }) => a as ScriptedAnswer),
   };
+}
+
+/** The first unused entry of `kind` that fits `text`, taken; says which one answered (or that none did), so a person sees why. */
+function takeEntry(pending: Entry[], kind: "action" | "sample", text: string, log: (line: string) => void): Entry | undefined {
+  const i = pending.findIndex((a) => kind in a && (!a.re || a.re.test(text)));
+  if (i < 0) {
+    log(`elicit: no scripted answer matches ${excerpt(text)}; answering ${kind === "sample" ? "deny" : "cancel"}.`);
+    return undefined;
+  }
+  const entry = pending.splice(i, 1)[0]!;
+  const answer = "action" in entry ? entry.action : (entry.sample.action ?? "approve");
+  log(
+    `elicit: answers entry [${entry.index}] (${entry.match === undefined ? "no match: any message" : `match ${JSON.stringify(entry.match)}`}) answered ${excerpt(text)}: ${answer}.`,
+  );
+  return entry;
+}
+
+/** The wait after a URL consent: "completed" if the server says so within `ms`, else "retry" (or "cancel" on abort). */
+async function retryUnlessCompleted(wait: UrlWait, signal: AbortSignal, ms: number, log: (line: string) => void): Promise<UrlWaitOutcome> {
+  log(`elicit: retrying the call in ${formatMs(ms)} unless ${wait.host} reports the flow complete first.`);
+  let timer: NodeJS.Timeout | undefined;
+  const outcome = await Promise.race([
+    wait.completed.then(() => "completed" as const),
+    new Promise<"retry" | "cancel">((resolve) => {
+      timer = setTimeout(() => resolve("retry"), ms);
+      if (signal.aborted) resolve("cancel");
+      signal.addEventListener("abort", () => resolve("cancel"), { once: true });
+    }),
+  ]);
+  clearTimeout(timer);
+  return outcome;
 }
 
 const formatMs = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`);

@@ -1,6 +1,7 @@
 // mcp-elicit/web: the browser renderer of the client's UI contract. webUI() serves a local page
 // (on loopback, behind a random secret) that shows each request with the custom elements of
 // mcp-elicit/web/elements; elementsBundlePath() is that bundle, for hosts that serve the elements themselves.
+import "../ui/error-codes.js"; // the codes of the errors this entry can throw join ErrorCode for its users
 import { bundleDir } from "../ui/web/server/assets.js";
 
 export {

@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { BIN } from "../helpers/cli.js";
 import { removeOnExit } from "../helpers/cleanup.js";
 import { NO_MODEL_ENV } from "../helpers/pty.js";
-import { ADDRESS_LINE, browserForTests, startElicit } from "../web/webui-helpers.js";
+import { ADDRESS_LINE, browserForTests, startElicit } from "../helpers/webui.js";
 import { needs } from "../helpers/needs.js";
 
 const { browser } = browserForTests();

@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 import { BIN } from "../helpers/cli.js";
 import { NO_MODEL_ENV } from "../helpers/pty.js";
-import { ADDRESS_LINE, browserForTests, startElicit } from "../web/webui-helpers.js";
+import { ADDRESS_LINE, browserForTests, startElicit } from "../helpers/webui.js";
 import { needs } from "../helpers/needs.js";
 import { removeOnExit } from "../helpers/cleanup.js";
 

@@ -8,7 +8,7 @@ import { existsSync, readdirSync, rmSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { BIN } from "../helpers/cli.js";
 import { has, needs } from "../helpers/needs.js";
-import { launchChromium } from "../web/chromium.js";
+import { launchChromium } from "../helpers/chromium.js";
 import { KEY, NO_MODEL_ENV, SLOW_MS, startProgram, tempDirs, type ProgramSession } from "../helpers/pty.js";
 
 const tempDir = tempDirs("elicit-no-browser-");

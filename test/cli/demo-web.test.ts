@@ -10,13 +10,12 @@ import { SAMPLE_PASSPORT_NAME, samplePassportPng } from "../../src/cli/sample-pa
 import { BIN } from "../helpers/cli.js";
 import { scratchFiles } from "../helpers/files.js";
 import { NO_MODEL_ENV } from "../helpers/pty.js";
-import { ADDRESS_LINE, browserForTests, startElicit } from "../web/webui-helpers.js";
+import { ADDRESS_LINE, browserForTests, startElicit } from "../helpers/webui.js";
 import { needs } from "../helpers/needs.js";
+import { answerBooking, answerSampling, SLOW } from "../helpers/travel-page.js";
 
 const { browser } = browserForTests();
 const scratch = scratchFiles("elicit-demo-web-");
-/** Starting the bin, the travel server and a tool call can be slow on a busy machine. */
-const SLOW = { timeout: 60_000 };
 
 describe("elicit demo --web", { skip: needs("chromium") }, () => {
   test("search, the model request reviewed and its answer typed, the booking and contact forms, the itinerary saved", async () => {
@@ -36,27 +35,12 @@ describe("elicit demo --web", { skip: needs("chromium") }, () => {
         .getByText(/Analyze these flight options/)
         .first()
         .waitFor();
-      await page.getByRole("button", { name: "Approve" }).click();
-      await page.getByRole("heading", { name: "Write the answer for mcp-elicit-travel" }).waitFor(SLOW);
-      await page.getByLabel("Answer").fill("BCN-11, BCN-14, BCN-12");
-      await page.getByRole("button", { name: "Send" }).click();
+      await answerSampling(page);
 
       // Step 3: the booking confirmation, then the contact details.
       await page.getByText(/Please confirm your Barcelona vacation booking details/).waitFor(SLOW);
       await page.getByRole("heading", { name: "Form from mcp-elicit-travel 1.0.0" }).waitFor();
-      await page.getByRole("radiogroup", { name: "Confirm booking" }).getByLabel("Yes").check();
-      await page.getByLabel("Seat preference").selectOption({ label: "aisle" });
-      await page.getByLabel("Room type").selectOption({ label: "city view" });
-      await page.getByRole("radiogroup", { name: "Travel insurance" }).getByLabel("Yes").check();
-      await page.getByRole("button", { name: "Submit" }).click();
-      await page.getByRole("button", { name: "Send" }).click();
-
-      await page.getByText(/Who is traveling\?/).waitFor(SLOW);
-      await page.getByLabel("Full name").fill("Ana Garcia");
-      await page.getByLabel("Email").fill("ana@example.com");
-      await page.getByLabel("Phone").fill("+34 600 123 456");
-      await page.getByRole("button", { name: "Submit" }).click();
-      await page.getByRole("button", { name: "Send" }).click();
+      await answerBooking(page);
 
       // Still step 3: Barcelona is international, so the passport's photo page goes to the server's upload
       // page (a new tab after consent): the sample PNG is chosen in its picker and sent, then the trip is booked.

@@ -13,9 +13,9 @@ import { startOpenIdProvider, type OpenIdProvider } from "../../src/oidc/openid-
 import { serveHttp } from "../../src/server/http/serve.js";
 import { BIN, runCli, type RunResult } from "../helpers/cli.js";
 import { scratchFiles } from "../helpers/files.js";
-import { launchChromium } from "../web/chromium.js";
+import { launchChromium } from "../helpers/chromium.js";
 import { needs } from "../helpers/needs.js";
-import { startElicit } from "../web/webui-helpers.js";
+import { startElicit } from "../helpers/webui.js";
 
 const { dir, file } = scratchFiles("elicit-oauth-login-");
 const CONFIG = join(dir, "config");

@@ -7,7 +7,7 @@ import { startServer, type RunningServer } from "../../src/cli/serve.js";
 import { BIN } from "../helpers/cli.js";
 import { scratchFiles } from "../helpers/files.js";
 import { NO_MODEL_ENV } from "../helpers/pty.js";
-import { ADDRESS_LINE, browserForTests, signInFromPage, startElicit } from "../web/webui-helpers.js";
+import { ADDRESS_LINE, browserForTests, signInFromPage, startElicit } from "../helpers/webui.js";
 import { needs } from "../helpers/needs.js";
 
 const { dir } = scratchFiles("elicit-oauth-web-");

@@ -23,8 +23,8 @@ import { within } from "../helpers/deferred.js";
 import { needs } from "../helpers/needs.js";
 import { exited, freePort, stopChild } from "../helpers/processes.js";
 import { startRedis, type RedisServer } from "../helpers/redis.js";
-import { launchChromium } from "../web/chromium.js";
-import { ensurePageBundles } from "../server/url-pages-helpers.js";
+import { launchChromium } from "../helpers/chromium.js";
+import { ensurePageBundles } from "../helpers/url-pages.js";
 
 const SERVER = fileURLToPath(new URL("../fixtures/travel-durable.ts", import.meta.url));
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));

@@ -13,10 +13,10 @@ import { DEMO_TRIP } from "../../src/servers/travel/flights.js";
 import { BIN } from "../helpers/cli.js";
 import { assertWireValid, tap, type WireMessage } from "../helpers/mcp.js";
 import { signIn } from "../helpers/oidc.js";
-import { launchChromium } from "../web/chromium.js";
+import { launchChromium } from "../helpers/chromium.js";
 import { needs } from "../helpers/needs.js";
 import { killOnExit } from "../helpers/cleanup.js";
-import { ensurePageBundles } from "../server/url-pages-helpers.js";
+import { ensurePageBundles } from "../helpers/url-pages.js";
 
 const CARD = "4242 4242 4242 4242";
 

@@ -18,10 +18,10 @@ import { DEMO_TRIP } from "../../src/servers/travel/flights.js";
 import { BIN } from "../helpers/cli.js";
 import { freePort } from "../helpers/processes.js";
 import { assertWireValid, tap, type WireMessage } from "../helpers/mcp.js";
-import { launchChromium } from "../web/chromium.js";
+import { launchChromium } from "../helpers/chromium.js";
 import { needs } from "../helpers/needs.js";
 import { killOnExit, removeOnExit } from "../helpers/cleanup.js";
-import { ensurePageBundles } from "../server/url-pages-helpers.js";
+import { ensurePageBundles } from "../helpers/url-pages.js";
 
 const CARD = "4242 4242 4242 4242";
 const VAULT_KEY = randomBytes(32).toString("base64url");

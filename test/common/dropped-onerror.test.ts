@@ -4,7 +4,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { rawClient, rawServer } from "../helpers/raw-peers.js";
-import { makeFactory } from "../server/fixtures.js";
+import { makeFactory } from "../helpers/server-fixtures.js";
 
 /** Long next to the dropped reply's handling, short next to the test's deadline: the tool's timeout loses the race. */
 const WAIT_MS = 20_000;

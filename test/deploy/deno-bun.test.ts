@@ -12,7 +12,7 @@ import type { ProtocolRevision } from "../../src/schema/types.js";
 import { removeOnExit } from "../helpers/cleanup.js";
 import { needs } from "../helpers/needs.js";
 import { startRuntime, type RuntimeServer } from "../helpers/runtimes.js";
-import { bookTrip, lastRound, payForBooking, referenceOf, resend, textOf, Traveler, travelClient } from "./travel-calls.js";
+import { bookTrip, lastRound, payForBooking, referenceOf, resend, textOf, Traveler, travelClient } from "../helpers/travel-calls.js";
 
 /** A call that hangs fails its test by name, long before the file is cut. */
 const DEADLINE = { timeout: 120_000 };

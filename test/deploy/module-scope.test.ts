@@ -13,7 +13,7 @@ import { attachElicitation } from "../../src/client/attach.js";
 import { scriptedUI } from "../../src/ui/scripted.js";
 import { needs } from "../helpers/needs.js";
 import { startWorker, type LocalWorker } from "../helpers/workerd.js";
-import { clientOptions } from "./travel-calls.js";
+import { clientOptions } from "../helpers/travel-calls.js";
 
 describe("the quickstart's module-scope kit in workerd", { skip: needs("workerd") }, () => {
   let worker: LocalWorker;

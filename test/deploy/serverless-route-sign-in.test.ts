@@ -18,9 +18,9 @@ import { registerPublicClient, signIn } from "../helpers/oidc.js";
 import { startRedis, type RedisServer } from "../helpers/redis.js";
 import { roundRobin, type RoundRobin } from "../helpers/round-robin.js";
 import { startRuntime, type RuntimeServer } from "../helpers/runtimes.js";
-import { ensurePageBundles, signInOnProvider } from "../server/url-pages-helpers.js";
-import { launchChromium } from "../web/chromium.js";
-import { bookTrip, payForBooking, Traveler, travelClient } from "./travel-calls.js";
+import { ensurePageBundles, signInOnProvider } from "../helpers/url-pages.js";
+import { launchChromium } from "../helpers/chromium.js";
+import { bookTrip, payForBooking, Traveler, travelClient } from "../helpers/travel-calls.js";
 
 const DEADLINE = { timeout: 180_000 };
 const key = () => randomBytes(32).toString("base64url");

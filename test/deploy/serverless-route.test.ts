@@ -17,7 +17,7 @@ import { startRedis, type RedisServer } from "../helpers/redis.js";
 import { roundRobin, type RoundRobin } from "../helpers/round-robin.js";
 import { startRuntime, type RuntimeServer } from "../helpers/runtimes.js";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { bookTrip, clientOptions, lastRound, referenceOf, resend, textOf, Traveler, travelClient } from "./travel-calls.js";
+import { bookTrip, clientOptions, lastRound, referenceOf, resend, textOf, Traveler, travelClient } from "../helpers/travel-calls.js";
 
 /** A call that hangs fails its test by name, long before the file is cut. */
 const DEADLINE = { timeout: 120_000 };

@@ -10,10 +10,10 @@ import { randomBytes } from "node:crypto";
 import type { Browser } from "playwright-core";
 import { payWithTestCard } from "../../src/cli/demo-browser.js";
 import type { ProtocolRevision } from "../../src/schema/types.js";
-import { launchChromium } from "../web/chromium.js";
+import { launchChromium } from "../helpers/chromium.js";
 import { needs } from "../helpers/needs.js";
 import { startWorker, type LocalWorker } from "../helpers/workerd.js";
-import { bookTrip, lastRound, payForBooking, referenceOf, resend, textOf, Traveler, travelClient } from "./travel-calls.js";
+import { bookTrip, lastRound, payForBooking, referenceOf, resend, textOf, Traveler, travelClient } from "../helpers/travel-calls.js";
 
 /** A call that hangs fails its test by name, long before the file is cut. */
 const DEADLINE = { timeout: 120_000 };

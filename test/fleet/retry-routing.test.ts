@@ -5,13 +5,11 @@
 // there. A member killed between rounds is routed around and the retry replays on another member.
 // `book_counted` counts each start of its handler in Redis: started=1 in the result is a warm round,
 // started=2 a replay.
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { issuerKey, open, routeTagOf, seal, StateError, toStateKey, type SealOptions } from "../../src/server/base/sealed-state.js";
-import { fleetClient as fleetClientOf, startFleet, type Fleet } from "../helpers/fleet.js";
-import { needs } from "../helpers/needs.js";
-import { startRedis, type RedisServer } from "../helpers/redis.js";
+import { fleetClient as fleetClientOf, fleetForFile } from "../helpers/fleet.js";
 
 describe("route tags in requestState", () => {
   const key = issuerKey(toStateKey(undefined), "fleet");
@@ -49,25 +47,15 @@ describe("route tags in requestState", () => {
   });
 });
 
-let redis: RedisServer;
-let fleet: Fleet;
-// Without redis-server or HAProxy these are skipped, and the hooks set nothing up (test/helpers/needs.ts).
-const skip = needs("redis-server", "haproxy");
-before(async () => {
-  if (skip) return;
-  redis = await startRedis();
-  fleet = await startFleet({ redisUrl: redis.url, routeTags: true });
-});
-after(async () => {
-  await fleet?.stop();
-  await redis?.stop();
-});
+// Without redis-server or HAProxy the file is skipped, and its hooks set nothing up (test/helpers/needs.ts).
+const shared = fleetForFile({ routeTags: true });
+const { skip } = shared;
 
 const yes = { "elicit-1": { action: "accept", content: { confirm: true } } };
 const textOf = (result: Record<string, any>) => (result.content as { text: string }[])[0]!.text;
 
 /** A 2026-07-28 client through HAProxy (test/helpers/fleet.ts); `servedBy` lists the member of each tools/call. */
-const fleetClient = () => fleetClientOf(fleet.url, "fleet-routing");
+const fleetClient = () => fleetClientOf(shared.fleet.url, "fleet-routing");
 
 /** Round 1 of `book_counted`: the member that asked and the state it sealed. */
 async function firstRound(client: Awaited<ReturnType<typeof fleetClient>>, callId: string) {
@@ -88,7 +76,7 @@ describe("retries routed by tag across a fleet", { skip }, () => {
     try {
       const askers = new Set<string>();
       // Round robin spreads the first rounds over the members; every retry follows its tag home.
-      for (let i = 0; i < 2 * fleet.members.length; i++) {
+      for (let i = 0; i < 2 * shared.fleet.members.length; i++) {
         const callId = randomUUID();
         const { asker, state } = await firstRound(client, callId);
         askers.add(asker);
@@ -108,7 +96,7 @@ describe("retries routed by tag across a fleet", { skip }, () => {
     try {
       const callId = randomUUID();
       const { asker, sealedPart } = await firstRound(client, callId);
-      const other = fleet.members.find((m) => m.name !== asker)!.name;
+      const other = shared.fleet.members.find((m) => m.name !== asker)!.name;
       const done = await retry(client, callId, `${other}.${sealedPart}`);
       assert.equal(client.servedBy.at(-1), other);
       assert.equal(textOf(done), `started=2 booked=true by ${other}`);
@@ -130,7 +118,7 @@ describe("retries routed by tag across a fleet", { skip }, () => {
       const { asker, state } = await firstRound(client, callId);
       // Killed outright, and the retry sent at once: HAProxy's health check has not yet seen it go, so the
       // connection is refused and HAProxy redispatches to a member that is up.
-      await fleet.members.find((m) => m.name === asker)!.kill();
+      await shared.fleet.members.find((m) => m.name === asker)!.kill();
       const done = await retry(client, callId, state);
       const served = client.servedBy.at(-1)!;
       assert.notEqual(served, asker);

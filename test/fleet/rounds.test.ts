@@ -3,35 +3,23 @@
 // the call still completes; a side effect runs once whichever members replay it; a member killed between
 // rounds is routed around; a member without the shared state key refuses to start; the state key rotates
 // with members restarted one by one.
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { randomBytes, randomUUID } from "node:crypto";
 import { createClient } from "redis";
-import { fleetClient as fleetClientOf, startFleet, spawnMember, type Fleet } from "../helpers/fleet.js";
+import { fleetClient as fleetClientOf, fleetForFile, spawnMember } from "../helpers/fleet.js";
 import { callWith } from "../helpers/manual-client.js";
-import { needs } from "../helpers/needs.js";
-import { startRedis, type RedisServer } from "../helpers/redis.js";
 
-let redis: RedisServer;
-let fleet: Fleet;
 // Without redis-server or HAProxy the file is skipped, and its hooks set nothing up (test/helpers/needs.ts).
-const skip = needs("redis-server", "haproxy");
-before(async () => {
-  if (skip) return;
-  redis = await startRedis();
-  fleet = await startFleet({ redisUrl: redis.url });
-});
-after(async () => {
-  await fleet?.stop();
-  await redis?.stop();
-});
+const shared = fleetForFile();
+const { skip } = shared;
 
 const yes = { "elicit-1": { action: "accept", content: { confirm: true } } };
 const textOf = (result: Record<string, any>) => (result.content as { text: string }[])[0]!.text;
 const memberIn = (text: string) => /by (member-\d)$/.exec(text)?.[1];
 
 /** A 2026-07-28 client through HAProxy (test/helpers/fleet.ts), of this file's fleet unless `url` says. */
-const fleetClient = (url = fleet.url) => fleetClientOf(url);
+const fleetClient = (url = shared.fleet.url) => fleetClientOf(url);
 
 /** Plays a call to the end: every round answered yes; returns the final text and the messages asked on the way. */
 async function playCall(
@@ -74,7 +62,7 @@ describe("rounds on different members", { skip }, () => {
   });
 
   test("charge: the step's side effect runs once, though the answer round is replayed on every member (each answers the recorded result)", async () => {
-    const raw = createClient({ url: redis.url });
+    const raw = createClient({ url: shared.redis.url });
     await raw.connect();
     const { call, close } = await fleetClient();
     try {
@@ -85,7 +73,7 @@ describe("rounds on different members", { skip }, () => {
       assert.equal(await raw.get(`test:charged:${callId}`), "1");
       // The same answer round, sent straight to each member (as a client retrying after timeouts would).
       const texts = [];
-      for (const member of fleet.members) {
+      for (const member of shared.fleet.members) {
         const direct = await fleetClient(member.url);
         try {
           texts.push(textOf(await direct.call({ name: "charge", arguments: args, inputResponses: yes, requestState: first.requestState })));
@@ -110,8 +98,8 @@ describe("rounds on different members", { skip }, () => {
       const done = await playCall(call, "book_twice", {}, async (round) => {
         if (round !== 1) return;
         // Round robin would send the next round to the member after this one: kill that one.
-        const index = fleet.members.findIndex((m) => m.name === servedBy.at(-1));
-        const next = fleet.members[(index + 1) % fleet.members.length]!;
+        const index = shared.fleet.members.findIndex((m) => m.name === servedBy.at(-1));
+        const next = shared.fleet.members[(index + 1) % shared.fleet.members.length]!;
         killed = next.name;
         await next.kill();
       });
@@ -120,19 +108,19 @@ describe("rounds on different members", { skip }, () => {
       assert.ok(!servedBy.slice(1).includes(killed), `no round after the kill on ${killed}: ${servedBy}`);
     } finally {
       await close();
-      await fleet.members.find((m) => m.name === killed)?.restart();
+      await shared.fleet.members.find((m) => m.name === killed)?.restart();
     }
   });
 
   test("a member started without the shared state key refuses to start, naming stateKey", async () => {
     await assert.rejects(
       spawnMember({
-        REDIS_URL: redis.url,
-        FLEET_PREFIX: fleet.prefix,
+        REDIS_URL: shared.redis.url,
+        FLEET_PREFIX: shared.fleet.prefix,
         MEMBER_NAME: "keyless",
         PORT: "0",
         MCP_ELICIT_STATE_KEY: "",
-        MCP_ELICIT_VAULT_KEY: fleet.vaultKey,
+        MCP_ELICIT_VAULT_KEY: shared.fleet.vaultKey,
       }),
       (error: Error) => {
         assert.match(error.message, /keyless exited \(1\) before listening/);
@@ -145,11 +133,11 @@ describe("rounds on different members", { skip }, () => {
 
 describe("state key rotation", { skip }, () => {
   test("members restarted one by one with [new, old] accept states sealed with old; a key dropped from the ring is refused with -32602", async () => {
-    const old = fleet.stateKey;
+    const old = shared.fleet.stateKey;
     const fresh = randomBytes(32).toString("base64url");
     const newest = randomBytes(32).toString("base64url");
     const restartAll = async (ring: string[]) => {
-      for (const member of fleet.members) await member.restart({ MCP_ELICIT_STATE_KEY: ring.join(",") });
+      for (const member of shared.fleet.members) await member.restart({ MCP_ELICIT_STATE_KEY: ring.join(",") });
     };
     const { call, close } = await fleetClient();
     try {

@@ -13,7 +13,7 @@ import { startFleet } from "../helpers/fleet.js";
 import { needs } from "../helpers/needs.js";
 import { startRedis, type RedisServer } from "../helpers/redis.js";
 import { resultJson } from "../helpers/results.js";
-import { accept, answerWith, makeFactory } from "../server/fixtures.js";
+import { accept, answerWith, makeFactory } from "../helpers/server-fixtures.js";
 
 const REVISION = "2025-11-25";
 const HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };

@@ -2,30 +2,18 @@
 // page request goes straight to another (B), and the end reaches A through Redis: the live request
 // resolves, and after -32042 A sends notifications/elicitation/complete and the client's retry finds
 // the completed flow.
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from "@modelcontextprotocol/client";
 import { attachElicitation } from "../../src/client/attach.js";
 import type { ElicitationUI, UrlAnswer, UrlRequest, UrlWait, UrlWaitOutcome } from "../../src/client/ui.js";
-import { startFleet, type Fleet, type FleetMember } from "../helpers/fleet.js";
+import { fleetForFile, type FleetMember } from "../helpers/fleet.js";
 import { watchGetStream } from "../helpers/get-stream.js";
 import { tap, type WireMessage } from "../helpers/mcp.js";
-import { needs } from "../helpers/needs.js";
-import { startRedis, type RedisServer } from "../helpers/redis.js";
 
-let redis: RedisServer;
-let fleet: Fleet;
 // Without redis-server or HAProxy the file is skipped, and its hooks set nothing up (test/helpers/needs.ts).
-const skip = needs("redis-server", "haproxy");
-before(async () => {
-  if (skip) return;
-  redis = await startRedis();
-  fleet = await startFleet({ redisUrl: redis.url, sticky: true });
-});
-after(async () => {
-  await fleet?.stop();
-  await redis?.stop();
-});
+const shared = fleetForFile({ sticky: true });
+const { skip } = shared;
 
 const flowIdOf = (url: string) => new URL(url).pathname.split("/").pop()!;
 
@@ -69,12 +57,12 @@ async function session(pageOn: (holder: string) => FleetMember) {
   let holder = "";
   const person = new PersonElsewhere(() => pageOn(holder), getStream.opened);
   const handle = attachElicitation(client, { ui: person });
-  await client.connect(tap(new StreamableHTTPClientTransport(fleet.url, { fetch: recording }), wire));
+  await client.connect(tap(new StreamableHTTPClientTransport(shared.fleet.url, { fetch: recording }), wire));
   holder = servedBy[0]!;
   return { client, handle, person, wire, servedBy, holder: () => holder, close: () => client.close() };
 }
 
-const other = (name: string) => fleet.members.find((m) => m.name !== name)!;
+const other = (name: string) => shared.fleet.members.find((m) => m.name !== name)!;
 const textOf = (result: CallToolResult) => (result.content as { text: string }[])[0]!.text;
 
 test("a live URL request on member A completes when the page is finished on member B", { skip }, async () => {

@@ -14,10 +14,10 @@ import { join } from "node:path";
 import fc from "fast-check";
 import type { Browser, Page } from "playwright-core";
 import { buildWeb } from "../../scripts/build-web.mjs";
-import { launchChromium } from "../web/chromium.js";
+import { launchChromium } from "../helpers/chromium.js";
 import { needs } from "../helpers/needs.js";
-import { hostileText, INJECTIONS } from "./arbitraries.js";
-import { fcParams, measured, runs } from "./settings.js";
+import { hostileText, INJECTIONS } from "../helpers/fuzz/arbitraries.js";
+import { fcParams, measured, runs } from "../helpers/fuzz/settings.js";
 import { removeOnExit } from "../helpers/cleanup.js";
 
 // The page records any payload that runs, and checks one element per case.

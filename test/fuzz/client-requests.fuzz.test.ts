@@ -14,11 +14,11 @@ import { validateContent } from "../../src/schema/validate.js";
 import type { RequestedSchema } from "../../src/schema/types.js";
 import { clientFor, connect, type Connection } from "../helpers/mcp.js";
 import { jsonResult } from "../helpers/results.js";
-import { elicitParams } from "./arbitraries.js";
+import { elicitParams } from "../helpers/fuzz/arbitraries.js";
 import { BENIGN, HOSTILE } from "./corpus/urls.js";
-import { FuzzUI } from "./fuzz-ui.js";
-import { rawPeer, type RawPeer } from "./raw-peer.js";
-import { fcParams, measured, runs, settlesWithin } from "./settings.js";
+import { FuzzUI } from "../helpers/fuzz/fuzz-ui.js";
+import { rawPeer, type RawPeer } from "../helpers/fuzz/raw-peer.js";
+import { fcParams, measured, runs, settlesWithin } from "../helpers/fuzz/settings.js";
 
 const URLS = [...HOSTILE, ...BENIGN].map((c) => c.url).filter((u) => u.length < 5000);
 // No per-server limit while fuzzing: every request must reach the checks, not the rate limiter.

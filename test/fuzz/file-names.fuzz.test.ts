@@ -3,8 +3,8 @@
 import { test } from "node:test";
 import fc from "fast-check";
 import { MAX_SHOWN_NAME, shownName } from "../../src/server/url/files/names.js";
-import { TRICKS } from "./arbitraries.js";
-import { fcParams, measured, runs } from "./settings.js";
+import { TRICKS } from "../helpers/fuzz/arbitraries.js";
+import { fcParams, measured, runs } from "../helpers/fuzz/settings.js";
 
 const FORBIDDEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\u3164\uFFA0/\\]/u;
 const PIECES = [

@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import fc from "fast-check";
 import { checkFileType } from "../../src/server/url/files/sniff.js";
-import { fcParams, measured, runs } from "./settings.js";
+import { fcParams, measured, runs } from "../helpers/fuzz/settings.js";
 
 const MAGIC = [
   [0x25, 0x50, 0x44, 0x46, 0x2d], // %PDF-

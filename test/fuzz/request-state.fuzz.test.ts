@@ -18,8 +18,8 @@ import {
 } from "../../src/server/base/sealed-state.js";
 import { callWith, manualClient } from "../helpers/manual-client.js";
 import { connect } from "../helpers/mcp.js";
-import { makeFactory } from "../server/fixtures.js";
-import { fcParams, measured, runs } from "./settings.js";
+import { makeFactory } from "../helpers/server-fixtures.js";
+import { fcParams, measured, runs } from "../helpers/fuzz/settings.js";
 
 const key = toStateKey("11".repeat(32));
 const otherKey = toStateKey("22".repeat(32));

@@ -16,8 +16,8 @@ import { createElicitation } from "../../src/server/index.js";
 import { callWith, manualClient } from "../helpers/manual-client.js";
 import { clientFor, connect, connectRewritingResults, type Connection } from "../helpers/mcp.js";
 import { jsonResult } from "../helpers/results.js";
-import { answerFor, fieldName, hostileText, oddNumber } from "./arbitraries.js";
-import { fcParams, hasRawControl, measured, runs, settlesWithin } from "./settings.js";
+import { answerFor, fieldName, hostileText, oddNumber } from "../helpers/fuzz/arbitraries.js";
+import { fcParams, hasRawControl, measured, runs, settlesWithin } from "../helpers/fuzz/settings.js";
 
 const FORMS = {
   booking: form({

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { analyzeUrl, hostForDisplay, type UrlAnalysis } from "../../src/client/url-safety/analyze.js";
 import { BENIGN, HOSTILE } from "./corpus/urls.js";
-import { fcParams, hasRawControl, measured, runs } from "./settings.js";
+import { fcParams, hasRawControl, measured, runs } from "../helpers/fuzz/settings.js";
 
 const codes = (a: UrlAnalysis) => a.warnings.map((w) => w.code);
 const label = (url: string) => JSON.stringify(url.length > 80 ? `${url.slice(0, 80)}…` : url);

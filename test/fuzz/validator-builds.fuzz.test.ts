@@ -15,8 +15,8 @@ import { compileUncached } from "../../src/schema/compile.js";
 import { describeFields } from "../../src/schema/compiled.js";
 import type { Field } from "../../src/schema/fields.js";
 import type { RequestedSchema } from "../../src/schema/types.js";
-import { answerFor, requestedSchema } from "./arbitraries.js";
-import { fcParams, measured, runs } from "./settings.js";
+import { answerFor, requestedSchema } from "../helpers/fuzz/arbitraries.js";
+import { fcParams, measured, runs } from "../helpers/fuzz/settings.js";
 
 type Pick = <T>(arb: fc.Arbitrary<T>) => T;
 

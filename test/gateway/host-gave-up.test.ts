@@ -14,8 +14,8 @@ import { BIN } from "../helpers/cli.js";
 import { needs } from "../helpers/needs.js";
 import { NO_MODEL_ENV } from "../helpers/pty.js";
 import { watchText } from "../helpers/stream-text.js";
-import { browserForTests } from "../web/webui-helpers.js";
-import { GATEWAY_PAGE } from "./travel-page.js";
+import { browserForTests } from "../helpers/webui.js";
+import { GATEWAY_PAGE } from "../helpers/travel-page.js";
 
 const SLOW_MS = 90_000;
 /** The host's request timeout: short, so the test does not wait the SDK's 60 s. */

@@ -20,7 +20,7 @@ import { scratchFiles, whenFileHas } from "../helpers/files.js";
 import { needs } from "../helpers/needs.js";
 import { stopChild } from "../helpers/processes.js";
 import { NO_MODEL_ENV } from "../helpers/pty.js";
-import { browserForTests, signInFromPage } from "../web/webui-helpers.js";
+import { browserForTests, signInFromPage } from "../helpers/webui.js";
 import {
   answerBooking,
   answerFareDrop,
@@ -32,7 +32,7 @@ import {
   SLOW,
   textOf,
   TRIP,
-} from "./travel-page.js";
+} from "../helpers/travel-page.js";
 import { watchText } from "../helpers/stream-text.js";
 
 const { browser } = browserForTests();

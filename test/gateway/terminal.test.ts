@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { BIN } from "../helpers/cli.js";
 import { KEY, NO_MODEL_ENV, SLOW_MS, startProgram } from "../helpers/pty.js";
-import { textOf, TRIP } from "./travel-page.js";
+import { textOf, TRIP } from "../helpers/travel-page.js";
 
 describe("elicit gateway --ui terminal", () => {
   test("a host with no elicitation calls book_trip over HTTP; the form is declined in the gateway's terminal", async () => {

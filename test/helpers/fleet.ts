@@ -3,13 +3,16 @@
 // configuration expects it. Everything is stopped by stop(); a member that cannot start fails
 // startFleet with its stderr.
 import { spawn, type ChildProcess } from "node:child_process";
+import { after, before } from "node:test";
 import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { killOnExit } from "./cleanup.js";
 import { startHaproxy } from "./haproxy.js";
 import { callWith } from "./manual-client.js";
+import { needs } from "./needs.js";
 import { exited, freePort, stopChild } from "./processes.js";
+import { startRedis, type RedisServer } from "./redis.js";
 
 const MEMBER = fileURLToPath(new URL("../fixtures/fleet-member.ts", import.meta.url));
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -216,4 +219,38 @@ export async function fleetClient(url: URL, name = "fleet-test") {
   } as never);
   await client.connect(new StreamableHTTPClientTransport(url, { fetch: recording }));
   return { client, call: callWith(client), servedBy, close: () => client.close() };
+}
+
+/**
+ * One fleet for a whole test file, on a redis-server of its own: started before the file's tests, stopped after.
+ * Without redis-server or HAProxy `skip` names the install line and the hooks start nothing (needs.ts).
+ */
+export function fleetForFile(options: Omit<FleetOptions, "redisUrl"> = {}): {
+  skip: string | false;
+  readonly fleet: Fleet;
+  readonly redis: RedisServer;
+} {
+  const skip = needs("redis-server", "haproxy");
+  let redis: RedisServer | undefined;
+  let fleet: Fleet | undefined;
+  before(async () => {
+    if (skip) return;
+    redis = await startRedis();
+    fleet = await startFleet({ ...options, redisUrl: redis.url });
+  });
+  after(async () => {
+    await fleet?.stop();
+    await redis?.stop();
+  });
+  return {
+    skip,
+    get fleet() {
+      if (!fleet) throw new Error("the file's fleet is not started (read it inside a test)");
+      return fleet;
+    },
+    get redis() {
+      if (!redis) throw new Error("the file's redis-server is not started (read it inside a test)");
+      return redis;
+    },
+  };
 }

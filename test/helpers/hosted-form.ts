@@ -1,7 +1,7 @@
 // A person at the URL kit's hosted form without a browser: an HTTP client that opens the link the
 // client was given (redirects followed, the page's cookie kept), reads the form page's data block
 // (its CSRF token and where to post) and posts the answer from the page's own origin, as the page's
-// script does. The Chromium tests (test/server/url-e2e.test.ts) do the same in a real browser.
+// script does. The Chromium tests (test/server/url/e2e.test.ts) do the same in a real browser.
 
 /** The data block of the hosted form page (src/server/url/pages/form.ts). */
 interface FormPageData {

@@ -63,7 +63,6 @@ const ENTRIES: Record<string, string[]> = {
     "fromZod",
     "ElicitError",
     "InvalidSchemaError",
-    "ERROR_CODES",
     "checkSchema",
     "validateContent",
     "applyDefaults",

@@ -12,8 +12,8 @@ import { compileUncached } from "../../src/schema/compile.js";
 import { describeFields } from "../../src/schema/compiled.js";
 import type { RequestedSchema } from "../../src/schema/types.js";
 import { validateContent } from "../../src/schema/validate.js";
-import { answerFor, requestedSchema } from "../fuzz/arbitraries.js";
-import { fcParams, runs } from "../fuzz/settings.js";
+import { answerFor, requestedSchema } from "../helpers/fuzz/arbitraries.js";
+import { fcParams, runs } from "../helpers/fuzz/settings.js";
 
 function newAjv(): Ajv {
   const ajv = new Ajv({ strict: false, allErrors: false });

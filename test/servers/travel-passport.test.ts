@@ -21,7 +21,7 @@ import type { Booking } from "../../src/servers/travel/bookings.js";
 import { createTravelServer } from "../../src/servers/travel/server.js";
 import { scriptedUI } from "../../src/ui/scripted.js";
 import { removeOnExit } from "../helpers/cleanup.js";
-import { ensurePageBundles } from "../server/url-pages-helpers.js";
+import { ensurePageBundles } from "../helpers/url-pages.js";
 
 const TRIP = { destination: "Barcelona", departDate: "2026-06-15", returnDate: "2026-06-22" };
 const PNG = samplePassportPng();

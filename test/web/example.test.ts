@@ -7,10 +7,10 @@ import { once } from "node:events";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import type { Browser } from "playwright-core";
-import { launchChromium } from "./chromium.js";
+import { launchChromium } from "../helpers/chromium.js";
 import { needs } from "../helpers/needs.js";
 import { killOnExit } from "../helpers/cleanup.js";
-import { ensureBundles } from "./webui-helpers.js";
+import { ensureBundles } from "../helpers/webui.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 let browser: Browser;

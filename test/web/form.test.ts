@@ -3,8 +3,8 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { answers, assertAccessible, assertClean, mount, screenshots, shownText, webBench } from "./helpers.js";
-import { SERVER, TRIP } from "./trip-form.js";
+import { answers, assertAccessible, assertClean, mount, screenshots, shownText, webBench } from "../helpers/web-pages.js";
+import { SERVER, TRIP } from "../helpers/trip-form.js";
 import { sensitiveWarning } from "../../src/schema/sensitive.js";
 import { needs } from "../helpers/needs.js";
 

@@ -3,7 +3,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { assertClean, mount, shownText, webBench } from "./helpers.js";
+import { assertClean, mount, shownText, webBench } from "../helpers/web-pages.js";
 import { needs } from "../helpers/needs.js";
 
 const bench = webBench();

@@ -4,8 +4,8 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { answers, assertAccessible, assertClean, mount, webBench } from "./helpers.js";
-import { SERVER } from "./trip-form.js";
+import { answers, assertAccessible, assertClean, mount, webBench } from "../helpers/web-pages.js";
+import { SERVER } from "../helpers/trip-form.js";
 import { MAX_LONG_TEXT_LENGTH, sanitizeText } from "../../src/common/sanitize.js";
 import { needs } from "../helpers/needs.js";
 

@@ -4,7 +4,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { answers, assertAccessible, assertClean, mount, screenshots, shownText, webBench } from "./helpers.js";
+import { answers, assertAccessible, assertClean, mount, screenshots, shownText, webBench } from "../helpers/web-pages.js";
 import { needs } from "../helpers/needs.js";
 
 const bench = webBench();

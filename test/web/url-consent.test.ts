@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { analyzeUrl } from "../../src/client/url-safety/analyze.js";
 import { sanitizeText } from "../../src/common/sanitize.js";
-import { answers, assertAccessible, assertClean, mount, screenshots, shownText, webBench } from "./helpers.js";
+import { answers, assertAccessible, assertClean, mount, screenshots, shownText, webBench } from "../helpers/web-pages.js";
 import { needs } from "../helpers/needs.js";
 
 const bench = webBench();

@@ -10,7 +10,7 @@ import { attachSampling } from "../../src/client/sampling.js";
 import { createElicitation } from "../../src/server/kit/elicitation.js";
 import { webUI, type WebUI } from "../../src/web/index.js";
 import { clientFor, connect } from "../helpers/mcp.js";
-import { browserForTests } from "./webui-helpers.js";
+import { browserForTests } from "../helpers/webui.js";
 import { needs } from "../helpers/needs.js";
 
 const { browser } = browserForTests();

@@ -12,7 +12,7 @@ import { form, text } from "../../src/schema/builders.js";
 import { createElicitation } from "../../src/server/kit/elicitation.js";
 import { webUI } from "../../src/web/index.js";
 import { clientFor, connect } from "../helpers/mcp.js";
-import { browserForTests } from "./webui-helpers.js";
+import { browserForTests } from "../helpers/webui.js";
 import { needs } from "../helpers/needs.js";
 
 const { browser } = browserForTests();

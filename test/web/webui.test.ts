@@ -14,7 +14,7 @@ import { attachElicitation, type ElicitationHandle } from "../../src/client/atta
 import { webUI, type WebUI, type WebUIOptions } from "../../src/web/index.js";
 import { waitFor } from "../helpers/deferred.js";
 import { clientFor, connect, type Connection } from "../helpers/mcp.js";
-import { askingServer, browserForTests, rawRequest } from "./webui-helpers.js";
+import { askingServer, browserForTests, rawRequest } from "../helpers/webui.js";
 import { needs } from "../helpers/needs.js";
 
 const { browser } = browserForTests();

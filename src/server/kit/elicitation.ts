@@ -10,7 +10,8 @@ import { LiveCall } from "../live/live-call.js";
 import { CallLedger } from "../rounds/ledger.js";
 import { RoundCall } from "../rounds/round-call.js";
 import { warmRoundsFor, type WarmRoundOptions } from "../rounds/warm.js";
-import { TaskCall } from "../tasks/task-call.js";
+import { LegacyTaskCall, TaskCall } from "../tasks/task-call.js";
+import { AppCall } from "../apps/app-call.js";
 import type { UrlKit } from "../url/url-kit.js";
 import { fleetLiveSteps, kitSettings, kitTasks, PROCESS_STORE, roundSeal, stateKeyRing } from "./kit-parts.js";
 import { KitTools } from "./kit-tools.js";
@@ -87,6 +88,13 @@ export interface ElicitationOptions {
    * up after this. Also how long a run waits for a ctx.step another runner holds before trying again later.
    */
   taskLeaseMs?: number;
+  /**
+   * Hosts that show MCP Apps but cannot be asked (the io.modelcontextprotocol/ui extension and no elicitation:
+   * claude.ai, Claude Desktop, ChatGPT): their questions are answered in the kit's form app, which every tool
+   * lists for those callers only (docs/design/apps.md). `false`: such a call fails as on any client without
+   * elicitation. Default true.
+   */
+  apps?: boolean;
 }
 
 export function defaultPrincipal(ctx: ServerContext): string {
@@ -121,10 +129,13 @@ export function createElicitation(options: ElicitationOptions = {}) {
   const rounds = new RoundCall(settings, ledger, roundSeal(options, settings, ringOf), principalOf, warm);
   // A task belongs to its creator's principal; an anonymous one to its 2025-era session, as URL flows do.
   const taskOwner = (ctx: ServerContext) => callerOwner(principalOf(ctx), ctx) ?? ANONYMOUS;
-  // The order the ways are offered each call: a call that becomes a task, then a 2025-era call, then rounds.
+  // The order the ways are offered each call: a 2025-11-25 call that asks for a task, a host that answers
+  // in the form app, a 2025-era call, a 2026-07-28 call that becomes a task, then rounds.
   const ways = [
-    new TaskCall(settings, tasks, taskOwner, rounds),
+    new LegacyTaskCall(tasks, taskOwner),
+    new AppCall(settings, rounds, options.apps !== false),
     new LiveCall(settings, fleetLiveSteps(ledger, options.store?.shared === true)),
+    new TaskCall(settings, tasks, taskOwner, rounds),
     rounds,
   ];
   const tools = new KitTools(ways, store, principalOf, options.urlKit);

@@ -1,16 +1,16 @@
 // The 2026-07-28 way of asking: a call's questions go out in input_required rounds and come back in
 // its retries, each with a requestState this kit sealed (call.ts: the journal, the call ledger, warm
 // rounds). The kit's guard opens that state before the tool runs.
-import type { McpServer, ServerContext } from "@modelcontextprotocol/server";
+import type { CallToolResult, InputRequiredResult, McpServer, ServerContext } from "@modelcontextprotocol/server";
 import type { InputSettings } from "../inputs/client-inputs.js";
-import { handlerContext, type CallAnswer, type ElicitContext, type KitTool, type ToolCall, type WayOfAsking } from "../inputs/way.js";
+import { handlerContext, type ElicitContext, type KitTool, type ToolCall, type WayOfAsking } from "../inputs/way.js";
 import { issuerKey, RecentStates, type StateBinding } from "../base/sealed-state.js";
 import { serverName } from "../../common/sdk-internals.js";
 import { principalOf as verifiedPrincipal } from "../auth/principal.js";
 import { ReplayCalls } from "./call.js";
 import type { CallLedger } from "./ledger.js";
 import type { Journal, ReplayRun } from "./replay.js";
-import { roundDelivery } from "./round-delivery.js";
+import { roundDelivery, type RoundDelivery } from "./round-delivery.js";
 import { SuspendedRuns, type warmBounds } from "./warm.js";
 
 /** How this kit seals requestState. */
@@ -47,14 +47,26 @@ export class RoundCall implements WayOfAsking {
     return call.protocol === "2026-07-28";
   }
 
-  /** Runs one round of `call`; `detach`, when the call may become a task, makes it one on ctx.detach(). */
-  run(call: ToolCall, detach?: (journal: Journal) => Promise<Record<string, unknown>>): Promise<CallAnswer> {
+  /**
+   * Runs one round of `call`; `detach`, when the call may become a task, makes it one on ctx.detach().
+   * `deliver`: how the round's questions reach the person, when not in an input_required result (apps/).
+   */
+  run<Handle extends Record<string, unknown> = never>(
+    call: ToolCall,
+    detach?: (journal: Journal) => Promise<Handle>,
+    deliver: (run: ReplayRun) => RoundDelivery = (run) => roundDelivery(call.tool.server, call.ctx, run),
+  ): Promise<CallToolResult | InputRequiredResult | Handle> {
     const { tool, ctx, args, url, guarded } = call;
-    return this.callsFor(tool.server).run(ctx, tool.name, guarded, (run) => tool.handle(args, this.contextFor(call, run), url), detach);
+    return this.callsFor(tool.server).run(
+      ctx,
+      tool.name,
+      guarded,
+      (run) => tool.handle(args, this.contextFor(call, run, deliver(run)), url),
+      detach,
+    );
   }
 
-  private contextFor({ tool, ctx, protocol, url }: ToolCall, run: ReplayRun): ElicitContext {
-    const delivery = roundDelivery(tool.server, ctx, run);
+  private contextFor({ ctx, protocol, url }: ToolCall, run: ReplayRun, delivery: RoundDelivery): ElicitContext {
     const { ectx, inputs } = handlerContext(ctx, protocol, delivery, this.settings, url);
     // A warm round resumes the handler in a later request: its context then is that request's (its
     // signal, its envelope), as a replay's would be.

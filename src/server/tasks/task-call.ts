@@ -51,20 +51,12 @@ export class TaskCall implements WayOfAsking {
     serveTasks(server, this.tasks, this.ownerOf);
   }
 
-  matches({ tool, protocol, guarded, ctx }: ToolCall): boolean {
-    if (!tool.task) return false;
-    // A 2025-11-25 client asks for a task with the call's `task` param (experimental tasks).
-    if (protocol === "2025-11-25") return guarded?.taskParam !== undefined;
-    return protocol === "2026-07-28" && declaresTasks(ctx);
+  matches({ tool, protocol, ctx }: ToolCall): boolean {
+    return tool.task !== undefined && protocol === "2026-07-28" && declaresTasks(ctx);
   }
 
-  async run(call: ToolCall): Promise<CallAnswer> {
-    const { tool, ctx, protocol, guarded } = call;
-    if (protocol === "2025-11-25") {
-      const clientCapabilities = tool.server.server.getClientCapabilities();
-      guarded!.created = await this.tasks.create(ctx, tool.name, guarded!.args, this.ownerOf(ctx), { protocol, clientCapabilities });
-      return { content: [] }; // what McpServer checks; the guard answers with the handle
-    }
+  run(call: ToolCall): Promise<CallAnswer> {
+    const { tool, ctx, guarded } = call;
     // A task is bound to the arguments as sent, as requestState is; its runs parse them again.
     const toTask = async (journal?: Journal) => {
       const handle = await this.tasks.create(ctx, tool.name, guarded?.args ?? {}, this.ownerOf(ctx), { journal });
@@ -72,5 +64,26 @@ export class TaskCall implements WayOfAsking {
       return handle;
     };
     return tool.task!.start === "detach" ? this.rounds.run(call, toTask) : toTask();
+  }
+}
+
+/** A 2025-11-25 client asks for a task with the call's `task` param (experimental tasks, legacy.ts). */
+export class LegacyTaskCall implements WayOfAsking {
+  constructor(
+    private readonly tasks: Tasks,
+    private readonly ownerOf: (ctx: ServerContext) => string,
+  ) {}
+
+  register(): void {} // TaskCall defines the tool's task and serves the task methods
+
+  matches({ tool, protocol, guarded }: ToolCall): boolean {
+    return tool.task !== undefined && protocol === "2025-11-25" && guarded?.taskParam !== undefined;
+  }
+
+  async run({ tool, ctx, guarded }: ToolCall): Promise<CallAnswer> {
+    const clientCapabilities = tool.server.server.getClientCapabilities();
+    const protocol = "2025-11-25"; // as matched
+    guarded!.created = await this.tasks.create(ctx, tool.name, guarded!.args, this.ownerOf(ctx), { protocol, clientCapabilities });
+    return { content: [] }; // what McpServer checks; the guard answers with the handle
   }
 }

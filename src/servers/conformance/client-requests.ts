@@ -17,7 +17,15 @@ import { form, text } from "../../schema/index.js";
 import { nameForm, noArgs, samplingText, say, wire } from "./fixtures.js";
 
 export function registerClientRequestTools(s: McpServer): void {
-  // ---- sampling and roots: the SDK's APIs ----
+  registerSdkSampling(s);
+  registerInputRequiredTools(s);
+  registerInputRequiredByCapability(s);
+  registerDiagnosticHooks(s);
+  registerPendingScenarios(s);
+}
+
+/** Sampling through the SDK's own request API. */
+function registerSdkSampling(s: McpServer): void {
   s.registerTool(
     "test_sampling",
     { description: "Asks the client's LLM", inputSchema: z.object({ prompt: z.string() }) },
@@ -33,6 +41,10 @@ export function registerClientRequestTools(s: McpServer): void {
       }
     },
   );
+}
+
+/** Sampling, roots, and all three at once, asked with an input-required result (SEP-2322). */
+function registerInputRequiredTools(s: McpServer): void {
   s.registerTool(
     "test_input_required_result_sampling",
     { description: "Asks the client's LLM (SEP-2322)", inputSchema: noArgs },
@@ -82,6 +94,10 @@ export function registerClientRequestTools(s: McpServer): void {
       });
     },
   );
+}
+
+/** An input-required result that asks only for what the client declared, and a prompt that asks first (SEP-2322). */
+function registerInputRequiredByCapability(s: McpServer): void {
   s.registerTool(
     "test_input_required_result_capabilities",
     { description: "Only asks for what the client declared (SEP-2322)", inputSchema: noArgs },
@@ -118,8 +134,10 @@ export function registerClientRequestTools(s: McpServer): void {
     }
     return { messages: [{ role: "user", content: { type: "text", text: `Prompt with context: ${answer.context}` } }] };
   });
+}
 
-  // ---- 2026-07-28 diagnostic hooks (server-stateless) ----
+/** The 2026-07-28 diagnostic hooks (server-stateless) and the list-change triggers. */
+function registerDiagnosticHooks(s: McpServer): void {
   // Needs sampling the client may not have declared: the SDK answers -32021 with requiredCapabilities.
   s.registerTool(
     "test_missing_capability",
@@ -159,8 +177,10 @@ export function registerClientRequestTools(s: McpServer): void {
     await Promise.resolve(s.sendPromptListChanged()).catch(() => {});
     return say("Mutation triggered");
   });
+}
 
-  // ---- pending-suite scenarios (run, never scored) ----
+/** The pending suite's scenarios (run, never scored). */
+function registerPendingScenarios(s: McpServer): void {
   s.registerTool(
     "json_schema_2020_12_tool",
     {

@@ -6,7 +6,13 @@ import * as z from "zod";
 import { PNG_BASE64 } from "./fixtures.js";
 
 export function registerResourcesAndPrompts(s: McpServer, era: "legacy" | "modern"): void {
-  // ---- resources ----
+  registerResources(s, era);
+  registerPrompts(s);
+  s.server.setRequestHandler("completion/complete", () => ({ completion: { values: [], total: 0, hasMore: false } }));
+}
+
+/** Static text and binary resources, a template, and one to subscribe to (resources/subscribe on 2025 eras). */
+function registerResources(s: McpServer, era: "legacy" | "modern"): void {
   s.registerResource(
     "static-text",
     "test://static-text",
@@ -44,8 +50,10 @@ export function registerResourcesAndPrompts(s: McpServer, era: "legacy" | "moder
     s.server.setRequestHandler("resources/subscribe", () => ({}));
     s.server.setRequestHandler("resources/unsubscribe", () => ({}));
   }
+}
 
-  // ---- prompts ----
+/** Prompts: a simple one, one with arguments, one embedding a resource, one with an image. */
+function registerPrompts(s: McpServer): void {
   s.registerPrompt("test_simple_prompt", { title: "Simple Test Prompt", description: "A simple prompt without arguments" }, () => ({
     messages: [{ role: "user", content: { type: "text", text: "This is a simple prompt for testing." } }],
   }));
@@ -86,7 +94,4 @@ export function registerResourcesAndPrompts(s: McpServer, era: "legacy" | "moder
       { role: "user", content: { type: "text", text: "Please analyze the image above." } },
     ],
   }));
-
-  // ---- completion ----
-  s.server.setRequestHandler("completion/complete", () => ({ completion: { values: [], total: 0, hasMore: false } }));
 }

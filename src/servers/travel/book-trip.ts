@@ -126,27 +126,8 @@ export async function bookTrip(
   if (!confirm.content.confirmBooking)
     return notBooked(`"Confirm the booking" was left unticked, so nothing was reserved or charged.`, "not-confirmed");
 
-  // Contact details; the phone gets one more check than the schema can express: a bad one is asked
-  // again with the reason (the other answers kept), and after two tries the tool ends with it.
-  const contact = await ctx.elicit(
-    `Who is traveling? ${destination.city}, ${dateRange(trip.departDate, trip.returnDate)}: the airline and hotel need the traveler's contact details.`,
-    contactForm(),
-    {
-      key: "traveler",
-      validate: ({ phone }) => {
-        const problem = phoneProblem(phone);
-        return problem ? { phone: problem } : undefined;
-      },
-    },
-  );
-  if (contact.action === "decline")
-    return notBooked("you declined to give the traveler's contact details, which the booking needs.", "declined");
-  if (contact.action === "cancel") return notBooked("entering the traveler's contact details was cancelled.", "cancelled");
-  const traveler: Traveler = {
-    fullName: contact.content.fullName.trim(),
-    email: contact.content.email.trim(),
-    phone: contact.content.phone.trim(),
-  };
+  const traveler = await askTraveler(trip, ctx);
+  if ("content" in traveler) return traveler;
 
   const passport = options.passport && international(trip) ? await askPassport(trip, ctx) : undefined;
 
@@ -173,6 +154,43 @@ export async function bookTrip(
     return made;
   });
 
+  return booked(booking, trip, flight, headline, passport);
+}
+
+/**
+ * The traveler's contact details, or why nothing was booked. The phone gets one more check than the schema can
+ * express: a bad one is asked again with the reason (the other answers kept), and after two tries the tool ends with it.
+ */
+async function askTraveler(trip: Trip, ctx: ElicitContext): Promise<Traveler | CallToolResult> {
+  const contact = await ctx.elicit(
+    `Who is traveling? ${trip.destination.city}, ${dateRange(trip.departDate, trip.returnDate)}: the airline and hotel need the traveler's contact details.`,
+    contactForm(),
+    {
+      key: "traveler",
+      validate: ({ phone }) => {
+        const problem = phoneProblem(phone);
+        return problem ? { phone: problem } : undefined;
+      },
+    },
+  );
+  if (contact.action === "decline")
+    return notBooked("you declined to give the traveler's contact details, which the booking needs.", "declined");
+  if (contact.action === "cancel") return notBooked("entering the traveler's contact details was cancelled.", "cancelled");
+  return {
+    fullName: contact.content.fullName.trim(),
+    email: contact.content.email.trim(),
+    phone: contact.content.phone.trim(),
+  };
+}
+
+/** What the person and the model read once the trip is booked. */
+function booked(
+  booking: Booking,
+  trip: Trip,
+  flight: Flight,
+  headline: string,
+  passport: PassportRecord | string | undefined,
+): CallToolResult {
   const extras = [
     booking.seatPreference && `seat: ${booking.seatPreference}`,
     booking.roomType && `room: ${booking.roomType}`,
@@ -188,8 +206,8 @@ export async function bookTrip(
       reference: booking.reference,
       totalUsd: booking.price.totalUsd,
       flightId: flight.id,
-      hotel: hotel.name,
-      nights,
+      hotel: trip.hotel.name,
+      nights: trip.nights,
       ...(passport ? { passport: typeof passport === "object" ? "received" : passport } : {}),
     },
   );

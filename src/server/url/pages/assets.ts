@@ -5,10 +5,11 @@
 // (page-scripts.js), which a Worker's bundler takes along; node:fs is loaded only when tried.
 import { PAGES_CSS } from "./styles.js";
 
-const MISSING = "The pages' bundles (dist/web/elements/form.js, dist/web/url-form.js) are missing: build them with `npm run build`.";
+const MISSING =
+  "The pages' bundles (dist/web/elements/form.js, dist/web/url-form.js, dist/web/form-app.js) are missing: build them with `npm run build`.";
 
 /** The bundle `file` (relative to dist/web/), from dist/web/ (the package, or the repository under tsx), else the embedded copy. */
-async function bundle(file: string): Promise<string> {
+export async function bundle(file: string): Promise<string> {
   try {
     const [{ existsSync, readFileSync }, { fileURLToPath }] = await Promise.all([import("node:fs"), import("node:url")]);
     for (const candidate of ["../../../web/", "../../../../dist/web/"]) {

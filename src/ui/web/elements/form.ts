@@ -104,6 +104,9 @@ export class McpElicitForm extends LitElement implements McpElicitFormElement {
     }
   }
 
+  // Run from the Submit button's click (Enter in a field clicks it too) as well as from the form's submit event:
+  // a frame sandboxed without allow-forms (an MCP App's) never fires submit. preventDefault on the click stops
+  // the submission that would follow, so the answer is checked once.
   private async submit(e: Event): Promise<void> {
     e.preventDefault();
     if (!this.schema) return;
@@ -195,7 +198,8 @@ export class McpElicitForm extends LitElement implements McpElicitFormElement {
         }),
       )}
       <div class="actions" part="actions">
-        <button type="submit" class="primary" part="button primary submit">${own ? inertLine(own.submitLabel) || "Send" : "Submit"}</button
+        <button type="submit" class="primary" part="button primary submit" @click=${this.submit}>
+          ${own ? inertLine(own.submitLabel) || "Send" : "Submit"}</button
         >${decline}${cancel}
       </div>
     </form>`;

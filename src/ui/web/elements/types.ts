@@ -55,6 +55,11 @@ export interface McpElicitUrlConsentElement extends HTMLElement {
   phase: UrlConsentPhase;
   /** After Open, show the waiting phase (default true); false: the element is done once the link opened. */
   waitAfterOpen: boolean;
+  /**
+   * Opens the (analysed, normalized) link in place of `window.open(url, "_blank", "noopener,noreferrer")`: for
+   * a page that cannot open tabs itself, such as an MCP App, whose host opens links (ui/open-link).
+   */
+  openLink: ((url: string) => void) | undefined;
   /** Shows that the flow finished (the server's completion notification came). */
   completed(): void;
 }

@@ -19,6 +19,7 @@ export class McpElicitUrlConsent extends LitElement implements McpElicitUrlConse
     request: { attribute: false },
     phase: {},
     waitAfterOpen: { attribute: false },
+    openLink: { attribute: false },
     _consented: { state: true },
     _unfolded: { state: true },
   };
@@ -28,6 +29,8 @@ export class McpElicitUrlConsent extends LitElement implements McpElicitUrlConse
   declare phase: UrlConsentPhase;
   /** After Open, show the waiting phase (default true); false: the element is done once the link opened. */
   declare waitAfterOpen: boolean;
+  /** Opens the link instead of window.open: where the page cannot open tabs itself (an MCP App asks its host). */
+  declare openLink: ((url: string) => void) | undefined;
   declare _consented: boolean;
   /** The person unfolded a long message. */
   declare _unfolded: boolean;
@@ -40,6 +43,7 @@ export class McpElicitUrlConsent extends LitElement implements McpElicitUrlConse
     this.request = undefined;
     this.phase = "consent";
     this.waitAfterOpen = true;
+    this.openLink = undefined;
     this._consented = false;
     this._unfolded = false;
   }
@@ -75,7 +79,8 @@ export class McpElicitUrlConsent extends LitElement implements McpElicitUrlConse
     if (!a?.ok || !this._consented) return;
     // The normalized href: exactly the address shown. noopener + noreferrer: the page gets no handle on
     // this one and learns nothing of where the person came from.
-    window.open(a.url, "_blank", "noopener,noreferrer");
+    if (this.openLink) this.openLink(a.url);
+    else window.open(a.url, "_blank", "noopener,noreferrer");
     this.outcome = `Opened ${a.url} in a new tab.`;
     this.phase = this.waitAfterOpen === false ? "done" : "waiting";
     emitAnswer<UrlConsentAnswer>(this, { action: "accept" });

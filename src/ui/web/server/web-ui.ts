@@ -87,25 +87,14 @@ const serverOf = (context: Pick<UIContext, "server">): PageServer => ({
  * ```
  */
 export async function webUI(options: WebUIOptions = {}): Promise<WebUI> {
-  const hostname = options.host ?? "127.0.0.1";
-  if (!["127.0.0.1", "localhost", "::1"].includes(hostname))
-    throw new TypeError(`webUI: host must be a loopback address (127.0.0.1, localhost or ::1); got ${JSON.stringify(hostname)}.`);
-  const graceMs = options.disconnectGraceMs ?? DEFAULT_DISCONNECT_GRACE_MS;
-  if (!(graceMs >= 0)) throw new TypeError(`webUI: disconnectGraceMs must be a number of milliseconds >= 0; got ${String(graceMs)}.`);
-  const log = options.log ?? ((line: string) => void process.stderr.write(line + "\n"));
+  const { hostname, graceMs, log } = checkedOptions(options);
   const assets = loadAssets();
   const secret = newSecret();
   const queue = new RequestQueue({ graceMs, log, ...(options.onChange ? { onChange: options.onChange } : {}) });
   let hosts: ReadonlySet<string> = new Set();
   const { app, endStreams } = createApp({ secret, hosts: () => hosts, queue, assets });
 
-  const limits = pageServerLimits(options.limits);
-  const server = serve({ fetch: app.fetch, hostname, port: options.port ?? 0, serverOptions: pageServerOptions(limits) });
-  capConnections(server as import("node:http").Server, limits);
-  await new Promise<void>((resolve, reject) => {
-    server.once("listening", resolve);
-    server.once("error", reject);
-  });
+  const server = await listen(app.fetch, hostname, options.port ?? 0, pageServerLimits(options.limits));
   const port = (server.address() as AddressInfo).port;
   hosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]);
   const pageUrl = `http://${hostname === "::1" ? "[::1]" : hostname}:${port}/${secret}/`;
@@ -117,20 +106,62 @@ export async function webUI(options: WebUIOptions = {}): Promise<WebUI> {
       await endStreams();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
-        (server as import("node:http").Server).closeAllConnections?.();
+        server.closeAllConnections?.();
       });
     })());
+  openPage(options.open ?? true, pageUrl, secret, log);
 
-  const opener = options.open ?? true;
-  if (opener !== false) {
-    const go = opener === true ? browserOpener() : opener;
-    go(pageUrl).catch((error: unknown) => {
-      // The reason, never the address: it carries the secret, and logs are read by others.
-      const reason = (error instanceof Error ? error.message : String(error)).split(secret).join("…");
-      log(`Could not open a browser (${reason}); open the address yourself.`);
-    });
-  }
+  return {
+    pageUrl,
+    get pending() {
+      return queue.pending;
+    },
+    close,
+    status(text, { failed = false } = {}) {
+      // The host's own words, but they may quote a server (an error message): made inert like any.
+      const inert = text === undefined ? "" : sanitizeText(text, { maxLength: MAX_MESSAGE_LENGTH });
+      queue.setStatus(inert ? { text: inert, ...(failed ? { failed: true } : {}) } : undefined);
+    },
+    ...questionsInPage(queue),
+  };
+}
 
+/** The options webUI checks before it starts anything: a loopback host, a grace of 0 ms or more; and the log. */
+function checkedOptions(options: WebUIOptions) {
+  const hostname = options.host ?? "127.0.0.1";
+  if (!["127.0.0.1", "localhost", "::1"].includes(hostname))
+    throw new TypeError(`webUI: host must be a loopback address (127.0.0.1, localhost or ::1); got ${JSON.stringify(hostname)}.`);
+  const graceMs = options.disconnectGraceMs ?? DEFAULT_DISCONNECT_GRACE_MS;
+  if (!(graceMs >= 0)) throw new TypeError(`webUI: disconnectGraceMs must be a number of milliseconds >= 0; got ${String(graceMs)}.`);
+  const log = options.log ?? ((line: string) => void process.stderr.write(line + "\n"));
+  return { hostname, graceMs, log };
+}
+
+/** Starts the page's server with its limits and resolves once it listens. */
+async function listen(fetch: (request: Request) => Response | Promise<Response>, hostname: string, port: number, limits: PageServerLimits) {
+  // serve() on Node's default (createServer) gives a node:http Server, typed as any of Node's servers.
+  const server = serve({ fetch, hostname, port, serverOptions: pageServerOptions(limits) }) as import("node:http").Server;
+  capConnections(server, limits);
+  await new Promise<void>((resolve, reject) => {
+    server.once("listening", resolve);
+    server.once("error", reject);
+  });
+  return server;
+}
+
+/** Opens the page in a browser, unless told not to; a failure is logged without the address. */
+function openPage(opener: NonNullable<WebUIOptions["open"]>, pageUrl: string, secret: string, log: (line: string) => void) {
+  if (opener === false) return;
+  const go = opener === true ? browserOpener() : opener;
+  go(pageUrl).catch((error: unknown) => {
+    // The reason, never the address: it carries the secret, and logs are read by others.
+    const reason = (error instanceof Error ? error.message : String(error)).split(secret).join("…");
+    log(`Could not open a browser (${reason}); open the address yourself.`);
+  });
+}
+
+/** Each question of the UI contract as a card in the page, answered through the queue. */
+function questionsInPage(queue: RequestQueue): Omit<WebUI, "pageUrl" | "pending" | "close" | "status"> {
   const form = (request: FormRequest, context: UIContext, own?: WebOwnForm) =>
     queue.ask(
       {
@@ -144,18 +175,7 @@ export async function webUI(options: WebUIOptions = {}): Promise<WebUI> {
       { action: "cancel" } as FormAnswer,
       context.signal,
     );
-
   return {
-    pageUrl,
-    get pending() {
-      return queue.pending;
-    },
-    close,
-    status(text, { failed = false } = {}) {
-      // The host's own words, but they may quote a server (an error message): made inert like any.
-      const inert = text === undefined ? "" : sanitizeText(text, { maxLength: MAX_MESSAGE_LENGTH });
-      queue.setStatus(inert ? { text: inert, ...(failed ? { failed: true } : {}) } : undefined);
-    },
     form: (request, context) => form(request, context),
     ownForm: (request, context, own) => form(request, context, own),
     async url(request, context) {
@@ -168,26 +188,7 @@ export async function webUI(options: WebUIOptions = {}): Promise<WebUI> {
         context.signal,
       );
     },
-    async waitForUrl(wait, context) {
-      // The card goes away when the flow completes, as when the server withdraws it.
-      const completion = new AbortController();
-      let completed = false;
-      wait.completed.then(
-        () => ((completed = true), completion.abort()),
-        () => completion.abort(),
-      );
-      const outcome = await queue.ask(
-        { kind: "url-wait", server: serverOf(context), message: wait.message, host: wait.host },
-        readUrlWaitAnswer,
-        "cancel",
-        AbortSignal.any([context.signal, completion.signal]),
-      );
-      if (completed && outcome === "cancel" && !context.signal.aborted) {
-        queue.notice(context.server.name, `Finished at ${wait.host}.`);
-        return "completed";
-      }
-      return outcome;
-    },
+    waitForUrl: (wait, context) => waitForUrlInPage(queue, wait, context),
     notice(message, context) {
       queue.notice(context.server.name, message);
     },
@@ -206,4 +207,25 @@ export async function webUI(options: WebUIOptions = {}): Promise<WebUI> {
         context.signal,
       ),
   };
+}
+
+/** The waiting card of a URL flow: gone when the flow completes (a notice says so), as when the server withdraws it. */
+async function waitForUrlInPage(queue: RequestQueue, ...[wait, context]: Parameters<WebUI["waitForUrl"]>) {
+  const completion = new AbortController();
+  let completed = false;
+  wait.completed.then(
+    () => ((completed = true), completion.abort()),
+    () => completion.abort(),
+  );
+  const outcome = await queue.ask(
+    { kind: "url-wait", server: serverOf(context), message: wait.message, host: wait.host },
+    readUrlWaitAnswer,
+    "cancel",
+    AbortSignal.any([context.signal, completion.signal]),
+  );
+  if (completed && outcome === "cancel" && !context.signal.aborted) {
+    queue.notice(context.server.name, `Finished at ${wait.host}.`);
+    return "completed" as const;
+  }
+  return outcome;
 }
