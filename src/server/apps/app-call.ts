@@ -1,7 +1,6 @@
 // The way of asking of an app-answered call (inputs/way.ts): a host that shows MCP Apps but cannot be
 // asked gets each round as a result the kit's form app renders (app-calls.ts), over the rounds' journal,
 // sealed state and call ledger (rounds/round-call.ts) with the app's delivery (app-delivery.ts).
-import type { InputSettings } from "../inputs/client-inputs.js";
 import type { CallAnswer, KitTool, ToolCall, WayOfAsking } from "../inputs/way.js";
 import type { RoundCall } from "../rounds/round-call.js";
 import { AppAnswers } from "./app-calls.js";
@@ -11,7 +10,6 @@ export class AppCall implements WayOfAsking {
   private readonly answers: AppAnswers;
 
   constructor(
-    _settings: InputSettings,
     private readonly rounds: RoundCall,
     enabled: boolean,
   ) {

@@ -133,7 +133,7 @@ export function createElicitation(options: ElicitationOptions = {}) {
   // in the form app, a 2025-era call, a 2026-07-28 call that becomes a task, then rounds.
   const ways = [
     new LegacyTaskCall(tasks, taskOwner),
-    new AppCall(settings, rounds, options.apps !== false),
+    new AppCall(rounds, options.apps !== false),
     new LiveCall(settings, fleetLiveSteps(ledger, options.store?.shared === true)),
     new TaskCall(settings, tasks, taskOwner, rounds),
     rounds,
