@@ -9,6 +9,7 @@ export function promisesCrossRequests(): boolean {
   return (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent !== "Cloudflare-Workers";
 }
 
+// Stays a module WeakSet: set by mcp-elicit/cloudflare on the SDK server it made, read by any kit that serves it; not ours to add a field to.
 const inDurableObjects = new WeakSet<object>();
 
 /** Marks a server made inside a Durable Object (mcp-elicit/cloudflare's sessionObjectHandler), where its requests share one context. */

@@ -3,6 +3,7 @@
 // platform that runs several instances a retry reaching another one would not find the call's ledger.
 import type { McpServer } from "@modelcontextprotocol/server";
 
+// Stays a module WeakSet: written by every kit on a server, read by the fetch handler, which holds only the SDK's McpServer (not ours to patch).
 const perInstance = new WeakSet<McpServer>();
 
 /** Called by a kit's registerTool: `server` has a tool whose kit keeps its ledger in `store`. */

@@ -95,7 +95,8 @@ export function elicit<S extends SchemaInput>(
   return elicitValidated(ask, delivery.protocol, message, form, options.attempts ?? settings.attempts, options.validate);
 }
 
-// One form per field builder: the schema caches (fields, encodings) are keyed by the form object.
+// One form per field builder: the schema caches (fields, encodings) are keyed by the form object. Stays a
+// module WeakMap: keyed by the author's field objects, shared by every kit and call that asks with them.
 const askForms = new WeakMap<object, ReturnType<typeof form>>();
 const askForm = (field: FieldBuilder<unknown, boolean>) => {
   let made = askForms.get(field);

@@ -1,57 +1,27 @@
 // createElicitation: register tools whose handlers call `await ctx.elicit(...)` (and ctx.sample,
 // ctx.roots) as straight-line code and run unchanged on 2025-06-18, 2025-11-25 (live requests)
-// and 2026-07-28 (replay).
-import {
-  ProtocolError,
-  ProtocolErrorCode,
-  type CallToolResult,
-  type McpServer,
-  type RegisteredTool,
-  type ServerContext,
-  type StandardSchemaV1,
-  type StandardSchemaWithJSON,
-  type ToolAnnotations,
-} from "@modelcontextprotocol/server";
-import type { ProtocolRevision } from "../../schema/types.js";
-import { toToolError } from "../base/tool-errors.js";
-import { requestRevision } from "../base/capabilities.js";
-import { clientInputs, type ClientInputs } from "../inputs/client-inputs.js";
-import { liveDelivery, type LiveStep } from "../live/live-delivery.js";
-import { liveCallOf } from "../fleet/calls.js";
-import { memoryStore } from "../../store/memory.js";
+// and 2026-07-28 (replay). The kit composes the ways of asking (inputs/way.ts): tasks, live requests,
+// rounds; kit-tools.ts registers each tool and hands each call to the first way that takes it.
+import type { McpServer, RegisteredTool, ServerContext, StandardSchemaWithJSON } from "@modelcontextprotocol/server";
 import type { KeyValueStore } from "../../store/types.js";
-import { CallLedger } from "../rounds/ledger.js";
-import type { Journal, ReplayRun } from "../rounds/replay.js";
-import { ReplayCalls } from "../rounds/call.js";
-import { watchDroppedMessages } from "../base/dropped.js";
-import { watchRootsChanges } from "../inputs/roots.js";
-import { StateGuard } from "../rounds/guard.js";
-import {
-  checkRouteTag,
-  DEFAULT_MAX_STATE_BYTES,
-  STATE_KEY_ENV,
-  issuerKey,
-  RecentStates,
-  toStateKey,
-  toStateKeys,
-  type StateKeyInput,
-} from "../base/sealed-state.js";
-import { serverName } from "../../common/sdk-internals.js";
-import { SuspendedRuns, warmRoundsFor, type WarmRoundOptions } from "../rounds/warm.js";
-import { roundDelivery } from "../rounds/round-delivery.js";
-import type { Principal } from "../auth/options.js";
-import { principalOf as verifiedPrincipal } from "../auth/principal.js";
-import type { UrlCall } from "../inputs/url-delivery.js";
-import type { UrlKit } from "../url/url-kit.js";
+import type { StateKeyInput } from "../base/sealed-state.js";
 import { ANONYMOUS, callerOwner } from "../base/owner.js";
-import { TaskRecords } from "../tasks/records.js";
-import { Tasks } from "../tasks/tasks.js";
-import { DEFAULT_MAX_TASK_ANSWER_BYTES } from "../tasks/answer-check.js";
-import { noteKitStore } from "../base/kit-stores.js";
-import { declaresTasks, missingTasksExtension, serveTasks, type TaskSupport } from "../tasks/protocol.js";
-import { AppAnswers } from "../apps/app-calls.js";
-import { appDelivery } from "../apps/app-delivery.js";
-import { appElicitationRequest } from "../apps/app-elicitation.js";
+import { LiveCall } from "../live/live-call.js";
+import { CallLedger } from "../rounds/ledger.js";
+import { RoundCall } from "../rounds/round-call.js";
+import { warmRoundsFor, type WarmRoundOptions } from "../rounds/warm.js";
+import { LegacyTaskCall, TaskCall } from "../tasks/task-call.js";
+import { AppCall } from "../apps/app-call.js";
+import type { UrlKit } from "../url/url-kit.js";
+import { fleetLiveSteps, kitSettings, kitTasks, PROCESS_STORE, roundSeal, stateKeyRing } from "./kit-parts.js";
+import { KitTools } from "./kit-tools.js";
+import type { ElicitToolConfig, ElicitToolHandler } from "./tool-types.js";
+
+export type { ElicitContext } from "../inputs/way.js";
+export type { ElicitToolConfig, ElicitToolHandler } from "./tool-types.js";
+/** The environment variable read for the requestState key when `stateKey` is not given. */
+export { STATE_KEY_ENV } from "../base/sealed-state.js";
+export { ISSUER_ENV, ROUTE_TAG_ENV } from "./kit-parts.js";
 
 export interface ElicitationOptions {
   /**
@@ -135,64 +105,6 @@ export interface ElicitationOptions {
   appElicitation?: boolean;
 }
 
-/**
- * The handler's context: the SDK's, plus from ClientInputs (inputs/client-inputs.ts) straight-line
- * `ctx.elicit(message, form, options?)`, `ctx.step(name, fn)`, `ctx.sample(params, options?)`,
- * `ctx.roots(options?)` and `ctx.supports(feature)`.
- */
-export type ElicitContext = ServerContext &
-  ClientInputs & {
-    /** The revision this call is served on. */
-    protocol: ProtocolRevision;
-    /**
-     * Who is calling, when `serveHttp(factory, { auth })` verified a bearer token for this request
-     * (or a verifier of your own reported `extra.sub`); undefined otherwise.
-     */
-    principal?: Principal;
-  };
-
-type Args<In> = In extends StandardSchemaWithJSON ? StandardSchemaV1.InferOutput<In> : Record<string, never>;
-
-export interface ElicitToolConfig<In extends StandardSchemaWithJSON | undefined> {
-  title?: string;
-  description: string;
-  inputSchema?: In;
-  annotations?: ToolAnnotations;
-  _meta?: Record<string, unknown>;
-  /**
-   * Runs the tool as a task (the io.modelcontextprotocol/tasks extension, on 2026-07-28) for clients that
-   * take tasks: "optional" runs it in the call for the others, "required" refuses them (-32021). `start`:
-   * "call" (default) makes the task at once; "detach" asks the first questions in the call's own rounds
-   * and makes the task when the handler calls `ctx.detach()`.
-   */
-  task?: TaskSupport | { support: TaskSupport; start?: "call" | "detach" };
-}
-
-export type ElicitToolHandler<In extends StandardSchemaWithJSON | undefined> = (
-  args: Args<In>,
-  ctx: ElicitContext,
-) => CallToolResult | Promise<CallToolResult>;
-
-/**
- * What kits share by default within one process: the state key and the call ledger's store, each made on
- * first use (the key when the first state is sealed or opened): Workers forbid random numbers and timers in
- * global scope, where a kit made at module scope is constructed.
- */
-let processKey: Buffer | undefined;
-let processStore: KeyValueStore | undefined;
-const PROCESS_KEY = () => (processKey ??= toStateKey(undefined));
-const PROCESS_STORE = () => (processStore ??= memoryStore());
-
-const DEFAULTS = {
-  stateTtlMs: 30 * 60_000,
-  timeoutMs: 10 * 60_000,
-  progressIntervalMs: 15_000,
-  attempts: 2,
-  taskTtlMs: 24 * 60 * 60_000,
-  taskPollIntervalMs: 1_000,
-  taskLeaseMs: 30_000,
-};
-
 export function defaultPrincipal(ctx: ServerContext): string {
   const auth = ctx.http?.authInfo;
   if (!auth) return ANONYMOUS;
@@ -200,41 +112,6 @@ export function defaultPrincipal(ctx: ServerContext): string {
   // The issuer too: two authorization servers may both have a user "alice".
   if (typeof sub === "string") return typeof issuer === "string" ? `sub:${issuer} ${sub}` : `sub:${sub}`;
   return `client:${auth.clientId}`;
-}
-
-/** A task's arguments as its tool's schema parses them (again on each run: the task keeps them as sent). */
-async function parseArguments(schema: StandardSchemaWithJSON, tool: string, raw: unknown): Promise<unknown> {
-  const parsed = await schema["~standard"].validate(raw ?? {});
-  if (parsed.issues) {
-    const problems = parsed.issues.map((issue) => issue.message).join("; ");
-    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid arguments for tool ${tool}: ${problems}`);
-  }
-  return parsed.value;
-}
-
-/** The environment variable read for the requestState key when `stateKey` is not given. */
-export { STATE_KEY_ENV } from "../base/sealed-state.js";
-/** The environment variable read for the issuer when `issuer` is not given. */
-export const ISSUER_ENV = "MCP_ELICIT_ISSUER";
-/** The environment variable read for the route tag when `routeTag` is not given. */
-export const ROUTE_TAG_ENV = "MCP_ELICIT_ROUTE_TAG";
-
-/** The kit's key ring: the one given, else $MCP_ELICIT_STATE_KEY, else the process's random key (refused with a shared store), made when first needed. */
-function stateKeyRing(options: ElicitationOptions): () => Buffer[] {
-  const fromEnv = process.env[STATE_KEY_ENV]?.trim();
-  if (options.stateKey !== undefined) {
-    const ring = toStateKeys(options.stateKey);
-    return () => ring;
-  }
-  if (fromEnv) {
-    const ring = toStateKeys(fromEnv.split(",").map((k) => k.trim()));
-    return () => ring;
-  }
-  if (options.store?.shared === true)
-    throw new Error(
-      `createElicitation: the store is shared by several processes (a fleet), but no stateKey was given: each process would seal requestState with its own random key and refuse the others'. Give every member the same stateKey (32 bytes, e.g. from $${STATE_KEY_ENV}).`,
-    );
-  return () => [PROCESS_KEY()];
 }
 
 /**
@@ -247,118 +124,29 @@ function stateKeyRing(options: ElicitationOptions): () => Buffer[] {
  * ```
  */
 export function createElicitation(options: ElicitationOptions = {}) {
-  const settings = {
-    ...DEFAULTS,
-    ...options,
-    maxStateBytes: options.maxStateBytes ?? DEFAULT_MAX_STATE_BYTES,
-    formRequest: options.appElicitation ? appElicitationRequest : undefined,
-  };
+  const settings = kitSettings(options);
   const ringOf = stateKeyRing(options);
   const principalOf = options.principal ?? defaultPrincipal;
-  // Ledger entries outlive every state that can name them.
   const store = options.store ?? PROCESS_STORE();
+  // Ledger entries outlive every state that can name them.
   const ledger = new CallLedger(store, settings.stateTtlMs + 60_000);
-  // A task's steps are kept as long as the task. A run that finds a step still running elsewhere waits
-  // at most a lease for it, then leaves the task working and tries again later.
-  const taskLedger = new CallLedger(store, settings.taskTtlMs + 60_000, settings.taskLeaseMs);
-  const tasks = new Tasks(new TaskRecords(store, settings.taskLeaseMs), taskLedger, {
-    ttlMs: settings.taskTtlMs,
-    pollIntervalMs: settings.taskPollIntervalMs,
-    maxAnswerBytes: settings.maxTaskAnswerBytes ?? DEFAULT_MAX_TASK_ANSWER_BYTES,
-  });
-  // A task belongs to its creator's principal; an anonymous one to its 2025-era session, as URL flows do.
-  const taskOwner = (ctx: ServerContext) => callerOwner(principalOf(ctx), ctx) ?? ANONYMOUS;
+  const tasks = kitTasks(store, settings);
   // Checked now, so a bad bound fails here rather than at the first tool.
   // Off on Cloudflare Workers unless forced: a promise cannot cross requests there (warm.ts).
   const warm = warmRoundsFor(options.warmRounds, settings.stateTtlMs);
-  const fixedIssuer = options.issuer ?? (process.env[ISSUER_ENV]?.trim() || undefined);
-  const routeTag = options.routeTag ?? (process.env[ROUTE_TAG_ENV]?.trim() || undefined);
-  if (routeTag !== undefined) checkRouteTag(routeTag);
-  // One sealer per issuer, its keys derived once; each remembers only the states it sealed itself.
-  const sealers = new Map<string, ReplayCalls>();
-  const replayCallsFor = (server: McpServer): ReplayCalls => {
-    const issuer = fixedIssuer ?? serverName(server.server);
-    let calls = sealers.get(issuer);
-    if (!calls) {
-      // Derived when the first state is sealed or opened (a tool registered at module scope makes no key).
-      let keys: Buffer[] | undefined;
-      const keysOf = () => (keys ??= ringOf().map((key) => issuerKey(key, issuer)));
-      const { stateTtlMs: ttlMs, maxStateBytes: maxBytes } = settings;
-      calls = new ReplayCalls(
-        ledger,
-        {
-          get key() {
-            return keysOf()[0]!;
-          },
-          get ring() {
-            return keysOf();
-          },
-          recent: new RecentStates(),
-          ttlMs,
-          maxBytes,
-          routeTag,
-        },
-        (ctx, tool, args) => ({
-          principal: principalOf(ctx),
-          tool,
-          args,
-        }),
-        warm && new SuspendedRuns(warm),
-      );
-      sealers.set(issuer, calls);
-    }
-    return calls;
-  };
-
-  /** The handler's context on each path: the SDK's, plus what the tool can ask (inputs/), over that path's delivery. */
-  // A 2025-era call of a fleet session is journaled when every member reads the ledger: its steps' values
-  // are kept there under the call's fleet-wide id, so a member that adopts the session after this one died
-  // runs the call again to its end (fleet/calls.ts) without running a finished step twice.
-  const journaled = options.store?.shared === true;
-  const liveStepFor = (ctx: ServerContext): LiveStep | undefined => {
-    const live = journaled ? liveCallOf(ctx) : undefined;
-    if (!live) return undefined;
-    live.journaled();
-    return (name, fn) => ledger.step(live.call, name, fn, false, live.rerun);
-  };
-  const contextFor = (
-    server: McpServer,
-    ctx: ServerContext,
-    protocol: ProtocolRevision,
-    run?: ReplayRun,
-    url?: UrlCall,
-    inTask = false,
-    app = false,
-  ): ElicitContext => {
-    const rounds =
-      run && (app ? appDelivery(server, ctx, run, protocol) : roundDelivery(server, ctx, run, inTask ? { protocol } : undefined));
-    const delivery = rounds ?? liveDelivery(server, ctx, protocol, settings, liveStepFor(ctx));
-    const inputs = clientInputs(delivery, settings, url);
-    // Object.assign rather than two spreads: V8 copies into a fresh literal many times faster, and a
-    // context is made on every call and every round.
-    const ectx = Object.assign({}, ctx, inputs) as ElicitContext;
-    ectx.protocol = protocol;
-    ectx.principal = verifiedPrincipal(ctx);
-    // A warm round resumes the handler in a later request: its context then is that request's (its
-    // signal, its envelope), as a replay's would be.
-    if (rounds && !inTask)
-      run.onResume = (next) => {
-        rounds.rebind(next);
-        Object.assign(ectx, next, inputs);
-        ectx.principal = verifiedPrincipal(next);
-      };
-    return ectx;
-  };
-  // This kit's guard in front of each server's tools/call, made with the server's first tool.
-  const guards = new WeakMap<McpServer, StateGuard>();
-  const guardOf = (server: McpServer): StateGuard => {
-    let guard = guards.get(server);
-    if (!guard) guards.set(server, (guard = new StateGuard(server)));
-    return guard;
-  };
-  const apps = new AppAnswers({ enabled: options.apps !== false, appElicitation: options.appElicitation === true });
-  const urlCallFor = (ctx: ServerContext, tool: string, args: unknown): UrlCall | undefined =>
-    options.urlKit && { kit: options.urlKit, tool, args, who: principalOf(ctx), used: new Set() };
+  const rounds = new RoundCall(settings, ledger, roundSeal(options, settings, ringOf), principalOf, warm);
+  // A task belongs to its creator's principal; an anonymous one to its 2025-era session, as URL flows do.
+  const taskOwner = (ctx: ServerContext) => callerOwner(principalOf(ctx), ctx) ?? ANONYMOUS;
+  // The order the ways are offered each call: a 2025-11-25 call that asks for a task, a host that answers
+  // in the form app, a 2025-era call, a 2026-07-28 call that becomes a task, then rounds.
+  const ways = [
+    new LegacyTaskCall(tasks, taskOwner),
+    new AppCall(rounds, { enabled: options.apps !== false, appElicitation: options.appElicitation === true }),
+    new LiveCall(settings, fleetLiveSteps(ledger, options.store?.shared === true)),
+    new TaskCall(settings, tasks, taskOwner, rounds),
+    rounds,
+  ];
+  const tools = new KitTools(ways, store, principalOf, options.urlKit);
 
   return {
     /**
@@ -389,77 +177,7 @@ export function createElicitation(options: ElicitationOptions = {}) {
       config: ElicitToolConfig<In>,
       handler: ElicitToolHandler<In>,
     ): RegisteredTool {
-      const calls = replayCallsFor(server);
-      noteKitStore(server, store);
-      const task = typeof config.task === "string" ? { support: config.task } : config.task;
-      const call = async (args: unknown, ectx: ElicitContext, url: UrlCall | undefined) => {
-        let result: CallToolResult;
-        try {
-          result = await handler(args as Args<In>, ectx);
-        } catch (error) {
-          return toToolError(error);
-        }
-        // The call is over: a later call with the same arguments starts new URL flows.
-        if (url) await Promise.all([...url.used].map((key) => url.kit.flows.unalias(key)));
-        return result;
-      };
-      const run = async (args: unknown, ctx: ServerContext) => {
-        const protocol = requestRevision(server, ctx);
-        const url = urlCallFor(ctx, name, args);
-        const guarded = guard.callOf(ctx);
-        // A 2025-11-25 client asks for a task with the call's `task` param (experimental tasks).
-        if (task && protocol === "2025-11-25" && guarded?.taskParam !== undefined) {
-          const clientCapabilities = server.server.getClientCapabilities();
-          guarded.created = await tasks.create(ctx, name, guarded.args, taskOwner(ctx), { protocol, clientCapabilities });
-          return { content: [] }; // what McpServer checks; the guard answers with the handle
-        }
-        // A host that shows apps but cannot be asked: each round ends the call with the form app (apps/).
-        if (apps.answers(server, ctx, protocol))
-          return apps.run(server, name, guarded?.args ?? {}, () =>
-            calls.run(ctx, name, guarded, (run) => call(args, contextFor(server, ctx, protocol, run, url, false, true), url)),
-          );
-        if (protocol !== "2026-07-28") return call(args, contextFor(server, ctx, protocol, undefined, url), url);
-        // A task is bound to the arguments as sent, as requestState is; its runs parse them again.
-        const toTask =
-          task && declaresTasks(ctx)
-            ? async (journal?: Journal) => {
-                const handle = await tasks.create(ctx, name, guarded?.args ?? {}, taskOwner(ctx), { journal });
-                if (guarded) guarded.created = handle;
-                return handle;
-              }
-            : undefined;
-        if (toTask && task!.start !== "detach") return toTask();
-        return calls.run(ctx, name, guarded, (run) => call(args, contextFor(server, ctx, protocol, run, url), url), toTask as never);
-      };
-      const { task: _task, ...sdkConfig } = config;
-      const register = server.registerTool.bind(server) as (n: string, c: object, cb: (...a: unknown[]) => unknown) => RegisteredTool;
-      const tool = config.inputSchema
-        ? register(name, sdkConfig, (args, ctx) => run(args, ctx as ServerContext))
-        : register(name, sdkConfig, (ctx) => run({}, ctx as ServerContext));
-      // McpServer.registerTool takes no `execution`; tools/list shows the registered tool's (2025-11-25
-      // clients read it to ask for a task; the 2026-07-28 wire drops it).
-      if (task) tool.execution = { taskSupport: task.support };
-      // After the first registerTool: McpServer installs its tools/call handler then, and the guard wraps it.
-      const guard = guardOf(server);
-      const admit =
-        task?.support === "required"
-          ? (ctx: ServerContext) => {
-              if (requestRevision(server, ctx) === "2026-07-28" && !declaresTasks(ctx)) throw missingTasksExtension(`the tool "${name}"`);
-            }
-          : undefined;
-      guard.add(name, (ctx, guarded, state) => calls.open(ctx, name, guarded, state), admit);
-      apps.add(server, name);
-      if (task) {
-        tasks.define(name, async (run, ctx, raw, protocol) => {
-          const args = config.inputSchema ? await parseArguments(config.inputSchema, name, raw) : {};
-          const url = urlCallFor(ctx, name, args);
-          return call(args, contextFor(server, ctx, protocol, run, url, true), url);
-        });
-        serveTasks(server, tasks, taskOwner);
-      }
-      watchRootsChanges(server);
-      watchDroppedMessages(server);
-      return tool;
+      return tools.register(server, name, config, handler);
     },
   };
 }

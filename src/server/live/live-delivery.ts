@@ -7,7 +7,7 @@ import { clientCapabilities, supportsFeature, withoutSession } from "../base/cap
 import { SessionRequiredError } from "../base/input-errors.js";
 import { answersCrossRequests } from "../base/cross-requests.js";
 import { ProgressKeepAlive, sendLive } from "./live.js";
-import { cachedRoots } from "../inputs/roots.js";
+import type { LiveRoots } from "./live-roots.js";
 import { clientNameOf } from "../inputs/elicit-url.js";
 import { liveUrlFlow } from "./live-url.js";
 import type { InputSettings } from "../inputs/client-inputs.js";
@@ -16,8 +16,15 @@ import type { Delivery } from "../inputs/delivery.js";
 /** How a 2025-era call runs ctx.step: at once, or through the call ledger when a fleet may finish the call elsewhere. */
 export type LiveStep = <T>(name: string, fn: () => T | Promise<T>) => Promise<T>;
 
+/** What a kit keeps for one 2025-era connection (one McpServer): its roots, and the URL flows it will announce the end of. */
+export interface LiveConnection {
+  roots: LiveRoots;
+  announced: Set<string>;
+}
+
 export function liveDelivery(
   server: McpServer,
+  connection: LiveConnection,
   ctx: ServerContext,
   protocol: ProtocolRevision,
   settings: InputSettings,
@@ -39,12 +46,15 @@ export function liveDelivery(
     async request(method, params, settle, { timeoutMs = settings.timeoutMs, what }) {
       return settle(await sendLive(server, ctx, keepAlive, method, params, what, timeoutMs));
     },
-    // A live call runs once, unless its instance dies and another finishes it (fleets: see elicitation.ts).
+    // A live call runs once, unless its instance dies and another finishes it (fleets: see live-call.ts).
     step,
-    roots: (ask) => cachedRoots(server, listChanged, ask),
+    roots: (ask) => connection.roots.get(listChanged, ask),
     urlFlow: (call, ask) =>
       sessionless
         ? Promise.reject(new SessionRequiredError(`a URL-mode request of ${call.tool}`, sessionless))
-        : liveUrlFlow(server, ctx, protocol, urlMode, keepAlive, call, ask, { timeoutMs: settings.timeoutMs }),
+        : liveUrlFlow(server, ctx, protocol, urlMode, keepAlive, call, ask, {
+            timeoutMs: settings.timeoutMs,
+            announced: connection.announced,
+          }),
   };
 }

@@ -12,6 +12,8 @@ import type { FlowEnd, UrlAsk, UrlCall } from "../inputs/url-delivery.js";
 export interface LiveUrlSettings {
   /** How long the client may take to answer the request (the person's consent). */
   timeoutMs: number;
+  /** The flows whose completion notice this connection will get, so a repeated -32042 adds no second watcher. */
+  announced: Set<string>;
 }
 
 /** Runs one URL flow on a 2025-era connection; resolves with how the flow ended. */
@@ -26,7 +28,9 @@ export async function liveUrlFlow(
   settings: LiveUrlSettings,
 ): Promise<FlowEnd> {
   if (!urlMode || protocol === "2025-06-18") return withoutUrlMode(call, ctx, ask);
-  return ask.options.via === "error" ? viaError(server, ctx, call, ask) : viaRequest(server, ctx, keepAlive, call, ask, settings);
+  return ask.options.via === "error"
+    ? viaError(server, ctx, call, ask, settings.announced)
+    : viaRequest(server, ctx, keepAlive, call, ask, settings);
 }
 
 async function viaRequest(
@@ -69,17 +73,12 @@ async function viaRequest(
   return { outcome, flowId: flow.id };
 }
 
-/** Flows whose completion notice a session will get, so a repeated -32042 adds no second watcher. */
-const watched = new WeakMap<McpServer, Set<string>>();
-
-async function viaError(server: McpServer, ctx: ServerContext, call: UrlCall, ask: UrlAsk): Promise<FlowEnd> {
+async function viaError(server: McpServer, ctx: ServerContext, call: UrlCall, ask: UrlAsk, ids: Set<string>): Promise<FlowEnd> {
   const { flow, outcome } = await correlatedFlow(call, ctx, ask);
   if (outcome) return { outcome, flowId: flow.id };
   const url = call.kit.connectUrl(flow.id);
   // The call ends now; the completion notice goes out on this session when the page ends the flow
   // (another process's finish is seen by the wait's poll), also for a retry after a restart.
-  const ids = watched.get(server) ?? new Set<string>();
-  watched.set(server, ids);
   if (!ids.has(flow.id)) {
     ids.add(flow.id);
     void call.kit.flows

@@ -1,7 +1,13 @@
 // One 2026-07-28 tool call across its rounds: the sealed journal (state.ts) carries the answers, the
 // call ledger (ledger.ts) makes old states harmless, and ReplayRun (replay.ts) runs the handler again,
 // or resumes it where it waits when the retry comes back to this process (warm.ts).
-import { inputRequired, type CallToolResult, type InputRequiredResult, type ServerContext } from "@modelcontextprotocol/server";
+import {
+  inputRequired,
+  type CallToolResult,
+  type InputRequests,
+  type InputRequiredResult,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
 import type { CallLedger } from "./ledger.js";
 import { emptyJournal, ReplayRun, type Journal, type ReplayOutcome } from "./replay.js";
 import type { GuardedCall } from "./guard.js";
@@ -84,14 +90,14 @@ export class ReplayCalls {
   }
 
   /** Runs one round: the handler until it finishes (recorded), or until it waits on answers (sealed into the next state). */
-  async run(
+  async run<Handle extends Record<string, unknown> = never>(
     ctx: ServerContext,
     tool: string,
     guarded: GuardedCall | undefined,
     handler: (run: ReplayRun) => Promise<CallToolResult>,
-    /** Makes the call a task when the handler calls ctx.detach(); without it, ctx.detach() returns at once. */
-    detach?: (journal: Journal) => Promise<CallToolResult>,
-  ): Promise<CallToolResult | InputRequiredResult> {
+    /** Makes the call a task (its handle) when the handler calls ctx.detach(); without it, ctx.detach() returns at once. */
+    detach?: (journal: Journal) => Promise<Handle>,
+  ): Promise<CallToolResult | InputRequiredResult | Handle> {
     const opened = guarded?.opened as OpenedCall | undefined;
     if (opened?.done) return opened.done;
     // A held handler taken for such a resend is dropped: its round was answered elsewhere.
@@ -129,8 +135,9 @@ export class ReplayCalls {
     const http = ctx.http !== undefined;
     const holds = this.suspended?.holds(http) === true;
     const { token, terms } = sealed(outcome.journal, binding, holds ? this.heldSeal : this.sealOptions);
-    // The run's pending requests are already { method, params } by key: handed over as they are.
-    const next = inputRequired({ inputRequests: outcome.inputRequests as never, requestState: token });
+    // The run's pending requests are already { method, params } by key: handed over as they are. Their
+    // params are typed loosely here (Record<string, unknown>); the inputs built and checked each one.
+    const next = inputRequired({ inputRequests: outcome.inputRequests as InputRequests, requestState: token });
     // Round 1 needs no record: "no round recorded" refuses the same states (none older than round 1 exist),
     // and a first request is never resent. A later one is recorded with what it answers: the same answers
     // sent again (the reply was lost) get this very round, whether this process or another takes them.

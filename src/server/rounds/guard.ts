@@ -9,6 +9,9 @@ import { describeProblem, MESSAGE_LIMITS, shapeProblem } from "../../schema/limi
 import { requestHandlers, SdkInternalsError } from "../../common/sdk-internals.js";
 import type { ElicitError } from "../../schema/errors.js";
 import { StateError } from "../base/sealed-state.js";
+import type { GuardedCall, GuardHooks, ToolGuard } from "../inputs/way.js";
+
+export type { GuardedCall } from "../inputs/way.js";
 
 /** The SDK answers a handler's ProtocolError with its code, message and data, as the error says it should be. */
 function refusal(error: ElicitError): ProtocolError {
@@ -23,31 +26,9 @@ function withoutContent({ content: _content, ...handle }: Record<string, unknown
 
 type Handler = (request: { params?: Record<string, unknown> }, ctx: ServerContext) => Promise<unknown>;
 
-export interface GuardedCall {
-  /** The tool's arguments as the client sent them. */
-  args: unknown;
-  /** The opened requestState, when the call carried one. */
-  opened?: unknown;
-  /** The arguments' digest, once computed: opening and sealing one round hash them once. */
-  argsDigest?: string;
-  /** The call's `task` param (2025-11-25 experimental tasks: the client asks for a task). */
-  taskParam?: unknown;
-  /**
-   * The task the call became (its handle): answered as it is. McpServer would check it as a tool result,
-   * which a 2025-11-25 handle (`{ task }`, no content) is not.
-   */
-  created?: Record<string, unknown>;
-}
-
-/** Opens a requestState for a call; throws (or rejects with) StateError. */
-type Open = (ctx: ServerContext, call: GuardedCall, state: string) => unknown;
-
-/** Refuses a call before its tool runs, by throwing a ProtocolError (a task-only tool for a client without tasks). */
-type Admit = (ctx: ServerContext) => void;
-
 /** One kit's guard in front of one server's tools/call: it opens the states of the kit's tools. */
-export class StateGuard {
-  private readonly opens = new Map<string, { open: Open; admit?: Admit }>();
+export class StateGuard implements ToolGuard {
+  private readonly hooks = new Map<string, GuardHooks>();
   // What the guard saw, for the tool's handler, keyed by the request's mcpReq object (which the SDK passes
   // unchanged to the tool callback). A Map whose entry lives exactly as long as the request's handler, not
   // a WeakMap: an ephemeron per request costs every garbage collection.
@@ -58,17 +39,17 @@ export class StateGuard {
     const inner = handlers.get("tools/call");
     if (!inner) throw new SdkInternalsError("tools/call handler of McpServer");
     handlers.set("tools/call", (request, ctx) => {
-      const open = this.opens.get(request.params?.name as string);
-      return open ? this.guarded(open, inner, request, ctx) : inner(request, ctx);
+      const hooks = this.hooks.get(request.params?.name as string);
+      return hooks ? this.guarded(hooks, inner, request, ctx) : inner(request, ctx);
     });
   }
 
   /**
-   * Guards `tool`: a call to it that carries a requestState is opened with `open` before the tool runs,
-   * and `admit` (when given) may refuse the call first.
+   * Guards `tool`: `admit` (when given) may refuse a call first, then a requestState the call carries is
+   * opened with `open` (when given) before the tool runs. Hooks added for one tool are kept together.
    */
-  add(tool: string, open: Open, admit?: Admit): void {
-    this.opens.set(tool, { open, admit });
+  add(tool: string, hooks: GuardHooks): void {
+    this.hooks.set(tool, { ...this.hooks.get(tool), ...hooks });
   }
 
   /** What the guard saw for this call (undefined if it did not run). */
@@ -76,12 +57,7 @@ export class StateGuard {
     return this.calls.get(ctx.mcpReq);
   }
 
-  private async guarded(
-    { open, admit }: { open: Open; admit?: Admit },
-    inner: Handler,
-    request: { params?: Record<string, unknown> },
-    ctx: ServerContext,
-  ) {
+  private async guarded({ open, admit }: GuardHooks, inner: Handler, request: { params?: Record<string, unknown> }, ctx: ServerContext) {
     admit?.(ctx);
     const params = request.params ?? {};
     // Answers are sealed and validated below: bound them first, so nothing recurses without end.
@@ -100,7 +76,7 @@ export class StateGuard {
           throw refusal(new StateError("malformed", "it must be the string this server issued."));
         }
         try {
-          call.opened = await open(ctx, call, state);
+          call.opened = await open?.(ctx, call, state);
         } catch (error) {
           throw error instanceof StateError ? refusal(error) : error;
         }

@@ -100,11 +100,11 @@ export class CallLedger {
   }
 
   /**
-   * Records the call's final result, then lets go of its records of rounds 1 to `rounds` (the round it
+   * Records the call's final result (or the task handle it became), then lets go of its records of rounds 1 to `rounds` (the round it
    * finished in): from now on the result answers any state of the call. The result is written first, so a
    * request that wins a claim just let go then finds the result (admit).
    */
-  async recordResult(call: string, result: CallToolResult, rounds = 0): Promise<void> {
+  async recordResult(call: string, result: CallToolResult | Record<string, unknown>, rounds = 0): Promise<void> {
     await this.store.add(`done:${call}`, JSON.stringify(result), this.ttlMs);
     // Not waited for: the result already answers, and a record a failed delete leaves only expires later.
     if (rounds > 1) this.store.delete(`round:${call}`).catch(ignore);

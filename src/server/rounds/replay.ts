@@ -85,7 +85,7 @@ export class ReplayRun {
   private used = new Set<string>();
   private pending: Record<string, InputRequest> = {};
   private stepsInFlight = 0;
-  private suspend?: (outcome: ReplayOutcome<never>) => void;
+  private suspend?: (outcome: ReplayOutcome<unknown>) => void;
   private fail?: (error: unknown) => void;
   private ended = false;
   private flushScheduled = false;
@@ -188,7 +188,7 @@ export class ReplayRun {
     handler().then(
       (result) => {
         this.ended = true;
-        this.suspend!({ kind: "done", result: result as never });
+        this.suspend!({ kind: "done", result });
       },
       (error: unknown) => {
         this.ended = true;
@@ -239,7 +239,8 @@ export class ReplayRun {
   /** The promise of the round that starts now: settled by the handler's end, or by its next suspension. */
   private nextRound<R>(): Promise<ReplayOutcome<R>> {
     return new Promise<ReplayOutcome<R>>((resolve, reject) => {
-      this.suspend = resolve as (o: ReplayOutcome<never>) => void;
+      // One run's rounds all end with its handler's result, of the R its run() was given.
+      this.suspend = resolve as (o: ReplayOutcome<unknown>) => void;
       this.fail = reject;
     });
   }
@@ -267,6 +268,7 @@ export class ReplayRun {
 }
 
 // The digest of each shared encoding a request carried (compiled.ts), kept as long as the encoding lives.
+// Stays a module WeakMap: keyed by src/schema's encodings, shared by every run that asks the same form.
 const encodedDigests = new WeakMap<object, string>();
 
 /** A short stand-in for a form's encoding: its digest, worked out once per encoding object. */

@@ -51,6 +51,8 @@ function checkedResponses(value: unknown): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
+// Stays a module WeakSet: a server's tasks/* handlers are installed once, by whichever kit comes first, on
+// the SDK's McpServer (not ours to add a field to); a field per kit would let a second kit replace them.
 const served = new WeakSet<McpServer>();
 
 /** Whether a request comes on 2026-07-28 (its envelope says so); 2025 sessions have no envelope. */
@@ -65,7 +67,7 @@ export function serveTasks(server: McpServer, tasks: Tasks, ownerOf: (ctx: Serve
   if (served.has(server)) return;
   served.add(server);
   // 2026-07-28's discovery drops the `tasks` slot (the SDK strips it); 2025 sessions read it.
-  server.server.registerCapabilities({ extensions: { [TASKS_EXTENSION]: {} }, tasks: LEGACY_TASKS_CAPABILITY } as never);
+  server.server.registerCapabilities({ extensions: { [TASKS_EXTENSION]: {} }, tasks: LEGACY_TASKS_CAPABILITY });
   type Answer<P> = (ctx: ServerContext, params: P, owner: string) => Promise<unknown>;
   const byEra = <P extends { taskId?: string }>(method: string, extension: Answer<P> | undefined, legacy: Answer<P> | undefined) => {
     return async (params: P, ctx: ServerContext) => {

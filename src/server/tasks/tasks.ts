@@ -275,68 +275,95 @@ export class Tasks {
     if (!(await lease.save(record))) return "idle";
 
     const abort = new AbortController();
-    let lost = false;
+    const held = this.holdLease(lease, abort);
     this.running.set(taskId, abort);
+    try {
+      return await this.runBody(lease, ctx, body, incoming, abort.signal, held);
+    } finally {
+      held.stop();
+      this.running.delete(taskId);
+    }
+  }
+
+  /**
+   * Renews the run's lease while it runs, aborting the run when the lease passes to another runner or a
+   * cancel comes through the store (sent to another process of the fleet). `lost`: the lease passed.
+   */
+  private holdLease(lease: TaskLease, abort: AbortController): { readonly lost: boolean; stop(): void } {
+    const taskId = lease.record.taskId;
+    let lost = false;
     const renew = setInterval(() => {
       void lease.renew().then(
         (held) => !held && ((lost = true), abort.abort(new Error("The task's lease passed to another runner."))),
         () => {},
       );
-      // A cancel sent to another process of the fleet reaches this one through the store.
       void this.records.cancelRequested(taskId).then(
         (yes) => yes && abort.abort(new Error("The task was cancelled.")),
         () => {},
       );
     }, this.records.leaseMs / 3);
     unref(renew); // the run keeps its process alive if anything does, not its lease
+    return {
+      get lost() {
+        return lost;
+      },
+      stop: () => clearInterval(renew),
+    };
+  }
+
+  /** Runs the task's handler once on the answers it took, and saves how the run ended. */
+  private async runBody(
+    lease: TaskLease,
+    ctx: ServerContext,
+    body: TaskBody,
+    incoming: Record<string, unknown>,
+    signal: AbortSignal,
+    held: { readonly lost: boolean },
+  ): Promise<Next> {
+    const { record } = lease;
+    let busy: string | undefined;
+    const run = new ReplayRun(
+      record.journal,
+      (name, fn, recorded) =>
+        this.ledger.step(record.journal.call, name, fn, recorded).catch((error: unknown) => {
+          if (error instanceof StepBusyError) busy = name;
+          throw error;
+        }),
+      incoming,
+    );
+    let outcome;
+    // Progress is saved in order, and before the run's end is: a late save cannot undo the end.
+    let saving = Promise.resolve();
+    const progress = (message: string) => {
+      record.statusMessage = message;
+      return (saving = saving.then(async () => void (await lease.save(record))).catch(() => {}));
+    };
     try {
-      let busy: string | undefined;
-      const run = new ReplayRun(
-        record.journal,
-        (name, fn, recorded) =>
-          this.ledger.step(record.journal.call, name, fn, recorded).catch((error: unknown) => {
-            if (error instanceof StepBusyError) busy = name;
-            throw error;
-          }),
-        incoming,
-      );
-      let outcome;
-      // Progress is saved in order, and before the run's end is: a late save cannot undo the end.
-      let saving = Promise.resolve();
-      const progress = (message: string) => {
-        record.statusMessage = message;
-        return (saving = saving.then(async () => void (await lease.save(record))).catch(() => {}));
-      };
-      try {
-        outcome = await run.run(() => body(run, runContext(ctx, record, abort.signal, progress), record.args, record.protocol));
-      } catch (error) {
-        outcome = { kind: "error" as const, error };
-      }
-      await saving;
-      if (lost) return "idle"; // the runner that holds the task now ends it
-      // Whatever the handler made of a step another runner still runs, the step has not happened here:
-      // the task stays working and runs again later, when that step has its value.
-      if (busy !== undefined) {
-        const since = record.stepBusySince ?? new Date().toISOString();
-        // A runner stalled this long is taken for dead: whether its step happened is unknown, so it is not run here.
-        if (Date.now() - Date.parse(since) > ORPHANED_STEP_LEASES * this.records.leaseMs)
-          return this.finish(lease, { status: "completed", result: new StepUnknownError(busy).toResult() });
-        const waiting = `Waiting for the step "${busy}", still running elsewhere.`;
-        await lease.save({ ...record, status: "working", statusMessage: waiting, stepBusySince: since });
-        return "later";
-      }
-      if (abort.signal.aborted || (await this.records.cancelRequested(taskId)))
-        return this.finish(lease, { status: "cancelled", statusMessage: "Cancelled at the client's request." });
-      if (outcome.kind === "error")
-        return this.finish(lease, { status: "failed", statusMessage: "The tool failed.", error: rpcError(outcome.error) });
-      if (outcome.kind === "done") return this.finish(lease, { status: "completed", result: outcome.result });
-      if (outcome.kind === "detach") throw new Error("A task's run cannot detach."); // canDetach is false in tasks
-      record.journal = outcome.journal;
-      return this.finish(lease, { status: "input_required", inputRequests: outcome.inputRequests });
-    } finally {
-      clearInterval(renew);
-      this.running.delete(taskId);
+      outcome = await run.run(() => body(run, runContext(ctx, record, signal, progress), record.args, record.protocol));
+    } catch (error) {
+      outcome = { kind: "error" as const, error };
     }
+    await saving;
+    if (held.lost) return "idle"; // the runner that holds the task now ends it
+    // Whatever the handler made of a step another runner still runs, the step has not happened here:
+    // the task stays working and runs again later, when that step has its value.
+    if (busy !== undefined) {
+      const since = record.stepBusySince ?? new Date().toISOString();
+      // A runner stalled this long is taken for dead: whether its step happened is unknown, so it is not run here.
+      if (Date.now() - Date.parse(since) > ORPHANED_STEP_LEASES * this.records.leaseMs)
+        return this.finish(lease, { status: "completed", result: new StepUnknownError(busy).toResult() });
+      const waiting = `Waiting for the step "${busy}", still running elsewhere.`;
+      await lease.save({ ...record, status: "working", statusMessage: waiting, stepBusySince: since });
+      return "later";
+    }
+    if (signal.aborted || (await this.records.cancelRequested(record.taskId)))
+      return this.finish(lease, { status: "cancelled", statusMessage: "Cancelled at the client's request." });
+    if (outcome.kind === "error")
+      return this.finish(lease, { status: "failed", statusMessage: "The tool failed.", error: rpcError(outcome.error) });
+    if (outcome.kind === "done") return this.finish(lease, { status: "completed", result: outcome.result });
+    if (outcome.kind === "detach") throw new Error("A task's run cannot detach."); // canDetach is false in tasks
+    record.journal = outcome.journal;
+    return this.finish(lease, { status: "input_required", inputRequests: outcome.inputRequests });
   }
 
   /**
