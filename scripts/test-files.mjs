@@ -56,6 +56,8 @@ const SLOWEST = {
   "test/peers/server-everything.test.ts": 90,
   "test/docs/examples.test.ts": 75,
   "test/fleet/rounds.test.ts": 65,
+  "test/web/app-travel.test.ts": 80,
+  "test/web/inspector-app-elicitation.test.ts": 80,
   "test/web/form.test.ts": 60,
   "test/cli/oauth-cli.test.ts": 60,
   "test/gateway/fidelity.test.ts": 30,

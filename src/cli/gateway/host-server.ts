@@ -82,6 +82,24 @@ const SUBSCRIPTIONS = new Set(["resources/subscribe", "resources/unsubscribe"]);
 const progressFor = (request: JSONRPCRequest, notify: (n: Notification) => Promise<void>, onerror: (e: Error) => void) =>
   new HostProgress(progressTokenOf(request), (params) => void notify({ method: "notifications/progress", params }).catch(onerror));
 
+/** A 2025 host's resources/subscribe or unsubscribe, kept per host (subscriptions.ts) and passed on as needed. */
+function subscription(
+  server: Server,
+  subscriptions: ReturnType<FrontDoor["subscriptions"]>,
+  request: JSONRPCRequest,
+  passOn: () => Promise<Result>,
+): Promise<Result> {
+  const uri = request.params?.uri;
+  if (typeof uri !== "string" || uri === "")
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      `Invalid params: ${request.method} needs params.uri, the resource's URI (a string).`,
+    );
+  return request.method === "resources/subscribe"
+    ? subscriptions.subscribe(server, uri, passOn)
+    : subscriptions.unsubscribe(server, uri, passOn);
+}
+
 export function hostServer(era: "legacy" | "modern", door: FrontDoor): Server {
   const { upstreams, links, held, hooks, onerror } = door;
   const upstreamCapabilities = upstreams.primary.client.getServerCapabilities();
@@ -162,19 +180,8 @@ export function hostServer(era: "legacy" | "modern", door: FrontDoor): Server {
     if (protocol === "2026-07-28" && HELD_METHODS.has(request.method)) return heldCall(request, ctx, link, logLevel);
     const upstream = await upstreams.for(protocol);
     const signal = ctx.mcpReq.signal;
-    if (era === "legacy" && SUBSCRIPTIONS.has(request.method)) {
-      const uri = request.params?.uri;
-      if (typeof uri !== "string" || uri === "")
-        throw new ProtocolError(
-          ProtocolErrorCode.InvalidParams,
-          `Invalid params: ${request.method} needs params.uri, the resource's URI (a string).`,
-        );
-      const passOn = () => forward(upstream, request, logLevel, signal);
-      const subscriptions = door.subscriptions(upstream);
-      return request.method === "resources/subscribe"
-        ? subscriptions.subscribe(server, uri, passOn)
-        : subscriptions.unsubscribe(server, uri, passOn);
-    }
+    if (era === "legacy" && SUBSCRIPTIONS.has(request.method))
+      return subscription(server, door.subscriptions(upstream), request, () => forward(upstream, request, logLevel, signal));
     const progress = progressFor(request, notify, onerror);
     const personAnswering = () => (hooks.personAnswering?.(progress.asked), progress.personAnswering());
     const ask = (question: ServerQuestion, signal: AbortSignal) => askHost(ctx.mcpReq.send, question, signal);

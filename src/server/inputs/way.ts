@@ -7,7 +7,7 @@ import type { CallToolResult, McpServer, ServerContext, StandardSchemaWithJSON }
 import type { ProtocolRevision } from "../../schema/types.js";
 import { clientInputs, type ClientInputs, type InputSettings } from "./client-inputs.js";
 import type { Delivery } from "./delivery.js";
-import type { UrlCall } from "./elicit-url.js";
+import type { UrlCall } from "./url-delivery.js";
 import type { Principal } from "../auth/options.js";
 import { principalOf as verifiedPrincipal } from "../auth/principal.js";
 

@@ -5,7 +5,7 @@ import { requestRevision } from "../base/capabilities.js";
 import { watchDroppedMessages } from "../base/dropped.js";
 import { noteKitStore } from "../base/kit-stores.js";
 import { toToolError } from "../base/tool-errors.js";
-import type { UrlCall } from "../inputs/elicit-url.js";
+import type { UrlCall } from "../inputs/url-delivery.js";
 import type { CallAnswer, ElicitContext, KitTool, ToolCall, WayOfAsking } from "../inputs/way.js";
 import { StateGuard } from "../rounds/guard.js";
 import type { UrlKit } from "../url/url-kit.js";
