@@ -36,8 +36,10 @@ export const ANSWER_INPUT = z.object({
 });
 
 /** Per server: the tools whose questions the form app answers (all kits on the server share one answer tool). */
+// Module-level, keyed by the SDK's McpServer (not ours to add a field to): every kit on a server shares it.
 const appTools = new WeakMap<McpServer, Set<string>>();
 /** The requests `elicit_answer` forwarded to a tool: answered through the app whatever their caller declared. */
+// Module-level: the mark goes on the SDK's request object, read by whichever kit owns the forwarded tool.
 const forwarded = new WeakSet<object>();
 
 export interface AppAnswersOptions {
@@ -93,6 +95,7 @@ export class AppAnswers {
 }
 
 /** The servers whose form app resource is registered (by any kit on them). */
+// Module-level, keyed by the SDK's McpServer: the first kit on a server registers it, the others must not again.
 const withFormApp = new WeakSet<McpServer>();
 
 /** The form app's resource (ui://elicit/form-app.html), once per server. */

@@ -29,6 +29,7 @@ export function appElicitationRequest(params: Record<string, unknown>, capabilit
   return { ...params, _meta: { ...meta, ui: { ...ui, resourceUri: FORM_APP_URI } } };
 }
 
+// Module-level, keyed by the SDK's McpServer (not ours to add a field to): declared once, by any kit on it.
 const declared = new WeakSet<McpServer>();
 
 /**
@@ -38,5 +39,5 @@ const declared = new WeakSet<McpServer>();
 export function declareAppElicitation(server: McpServer): void {
   if (declared.has(server)) return;
   declared.add(server);
-  server.server.registerCapabilities({ extensions: { [UI_EXTENSION]: { elicitation: {} } } } as never);
+  server.server.registerCapabilities({ extensions: { [UI_EXTENSION]: { elicitation: {} } } });
 }
