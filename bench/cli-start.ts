@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { BIN, bySize, modulesLoadedBy } from "../test/cli/loaded-modules.js";
+import { BIN, bySize, modulesLoadedBy } from "../test/helpers/loaded-modules.js";
 import { loadLine, median, table } from "./harness.js";
 
 const ROUNDS = Number(process.env.BENCH_CLI_ROUNDS ?? 15);

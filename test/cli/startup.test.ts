@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { BIN, modulesLoadedBy } from "./loaded-modules.js";
+import { BIN, modulesLoadedBy } from "../helpers/loaded-modules.js";
 
 /** Dependencies that cost tens to hundreds of milliseconds to load: none belongs in help or version. */
 const HEAVY = [

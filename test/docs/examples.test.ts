@@ -11,7 +11,7 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { exampleReader } from "../../scripts/sync-examples.mjs";
 import { BIN } from "../helpers/cli.js";
-import { filesUnder, PAGES, read, root } from "./pages.js";
+import { filesUnder, PAGES, read, root } from "../helpers/doc-pages.js";
 
 const run = promisify(execFile);
 

@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import semver from "semver";
 import { installLine, OPTIONAL_PEERS } from "../../src/common/optional-peers.js";
-import { PAGES, read, root } from "./pages.js";
+import { PAGES, read, root } from "../helpers/doc-pages.js";
 
 const pkg = JSON.parse(read("package.json")) as {
   devDependencies: Record<string, string>;

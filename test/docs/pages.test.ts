@@ -9,7 +9,7 @@ import { dirname, join, normalize } from "node:path";
 import { promisify } from "node:util";
 import { SCHEMA_RULES } from "../../src/schema/index.js";
 import { BIN } from "../helpers/cli.js";
-import { filesUnder, PAGES, read, root } from "./pages.js";
+import { filesUnder, PAGES, read, root } from "../helpers/doc-pages.js";
 
 const readme = read("README.md");
 

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { regionsOf, syncAll, syncSource, withoutMarkers } from "../../scripts/sync-examples.mjs";
-import { filesUnder, read, root } from "./pages.js";
+import { filesUnder, read, root } from "../helpers/doc-pages.js";
 
 const run = promisify(execFile);
 

@@ -12,7 +12,7 @@ import { exited, stopChild } from "../helpers/processes.js";
 import { needs } from "../helpers/needs.js";
 import { startRedis, type RedisServer } from "../helpers/redis.js";
 import { killOnExit } from "../helpers/cleanup.js";
-import { root } from "../docs/pages.js";
+import { root } from "../helpers/doc-pages.js";
 
 let redis: RedisServer;
 const stateKey = randomBytes(32).toString("base64url");

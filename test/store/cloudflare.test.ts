@@ -9,7 +9,7 @@ import { build } from "esbuild";
 import { Miniflare } from "miniflare";
 import { d1Store, durableObjectStoreClient, type D1Database, type DurableObjectStub } from "../../src/cloudflare/index.js";
 import { waitFor } from "../helpers/deferred.js";
-import { storeContract } from "./store-contract.js";
+import { storeContract } from "../helpers/store-contract.js";
 
 const D1_DATABASES = 10;
 let mf: Miniflare;

@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { memoryStore, sqliteStore, type SqliteBinding } from "../../src/store/index.js";
 import { scratchFiles } from "../helpers/files.js";
-import { storeContract } from "./store-contract.js";
+import { storeContract } from "../helpers/store-contract.js";
 
 const files = scratchFiles("mcp-elicit-store-");
 

@@ -11,7 +11,7 @@ import { redisStore, type FleetStore } from "../../src/store/index.js";
 import { deferred } from "../helpers/deferred.js";
 import { needs } from "../helpers/needs.js";
 import { startRedis, type RedisServer } from "../helpers/redis.js";
-import { storeContract } from "./store-contract.js";
+import { storeContract } from "../helpers/store-contract.js";
 
 const freshPrefix = () => `test-${randomBytes(6).toString("hex")}:`;
 

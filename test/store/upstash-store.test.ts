@@ -10,7 +10,7 @@ import { redisStore, upstashStore } from "../../src/store/index.js";
 import { listenLocal } from "../helpers/local-server.js";
 import { needs } from "../helpers/needs.js";
 import { startRedis, type RedisServer } from "../helpers/redis.js";
-import { storeContract } from "./store-contract.js";
+import { storeContract } from "../helpers/store-contract.js";
 
 const TOKEN = `token-${randomBytes(12).toString("hex")}`;
 const freshPrefix = () => `upstash-${randomBytes(6).toString("hex")}:`;
