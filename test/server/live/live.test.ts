@@ -9,7 +9,7 @@ import { StreamableHTTPClientTransport as V1Http } from "@modelcontextprotocol/s
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { serveHttp } from "../../../src/server/http/serve.js";
 import { clientFor, connect, type TransportKind } from "../../helpers/mcp.js";
-import { deferred, waitFor } from "../../helpers/deferred.js";
+import { deferred, waitFor, within } from "../../helpers/deferred.js";
 import { assertWire } from "../../helpers/wire.js";
 import { resultJson } from "../../helpers/results.js";
 import { answerWith, makeFactory } from "../../helpers/server-fixtures.js";
@@ -20,10 +20,19 @@ for (const kind of ["memory", "http"] as TransportKind[]) {
       const made = makeFactory({ progressIntervalMs: 25 });
       const conn = await connect(clientFor("2025-11-25"), made.factory, "2025-11-25", kind);
       try {
-        answerWith(conn.client, [async () => (await sleep(250), { action: "accept", content: { confirmBooking: true } })]);
+        // The person answers once three notifications came (not after a fixed time: a loaded machine sends fewer).
+        const thought = deferred();
+        answerWith(conn.client, [
+          async () => (
+            await within(thought.promise, 60_000, "three progress notifications"),
+            { action: "accept", content: { confirmBooking: true } }
+          ),
+        ]);
         const progress: { progress: number; message?: string }[] = [];
         const result = await conn.client.callTool({ name: "book", arguments: { city: "Porto" } }, {
-          onprogress: (p: { progress: number; message?: string }) => progress.push(p),
+          onprogress: (p: { progress: number; message?: string }) => {
+            if (progress.push(p) >= 3) thought.resolve();
+          },
           resetTimeoutOnProgress: true,
         } as never);
         assert.equal(resultJson(result).action, "accept");
