@@ -120,12 +120,14 @@ for (const binding of ["QUICK", "QUICK_KV"]) {
         rows: number;
         alarm: number | null;
       };
-    await store.set("brief", "v", 50);
-    await store.set("also-brief", "v", 50);
-    assert.equal((await state()).rows, 2);
-    assert.notEqual((await state()).alarm, null, "a write set the alarm");
-    await waitFor(async () => (await state()).rows === 0, { what: "the alarm to delete the expired entries" });
-    await waitFor(async () => (await state()).alarm === null, { what: "no alarm left once no entry is" });
+    // Long enough to be seen before they expire on a loaded machine (at 50 ms the alarm had sometimes run already).
+    await store.set("brief", "v", 2_000);
+    await store.set("also-brief", "v", 2_000);
+    const written = await state();
+    assert.equal(written.rows, 2);
+    assert.notEqual(written.alarm, null, "a write set the alarm");
+    await waitFor(async () => (await state()).rows === 0, { what: "the alarm to delete the expired entries", timeoutMs: 30_000 });
+    await waitFor(async () => (await state()).alarm === null, { what: "no alarm left once no entry is", timeoutMs: 30_000 });
   });
 }
 
